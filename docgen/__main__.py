@@ -1,0 +1,5 @@
+"""``python -m docgen``."""
+
+from docgen.cli import main
+
+main()

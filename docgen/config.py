@@ -1,0 +1,129 @@
+"""Project settings: ``[tool.docgen]`` in pyproject.toml or a ``docgen.toml``.
+
+Every path is relative to the project root and may not leave it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, fields, replace
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from docgen.errors import ConfigError, Location, Problem, did_you_mean
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class Config:
+    """Where a project keeps its inputs and outputs, relative to its root."""
+
+    registry: str = "profiles.yaml"
+    templates: str = "templates"
+    docs: str = "docs"
+    changelog: str = "changelog"
+    variants: str = "docs/_build/agent-variants"
+    variant_pattern: str = "{dir}/{stem}.{agent}.generated.mdx"
+    export: str = "docs/_build/registry.json"
+    fragments: str = "changelog.d"
+
+
+PATH_FIELDS = ("registry", "templates", "docs", "changelog", "variants", "export", "fragments")
+
+
+@dataclass(frozen=True)
+class Project:
+    """A project root with its settings; every verb starts from one."""
+
+    root: Path
+    config: Config
+
+    def path(self, relative: str) -> Path:
+        return self.root / relative
+
+    @property
+    def registry_path(self) -> Path:
+        return self.root / self.config.registry
+
+
+def load_project(root: Path, registry: str | None = None) -> Project:
+    """Read the settings of the project at ``root``; ``registry`` overrides the file."""
+    if not root.is_dir():
+        raise ConfigError.at(Location(str(root)), "project root is not a directory")
+    config = _read_settings(root)
+    if registry is not None:
+        config = replace(config, registry=_relative(root, registry))
+    return Project(root.resolve(), config)
+
+
+def _relative(root: Path, given: str) -> str:
+    path = Path(given)
+    if path.is_absolute():
+        try:
+            return path.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            raise ConfigError.at(
+                Location(given), "the registry must lie inside the project root"
+            ) from None
+    return _checked(given, Location(given))
+
+
+def _read_settings(root: Path) -> Config:
+    toml = root / "docgen.toml"
+    if toml.is_file():
+        return _from_table(_parse(toml), toml, "")
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        table = _parse(pyproject).get("tool", {}).get("docgen")
+        if isinstance(table, dict):
+            return _from_table(table, pyproject, "[tool.docgen]")
+    return Config()
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        line, col = _toml_position(str(exc))
+        raise ConfigError.at(Location(path.name, line, col), f"invalid TOML: {exc}") from None
+
+
+def _toml_position(message: str) -> tuple[int, int]:
+    match = re.search(r"line (\d+), column (\d+)", message)
+    return (int(match[1]), int(match[2])) if match else (1, 1)
+
+
+def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
+    names = [f.name for f in fields(Config)]
+    problems: list[Problem] = []
+    values: dict[str, str] = {}
+    for key, value in table.items():
+        where = _key_location(path, key)
+        if key not in names:
+            problems.append(Problem(f"unknown setting '{key}'{did_you_mean(key, names)}", where))
+        elif not isinstance(value, str):
+            problems.append(Problem(f"setting '{key}' must be a string", where))
+        else:
+            values[key] = _checked(value, where) if key in PATH_FIELDS else value
+    if problems:
+        raise ConfigError(problems)
+    return Config(**values)
+
+
+def _key_location(path: Path, key: str) -> Location:
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        if re.match(rf"\s*{re.escape(key)}\s*=", line):
+            return Location(path.name, number, line.index(key) + 1)
+    return Location(path.name)
+
+
+def _checked(value: str, where: Location) -> str:
+    pure = PurePosixPath(value.replace("\\", "/"))
+    if pure.is_absolute() or ".." in pure.parts or not value.strip():
+        raise ConfigError(Problem(f"path '{value}' must be relative and stay inside the project", where))
+    return pure.as_posix()

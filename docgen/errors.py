@@ -1,0 +1,86 @@
+"""Errors that a user must fix, each carrying the place in an input that caused it.
+
+The core raises these; only the edges (``cli.py``, the MkDocs and pytest plugins)
+turn them into exit codes or framework errors. Nothing here imports click.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in an input file: 1-based line and column; 0 means unknown."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.col:
+            return f"{self.path}:{self.line}:{self.col}"
+        if self.line:
+            return f"{self.path}:{self.line}"
+        return self.path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located finding, printed gcc style: ``path:line:col: error: message``."""
+
+    message: str
+    location: Location | None = None
+    severity: str = "error"
+
+    def __str__(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.severity}: {self.message}"
+
+
+class DocgenError(Exception):
+    """Base of every error a user can cause; exit code 2 at the command line."""
+
+    exit_code = 2
+
+    def __init__(self, problems: Problem | Sequence[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = (
+            (problems,) if isinstance(problems, Problem) else tuple(problems)
+        )
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @classmethod
+    def at(cls, location: Location | None, message: str) -> DocgenError:
+        return cls(Problem(message, location))
+
+
+class RegistryError(DocgenError):
+    """The registry file cannot be read, parsed or validated."""
+
+
+class TemplateError(DocgenError):
+    """A template does not compile or fails while rendering."""
+
+
+class PageError(DocgenError):
+    """A hand-written page has broken AgentOnly blocks or docgen regions."""
+
+
+class ConfigError(DocgenError):
+    """Project configuration or a command-line argument is invalid."""
+
+
+class OwnershipError(DocgenError):
+    """docgen was asked to overwrite a file it does not own."""
+
+
+def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
+    """Return ``"; did you mean 'x'?"`` for the closest candidates, or ``""``."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    quoted = [f"{quote}{c}{quote}" for c in close]
+    joined = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+    return f"; did you mean {joined}?"

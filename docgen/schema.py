@@ -1,0 +1,126 @@
+"""The registry's JSON Schema: shipped as package data, mapped back to YAML lines."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from docgen.errors import Problem, did_you_mean
+from docgen.model import dotted
+from docgen.yamlsource import Positions
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "object": "a mapping",
+    "array": "a list",
+}
+
+
+def schema_text() -> str:
+    """The schema exactly as shipped, for ``docgen schema``."""
+    return resources.files("docgen").joinpath("data/registry.schema.json").read_text("utf-8")
+
+
+@cache
+def schema() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(schema_text())
+    return loaded
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(schema())
+
+
+def validate(data: Any, positions: Positions) -> list[Problem]:
+    """Every schema violation in ``data``, each located and worded for a person."""
+    problems = []
+    for error in _validator().iter_errors(data):
+        problems.extend(_explain(error, positions))
+    return problems
+
+
+def _explain(error: Any, positions: Positions) -> Iterator[Problem]:
+    keypath = tuple(error.absolute_path)
+    where = _where(keypath)
+    kind = error.validator
+    if kind == "additionalProperties":
+        for key in _extra_keys(error):
+            allowed = list(error.schema.get("properties", {}))
+            yield Problem(
+                f"unknown key '{key}'{where}{did_you_mean(str(key), allowed)}",
+                positions.of_key((*keypath, key)),
+            )
+    elif kind == "propertyNames" or (kind == "pattern" and _is_key_error(error)):
+        yield from _bad_name(error, keypath, positions)
+    elif kind == "required":
+        missing = error.message.split("'")[1]
+        yield Problem(f"missing required key '{missing}'{where}", positions.of_key(keypath))
+    else:
+        yield Problem(_value_message(error, keypath), positions.of_value(keypath))
+
+
+def _where(keypath: tuple[Any, ...]) -> str:
+    return f" in {dotted(keypath)}" if keypath else " at the top level"
+
+
+def _extra_keys(error: Any) -> list[Any]:
+    allowed = set(error.schema.get("properties", {}))
+    return [k for k in error.instance if k not in allowed]
+
+
+def _is_key_error(error: Any) -> bool:
+    return "propertyNames" in list(error.schema_path)
+
+
+def _bad_name(error: Any, keypath: tuple[Any, ...], positions: Positions) -> Iterator[Problem]:
+    context = error.context or [error]
+    for sub in context:
+        name = sub.instance
+        rule = sub.schema.get("description") or f"names must match {sub.schema.get('pattern')}"
+        yield Problem(
+            f"invalid id '{name}'{_where(keypath)}: {rule}",
+            positions.of_key((*keypath, name)),
+        )
+
+
+def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
+    name = dotted(keypath) or "the document"
+    got = _show(error.instance)
+    kind = error.validator
+    if kind == "type":
+        wanted = error.validator_value
+        wanted = [wanted] if isinstance(wanted, str) else wanted
+        return f"{name} must be {' or '.join(_TYPE_NAMES.get(w, w) for w in wanted)}, got {got}"
+    if kind == "enum":
+        choices = [str(c) for c in error.validator_value]
+        hint = did_you_mean(str(error.instance), choices)
+        return f"{name} is {got}; expected one of: {', '.join(choices)}{hint}"
+    if kind == "const":
+        return f"{name} must be {_show(error.validator_value)}, got {got}"
+    if kind == "pattern":
+        rule = error.schema.get("description")
+        return f"{name} {got} is malformed" + (f": {rule}" if rule else "")
+    if kind in ("minLength", "minItems"):
+        return f"{name} must not be empty"
+    if kind in ("exclusiveMinimum", "minimum"):
+        return f"{name} must be greater than {error.validator_value}, got {got}"
+    return f"{name}: {error.message}"
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return repr(value) if isinstance(value, str) else str(value)

@@ -1,0 +1,155 @@
+"""Shared fixtures: projects built from data in tmp_path, a CLI runner, tree snapshots."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from docgen.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+MINIMAL_REGISTRY = """\
+schema: 1
+product:
+  name: Acme
+  cli_token: $$acme
+  model_env: ACME_MODEL
+  extra_args_env: ACME_EXTRA_ARGS_JSON
+  docs_base: /guide/{agent}
+  spdx:
+    copyright: Copyright (c) 2026 Acme Inc.
+    license: Apache-2.0
+agents:
+  - id: alpha
+    title: Acme for Alpha
+    cli: acme
+    default: true
+  - id: beta
+    title: Acme for Beta
+    cli: acme-beta
+hosts:
+  box: {name: Big Box, arch: amd64}
+images:
+  img:
+    ref: example.org/vllm:1.0
+    digest: sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+    compressed_bytes: 1234567890
+    platform: linux/amd64
+models:
+  tiny:
+    hf: acme/Tiny-1B
+    label: Tiny 1B
+    notes: Box default.
+profiles:
+  vllm.box.tiny:
+    model: tiny
+    host: box
+    default: true
+    image: img
+    args:
+      max-model-len: 32768
+      gpu-memory-utilization: 0.5
+      max-num-seqs: 2
+      enable-prefix-caching: true
+    overrides:
+      small:
+        summary: Use less memory.
+        args:
+          gpu-memory-utilization: 0.3
+        tradeoffs:
+          - It lowers throughput.
+"""
+
+MINIMAL_TEMPLATE = """\
+---
+title: "Models"
+---
+
+{{ models_table() }}
+
+{% for p in profiles %}
+{{ serve_command(p) | code_block("bash") }}
+{% endfor %}
+"""
+
+
+@dataclass
+class Project:
+    root: Path
+
+    def write(self, relative: str, text: str) -> Path:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text) if text.startswith("\n") else text, "utf-8")
+        return path
+
+    def read(self, relative: str) -> str:
+        return (self.root / relative).read_text("utf-8")
+
+    def edit(self, relative: str, old: str, new: str) -> None:
+        text = self.read(relative)
+        assert old in text, f"{old!r} not in {relative}"
+        self.write(relative, text.replace(old, new, 1))
+
+    def snapshot(self) -> dict[str, str]:
+        """Path -> sha256 of every file under the root (to prove nothing changed)."""
+        return {
+            p.relative_to(self.root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(self.root.rglob("*"))
+            if p.is_file()
+        }
+
+
+@pytest.fixture
+def make_project(tmp_path: Path) -> Callable[..., Project]:
+    """Factory: a project with a registry and templates (defaults: a minimal one)."""
+
+    def make(
+        registry: str | None = MINIMAL_REGISTRY,
+        templates: dict[str, str] | None = None,
+        files: dict[str, str] | None = None,
+    ) -> Project:
+        project = Project(tmp_path / "proj")
+        project.root.mkdir()
+        if registry is not None:
+            project.write("profiles.yaml", registry)
+        for name, text in (templates if templates is not None else
+                           {"models.mdx.j2": MINIMAL_TEMPLATE}).items():
+            project.write(f"templates/{name}", text)
+        for name, text in (files or {}).items():
+            project.write(name, text)
+        return project
+
+    return make
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Project:
+    """A copy of this repository's worked example (registry, templates, docs)."""
+    root = tmp_path / "example"
+    root.mkdir()
+    for name in ("profiles.yaml", "pyproject.toml"):
+        shutil.copy(REPO / name, root / name)
+    for folder in ("templates", "docs", "changelog"):
+        if (REPO / folder).is_dir():
+            shutil.copytree(REPO / folder, root / folder)
+    return Project(root)
+
+
+@pytest.fixture
+def run() -> Callable[..., Result]:
+    """Run the docgen CLI in-process: ``run(project, "check")``."""
+
+    def invoke(project: Project, *args: str) -> Result:
+        runner = CliRunner()
+        return runner.invoke(cli, ["--root", str(project.root), *args], catch_exceptions=False)
+
+    return invoke
