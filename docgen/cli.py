@@ -1,0 +1,244 @@
+"""Command line: thin click commands that call one core function, print, and exit.
+
+Exit codes: 0 success or in sync; 1 ``check`` found drift; 2 an input must be
+fixed (printed as ``path:line:col: error: message``, never a traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import click
+
+if TYPE_CHECKING:
+    from docgen.config import Project
+    from docgen.sync import Change, Report
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class State:
+    def __init__(self, root: Path, registry: str | None, quiet: bool, verbose: bool) -> None:
+        self.root = root
+        self.registry = registry
+        self.quiet = quiet
+        self.verbose = verbose
+
+    def project(self) -> Project:
+        from docgen.config import load_project
+
+        return load_project(self.root, self.registry)
+
+    def say(self, message: str) -> None:
+        if not self.quiet:
+            click.echo(message)
+
+
+def user_errors(func: F) -> F:
+    """Turn any DocgenError into its located lines on stderr and exit code 2."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from docgen.errors import DocgenError
+
+        try:
+            return func(*args, **kwargs)
+        except DocgenError as exc:
+            for problem in exc.problems:
+                click.echo(str(problem), err=True)
+            sys.exit(exc.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="docgen")
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
+              show_default=True, help="Project root (holds profiles.yaml and templates/).")
+@click.option("--registry", metavar="FILE", help="Registry file, relative to the root "
+              "[default: profiles.yaml or [tool.docgen] registry].")
+@click.option("-q", "--quiet", is_flag=True, help="Print only errors and drift.")
+@click.option("-v", "--verbose", is_flag=True, help="Also list unchanged files.")
+@click.pass_context
+def cli(ctx: click.Context, root: Path, registry: str | None, quiet: bool, verbose: bool) -> None:
+    """Generate and check vLLM serving-profile docs from one YAML registry."""
+    ctx.obj = State(root, registry, quiet, verbose)
+
+
+pass_state = click.make_pass_decorator(State)
+
+
+def _set_quiet(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.find_object(State).quiet = True  # type: ignore[union-attr]
+
+
+def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.find_object(State).verbose = True  # type: ignore[union-attr]
+
+
+def output_options(func: F) -> F:
+    """``-q``/``-v`` accepted after the command name too (``docgen build -q``)."""
+    func = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
+                        help="Print only errors and drift.")(func)
+    return click.option("-v", "--verbose", is_flag=True, expose_value=False,
+                        callback=_set_verbose, help="Also list unchanged files.")(func)
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True, help="List what would change; write nothing.")
+@output_options
+@pass_state
+@user_errors
+def build(state: State, dry_run: bool) -> None:
+    """Render every output and write the ones that changed; prune stale generated files."""
+    from docgen import plan, sync
+
+    project = state.project()
+    report = sync.compare(project, plan.plan(project))
+    changed = report.of(sync.NEW, sync.CHANGED, sync.STALE)
+    if not dry_run:
+        sync.apply(project, report)
+    verb = "would " if dry_run else ""
+    for change in report.changes:
+        if change.status != sync.UNCHANGED or state.verbose:
+            state.say(f"{verb}{_BUILD_WORDS[change.status]} {change.path}")
+    unchanged = len(report.changes) - len(changed)
+    state.say(f"{verb}{_summary(report, unchanged)}")
+
+
+_BUILD_WORDS = {"new": "write", "changed": "update", "stale": "delete", "unchanged": "keep"}
+
+
+def _summary(report: Report, unchanged: int) -> str:
+    n = {s: len(report.of(s)) for s in ("new", "changed", "stale")}
+    return (f"{n['new']} written, {n['changed']} updated, {n['stale']} pruned, "
+            f"{unchanged} unchanged")
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+              show_default=True, help="Report format; github prints workflow annotations.")
+@output_options
+@pass_state
+@user_errors
+def check(state: State, fmt: str) -> None:
+    """Verify that every generated file matches the registry; write nothing (exit 1 on drift)."""
+    from docgen import plan, sync
+
+    project = state.project()
+    report = sync.compare(project, plan.plan(project))
+    {"text": _check_text, "json": _check_json, "github": _check_github}[fmt](state, report)
+    sys.exit(0 if report.in_sync else 1)
+
+
+def _drift_line(change: Change) -> int:
+    """First line of the file on disk that differs from what docgen would write."""
+    old = (change.old or "").splitlines()
+    new = change.output.text.splitlines() if change.output else []
+    for number, (a, b) in enumerate(zip(old, new), start=1):
+        if a != b:
+            return number
+    return min(len(old), len(new)) + 1
+
+
+_WHY = {
+    "new": "missing: docgen would create it",
+    "changed": "out of date with the registry",
+    "stale": "stale: no template or registry entry produces it any more",
+}
+
+
+def _check_text(state: State, report: Report) -> None:
+    for change in report.of("new", "changed", "stale"):
+        line = _drift_line(change) if change.status == "changed" else 1
+        click.echo(f"{change.path}:{line}:1: error: {_WHY[change.status]}")
+        if change.status == "changed":
+            click.echo(change.diff(), nl=False)
+            for source in change.behind():
+                click.echo(f"  registry entry behind it: {source}")
+    if report.in_sync:
+        state.say(f"{len(report.changes)} generated files match the registry")
+    else:
+        click.echo("docs are out of sync with the registry: run `docgen build`", err=True)
+
+
+def check_json(report: Report) -> dict[str, Any]:
+    """The stable ``check --format json`` shape (version 1)."""
+    files = []
+    for change in report.changes:
+        item: dict[str, Any] = {"path": change.path, "status": change.status}
+        if change.status == "changed":
+            item["line"] = _drift_line(change)
+            item["diff"] = change.diff()
+            item["sources"] = [
+                {"key": s.name, "file": s.location.path, "line": s.location.line,
+                 "column": s.location.col} for s in change.behind()
+            ]
+        files.append(item)
+    return {"version": 1, "in_sync": report.in_sync, "files": files}
+
+
+def _check_json(state: State, report: Report) -> None:
+    click.echo(json.dumps(check_json(report), indent=2))
+
+
+def _check_github(state: State, report: Report) -> None:
+    for change in report.of("new", "changed", "stale"):
+        line = _drift_line(change) if change.status == "changed" else 1
+        click.echo(f"::error file={change.path},line={line}::{_WHY[change.status]}")
+        for source in change.behind():
+            loc = source.location
+            click.echo(f"::error file={loc.path},line={loc.line},col={loc.col}::"
+                       f"{source.name} changed; run docgen build to update {change.path}")
+
+
+@cli.command()
+@pass_state
+@user_errors
+def validate(state: State) -> None:
+    """Load and validate the registry only."""
+    from docgen.registry import load_registry
+
+    reg = load_registry(state.project())
+    state.say(f"{reg.path}: ok ({len(reg.profiles)} profiles, {len(reg.models)} models, "
+              f"{len(reg.hosts)} hosts, {len(reg.agents)} agents)")
+
+
+@cli.command()
+def schema() -> None:
+    """Print the registry's JSON Schema (for editors and other validators)."""
+    from docgen.schema import schema_text
+
+    click.echo(schema_text(), nl=False)
+
+
+@cli.command("serve-command")
+@click.argument("profile")
+@click.option("--override", "override_name", metavar="NAME", help="Apply a named override.")
+@click.option("--extra-args-json", metavar="JSON", help="Extra argv tokens, a JSON array "
+              "of strings, appended last (like the product's extra-args variable).")
+@click.option("--format", "fmt", type=click.Choice(["shell", "json"]), default="shell",
+              show_default=True)
+@pass_state
+@user_errors
+def serve_command_cmd(state: State, profile: str, override_name: str | None,
+                      extra_args_json: str | None, fmt: str) -> None:
+    """Print the effective `vllm serve` command of PROFILE."""
+    from docgen.commands import effective_command
+
+    command = effective_command(state.project(), profile, override_name, extra_args_json)
+    if fmt == "json":
+        click.echo(json.dumps({"argv": command.argv}, ensure_ascii=False))
+    else:
+        click.echo(command.shell(multiline=False))
+
+
+def main() -> None:
+    cli(prog_name="docgen")

@@ -1,0 +1,44 @@
+"""Core functions behind the smaller commands (``serve-command``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from docgen.config import Project
+from docgen.errors import ConfigError, Location, did_you_mean
+from docgen.registry import load_registry
+from docgen.registry import catalog_for
+from docgen.serve import ServeCommand, parse_extra_args, serve_command
+
+
+def suggest_id(name: str, known: Iterable[str]) -> str:
+    """Close matches for a long dotted id: ids containing ``name`` first, then similar ones."""
+    ids = sorted(known)
+    containing = [i for i in ids if name in i]
+    if containing:
+        shown = ", ".join(f"'{i}'" for i in containing[:3])
+        return f"; did you mean {shown}?" if len(containing) == 1 else f"; matching ids: {shown}"
+    return did_you_mean(name, ids)
+
+
+def effective_command(
+    project: Project, profile_id: str, override: str | None, extra_json: str | None
+) -> ServeCommand:
+    """The effective command of a profile after an override and extra tokens."""
+    reg = load_registry(project)
+    profile = reg.profiles.get(profile_id)
+    if profile is None:
+        raise ConfigError.at(
+            Location("serve-command"),
+            f"unknown profile '{profile_id}'{suggest_id(profile_id, reg.profiles)}",
+        )
+    chosen = None
+    if override is not None:
+        chosen = profile.override(override)
+        if chosen is None:
+            hint = did_you_mean(override, [o.id for o in profile.overrides])
+            raise ConfigError.at(
+                Location("--override"), f"profile '{profile_id}' has no override '{override}'{hint}"
+            )
+    extra = parse_extra_args(extra_json, catalog_for(reg.data)) if extra_json else []
+    return serve_command(profile, chosen, extra)

@@ -1,0 +1,138 @@
+"""Escape registry text for the MDX context it lands in: prose, table cell, code, frontmatter.
+
+The output is Fern-flavoured MDX 3 (``@mdx-js/mdx`` with remark-frontmatter and
+remark-gfm). Registry text always renders literally: it never becomes Markdown markup,
+JSX or an MDX expression. The one exception is GFM's literal autolinking: a bare URL
+or e-mail address still becomes a link, but its text stays exactly the input.
+
+Every filter first makes the text representable: NUL and lone surrogates become
+U+FFFD and Unicode bidirectional controls are removed. Prose, table cells and inline
+code are one-line contexts: each line ending (CRLF, CR or LF) becomes one space.
+The CLI token (``$$nemoclaw``) passes through untouched so that per-agent variants
+still replace it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+__all__ = ["code_block", "escape_cell", "escape_prose", "frontmatter_string", "inline_code"]
+
+_BIDI_CONTROLS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_DROP = re.compile(f"[{_BIDI_CONTROLS}]")
+_REPLACE = re.compile("[\x00\ud800-\udfff]")
+_LINE_ENDING = re.compile(r"\r\n|\r|\n")
+
+# Backslash-escaped anywhere in prose: Markdown and MDX syntax characters, character
+# references (`&lt;` must stay `&lt;`) and the starts of GFM autolink literals, whose
+# URLs micromark would otherwise take raw, backslashes included.
+_ESCAPE = re.compile(r"[\\`*_{}\[\]<>|~]|&(?=#?[0-9A-Za-z]+;)|:(?=//)|(?<=[Ww]{3})\.")
+# Block syntax that only counts where the text starts a line (headings, list items,
+# setext underlines, thematic breaks).
+_BLOCK_START = re.compile(r"^[ \t]*(?:[#+=-]|[0-9]+[.)])")
+# A run of `#` ending the text would be an ATX heading's closing sequence.
+_CLOSING_HASHES = re.compile(r"(?<=[ \t])#(?=#*[ \t]*$)")
+# `import ` / `export ` at column 1 starts an MDX ESM block.
+_ESM_START = re.compile(r"^(?:(i)mport|(e)xport) ")
+
+_BACKTICK_RUN = re.compile(r"`+")
+# A pipe preceded by an odd run of backslashes cannot sit inside a code span in a table.
+_TABLE_PIPE_BACKSLASHES = re.compile(r"\\+(?=\|)")
+# Characters YAML does not allow raw in a double-quoted scalar, or that readers treat
+# as line breaks (NEL, LS, PS) or byte-order marks.
+_YAML_ESCAPE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def _clean(text: str) -> str:
+    """Drop bidirectional controls and turn NUL and lone surrogates into U+FFFD."""
+    return _REPLACE.sub("\ufffd", _DROP.sub("", text))
+
+
+def _one_line(text: str) -> str:
+    """Clean the text and turn every line ending into one space."""
+    return _LINE_ENDING.sub(" ", _clean(text))
+
+
+def _backslash(match: re.Match[str]) -> str:
+    """The matched text with a backslash in front of its last character."""
+    text = match.group()
+    return f"{text[:-1]}\\{text[-1]}"
+
+
+def _char_ref(match: re.Match[str]) -> str:
+    """The ESM keyword with its first letter written as a character reference."""
+    letter = match.group(1) or match.group(2)
+    return f"&#{ord(letter)};{match.group()[1:]}"
+
+
+def escape_prose(text: str) -> str:
+    """Escape text for an MDX paragraph, list item or heading so that it reads literally."""
+    escaped = _ESCAPE.sub(r"\\\g<0>", _one_line(text))
+    escaped = _BLOCK_START.sub(_backslash, escaped, count=1)
+    escaped = _ESM_START.sub(_char_ref, escaped)
+    return _CLOSING_HASHES.sub(_backslash, escaped)
+
+
+def escape_cell(text: str) -> str:
+    """Escape text for a GFM table cell (prose escaping already turns `|` into `\\|`)."""
+    return escape_prose(text)
+
+
+def _fence_for(text: str, minimum: int) -> str:
+    """A backtick fence longer than any backtick run in the text."""
+    longest = max((len(run) for run in _BACKTICK_RUN.findall(text)), default=0)
+    return "`" * max(minimum, longest + 1)
+
+
+def _needs_padding(content: str) -> bool:
+    """True when a code span must pad its content with one space on each side."""
+    if content[0] == "`" or content[-1] == "`":
+        return True
+    return content[0] == content[-1] == " " and content.strip(" ") != ""
+
+
+def _code_span(content: str, in_table: bool) -> str:
+    """One code span whose literal content is exactly `content` (one space when empty)."""
+    if not content:
+        return "` `"
+    fence = _fence_for(content, 1)
+    pad = " " if _needs_padding(content) else ""
+    body = content.replace("|", "\\|") if in_table else content
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+def _table_code(text: str) -> str:
+    """Code spans for a table cell; a backslash right before `|` goes between two spans."""
+    pieces: list[str] = []
+    start = 0
+    for run in _TABLE_PIPE_BACKSLASHES.finditer(text):
+        if len(run.group()) % 2:
+            pieces.append(text[start : run.end() - 1])
+            start = run.end()
+    pieces.append(text[start:])
+    spans = [_code_span(piece, True) if piece else "" for piece in pieces]
+    return "\\\\".join(spans) or "` `"
+
+
+def inline_code(text: str, in_table: bool = False) -> str:
+    """A complete inline code span (backticks included) showing the text literally."""
+    flat = _one_line(text)
+    return _table_code(flat) if in_table else _code_span(flat, False)
+
+
+def code_block(text: str, lang: str = "") -> str:
+    """A fenced code block with the text verbatim (line endings as LF), ending in a newline."""
+    if "`" in lang or _LINE_ENDING.search(lang):
+        raise ValueError(f"code block language must be one line without backticks: {lang!r}")
+    body = _LINE_ENDING.sub("\n", _clean(text))
+    if body and not body.endswith("\n"):
+        body += "\n"
+    fence = _fence_for(body, 3)
+    return f"{fence}{lang}\n{body}{fence}\n"
+
+
+def frontmatter_string(text: str) -> str:
+    """A double-quoted YAML (and JSON) scalar holding the text, safe on one frontmatter line."""
+    quoted = json.dumps(_clean(text), ensure_ascii=False)
+    return _YAML_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)

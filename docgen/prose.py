@@ -1,0 +1,126 @@
+"""Plain-English phrases for a profile's key serve settings, as a release writer words them.
+
+Used by templates (``describe(profile)``) and changelog bullets, so the setup page
+and the release notes name a setting the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup
+
+from docgen import mdx
+from docgen.model import Profile
+
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+                8: "eight", 9: "nine"}
+
+
+def code(text: Any) -> str:
+    return mdx.inline_code(str(text))
+
+
+def article(word: Any) -> str:
+    """``a`` or ``an`` as the word is read aloud: an 8192, an 11000, a 4096, an fp8, a bfloat16."""
+    text = str(word).lower()
+    if not text:
+        return "a"
+    if text.startswith("8") or (text[:2] in ("11", "18") and len(text) % 3 == 2):
+        return "an"
+    if text[0] in "aeio":
+        return "an"
+    spelled = text[0] in "fhlmnrsx" and (len(text) == 1 or text[1] not in "aeiouy")
+    return "an" if spelled else "a"
+
+
+def count(number: Any, noun: str) -> str:
+    """``four concurrent sequences``; ``one concurrent sequence``."""
+    n = int(number) if isinstance(number, int) or str(number).isdigit() else None
+    word = NUMBER_WORDS.get(n, str(number)) if n is not None else str(number)
+    return f"{word} {noun}" if n == 1 else f"{word} {noun}s"
+
+
+def _tokens_limit(value: Any, what: str) -> str:
+    return f"{article(value)} {code(value)}-token {what}"
+
+
+PHRASES: dict[str, Callable[[Any], str]] = {
+    "gpu-memory-utilization": lambda v: code(f"--gpu-memory-utilization {v}"),
+    "max-model-len": lambda v: _tokens_limit(v, "context window"),
+    "max-num-seqs": lambda v: count(v, "concurrent sequence"),
+    "max-num-batched-tokens": lambda v: _tokens_limit(v, "batch limit"),
+    "kv-cache-dtype": lambda v: f"{article(v)} {code(v)} KV cache",
+    "enable-chunked-prefill": lambda v: "chunked prefill",
+    "enable-prefix-caching": lambda v: "prefix caching",
+}
+
+PARSERS = ("tool-call-parser", "reasoning-parser")
+BACKENDS = ("attention-backend", "moe-backend", "quantization", "load-format")
+
+
+@dataclass(frozen=True)
+class Description:
+    """What a profile turns on, and what it keeps, as MDX-safe phrases."""
+
+    enables: tuple[str, ...]
+    disables: tuple[str, ...]
+    retains: tuple[str, ...]
+
+
+def speculative_name(value: Any) -> str:
+    """``multi-token prediction (MTP) speculative decoding`` for an MTP config."""
+    method = str(value.get("method", "")) if isinstance(value, dict) else ""
+    if "mtp" in method.lower():
+        return "multi-token prediction (MTP) speculative decoding"
+    return f"{method} speculative decoding".strip() if method else "speculative decoding"
+
+
+def describe(profile: Profile) -> Description:
+    enables: list[str] = []
+    disables: list[str] = []
+    retains: list[str] = []
+    for arg in profile.args:
+        if arg.name == "async-scheduling":
+            (enables if arg.value else disables).append("async scheduling")
+        elif arg.name == "speculative-config":
+            enables.append(speculative_name(arg.value))
+        elif arg.name in PHRASES and arg.value is not False:
+            retains.append(PHRASES[arg.name](arg.value))
+    if "speculative-config" in profile.expect_absent:
+        disables.append("speculative decoding, including multi-token prediction (MTP)")
+    if any(profile.arg(n) for n in PARSERS + BACKENDS):
+        retains.append("its registered parsers and acceleration backends")
+    return Description(tuple(enables), tuple(disables), tuple(retains))
+
+
+def settings_sentences(profile: Profile, product: str, lead: bool = False) -> list[Markup]:
+    """What the profile enables or not, then what it retains.
+
+    With ``lead``, the first sentence names the profile: "For the managed DGX Spark
+    `org/model` profile, NemoClaw enables ...".
+    """
+    subject = mdx.escape_prose(product)
+    if lead:
+        host, model = mdx.escape_prose(profile.host.name), code(profile.model.hf)
+        subject = f"For the managed {host} {model} profile, {subject}"
+    d = describe(profile)
+    parts = []
+    if d.enables:
+        parts.append(f"enables {_join(d.enables)}")
+    if d.disables:
+        parts.append(f"does not enable {_join(d.disables)}")
+    out = []
+    if parts:
+        out.append(f"{subject} {' and '.join(parts)}.")
+    if d.retains:
+        out.append(f"The profile retains {_join(d.retains)}.")
+    return [Markup(s) for s in out]  # noqa: S704 - phrases are built from escaped parts
+
+
+def _join(items: tuple[str, ...]) -> str:
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]

@@ -1,0 +1,109 @@
+"""Effective ``vllm serve`` commands and the operator override commands built from them.
+
+Tokens are shell-quoted the way NemoClaw quotes them: only when a token holds a
+character outside ``[A-Za-z0-9_@%+=:,./-]`` (exactly ``shlex.quote``'s rule).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docgen.errors import ConfigError, Location, Problem
+from docgen.model import Override, Product, Profile
+from docgen.vllm import Catalog
+
+
+def quote(token: str) -> str:
+    return shlex.quote(token)
+
+
+@dataclass(frozen=True)
+class ServeCommand:
+    """A full ``vllm serve`` invocation: environment, model and argv tokens."""
+
+    env: tuple[tuple[str, str], ...]
+    model: str
+    tokens: tuple[str, ...]
+
+    @property
+    def argv(self) -> list[str]:
+        return ["vllm", "serve", self.model, *self.tokens]
+
+    def shell(self, multiline: bool = False) -> str:
+        """The command as a person types it; one flag per line when ``multiline``."""
+        env = [f"{k}={quote(v)}" for k, v in self.env]
+        head = " ".join([*env, "vllm", "serve", quote(self.model)])
+        groups = _flag_groups(self.tokens)
+        if not multiline:
+            return " ".join([head, *groups])
+        return " \\\n  ".join([head, *groups])
+
+
+def _flag_groups(tokens: Sequence[str]) -> list[str]:
+    """Join each flag with the values that follow it: ``--x 1`` stays on one line."""
+    groups: list[list[str]] = []
+    for token in tokens:
+        if token.startswith("-") and not _is_number(token) or not groups:
+            groups.append([token])
+        else:
+            groups[-1].append(token)
+    return [" ".join(quote(t) for t in g) for g in groups]
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def serve_command(
+    profile: Profile, override: Override | None = None, extra: Sequence[str] = ()
+) -> ServeCommand:
+    """Registry tokens, then the override's, then ``extra``: the last value wins."""
+    tokens = [*profile.tokens, *(override.tokens if override else ()), *extra]
+    return ServeCommand(tuple(profile.env.items()), profile.model.hf, tuple(tokens))
+
+
+def override_command(product: Product, profile: Profile, override: Override, cli: str) -> str:
+    """The environment-variable command an operator pastes to apply ``override``."""
+    array = json.dumps(list(override.tokens), separators=(",", ":"), ensure_ascii=False)
+    lines = [f"{k}={quote(v)}" for k, v in product.provider_env.items()]
+    lines.append(f"{product.model_env}={quote(profile.model.id)}")
+    lines.append(f"{product.extra_args_env}={quote(array)}")
+    lines.append(f"{cli} {product.onboard}")
+    return " \\\n  ".join(lines)
+
+
+def parse_extra_args(text: str, catalog: Catalog, origin: str = "--extra-args-json") -> list[str]:
+    """Validate operator extra args like NemoClaw's ``*_EXTRA_ARGS_JSON`` variable."""
+    where = Location(origin)
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ConfigError.at(where, f"not valid JSON: {exc.msg} at column {exc.colno}") from None
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise ConfigError.at(where, "must be a JSON array of vLLM serve argument strings")
+    tokens = [t.strip() for t in value]
+    problems = [Problem(m, where) for m in _token_problems(tokens)]
+    if not problems:
+        problems = [Problem(f"token {i + 1} ('{tokens[i]}'): {m}", where)
+                    for i, m in catalog.check_argv(tokens)]
+    if problems:
+        raise ConfigError(problems)
+    return tokens
+
+
+def _token_problems(tokens: Sequence[str]) -> list[str]:
+    out = []
+    for index, token in enumerate(tokens, start=1):
+        if not token:
+            out.append(f"token {index} is blank")
+        elif any(unicodedata.category(c) == "Cc" for c in token):
+            out.append(f"token {index} contains a control character")
+    return out
