@@ -36,7 +36,7 @@ def effective_command(
     if override is not None:
         chosen = profile.override(override)
         if chosen is None:
-            hint = did_you_mean(override, [o.id for o in profile.overrides])
+            hint = suggest_id(override, [o.id for o in profile.overrides])
             raise ConfigError.at(
                 Location("--override"), f"profile '{profile_id}' has no override '{override}'{hint}"
             )
