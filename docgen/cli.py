@@ -58,10 +58,18 @@ def user_errors(func: F) -> F:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="docgen")
-@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=".",
-              show_default=True, help="Project root (holds profiles.yaml and templates/).")
-@click.option("--registry", metavar="FILE", help="Registry file, relative to the root "
-              "[default: profiles.yaml or [tool.docgen] registry].")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project root (holds profiles.yaml and templates/).",
+)
+@click.option(
+    "--registry",
+    metavar="FILE",
+    help="Registry file, relative to the root [default: profiles.yaml or [tool.docgen] registry].",
+)
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and drift.")
 @click.option("-v", "--verbose", is_flag=True, help="Also list unchanged files.")
 @click.pass_context
@@ -85,10 +93,22 @@ def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> No
 
 def output_options(func: F) -> F:
     """``-q``/``-v`` accepted after the command name too (``docgen build -q``)."""
-    func = click.option("-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet,
-                        help="Print only errors and drift.")(func)
-    return click.option("-v", "--verbose", is_flag=True, expose_value=False,
-                        callback=_set_verbose, help="Also list unchanged files.")(func)
+    func = click.option(
+        "-q",
+        "--quiet",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_quiet,
+        help="Print only errors and drift.",
+    )(func)
+    return click.option(
+        "-v",
+        "--verbose",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_verbose,
+        help="Also list unchanged files.",
+    )(func)
 
 
 @cli.command()
@@ -118,13 +138,18 @@ _BUILD_WORDS = {"new": "write", "changed": "update", "stale": "delete", "unchang
 
 def _summary(report: Report, unchanged: int) -> str:
     n = {s: len(report.of(s)) for s in ("new", "changed", "stale")}
-    return (f"{n['new']} written, {n['changed']} updated, {n['stale']} pruned, "
-            f"{unchanged} unchanged")
+    return f"{n['new']} written, {n['changed']} updated, {n['stale']} pruned, {unchanged} unchanged"
 
 
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
-              show_default=True, help="Report format; github prints workflow annotations.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "github"]),
+    default="text",
+    show_default=True,
+    help="Report format; github prints workflow annotations.",
+)
 @output_options
 @pass_state
 @user_errors
@@ -142,7 +167,7 @@ def _drift_line(change: Change) -> int:
     """First line of the file on disk that differs from what docgen would write."""
     old = (change.old or "").splitlines()
     new = change.output.text.splitlines() if change.output else []
-    for number, (a, b) in enumerate(zip(old, new), start=1):
+    for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
         if a != b:
             return number
     return min(len(old), len(new)) + 1
@@ -178,8 +203,13 @@ def check_json(report: Report) -> dict[str, Any]:
             item["line"] = _drift_line(change)
             item["diff"] = change.diff()
             item["sources"] = [
-                {"key": s.name, "file": s.location.path, "line": s.location.line,
-                 "column": s.location.col} for s in change.behind()
+                {
+                    "key": s.name,
+                    "file": s.location.path,
+                    "line": s.location.line,
+                    "column": s.location.col,
+                }
+                for s in change.behind()
             ]
         files.append(item)
     return {"version": 1, "in_sync": report.in_sync, "files": files}
@@ -195,8 +225,10 @@ def _check_github(state: State, report: Report) -> None:
         click.echo(f"::error file={change.path},line={line}::{_WHY[change.status]}")
         for source in change.behind():
             loc = source.location
-            click.echo(f"::error file={loc.path},line={loc.line},col={loc.col}::"
-                       f"{source.name} changed; run docgen build to update {change.path}")
+            click.echo(
+                f"::error file={loc.path},line={loc.line},col={loc.col}::"
+                f"{source.name} changed; run docgen build to update {change.path}"
+            )
 
 
 @cli.command()
@@ -207,8 +239,10 @@ def validate(state: State) -> None:
     from docgen.registry import load_registry
 
     reg = load_registry(state.project())
-    state.say(f"{reg.path}: ok ({len(reg.profiles)} profiles, {len(reg.models)} models, "
-              f"{len(reg.hosts)} hosts, {len(reg.agents)} agents)")
+    state.say(
+        f"{reg.path}: ok ({len(reg.profiles)} profiles, {len(reg.models)} models, "
+        f"{len(reg.hosts)} hosts, {len(reg.agents)} agents)"
+    )
 
 
 @cli.command()
@@ -222,14 +256,20 @@ def schema() -> None:
 @cli.command("serve-command")
 @click.argument("profile")
 @click.option("--override", "override_name", metavar="NAME", help="Apply a named override.")
-@click.option("--extra-args-json", metavar="JSON", help="Extra argv tokens, a JSON array "
-              "of strings, appended last (like the product's extra-args variable).")
-@click.option("--format", "fmt", type=click.Choice(["shell", "json"]), default="shell",
-              show_default=True)
+@click.option(
+    "--extra-args-json",
+    metavar="JSON",
+    help="Extra argv tokens, a JSON array "
+    "of strings, appended last (like the product's extra-args variable).",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["shell", "json"]), default="shell", show_default=True
+)
 @pass_state
 @user_errors
-def serve_command_cmd(state: State, profile: str, override_name: str | None,
-                      extra_args_json: str | None, fmt: str) -> None:
+def serve_command_cmd(
+    state: State, profile: str, override_name: str | None, extra_args_json: str | None, fmt: str
+) -> None:
     """Print the effective `vllm serve` command of PROFILE."""
     from docgen.commands import effective_command
 

@@ -6,8 +6,7 @@ from collections.abc import Iterable
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, did_you_mean
-from docgen.registry import load_registry
-from docgen.registry import catalog_for
+from docgen.registry import catalog_for, load_registry
 from docgen.serve import ServeCommand, parse_extra_args, serve_command
 
 

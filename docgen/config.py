@@ -125,5 +125,7 @@ def _key_location(path: Path, key: str) -> Location:
 def _checked(value: str, where: Location) -> str:
     pure = PurePosixPath(value.replace("\\", "/"))
     if pure.is_absolute() or ".." in pure.parts or not value.strip():
-        raise ConfigError(Problem(f"path '{value}' must be relative and stay inside the project", where))
+        raise ConfigError(
+            Problem(f"path '{value}' must be relative and stay inside the project", where)
+        )
     return pure.as_posix()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 
 @dataclass(frozen=True, order=True)
@@ -40,6 +41,9 @@ class Problem:
         return f"{where}{self.severity}: {self.message}"
 
 
+E = TypeVar("E", bound="DocgenError")
+
+
 class DocgenError(Exception):
     """Base of every error a user can cause; exit code 2 at the command line."""
 
@@ -52,7 +56,7 @@ class DocgenError(Exception):
         super().__init__("\n".join(str(p) for p in self.problems))
 
     @classmethod
-    def at(cls, location: Location | None, message: str) -> DocgenError:
+    def at(cls: type[E], location: Location | None, message: str) -> E:
         return cls(Problem(message, location))
 
 

@@ -95,8 +95,14 @@ def _pages(project: Project, reg: Registry, renderer: Renderer) -> Iterator[Outp
             yield _render(renderer, reg, name, display, target)
 
 
-def _render(renderer: Renderer, reg: Registry, name: str, display: str, path: str,
-            profile: Profile | None = None) -> Output:
+def _render(
+    renderer: Renderer,
+    reg: Registry,
+    name: str,
+    display: str,
+    path: str,
+    profile: Profile | None = None,
+) -> Output:
     context: dict[str, Any] = {"page": {"path": path, "template": display}}
     if profile is not None:
         context["profile"] = profile
@@ -134,8 +140,9 @@ def export_data(reg: Registry) -> dict[str, Any]:
         "$comment": notice("docgen's export", reg.path, comment="plain"),
         "version": EXPORT_VERSION,
         "product": reg.product.name,
-        "agents": [{"id": a.id, "cli": a.cli, "env": dict(a.env), "default": a.default}
-                   for a in reg.agents],
+        "agents": [
+            {"id": a.id, "cli": a.cli, "env": dict(a.env), "default": a.default} for a in reg.agents
+        ],
         "profiles": [_export_profile(p) for p in reg.profiles.values()],
     }
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -94,8 +95,8 @@ class Checker:
         _collect(problems, self._extra_flags)
         defaults: dict[str, str] = {}
         profiles = self.data.get("profiles")
-        for pid, profile in (profiles.items() if isinstance(profiles, dict) else ()):
-            _collect(problems, lambda: self._profile(pid, profile, defaults))
+        for pid, profile in profiles.items() if isinstance(profiles, dict) else ():
+            _collect(problems, partial(self._profile, pid, profile, defaults))
         return _unique(problems)
 
     def at(self, keypath: KeyPath, message: str, *, key: bool = False) -> Problem:
@@ -124,7 +125,9 @@ class Checker:
                     key=True,
                 )
 
-    def _profile(self, pid: str, profile: dict[str, Any], defaults: dict[str, str]) -> Iterator[Problem]:
+    def _profile(
+        self, pid: str, profile: dict[str, Any], defaults: dict[str, str]
+    ) -> Iterator[Problem]:
         base: KeyPath = ("profiles", pid)
         for field, section in (("model", "models"), ("host", "hosts"), ("image", "images")):
             yield from self._reference(base, profile, field, section)
@@ -200,7 +203,9 @@ class Checker:
             return
         pid = keypath[1]
         if name not in args:
-            yield self.at(keypath, f"profile '{pid}' expects '--{name}', but its args do not set it")
+            yield self.at(
+                keypath, f"profile '{pid}' expects '--{name}', but its args do not set it"
+            )
             return
         have = self.catalog.tokens(name, args[name])
         if have != self.catalog.tokens(name, wanted):
@@ -288,27 +293,47 @@ class Builder:
 
     def agent(self, index: int, a: dict[str, Any]) -> Agent:
         return Agent(
-            a["id"], a["title"], a["cli"], _env(a.get("env")), bool(a.get("default")),
+            a["id"],
+            a["title"],
+            a["cli"],
+            _env(a.get("env")),
+            bool(a.get("default")),
             self.src("agents", index),
         )
 
     def host(self, hid: str, h: dict[str, Any]) -> Host:
         return Host(
-            hid, h["name"], h.get("arch", ""), h.get("notes", ""),
+            hid,
+            h["name"],
+            h.get("arch", ""),
+            h.get("notes", ""),
             self.src("hosts", hid, text=h["name"]),
         )
 
     def image(self, iid: str, i: dict[str, Any]) -> Image:
         return Image(
-            iid, i["ref"], i.get("digest", ""), i.get("compressed_bytes"), i.get("platform", ""),
-            i.get("vllm", ""), i.get("notes", ""), self.src("images", iid, text=i.get("digest", "")),
+            iid,
+            i["ref"],
+            i.get("digest", ""),
+            i.get("compressed_bytes"),
+            i.get("platform", ""),
+            i.get("vllm", ""),
+            i.get("notes", ""),
+            self.src("images", iid, text=i.get("digest", "")),
         )
 
     def model(self, mid: str, m: dict[str, Any]) -> Model:
         return Model(
-            mid, m["hf"], m["label"], m.get("served_name", ""), m.get("revision", ""),
-            m.get("min_compute_capability", ""), m.get("download_bytes"),
-            bool(m.get("gated", False)), m.get("notes", ""), self.src("models", mid, text=m["hf"]),
+            mid,
+            m["hf"],
+            m["label"],
+            m.get("served_name", ""),
+            m.get("revision", ""),
+            m.get("min_compute_capability", ""),
+            m.get("download_bytes"),
+            bool(m.get("gated", False)),
+            m.get("notes", ""),
+            self.src("models", mid, text=m["hf"]),
         )
 
     def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:
@@ -353,8 +378,11 @@ class Builder:
     def override(self, base: KeyPath, oid: str, o: dict[str, Any]) -> Override:
         keypath = (*base, "overrides", oid)
         return Override(
-            oid, o["summary"], self.args((*keypath, "args"), o["args"]),
-            tuple(o.get("tradeoffs") or ()), self.src(*keypath),
+            oid,
+            o["summary"],
+            self.args((*keypath, "args"), o["args"]),
+            tuple(o.get("tradeoffs") or ()),
+            self.src(*keypath),
         )
 
     def evidence(self, base: KeyPath, index: int, e: dict[str, Any]) -> Evidence:

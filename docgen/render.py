@@ -87,6 +87,7 @@ def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:
     """A GFM table; plain cells are escaped, Markup cells (e.g. ``mdx_code``) kept."""
+
     def cell(value: Any) -> str:
         return str(value) if isinstance(value, Markup) else mdx.escape_cell(str(value))
 
@@ -101,7 +102,9 @@ class Renderer:
 
     def __init__(self, registry: Registry, template_dirs: Sequence[Path]) -> None:
         self.registry = registry
-        loaders: list[jinja2.BaseLoader] = [jinja2.FileSystemLoader([str(d) for d in template_dirs])]
+        loaders: list[jinja2.BaseLoader] = [
+            jinja2.FileSystemLoader([str(d) for d in template_dirs])
+        ]
         loaders.append(jinja2.PackageLoader("docgen", "templates"))
         self.env = jinja2.Environment(
             loader=jinja2.ChoiceLoader(loaders),
@@ -113,8 +116,15 @@ class Renderer:
             finalize=_finalize,
         )
         self.env.filters.update(
-            mdx=mdx_prose, mdx_cell=mdx_cell, mdx_code=mdx_code, mdx_fm=mdx_fm,
-            code_block=code_block, in_code=in_code, fm_comment=fm_comment, gb=gb, sentence_list=sentence_list,
+            mdx=mdx_prose,
+            mdx_cell=mdx_cell,
+            mdx_code=mdx_code,
+            mdx_fm=mdx_fm,
+            code_block=code_block,
+            in_code=in_code,
+            fm_comment=fm_comment,
+            gb=gb,
+            sentence_list=sentence_list,
         )
         self.env.globals.update(self._globals())
 
@@ -155,16 +165,27 @@ class Renderer:
         for model in self.registry.models.values():
             hosts = dict.fromkeys(p.host.name for p in self.registry.profiles_for_model(model.id))
             mcc = model.min_compute_capability
-            rows.append((
-                mdx_code(model.id, in_table=True), mdx_code(model.hf, in_table=True),
-                ", ".join(hosts), mdx_code(mcc, in_table=True) if mcc else "", model.notes,
-            ))
-        headers = ["Slug", "Hugging Face model", "Supported host profiles",
-                   "Minimum compute capability", "Notes"]
+            rows.append(
+                (
+                    mdx_code(model.id, in_table=True),
+                    mdx_code(model.hf, in_table=True),
+                    ", ".join(hosts),
+                    mdx_code(mcc, in_table=True) if mcc else "",
+                    model.notes,
+                )
+            )
+        headers = [
+            "Slug",
+            "Hugging Face model",
+            "Supported host profiles",
+            "Minimum compute capability",
+            "Notes",
+        ]
         return table(headers, rows)
 
-    def serve_command(self, profile: Profile, override: Override | str | None = None,
-                      multiline: bool = True) -> str:
+    def serve_command(
+        self, profile: Profile, override: Override | str | None = None, multiline: bool = True
+    ) -> str:
         if isinstance(override, str):
             override = profile.override(override)
         return serve_command(profile, override).shell(multiline=multiline)
@@ -187,8 +208,16 @@ class Renderer:
             raise TemplateError(Problem(f"template syntax: {exc.message}", where)) from None
         except jinja2.TemplateNotFound as exc:
             raise TemplateError.at(Location(display), f"template not found: {exc.name}") from None
-        except (jinja2.UndefinedError, ValueError, TypeError, KeyError, AttributeError,
-                ZeroDivisionError, IndexError, RecursionError) as exc:
+        except (
+            jinja2.UndefinedError,
+            ValueError,
+            TypeError,
+            KeyError,
+            AttributeError,
+            ZeroDivisionError,
+            IndexError,
+            RecursionError,
+        ) as exc:
             where = _template_line(exc, display)
             message = str(exc) if not isinstance(exc, RecursionError) else "recursion too deep"
             raise TemplateError(Problem(f"template failed: {message}", where)) from None

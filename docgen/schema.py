@@ -42,7 +42,7 @@ def _validator() -> Any:
 
 def validate(data: Any, positions: Positions) -> list[Problem]:
     """Every schema violation in ``data``, each located and worded for a person."""
-    problems = []
+    problems: list[Problem] = []
     for error in _validator().iter_errors(data):
         problems.extend(_explain(error, positions))
     return problems

@@ -92,8 +92,10 @@ def parse_extra_args(text: str, catalog: Catalog, origin: str = "--extra-args-js
     tokens = [t.strip() for t in value]
     problems = [Problem(m, where) for m in _token_problems(tokens)]
     if not problems:
-        problems = [Problem(f"token {i + 1} ('{tokens[i]}'): {m}", where)
-                    for i, m in catalog.check_argv(tokens)]
+        problems = [
+            Problem(f"token {i + 1} ('{tokens[i]}'): {m}", where)
+            for i, m in catalog.check_argv(tokens)
+        ]
     if problems:
         raise ConfigError(problems)
     return tokens

@@ -94,7 +94,7 @@ def _constructor() -> Any:
     """The round-trip constructor, with timestamps left as strings (checked later)."""
     from ruamel.yaml.constructor import RoundTripConstructor
 
-    class Constructor(RoundTripConstructor):  # type: ignore[misc]
+    class Constructor(RoundTripConstructor):
         pass
 
     Constructor.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
@@ -220,10 +220,11 @@ def _guard_size(root: Any, path: str) -> None:
     if expanded_size(root, memo) <= MAX_NODES:
         return
     line, col = 1, 1
-    if isinstance(root, dict) and getattr(root, "lc", None) is not None:
+    lc = getattr(root, "lc", None)
+    if isinstance(root, dict) and lc is not None:
         worst = max(root, key=lambda k: expanded_size(root[k], memo))
-        if worst in root.lc.data:
-            line, col = root.lc.data[worst][0] + 1, root.lc.data[worst][1] + 1
+        if worst in lc.data:
+            line, col = lc.data[worst][0] + 1, lc.data[worst][1] + 1
     raise RegistryError.at(
         Location(path, line, col),
         f"YAML aliases expand to more than {MAX_NODES:,} nodes (an alias bomb?)",

@@ -121,8 +121,9 @@ def make_project(tmp_path: Path) -> Callable[..., Project]:
         project.root.mkdir()
         if registry is not None:
             project.write("profiles.yaml", registry)
-        for name, text in (templates if templates is not None else
-                           {"models.mdx.j2": MINIMAL_TEMPLATE}).items():
+        for name, text in (
+            templates if templates is not None else {"models.mdx.j2": MINIMAL_TEMPLATE}
+        ).items():
             project.write(f"templates/{name}", text)
         for name, text in (files or {}).items():
             project.write(name, text)

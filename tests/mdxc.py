@@ -13,6 +13,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,7 +59,7 @@ def require_mdx() -> None:
     pytest.skip(message)
 
 
-def _run(docs: dict[str, str], *args: str) -> list[dict[str, object]]:
+def _run(docs: dict[str, str], *args: str) -> list[dict[str, Any]]:
     """Send the documents to compile.mjs in one node process and return its results."""
     require_mdx()
     batch = json.dumps([{"name": name, "text": text} for name, text in docs.items()])
@@ -70,11 +71,11 @@ def _run(docs: dict[str, str], *args: str) -> list[dict[str, object]]:
     )
     if proc.returncode != 0:
         raise RuntimeError(f"compile.mjs exited {proc.returncode}: {proc.stderr.decode()}")
-    results: list[dict[str, object]] = json.loads(proc.stdout.decode("utf-8"))
+    results: list[dict[str, Any]] = json.loads(proc.stdout.decode("utf-8"))
     return results
 
 
-def _message(result: dict[str, object]) -> str | None:
+def _message(result: dict[str, Any]) -> str | None:
     """`line:column: reason` for a failed document, None for a compiled one."""
     if result["ok"]:
         return None
@@ -94,9 +95,9 @@ def mdx_read(docs: dict[str, str]) -> dict[str, Readback]:
     for result in _run(docs, "--text"):
         readbacks[str(result["name"])] = Readback(
             error=_message(result),
-            text=result["text"],  # type: ignore[arg-type]
-            tables=result["tables"],  # type: ignore[arg-type]
-            frontmatter=result["frontmatter"],  # type: ignore[arg-type]
+            text=result["text"],
+            tables=result["tables"],
+            frontmatter=result["frontmatter"],
         )
     return readbacks
 

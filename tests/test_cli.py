@@ -52,10 +52,16 @@ def test_dry_run_lists_changes_and_writes_nothing(make_project, run):
 
 def test_registry_edit_makes_check_fail_with_diff_and_registry_line(example, run):
     assert run(example, "check").exit_code == 0
-    example.edit("profiles.yaml", "gpu-memory-utilization: 0.4\n      dtype",
-                 "gpu-memory-utilization: 0.5\n      dtype")
-    example.edit("profiles.yaml", "present: {async-scheduling: true, gpu-memory-utilization: 0.4}",
-                 "present: {async-scheduling: true, gpu-memory-utilization: 0.5}")
+    example.edit(
+        "profiles.yaml",
+        "gpu-memory-utilization: 0.4\n      dtype",
+        "gpu-memory-utilization: 0.5\n      dtype",
+    )
+    example.edit(
+        "profiles.yaml",
+        "present: {async-scheduling: true, gpu-memory-utilization: 0.4}",
+        "present: {async-scheduling: true, gpu-memory-utilization: 0.5}",
+    )
     before = example.snapshot()
     result = run(example, "check")
     assert result.exit_code == 1
@@ -63,8 +69,10 @@ def test_registry_edit_makes_check_fail_with_diff_and_registry_line(example, run
     assert f"{SETUP}:" in out and ": error: out of date with the registry" in out
     assert "-  --gpu-memory-utilization 0.4 \\" in out
     assert "+  --gpu-memory-utilization 0.5 \\" in out
-    assert (f"  registry entry behind it: profiles.yaml:98:7 profiles.{SPARK}.args."
-            "gpu-memory-utilization") in out.splitlines()
+    assert (
+        f"  registry entry behind it: profiles.yaml:98:7 profiles.{SPARK}.args."
+        "gpu-memory-utilization"
+    ) in out.splitlines()
     assert f"docs/profiles/{SPARK}.mdx" in out
     assert example.snapshot() == before
     assert run(example, "build").exit_code == 0
@@ -80,8 +88,10 @@ def test_check_reports_missing_and_stale_files(make_project, run):
     result = run(project, "check")
     assert result.exit_code == 1
     assert "docs/models.mdx:1:1: error: missing: docgen would create it" in result.output
-    assert ("docs/old.mdx:1:1: error: stale: no template or registry entry produces it any more"
-            in result.output)
+    assert (
+        "docs/old.mdx:1:1: error: stale: no template or registry entry produces it any more"
+        in result.output
+    )
     build = run(project, "build")
     assert "delete docs/old.mdx" in build.output
     assert not (project.root / "docs/old.mdx").exists()
@@ -94,16 +104,19 @@ def test_hand_written_file_at_generated_path_is_refused(make_project, run):
     result = run(project, "build")
     assert result.exit_code == 2
     assert result.stderr.startswith(
-        "docs/models.mdx:1:1: error: refusing to overwrite docs/models.mdx: it has no docgen "
-        "notice"
+        "docs/models.mdx:1:1: error: refusing to overwrite docs/models.mdx: it has no docgen notice"
     )
     assert project.snapshot() == before
 
 
 def test_profile_template_renders_once_per_profile(make_project, run):
-    project = make_project(templates={
-        "profiles/[profile].mdx.j2": "# {{ profile.model.label }}\n\n{{ profile.id | mdx_code }}\n",
-    })
+    project = make_project(
+        templates={
+            "profiles/[profile].mdx.j2": (
+                "# {{ profile.model.label }}\n\n{{ profile.id | mdx_code }}\n"
+            ),
+        }
+    )
     assert run(project, "build").exit_code == 0
     text = project.read("docs/profiles/vllm.box.tiny.mdx")
     assert "# Tiny 1B\n" in text and "`vllm.box.tiny`" in text
@@ -111,10 +124,10 @@ def test_profile_template_renders_once_per_profile(make_project, run):
 
 def test_template_errors_are_located_and_nothing_is_written(make_project, run):
     cases = {
-        "{% for x in %}\n": "templates/bad.mdx.j2:1: error: template syntax: Expected an expression, "
-                           "got 'end of statement block'",
+        "{% for x in %}\n": "templates/bad.mdx.j2:1: error: template syntax: "
+        "Expected an expression, got 'end of statement block'",
         "ok\n\n{{ nothing.here }}\n": "templates/bad.mdx.j2:3: error: template failed: "
-                                      "'nothing' is undefined",
+        "'nothing' is undefined",
     }
     for template, expected in cases.items():
         project = make_project(templates={"good.mdx.j2": "fine\n", "bad.mdx.j2": template})
@@ -152,8 +165,15 @@ def test_serve_command_shell_and_json(example, run):
     assert shell.output.rstrip().endswith(
         "--no-async-scheduling --max-model-len 32768 --max-num-seqs 1 --max-num-batched-tokens 4096"
     )
-    result = run(example, "serve-command", SPARK, "--format", "json",
-                 "--extra-args-json", '["--max-num-seqs", "2"]')
+    result = run(
+        example,
+        "serve-command",
+        SPARK,
+        "--format",
+        "json",
+        "--extra-args-json",
+        '["--max-num-seqs", "2"]',
+    )
     argv = json.loads(result.output)["argv"]
     assert argv[:3] == ["vllm", "serve", "nvidia/Qwen3.6-35B-A3B-NVFP4"]
     assert argv[-2:] == ["--max-num-seqs", "2"]
@@ -162,24 +182,41 @@ def test_serve_command_shell_and_json(example, run):
 
 def test_serve_command_errors(example, run):
     cases = [
-        (["vllm.dgx-spark"], "serve-command: error: unknown profile 'vllm.dgx-spark'; did you mean "
-                             f"'{SPARK}'?"),
-        ([SPARK, "--override", "bounded"], f"--override: error: profile '{SPARK}' has no override "
-                                           "'bounded'; did you mean 'bounded-long-context'?"),
-        ([SPARK, "--extra-args-json", "[1]"],
-         "--extra-args-json: error: must be a JSON array of vLLM serve argument strings"),
-        ([SPARK, "--extra-args-json", "[\"--max-num-seqs\""],
-         "--extra-args-json: error: not valid JSON: Expecting ',' delimiter at column 18"),
-        ([SPARK, "--extra-args-json", '["--max-num-seqs", " "]'],
-         "--extra-args-json: error: token 2 is blank"),
-        ([SPARK, "--extra-args-json", '["--gpu-memory-utilization", "1.5"]'],
-         "--extra-args-json: error: token 2 ('1.5'): '--gpu-memory-utilization' must be > 0 and "
-         "<= 1, got 1.5"),
-        ([SPARK, "--extra-args-json", '["--max-num-seq", "2"]'],
-         "--extra-args-json: error: token 1 ('--max-num-seq'): unknown option '--max-num-seq'; "
-         "did you mean '--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?"),
-        ([SPARK, "--extra-args-json", '["--max-num-seqs", "2\\u0007"]'],
-         "--extra-args-json: error: token 2 contains a control character"),
+        (
+            ["vllm.dgx-spark"],
+            f"serve-command: error: unknown profile 'vllm.dgx-spark'; did you mean '{SPARK}'?",
+        ),
+        (
+            [SPARK, "--override", "bounded"],
+            f"--override: error: profile '{SPARK}' has no override "
+            "'bounded'; did you mean 'bounded-long-context'?",
+        ),
+        (
+            [SPARK, "--extra-args-json", "[1]"],
+            "--extra-args-json: error: must be a JSON array of vLLM serve argument strings",
+        ),
+        (
+            [SPARK, "--extra-args-json", '["--max-num-seqs"'],
+            "--extra-args-json: error: not valid JSON: Expecting ',' delimiter at column 18",
+        ),
+        (
+            [SPARK, "--extra-args-json", '["--max-num-seqs", " "]'],
+            "--extra-args-json: error: token 2 is blank",
+        ),
+        (
+            [SPARK, "--extra-args-json", '["--gpu-memory-utilization", "1.5"]'],
+            "--extra-args-json: error: token 2 ('1.5'): '--gpu-memory-utilization' must be > 0 and "
+            "<= 1, got 1.5",
+        ),
+        (
+            [SPARK, "--extra-args-json", '["--max-num-seq", "2"]'],
+            "--extra-args-json: error: token 1 ('--max-num-seq'): unknown option '--max-num-seq'; "
+            "did you mean '--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+        ),
+        (
+            [SPARK, "--extra-args-json", '["--max-num-seqs", "2\\u0007"]'],
+            "--extra-args-json: error: token 2 contains a control character",
+        ),
     ]
     for args, expected in cases:
         result = run(example, "serve-command", *args)
@@ -188,28 +225,36 @@ def test_serve_command_errors(example, run):
 
 
 def test_worked_example_is_in_sync_and_says_what_the_issue_asks():
-    result = subprocess.run([sys.executable, "-m", "docgen", "check"], cwd=REPO,
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "docgen", "check"], cwd=REPO, capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     page = (REPO / SETUP).read_text()
     for phrase in [
         "NemoClaw enables async scheduling and does not enable speculative decoding, including "
         "multi-token prediction (MTP).",
-        "`--gpu-memory-utilization 0.4`", "a `262144`-token context window",
-        "four concurrent sequences", "an `8192`-token batch limit", "chunked prefill",
-        "prefix caching", "its registered parsers and acceleration backends",
+        "`--gpu-memory-utilization 0.4`",
+        "a `262144`-token context window",
+        "four concurrent sequences",
+        "an `8192`-token batch limit",
+        "chunked prefill",
+        "prefix caching",
+        "its registered parsers and acceleration backends",
         "| DGX Spark | `nvidia/Qwen3.6-35B-A3B-NVFP4` |",
-        "NEMOCLAW_VLLM_EXTRA_ARGS_JSON='[\"--no-async-scheduling\",\"--max-model-len\",\"32768\","
-        "\"--max-num-seqs\",\"1\",\"--max-num-batched-tokens\",\"4096\"]' \\",
+        'NEMOCLAW_VLLM_EXTRA_ARGS_JSON=\'["--no-async-scheduling","--max-model-len","32768",'
+        '"--max-num-seqs","1","--max-num-batched-tokens","4096"]\' \\',
         "  $$nemoclaw onboard --non-interactive",
         "It does not guarantee protection against a DGX Spark host freeze.",
         "with a compressed layer size of `9.60 GB` under `nvcr.io/nvidia/vllm:26.05.post1-py3`.",
-        '<AgentOnly variant="hermes">', "  NEMOCLAW_AGENT=hermes \\",
+        '<AgentOnly variant="hermes">',
+        "  NEMOCLAW_AGENT=hermes \\",
         "| Agent turns completed | 20/20 |",
     ]:
         assert phrase in page, phrase
-    assert "speculative-config" not in page.split("### Qwen3.6 35B-A3B NVFP4 on DGX Spark")[1] \
-        .split("###")[0]
+    assert (
+        "speculative-config"
+        not in page.split("### Qwen3.6 35B-A3B NVFP4 on DGX Spark")[1].split("###")[0]
+    )
     body = page.split("\n---\n", 1)[1]
     assert "\n# " not in body, "Fern pages have no H1"
 
@@ -223,16 +268,23 @@ def test_output_is_identical_under_other_hash_seeds_and_time_zones(tmp_path):
             (target / name).write_bytes((REPO / name).read_bytes())
         subprocess.run(["cp", "-r", str(REPO / "templates"), str(target)], check=True)
         env = {**os.environ, "PYTHONHASHSEED": seed, "TZ": tz, "LC_ALL": "C"}
-        subprocess.run([sys.executable, "-m", "docgen", "build", "-q"], cwd=target, env=env,
-                       check=True)
-        outputs.append({p.relative_to(target).as_posix(): p.read_bytes()
-                        for p in sorted((target / "docs").rglob("*")) if p.is_file()})
+        subprocess.run(
+            [sys.executable, "-m", "docgen", "build", "-q"], cwd=target, env=env, check=True
+        )
+        outputs.append(
+            {
+                p.relative_to(target).as_posix(): p.read_bytes()
+                for p in sorted((target / "docs").rglob("*"))
+                if p.is_file()
+            }
+        )
     assert outputs[0] == outputs[1] == outputs[2]
     assert outputs[0][SETUP] == (REPO / SETUP).read_bytes()
 
 
 def test_module_entry_point_and_help():
-    result = subprocess.run([sys.executable, "-m", "docgen", "--help"], capture_output=True,
-                            text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "docgen", "--help"], capture_output=True, text=True, check=True
+    )
     for command in ("build", "check", "validate", "schema", "serve-command"):
         assert command in result.stdout

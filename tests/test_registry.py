@@ -18,92 +18,184 @@ def broken(old: str, new: str) -> str:
 
 # (case id, registry text, the exact first error line on stderr)
 BROKEN = [
-    ("duplicate-key", broken("  box: {name: Big Box, arch: amd64}\n",
-                             "  box: {name: Big Box, arch: amd64}\n  box: {name: Other}\n"),
-     "profiles.yaml:21:3: error: duplicate key 'box' (first defined on line 20)"),
-    ("tab-indent", broken("  name: Acme\n", "\tname: Acme\n"),
-     "profiles.yaml:3:1: error: tab characters are not allowed for indentation; use spaces"),
-    ("empty-file", "",
-     "profiles.yaml:1:1: error: the file is empty; expected a mapping"),
-    ("comment-only", "# nothing here\n",
-     "profiles.yaml:1:1: error: the file is empty; expected a mapping"),
-    ("not-a-mapping", "- one\n- two\n",
-     "profiles.yaml:1:1: error: the registry must be a mapping of sections"),
-    ("syntax", broken("hosts:\n", "hosts: [\n"),
-     "profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>'"),
-    ("unknown-top-key", MINIMAL_REGISTRY + "extras: 1\n",
-     "profiles.yaml:50:1: error: unknown key 'extras' at the top level"),
-    ("unknown-profile-key", broken("    default: true\n    image", "    defualt: true\n    image"),
-     "profiles.yaml:36:5: error: unknown key 'defualt' in profiles.vllm.box.tiny; "
-     "did you mean 'default'?"),
-    ("missing-required", broken("    host: box\n", ""),
-     "profiles.yaml:33:3: error: missing required key 'host' in profiles.vllm.box.tiny"),
-    ("wrong-schema-version", broken("schema: 1", "schema: 2"),
-     "profiles.yaml:1:9: error: schema must be 1, got 2"),
-    ("bad-enum", broken("    default: true\n    image", "    support: beta\n    image"),
-     "profiles.yaml:36:14: error: profiles.vllm.box.tiny.support is 'beta'; expected one of: "
-     "supported, experimental, deferred, disabled"),
-    ("bad-type", broken("    default: true\n    image", "    default: yes\n    image"),
-     "profiles.yaml:36:14: error: profiles.vllm.box.tiny.default must be true or false, "
-     "got 'yes'"),
-    ("bad-id", broken("  vllm.box.tiny:", "  Vllm Box:"),
-     "profiles.yaml:33:3: error: invalid id 'Vllm Box' in profiles: ids use lowercase letters, "
-     "digits, '.', '_' and '-', start with a letter or digit, and contain no '..'"),
-    ("dotdot-id", broken("  vllm.box.tiny:", "  vllm..tiny:"),
-     "profiles.yaml:33:3: error: invalid id 'vllm..tiny' in profiles: ids use lowercase "
-     "letters, digits, '.', '_' and '-', start with a letter or digit, and contain no '..'"),
-    ("unknown-model", broken("    model: tiny", "    model: tiyn"),
-     "profiles.yaml:34:12: error: profile 'vllm.box.tiny' names unknown model 'tiyn'; "
-     "did you mean 'tiny'?"),
-    ("unknown-host", broken("    host: box", "    host: bx"),
-     "profiles.yaml:35:11: error: profile 'vllm.box.tiny' names unknown host 'bx'; "
-     "did you mean 'box'?"),
-    ("unknown-image", broken("    image: img", "    image: image"),
-     "profiles.yaml:37:12: error: profile 'vllm.box.tiny' names unknown image 'image'; "
-     "did you mean 'img'?"),
-    ("two-defaults", MINIMAL_REGISTRY + "  vllm.box.other:\n    model: tiny\n    host: box\n"
-     "    default: true\n    args: {max-model-len: 1024}\n",
-     "profiles.yaml:53:14: error: host 'box' already has a default profile, 'vllm.box.tiny' "
-     "(line 33)"),
-    ("unknown-flag", broken("      max-num-seqs: 2", "      max-num-seq: 2"),
-     "profiles.yaml:41:7: error: unknown vLLM flag '--max-num-seq'; did you mean "
-     "'--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?"),
-    ("flag-type", broken("      max-num-seqs: 2", "      max-num-seqs: two"),
-     "profiles.yaml:41:21: error: '--max-num-seqs' expects an integer, got 'two'"),
-    ("utilization-range", broken("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 1.5"),
-     "profiles.yaml:40:31: error: '--gpu-memory-utilization' must be > 0 and <= 1, got 1.5"),
-    ("zero-seqs", broken("      max-num-seqs: 2", "      max-num-seqs: 0"),
-     "profiles.yaml:41:21: error: '--max-num-seqs' must be a positive integer, got 0"),
-    ("bad-choice", broken("      max-num-seqs: 2", "      kv-cache-dtype: fp9"),
-     "profiles.yaml:41:23: error: invalid value 'fp9' for '--kv-cache-dtype'; "
-     "did you mean 'fp8'?"),
-    ("false-without-negation", broken("      max-num-seqs: 2", "      disable-log-stats: false"),
-     "profiles.yaml:41:26: error: '--disable-log-stats' has no --no- form in vLLM; remove the "
-     "flag instead of setting it to false"),
-    ("broken-json", broken("      max-num-seqs: 2", "      speculative-config: '{\"method\": mtp}'"),
-     "profiles.yaml:41:27: error: '--speculative-config' expects JSON: Expecting value: "
-     "line 1 column 12 (char 11)"),
-    ("override-flag", broken("          gpu-memory-utilization: 0.3", "          gpu-mem: 0.3"),
-     "profiles.yaml:47:11: error: unknown vLLM flag '--gpu-mem'"),
-    ("expect-absent", broken("    overrides:", "    expect:\n      absent: [max-num-seqs]\n"
-                                               "    overrides:"),
-     "profiles.yaml:41:7: error: profile 'vllm.box.tiny' expects '--max-num-seqs' to be absent, "
-     "but its args set it"),
-    ("expect-present", broken("    overrides:", "    expect:\n      present: {max-num-seqs: 4}\n"
-                                                "    overrides:"),
-     "profiles.yaml:41:21: error: profile 'vllm.box.tiny' expects '--max-num-seqs' to be 4, "
-     "but its args set 2"),
-    ("expect-unknown-flag", broken("    overrides:", "    expect:\n      absent: [spec-config]\n"
-                                                     "    overrides:"),
-     "profiles.yaml:44:16: error: unknown vLLM flag '--spec-config'; did you mean "
-     "'--speculative-config', '--pooler-config' or '--eplb-config'?"),
-    ("bad-evidence-date", broken("    overrides:", "    evidence:\n      - {date: 2026-13-45, "
-                                                   "host: Box}\n    overrides:"),
-     "profiles.yaml:44:16: error: invalid date '2026-13-45'; expected a real date as YYYY-MM-DD"),
-    ("bad-digest", broken("sha256:aaaa", "sha1:aaaa"),
-     "profiles.yaml:24:13: error: images.img.digest 'sha1:" + "a" * 64 + "' is malformed"),
-    ("no-agents", broken("agents:\n  - id: alpha", "agents: []\nunused:\n  - id: alpha"),
-     "profiles.yaml:11:9: error: agents must not be empty"),
+    (
+        "duplicate-key",
+        broken(
+            "  box: {name: Big Box, arch: amd64}\n",
+            "  box: {name: Big Box, arch: amd64}\n  box: {name: Other}\n",
+        ),
+        "profiles.yaml:21:3: error: duplicate key 'box' (first defined on line 20)",
+    ),
+    (
+        "tab-indent",
+        broken("  name: Acme\n", "\tname: Acme\n"),
+        "profiles.yaml:3:1: error: tab characters are not allowed for indentation; use spaces",
+    ),
+    ("empty-file", "", "profiles.yaml:1:1: error: the file is empty; expected a mapping"),
+    (
+        "comment-only",
+        "# nothing here\n",
+        "profiles.yaml:1:1: error: the file is empty; expected a mapping",
+    ),
+    (
+        "not-a-mapping",
+        "- one\n- two\n",
+        "profiles.yaml:1:1: error: the registry must be a mapping of sections",
+    ),
+    (
+        "syntax",
+        broken("hosts:\n", "hosts: [\n"),
+        "profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>'",
+    ),
+    (
+        "unknown-top-key",
+        MINIMAL_REGISTRY + "extras: 1\n",
+        "profiles.yaml:50:1: error: unknown key 'extras' at the top level",
+    ),
+    (
+        "unknown-profile-key",
+        broken("    default: true\n    image", "    defualt: true\n    image"),
+        "profiles.yaml:36:5: error: unknown key 'defualt' in profiles.vllm.box.tiny; "
+        "did you mean 'default'?",
+    ),
+    (
+        "missing-required",
+        broken("    host: box\n", ""),
+        "profiles.yaml:33:3: error: missing required key 'host' in profiles.vllm.box.tiny",
+    ),
+    (
+        "wrong-schema-version",
+        broken("schema: 1", "schema: 2"),
+        "profiles.yaml:1:9: error: schema must be 1, got 2",
+    ),
+    (
+        "bad-enum",
+        broken("    default: true\n    image", "    support: beta\n    image"),
+        "profiles.yaml:36:14: error: profiles.vllm.box.tiny.support is 'beta'; expected one of: "
+        "supported, experimental, deferred, disabled",
+    ),
+    (
+        "bad-type",
+        broken("    default: true\n    image", "    default: yes\n    image"),
+        "profiles.yaml:36:14: error: profiles.vllm.box.tiny.default must be true or false, "
+        "got 'yes'",
+    ),
+    (
+        "bad-id",
+        broken("  vllm.box.tiny:", "  Vllm Box:"),
+        "profiles.yaml:33:3: error: invalid id 'Vllm Box' in profiles: ids use lowercase letters, "
+        "digits, '.', '_' and '-', start with a letter or digit, and contain no '..'",
+    ),
+    (
+        "dotdot-id",
+        broken("  vllm.box.tiny:", "  vllm..tiny:"),
+        "profiles.yaml:33:3: error: invalid id 'vllm..tiny' in profiles: ids use lowercase "
+        "letters, digits, '.', '_' and '-', start with a letter or digit, and contain no '..'",
+    ),
+    (
+        "unknown-model",
+        broken("    model: tiny", "    model: tiyn"),
+        "profiles.yaml:34:12: error: profile 'vllm.box.tiny' names unknown model 'tiyn'; "
+        "did you mean 'tiny'?",
+    ),
+    (
+        "unknown-host",
+        broken("    host: box", "    host: bx"),
+        "profiles.yaml:35:11: error: profile 'vllm.box.tiny' names unknown host 'bx'; "
+        "did you mean 'box'?",
+    ),
+    (
+        "unknown-image",
+        broken("    image: img", "    image: image"),
+        "profiles.yaml:37:12: error: profile 'vllm.box.tiny' names unknown image 'image'; "
+        "did you mean 'img'?",
+    ),
+    (
+        "two-defaults",
+        MINIMAL_REGISTRY + "  vllm.box.other:\n    model: tiny\n    host: box\n"
+        "    default: true\n    args: {max-model-len: 1024}\n",
+        "profiles.yaml:53:14: error: host 'box' already has a default profile, 'vllm.box.tiny' "
+        "(line 33)",
+    ),
+    (
+        "unknown-flag",
+        broken("      max-num-seqs: 2", "      max-num-seq: 2"),
+        "profiles.yaml:41:7: error: unknown vLLM flag '--max-num-seq'; did you mean "
+        "'--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+    ),
+    (
+        "flag-type",
+        broken("      max-num-seqs: 2", "      max-num-seqs: two"),
+        "profiles.yaml:41:21: error: '--max-num-seqs' expects an integer, got 'two'",
+    ),
+    (
+        "utilization-range",
+        broken("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 1.5"),
+        "profiles.yaml:40:31: error: '--gpu-memory-utilization' must be > 0 and <= 1, got 1.5",
+    ),
+    (
+        "zero-seqs",
+        broken("      max-num-seqs: 2", "      max-num-seqs: 0"),
+        "profiles.yaml:41:21: error: '--max-num-seqs' must be a positive integer, got 0",
+    ),
+    (
+        "bad-choice",
+        broken("      max-num-seqs: 2", "      kv-cache-dtype: fp9"),
+        "profiles.yaml:41:23: error: invalid value 'fp9' for '--kv-cache-dtype'; "
+        "did you mean 'fp8'?",
+    ),
+    (
+        "false-without-negation",
+        broken("      max-num-seqs: 2", "      disable-log-stats: false"),
+        "profiles.yaml:41:26: error: '--disable-log-stats' has no --no- form in vLLM; remove the "
+        "flag instead of setting it to false",
+    ),
+    (
+        "broken-json",
+        broken("      max-num-seqs: 2", "      speculative-config: '{\"method\": mtp}'"),
+        "profiles.yaml:41:27: error: '--speculative-config' expects JSON: Expecting value: "
+        "line 1 column 12 (char 11)",
+    ),
+    (
+        "override-flag",
+        broken("          gpu-memory-utilization: 0.3", "          gpu-mem: 0.3"),
+        "profiles.yaml:47:11: error: unknown vLLM flag '--gpu-mem'",
+    ),
+    (
+        "expect-absent",
+        broken("    overrides:", "    expect:\n      absent: [max-num-seqs]\n    overrides:"),
+        "profiles.yaml:41:7: error: profile 'vllm.box.tiny' expects '--max-num-seqs' to be absent, "
+        "but its args set it",
+    ),
+    (
+        "expect-present",
+        broken("    overrides:", "    expect:\n      present: {max-num-seqs: 4}\n    overrides:"),
+        "profiles.yaml:41:21: error: profile 'vllm.box.tiny' expects '--max-num-seqs' to be 4, "
+        "but its args set 2",
+    ),
+    (
+        "expect-unknown-flag",
+        broken("    overrides:", "    expect:\n      absent: [spec-config]\n    overrides:"),
+        "profiles.yaml:44:16: error: unknown vLLM flag '--spec-config'; did you mean "
+        "'--speculative-config', '--pooler-config' or '--eplb-config'?",
+    ),
+    (
+        "bad-evidence-date",
+        broken(
+            "    overrides:", "    evidence:\n      - {date: 2026-13-45, host: Box}\n    overrides:"
+        ),
+        "profiles.yaml:44:16: error: invalid date '2026-13-45'; expected a real date as YYYY-MM-DD",
+    ),
+    (
+        "bad-digest",
+        broken("sha256:aaaa", "sha1:aaaa"),
+        "profiles.yaml:24:13: error: images.img.digest 'sha1:" + "a" * 64 + "' is malformed",
+    ),
+    (
+        "no-agents",
+        broken("agents:\n  - id: alpha", "agents: []\nunused:\n  - id: alpha"),
+        "profiles.yaml:11:9: error: agents must not be empty",
+    ),
 ]
 
 
@@ -151,8 +243,9 @@ def test_alias_bomb_is_stopped_quickly_in_bounded_memory():
 
 
 def test_recursive_alias_does_not_hang():
-    text = MINIMAL_REGISTRY.replace("hosts:\n  box: {name: Big Box, arch: amd64}",
-                                    "hosts: &h\n  box: *h")
+    text = MINIMAL_REGISTRY.replace(
+        "hosts:\n  box: {name: Big Box, arch: amd64}", "hosts: &h\n  box: *h"
+    )
     with pytest.raises(RegistryError) as info:
         load_bytes(text.encode(), "loop.yaml")
     assert str(info.value).splitlines()[0] == (
@@ -187,7 +280,9 @@ def test_extra_flags_and_values_declared_by_the_registry(make_project, run):
         "vllm:\n  extra_flags:\n    my-flag: {type: int}\n"
         "  extra_values:\n    kv-cache-dtype: [fp9]\n"
     )
-    text = text.replace("      max-num-seqs: 2", "      max-num-seqs: 2\n      my-flag: 3\n"
-                        "      kv-cache-dtype: fp9")
+    text = text.replace(
+        "      max-num-seqs: 2",
+        "      max-num-seqs: 2\n      my-flag: 3\n      kv-cache-dtype: fp9",
+    )
     result = run(make_project(registry=text), "validate")
     assert result.exit_code == 0, result.output
