@@ -9,7 +9,9 @@ Every filter first makes the text representable: NUL and lone surrogates become
 U+FFFD and Unicode bidirectional controls are removed. Prose, table cells and inline
 code are one-line contexts: each line ending (CRLF, CR or LF) becomes one space.
 The CLI token (``$$nemoclaw``) passes through untouched so that per-agent variants
-still replace it.
+still replace it. Markdown drops spaces and tabs at the edges of a line, and two
+trailing spaces before a line break make a hard break: templates should not end a
+line with a value that may end in spaces.
 """
 
 from __future__ import annotations

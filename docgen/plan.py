@@ -7,13 +7,15 @@ pytest plugins serve it, so no two verbs can disagree.
 from __future__ import annotations
 
 import json
+import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from docgen import regions, variants
 from docgen.config import Project
-from docgen.errors import Location, TemplateError
+from docgen.errors import Location, PageError, TemplateError
 from docgen.model import Profile, Registry, Source
 from docgen.registry import load_registry
 from docgen.render import NOTICE_MARK, Renderer
@@ -31,6 +33,12 @@ class Output:
     text: str
     origin: str
     sources: tuple[Source, ...] = ()
+    kind: str = "page"  # page | region | variant | export
+
+    @property
+    def owned(self) -> bool:
+        """Whether docgen owns the whole file (a region page is the author's)."""
+        return self.kind != "region"
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,13 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     """Render every output of ``project`` in memory; raise on the first broken input."""
     reg = registry or load_registry(project)
     renderer = Renderer(reg, [project.path(project.config.templates)])
-    outputs = [*_pages(project, reg, renderer), _export(project, reg)]
+    pages = list(_pages(project, reg, renderer))
+    hand = list(_hand_written(project, reg, renderer, {o.path for o, _ in pages}))
+    outputs = [o for o, _ in pages] + [h.output for h in hand if h.output is not None]
+    shared = [(o.path, raw) for o, raw in pages if o.path.endswith(".mdx")]
+    shared += [(h.path, h.text) for h in hand if variants.is_shared(h.text, reg.product.cli_token)]
+    outputs += _variants(project, reg, shared)
+    outputs.append(_export(project, reg))
     return Plan(reg, tuple(outputs))
 
 
@@ -82,7 +96,7 @@ def page_templates(project: Project) -> list[str]:
     return sorted(names)
 
 
-def _pages(project: Project, reg: Registry, renderer: Renderer) -> Iterator[Output]:
+def _pages(project: Project, reg: Registry, renderer: Renderer) -> Iterator[tuple[Output, str]]:
     cfg = project.config
     for name in page_templates(project):
         display = f"{cfg.templates}/{name}"
@@ -102,7 +116,7 @@ def _render(
     display: str,
     path: str,
     profile: Profile | None = None,
-) -> Output:
+) -> tuple[Output, str]:
     context: dict[str, Any] = {"page": {"path": path, "template": display}}
     if profile is not None:
         context["profile"] = profile
@@ -111,7 +125,88 @@ def _render(
         raise TemplateError.at(Location(display, 1), "template rendered an empty page")
     note = notice(display, reg.path)
     sources = _profile_sources(profile) if profile else _all_sources(reg)
-    return Output(path, with_notice(text, note), display, sources)
+    return Output(path, with_notice(text, note), display, sources), text
+
+
+def hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
+    """MDX pages under the docs folder that people write (no notice, not generated)."""
+    docs = project.path(project.config.docs)
+    if not docs.is_dir():
+        return []
+    variants_dir = project.path(project.config.variants)
+    out = []
+    for path in sorted(docs.rglob("*.mdx")):
+        rel = path.relative_to(project.root).as_posix()
+        if rel in skip or path.is_symlink() or variants_dir in path.parents:
+            continue
+        out.append(path)
+    return out
+
+
+@dataclass(frozen=True)
+class HandPage:
+    """A page a person wrote; ``output`` is set when docgen fills regions in it."""
+
+    path: str
+    text: str
+    output: Output | None
+
+
+def _hand_written(
+    project: Project, reg: Registry, renderer: Renderer, skip: set[str]
+) -> Iterator[HandPage]:
+    custom = _custom_regions(project)
+    for path in hand_written_pages(project, skip):
+        text = read_text(path)
+        if owned(text):
+            continue
+        rel = path.relative_to(project.root).as_posix()
+        if regions.has_markers(text):
+            text = regions.fill(rel, text, renderer, custom)
+            yield HandPage(rel, text, Output(rel, text, rel, _all_sources(reg), kind="region"))
+        else:
+            yield HandPage(rel, text, None)
+
+
+def read_text(path: Path) -> str:
+    """A page's text; invalid UTF-8 is a located error."""
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise PageError.at(Location(path.name, line), "invalid UTF-8 in page") from None
+
+
+def _custom_regions(project: Project) -> set[str]:
+    folder = project.path(project.config.templates) / "_regions"
+    if not folder.is_dir():
+        return set()
+    return {p.name[: -len(".mdx.j2")] for p in folder.glob("*.mdx.j2")}
+
+
+def variant_path(project: Project, source: str, agent: str) -> str:
+    """``docs/inference/x.mdx`` -> ``docs/_build/agent-variants/inference/x.hermes.generated.mdx``."""
+    cfg = project.config
+    rel = PurePosixPath(source).relative_to(cfg.docs)
+    folder = rel.parent.as_posix()
+    name = cfg.variant_pattern.format(dir=folder, stem=rel.stem, agent=agent)
+    return posixpath.normpath(f"{cfg.variants}/{name}")
+
+
+def _variants(project: Project, reg: Registry, shared: list[tuple[str, str]]) -> Iterator[Output]:
+    token = reg.product.cli_token
+    for source, text in shared:
+        page = variants.parse(source, text, reg.agents)
+        audience = variants.published_for(page, reg.agents)
+        variants.check(page, audience, token)
+        if len(audience) < 2 and token not in text and "<AgentOnly" not in text:
+            continue
+        for agent in audience:
+            target = variant_path(project, source, agent.id)
+            body = variants.render(page, agent, token, target)
+            note = notice(f"{source} (the {agent.id} variant)", reg.path)
+            yield Output(target, with_notice(body, note), source, _all_sources(reg), "variant")
 
 
 def _profile_sources(profile: Profile) -> tuple[Source, ...]:
@@ -165,7 +260,7 @@ def _export_profile(p: Profile) -> dict[str, Any]:
 
 def _export(project: Project, reg: Registry) -> Output:
     text = json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
-    return Output(project.config.export, text, "docgen export", _all_sources(reg))
+    return Output(project.config.export, text, "docgen export", _all_sources(reg), "export")
 
 
 def owned(text: str) -> bool:

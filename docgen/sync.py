@@ -60,7 +60,7 @@ def compare(project: Project, plan: Plan) -> Report:
     foreign: list[Problem] = []
     for output in plan.outputs:
         old = _read(project.root / output.path)
-        if old is not None and not owned(old):
+        if old is not None and output.owned and not owned(old):
             foreign.append(_foreign(output))
         status = NEW if old is None else UNCHANGED if old == output.text else CHANGED
         report.changes.append(Change(output.path, status, output, old))

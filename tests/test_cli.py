@@ -20,12 +20,14 @@ def test_build_writes_every_output_then_changes_nothing(make_project, run):
     assert first.exit_code == 0, first.output
     assert first.output.splitlines() == [
         "write docs/models.mdx",
+        "write docs/_build/agent-variants/models.alpha.generated.mdx",
+        "write docs/_build/agent-variants/models.beta.generated.mdx",
         "write docs/_build/registry.json",
-        "2 written, 0 updated, 0 pruned, 0 unchanged",
+        "4 written, 0 updated, 0 pruned, 0 unchanged",
     ]
     snapshot = project.snapshot()
     second = run(project, "build")
-    assert second.output.splitlines() == ["0 written, 0 updated, 0 pruned, 2 unchanged"]
+    assert second.output.splitlines() == ["0 written, 0 updated, 0 pruned, 4 unchanged"]
     assert project.snapshot() == snapshot
     assert run(project, "check").exit_code == 0
 

@@ -72,7 +72,20 @@ def document(text: str) -> str:
             "",
             f"- {prose}",
             "",
+            f"1. {prose}",
+            "",
+            f"> {prose}",
+            "",
             f"## {prose}",
+            "",
+            '<AgentOnly variant="alpha">',
+            "",
+            prose,
+            "",
+            "</AgentOnly>",
+            '<AgentOnly variant="beta">',
+            prose,
+            "</AgentOnly>",
             "",
             "First line",
             escape_prose(edge(text)),
@@ -94,7 +107,7 @@ def expected_text(text: str) -> str:
     line = edge(text)
     continuation = f"First line\n{line}\nlast line" if line else "First linelast line"
     code = flat(text) or " "
-    parts = [f"Start {flat(text)} end.", line, line, line, continuation]
+    parts = [f"Start {flat(text)} end.", *[line] * 7, continuation]
     parts += ["A", "B", "C", line, code, "z", f"Use {code} here."]
     return "".join(parts + [block_text(text)] * 2)
 

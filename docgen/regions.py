@@ -1,0 +1,168 @@
+"""Managed regions: docgen fills ``{/* docgen:begin NAME ARGS */}`` ... ``{/* docgen:end */}``.
+
+Text outside the markers stays byte for byte as written. Built-in regions are
+``models-table``, ``host-defaults``, ``serve-command PROFILE`` and
+``override-examples PROFILE``; a project adds its own as
+``templates/_regions/NAME.mdx.j2`` (which receives ``args``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from docgen.errors import Location, PageError, Problem, did_you_mean
+from docgen.render import Renderer
+
+BEGIN = re.compile(r"^\{/\*\s*docgen:begin\s+([A-Za-z0-9_.-]+)((?:\s+[^\s*]+)*)\s*\*/\}\s*$")
+END = re.compile(r"^\{/\*\s*docgen:end\s*\*/\}\s*$")
+ANY_MARKER = re.compile(r"docgen:(begin|end)\b")
+BUILTIN = ("models-table", "host-defaults", "serve-command", "override-examples")
+
+
+@dataclass(frozen=True)
+class Region:
+    name: str
+    args: tuple[str, ...]
+    begin: int  # index of the begin marker line
+    end: int  # index of the end marker line
+    line: int  # 1-based line of the begin marker
+
+
+def has_markers(text: str) -> bool:
+    return "docgen:begin" in text or "docgen:end" in text
+
+
+def find(path: str, lines: list[str]) -> list[Region]:
+    """The regions of a page; unbalanced or malformed markers are located errors."""
+    problems: list[Problem] = []
+    regions = list(_scan(path, lines, problems))
+    if problems:
+        raise PageError(problems)
+    return regions
+
+
+def _scan(path: str, lines: list[str], problems: list[Problem]) -> Iterator[Region]:
+    opened: tuple[int, str, tuple[str, ...]] | None = None
+    for index, text in enumerate(lines):
+        where = Location(path, index + 1)
+        begin, end = BEGIN.match(text), END.match(text)
+        if begin:
+            if opened is not None:
+                problems.append(
+                    Problem(
+                        f"docgen:begin inside region '{opened[1]}' (opened on "
+                        f"line {opened[0] + 1}); close it first",
+                        where,
+                    )
+                )
+                continue
+            opened = (index, begin[1], tuple(begin[2].split()))
+        elif end:
+            if opened is None:
+                problems.append(Problem("docgen:end without a docgen:begin", where))
+                continue
+            yield Region(opened[1], opened[2], opened[0], index, opened[0] + 1)
+            opened = None
+        elif ANY_MARKER.search(text):
+            problems.append(
+                Problem(
+                    "malformed docgen marker: write {/* docgen:begin NAME */} "
+                    "or {/* docgen:end */} alone on a line",
+                    where,
+                )
+            )
+    if opened is not None:
+        problems.append(
+            Problem(
+                f"region '{opened[1]}' is never closed: add {{/* docgen:end */}}",
+                Location(path, opened[0] + 1),
+            )
+        )
+
+
+def fill(path: str, text: str, renderer: Renderer, custom: set[str]) -> str:
+    """The page with every region's content rendered afresh from the registry."""
+    lines = text.split("\n")
+    regions = find(path, lines)
+    problems: list[Problem] = []
+    contents = [_content(path, r, renderer, custom, problems) for r in regions]
+    if problems:
+        raise PageError(problems)
+    out: list[str] = []
+    cursor = 0
+    for region, content in zip(regions, contents, strict=True):
+        out += lines[cursor : region.begin + 1]
+        out += ["", content.strip("\n"), ""]
+        cursor = region.end
+    out += lines[cursor:]
+    return "\n".join(out)
+
+
+def _content(
+    path: str, region: Region, renderer: Renderer, custom: set[str], problems: list[Problem]
+) -> str:
+    where = Location(path, region.line)
+    if region.name in custom:
+        return renderer.render(
+            f"_regions/{region.name}.mdx.j2", f"{path}:{region.line}", args=list(region.args)
+        )
+    builder = BUILDERS.get(region.name)
+    if builder is None:
+        names = sorted({*BUILTIN, *custom})
+        problems.append(
+            Problem(f"unknown region '{region.name}'{did_you_mean(region.name, names)}", where)
+        )
+        return ""
+    try:
+        return builder(renderer, region.args)
+    except LookupError as exc:
+        problems.append(Problem(str(exc.args[0]), where))
+        return ""
+
+
+def _profile(renderer: Renderer, args: tuple[str, ...], region: str) -> object:
+    if len(args) != 1:
+        raise LookupError(f"region '{region}' takes one profile id, got {len(args)} arguments")
+    profiles = renderer.registry.profiles
+    if args[0] not in profiles:
+        raise LookupError(
+            f"unknown profile '{args[0]}' in region '{region}'{did_you_mean(args[0], profiles)}"
+        )
+    return profiles[args[0]]
+
+
+def _no_args(region: str, args: tuple[str, ...]) -> None:
+    if args:
+        raise LookupError(f"region '{region}' takes no arguments")
+
+
+def _models(renderer: Renderer, args: tuple[str, ...]) -> str:
+    _no_args("models-table", args)
+    return str(renderer.models_table())
+
+
+def _host_defaults(renderer: Renderer, args: tuple[str, ...]) -> str:
+    _no_args("host-defaults", args)
+    return str(renderer.host_defaults_table())
+
+
+def _serve(renderer: Renderer, args: tuple[str, ...]) -> str:
+    profile = _profile(renderer, args, "serve-command")
+    return renderer.render("_builtin/serve-command.mdx.j2", "docgen:serve-command", p=profile)
+
+
+def _overrides(renderer: Renderer, args: tuple[str, ...]) -> str:
+    profile = _profile(renderer, args, "override-examples")
+    return renderer.render(
+        "_builtin/override-examples.mdx.j2", "docgen:override-examples", p=profile
+    )
+
+
+BUILDERS: dict[str, Callable[[Renderer, tuple[str, ...]], str]] = {
+    "models-table": _models,
+    "host-defaults": _host_defaults,
+    "serve-command": _serve,
+    "override-examples": _overrides,
+}
