@@ -186,7 +186,10 @@ def _custom_regions(project: Project) -> set[str]:
 
 
 def variant_path(project: Project, source: str, agent: str) -> str:
-    """``docs/inference/x.mdx`` -> ``docs/_build/agent-variants/inference/x.hermes.generated.mdx``."""
+    """Where an agent's variant of ``source`` goes.
+
+    ``docs/inference/x.mdx`` -> ``docs/_build/agent-variants/inference/x.hermes.generated.mdx``.
+    """
     cfg = project.config
     rel = PurePosixPath(source).relative_to(cfg.docs)
     folder = rel.parent.as_posix()

@@ -310,4 +310,4 @@ def check(page: Page, agents: Sequence[Agent], token: str) -> None:
 
 def is_shared(text: str, token: str) -> bool:
     """A hand-written page is shared when it uses the token, AgentOnly or agent-variants."""
-    return token in text or "<AgentOnly" in text or "\nagent-variants:" in text
+    return token in text or "AgentOnly" in text or "\nagent-variants:" in text

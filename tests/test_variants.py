@@ -1,0 +1,342 @@
+"""Per-agent variants, managed regions, and ownership of generated files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from mdxc import compile_mdx, require_mdx
+
+from docgen import variants
+from docgen.errors import PageError
+from docgen.registry import load
+
+CORPUS = Path(__file__).parent / "fixtures" / "nemoclaw-docs" / "docs"
+TOKEN = "$$nemoclaw"
+VARIANTS = "docs/_build/agent-variants"
+
+SHARED = """\
+---
+title: "Guide for $$acme"
+---
+
+Run `$$acme onboard`.
+
+<AgentOnly variant="alpha">
+Alpha only.
+</AgentOnly>
+<AgentOnly variant="beta">
+Beta only.
+</AgentOnly>
+
+![diagram](../images/flow.png)
+"""
+
+
+@pytest.fixture(scope="module")
+def nemoclaw_agents():
+    return load(REPO / "profiles.yaml").agents
+
+
+def corpus_pages() -> list[Path]:
+    return sorted(CORPUS.rglob("*.mdx"))
+
+
+# -- the engine on NemoClaw's real pages ------------------------------------------------
+
+
+def render_all(path: Path, agents) -> dict[str, str]:
+    rel = path.relative_to(CORPUS.parent).as_posix()
+    page = variants.parse(rel, path.read_text("utf-8"), agents)
+    audience = variants.published_for(page, agents)
+    variants.check(page, audience, TOKEN)
+    return {a.id: variants.render(page, a, TOKEN, f"{VARIANTS}/{rel[5:]}") for a in audience}
+
+
+def test_real_pages_render_for_every_agent_and_compile(nemoclaw_agents):
+    require_mdx()
+    sources, outputs = {}, {}
+    for path in corpus_pages():
+        if path.name == "switch-inference-providers.mdx":
+            continue  # predates the Deep Agents variant: see the test below
+        sources[path.name] = path.read_text("utf-8")
+        for agent, text in render_all(path, nemoclaw_agents).items():
+            assert TOKEN not in text and "<AgentOnly" not in text and "</AgentOnly" not in text
+            outputs[f"{path.name}:{agent}"] = text
+    assert len(outputs) == 13 * 3 - 1  # set-up-ollama declares openclaw and hermes only
+    source_ok = {name for name, error in compile_mdx(sources).items() if error is None}
+    assert source_ok == set(sources)
+    errors = {k: e for k, e in compile_mdx(outputs).items() if e is not None}
+    assert errors == {}
+
+
+def test_page_written_before_deep_agents_is_caught_for_that_agent(nemoclaw_agents):
+    path = CORPUS / "inference" / "switch-inference-providers.mdx"
+    with pytest.raises(PageError) as info:
+        render_all(path, nemoclaw_agents)
+    assert str(info.value) == (
+        "docs/inference/switch-inference-providers.mdx:338: error: heading 'Notes' has no "
+        "content in the deepagents variant: move the heading into the <AgentOnly> block that "
+        "holds its body"
+    )
+    two = [a for a in nemoclaw_agents if a.id != "deepagents"]
+    page = variants.parse("x.mdx", path.read_text("utf-8"), two)
+    variants.check(page, two, TOKEN)
+    text = variants.render(page, two[1], TOKEN, f"{VARIANTS}/inference/x.mdx")
+    assert "AgentGuide" not in text and "nemohermes inference set" in text
+
+
+def test_hand_picked_blocks_are_kept_and_dropped(nemoclaw_agents):
+    vllm = render_all(CORPUS / "inference" / "set-up-vllm.at-7fad9e5a.mdx", nemoclaw_agents)
+    assert "  NEMOCLAW_AGENT=hermes \\\n  bash -s -- --station-deepseek" in vllm["hermes"]
+    assert "NEMOCLAW_AGENT=openclaw" not in vllm["hermes"]
+    assert "NEMOCLAW_AGENT=langchain-deepagents-code \\" in vllm["deepagents"]
+    assert "nemo-deepagents onboard --non-interactive" in vllm["deepagents"]
+    headless = render_all(CORPUS / "deployment" / "deploy-to-headless-server.mdx", nemoclaw_agents)
+    assert "TOKEN=$(nemohermes headless-agent gateway-token --quiet)" in headless["hermes"]
+    assert "Deep Agents Code is a terminal runtime" in headless["deepagents"]
+    assert "Deep Agents Code is a terminal runtime" not in headless["openclaw"]
+    assert "export NEMOCLAW_AGENT=openclaw" in headless["openclaw"]
+    assert "export NEMOCLAW_AGENT=hermes" not in headless["openclaw"]
+    ollama = render_all(CORPUS / "inference" / "set-up-ollama.mdx", nemoclaw_agents)
+    assert set(ollama) == {"openclaw", "hermes"}
+
+
+# -- variants in a project -------------------------------------------------------------
+
+
+def test_shared_hand_written_page_gets_one_variant_per_agent(make_project, run):
+    project = make_project(files={"docs/guide/start.mdx": SHARED})
+    assert run(project, "build").exit_code == 0
+    alpha = project.read(f"{VARIANTS}/guide/start.alpha.generated.mdx")
+    beta = project.read(f"{VARIANTS}/guide/start.beta.generated.mdx")
+    assert alpha.startswith('---\ntitle: "Guide for acme"\n---\n\n{/* This file is generated')
+    assert "Run `acme onboard`." in alpha and "Alpha only." in alpha
+    assert "Beta only." not in alpha and "Run `acme-beta onboard`." in beta
+    assert "![diagram](../../../images/flow.png)" in alpha
+    assert project.read("docs/guide/start.mdx") == SHARED
+
+
+def test_agent_variants_frontmatter_limits_the_agents(make_project, run):
+    page = SHARED.replace('title: "Guide for $$acme"', 'title: "x"\nagent-variants: ["beta"]')
+    page = page.replace("$$acme", "acme")
+    project = make_project(templates={}, files={"docs/one.mdx": page})
+    assert run(project, "build").exit_code == 0
+    built = sorted(p.name for p in (project.root / VARIANTS).iterdir())
+    assert built == ["one.beta.generated.mdx"]
+
+
+def test_relative_imports_are_rewritten_for_the_deeper_location():
+    text = 'import { Thing } from "../_components/Thing";\n\n[route](other-page)\n'
+    out = variants.rewrite_paths(
+        text, "docs/inference/a.mdx", f"{VARIANTS}/inference/a.hermes.generated.mdx"
+    )
+    assert out == 'import { Thing } from "../../../_components/Thing";\n\n[route](other-page)\n'
+
+
+PAGE_ERRORS = [
+    (
+        "nested",
+        '<AgentOnly variant="alpha">\n<AgentOnly variant="beta">\nx\n</AgentOnly>\n</AgentOnly>\n',
+        "docs/p.mdx:6: error: nested <AgentOnly> block (the block opened on line 5 is still open)",
+    ),
+    (
+        "unclosed",
+        '<AgentOnly variant="alpha">\nx\n',
+        "docs/p.mdx:5: error: unclosed <AgentOnly> block: add </AgentOnly> on its own line",
+    ),
+    (
+        "stray",
+        "x\n</AgentOnly>\n",
+        "docs/p.mdx:6: error: stray </AgentOnly> without an opening tag",
+    ),
+    (
+        "inline",
+        'Use <AgentOnly variant="alpha">this</AgentOnly>.\n',
+        "docs/p.mdx:5: error: inline <AgentOnly> tag: put each opening and closing tag alone on "
+        "its own line",
+    ),
+    (
+        "unknown-agent",
+        '<AgentOnly variant="alpha,gamma">\nx\n</AgentOnly>\n',
+        "docs/p.mdx:5: error: unknown agent 'gamma' in <AgentOnly>",
+    ),
+    (
+        "empty-heading",
+        '## Only Alpha\n\n<AgentOnly variant="alpha">\nx\n</AgentOnly>\n',
+        "docs/p.mdx:5: error: heading 'Only Alpha' has no content in the beta variant: move the "
+        "heading into the <AgentOnly> block that holds its body",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"), [c[1:] for c in PAGE_ERRORS], ids=[c[0] for c in PAGE_ERRORS]
+)
+def test_variant_errors_are_located_and_nothing_is_written(make_project, run, body, expected):
+    project = make_project(files={"docs/p.mdx": f"---\ntitle: x\n---\n\n{body}"})
+    before = project.snapshot()
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == expected
+    assert project.snapshot() == before
+
+
+def test_frontmatter_errors(make_project, run):
+    for frontmatter, expected in [
+        (
+            'agent-variants: ["alpha", "alhpa"]',
+            "docs/p.mdx:3: error: agent-variants names unknown agent 'alhpa'; "
+            "did you mean 'alpha'?",
+        ),
+        (
+            'agent-variants: ["alpha"]',
+            "docs/p.mdx:6: error: '$$acme' on a page published only for 'alpha': write the CLI "
+            "name literally or publish the page for more agents",
+        ),
+    ]:
+        project = make_project(
+            files={"docs/p.mdx": f"---\ntitle: x\n{frontmatter}\n---\n\nRun `$$acme`.\n"}
+        )
+        result = run(project, "build")
+        assert result.exit_code == 2
+        assert result.stderr.splitlines() == [expected]
+        shutil.rmtree(project.root)
+
+
+# -- managed regions ---------------------------------------------------------------------
+
+REGION_PAGE = """\
+# Models
+
+Intro written by hand.
+
+{/* docgen:begin models-table */}
+{/* docgen:end */}
+
+{/* docgen:begin serve-command vllm.box.tiny */}
+{/* docgen:end */}
+
+{/* docgen:begin override-examples vllm.box.tiny */}
+{/* docgen:end */}
+
+Outro written by hand.
+"""
+
+
+def test_regions_are_filled_and_text_outside_is_kept(make_project, run):
+    project = make_project(templates={}, files={"docs/models.mdx": REGION_PAGE})
+    assert run(project, "build").exit_code == 0
+    text = project.read("docs/models.mdx")
+    assert text.startswith(
+        "# Models\n\nIntro written by hand.\n\n{/* docgen:begin models-table */}"
+        "\n\n| Slug | Hugging Face model |"
+    )
+    assert "| `tiny` | `acme/Tiny-1B` | Big Box |  | Box default. |" in text
+    assert "```bash\nvllm serve acme/Tiny-1B \\\n  --max-model-len 32768 \\" in text
+    assert 'ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.3"]\' \\' in text
+    assert text.endswith("{/* docgen:end */}\n\nOutro written by hand.\n")
+    assert run(project, "check").exit_code == 0
+    assert "acme-beta onboard" in project.read(f"{VARIANTS}/models.beta.generated.mdx")
+
+
+def test_check_fails_on_edits_inside_a_region_and_accepts_edits_outside(make_project, run):
+    page = REGION_PAGE.split("{/* docgen:begin serve-command")[0]
+    project = make_project(templates={}, files={"docs/models.mdx": page})
+    assert run(project, "build").exit_code == 0
+    project.edit("docs/models.mdx", "Intro written by hand.", "Intro, edited by hand.")
+    assert run(project, "check").exit_code == 0
+    project.edit("docs/models.mdx", "| Box default. |", "| Edited. |")
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert "docs/models.mdx:9:1: error: out of date with the registry" in result.output
+    assert "-| `tiny` | `acme/Tiny-1B` | Big Box |  | Edited. |" in result.output
+    assert run(project, "build").exit_code == 0
+    assert "Intro, edited by hand." in project.read("docs/models.mdx")
+    assert "| Box default. |" in project.read("docs/models.mdx")
+
+
+def test_custom_region_from_project_template(make_project, run):
+    project = make_project(
+        templates={
+            "_regions/greeting.mdx.j2": "Hello {{ args | join(' ') }} from {{ product.name }}."
+        },
+        files={"docs/p.mdx": "{/* docgen:begin greeting big world */}\n{/* docgen:end */}\n"},
+    )
+    assert run(project, "build").exit_code == 0
+    assert "Hello big world from Acme." in project.read("docs/p.mdx")
+
+
+REGION_ERRORS = [
+    (
+        "{/* docgen:begin model-table */}\n{/* docgen:end */}\n",
+        "docs/p.mdx:1: error: unknown region 'model-table'; did you mean 'models-table'?",
+    ),
+    (
+        "{/* docgen:begin models-table */}\n",
+        "docs/p.mdx:1: error: region 'models-table' is never closed: add {/* docgen:end */}",
+    ),
+    ("text\n{/* docgen:end */}\n", "docs/p.mdx:2: error: docgen:end without a docgen:begin"),
+    (
+        "{/* docgen:begin models-table */}\n{/* docgen:begin host-defaults */}\n"
+        "{/* docgen:end */}\n",
+        "docs/p.mdx:2: error: docgen:begin inside region 'models-table' (opened on line 1); close "
+        "it first",
+    ),
+    (
+        "{/* docgen:begin serve-command nope */}\n{/* docgen:end */}\n",
+        "docs/p.mdx:1: error: unknown profile 'nope' in region 'serve-command'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("page", "expected"), REGION_ERRORS)
+def test_region_errors_are_located(make_project, run, page, expected):
+    project = make_project(files={"docs/p.mdx": page})
+    before = project.snapshot()
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [expected]
+    assert project.snapshot() == before
+
+
+# -- ownership and pruning ----------------------------------------------------------------
+
+
+def test_deleting_a_shared_page_fails_check_and_build_prunes_its_variants(make_project, run):
+    project = make_project(files={"docs/guide/start.mdx": SHARED})
+    run(project, "build")
+    (project.root / "docs/guide/start.mdx").unlink()
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert (
+        f"{VARIANTS}/guide/start.alpha.generated.mdx:1:1: error: stale: no template or "
+        "registry entry produces it any more"
+    ) in result.output
+    build = run(project, "build")
+    assert f"delete {VARIANTS}/guide/start.beta.generated.mdx" in build.output
+    assert list((project.root / VARIANTS / "guide").glob("*.mdx")) == []
+    assert run(project, "check").exit_code == 0
+
+
+def test_removed_profile_and_agent_prune_their_pages(make_project, run):
+    from conftest import MINIMAL_REGISTRY
+
+    project = make_project(templates={"p/[profile].mdx.j2": "{{ profile.id }}\n"})
+    run(project, "build")
+    assert (project.root / VARIANTS / "p/vllm.box.tiny.beta.generated.mdx").exists()
+    fewer = MINIMAL_REGISTRY.replace(
+        "  - id: beta\n    title: Acme for Beta\n    cli: acme-beta\n", ""
+    )
+    project.write("profiles.yaml", fewer)
+    result = run(project, "build")
+    assert f"delete {VARIANTS}/p/vllm.box.tiny.beta.generated.mdx" in result.output
+    assert run(project, "check").exit_code == 0
+
+
+def test_hand_written_file_in_variants_folder_is_never_deleted(make_project, run):
+    project = make_project(files={f"{VARIANTS}/notes.mdx": "mine\n"})
+    run(project, "build")
+    assert project.read(f"{VARIANTS}/notes.mdx") == "mine\n"
