@@ -150,15 +150,26 @@ def _summary(report: Report, unchanged: int) -> str:
     show_default=True,
     help="Report format; github prints workflow annotations.",
 )
+@click.option(
+    "--changelog-since",
+    metavar="REF",
+    help="Also fail when the registry changed "
+    "semantically since git revision REF without a new changelog entry or note.",
+)
 @output_options
 @pass_state
 @user_errors
-def check(state: State, fmt: str) -> None:
-    """Verify that every generated file matches the registry; write nothing (exit 1 on drift)."""
-    from docgen import plan, sync
+def check(state: State, fmt: str, changelog_since: str | None) -> None:
+    """Verify that every generated file matches the registry and that the changelog history
+    is valid; write nothing (exit 1 on drift or a broken rule)."""
+    from docgen import plan, releases, sync
 
     project = state.project()
-    report = sync.compare(project, plan.plan(project))
+    the_plan = plan.plan(project)
+    report = sync.compare(project, the_plan)
+    report.findings += releases.history_problems(project, the_plan)
+    if changelog_since:
+        report.findings += releases.changelog_gate(project, changelog_since)
     {"text": _check_text, "json": _check_json, "github": _check_github}[fmt](state, report)
     sys.exit(0 if report.in_sync else 1)
 
@@ -181,6 +192,8 @@ _WHY = {
 
 
 def _check_text(state: State, report: Report) -> None:
+    for finding in report.findings:
+        click.echo(str(finding))
     for change in report.of("new", "changed", "stale"):
         line = _drift_line(change) if change.status == "changed" else 1
         click.echo(f"{change.path}:{line}:1: error: {_WHY[change.status]}")
@@ -191,7 +204,8 @@ def _check_text(state: State, report: Report) -> None:
     if report.in_sync:
         state.say(f"{len(report.changes)} generated files match the registry")
     else:
-        click.echo("docs are out of sync with the registry: run `docgen build`", err=True)
+        if report.of("new", "changed", "stale"):
+            click.echo("docs are out of sync with the registry: run `docgen build`", err=True)
 
 
 def check_json(report: Report) -> dict[str, Any]:
@@ -212,7 +226,15 @@ def check_json(report: Report) -> dict[str, Any]:
                 for s in change.behind()
             ]
         files.append(item)
-    return {"version": 1, "in_sync": report.in_sync, "files": files}
+    findings = [
+        {
+            "file": f.location.path if f.location else None,
+            "line": f.location.line if f.location else None,
+            "message": f.message,
+        }
+        for f in report.findings
+    ]
+    return {"version": 1, "in_sync": report.in_sync, "files": files, "findings": findings}
 
 
 def _check_json(state: State, report: Report) -> None:
@@ -220,6 +242,11 @@ def _check_json(state: State, report: Report) -> None:
 
 
 def _check_github(state: State, report: Report) -> None:
+    for finding in report.findings:
+        loc = finding.location
+        where = f"file={loc.path},line={loc.line or 1}" if loc else ""
+        message = finding.message.replace("\n", "%0A")
+        click.echo(f"::error {where}::{message}")
     for change in report.of("new", "changed", "stale"):
         line = _drift_line(change) if change.status == "changed" else 1
         click.echo(f"::error file={change.path},line={line}::{_WHY[change.status]}")
@@ -278,6 +305,104 @@ def serve_command_cmd(
         click.echo(json.dumps({"argv": command.argv}, ensure_ascii=False))
     else:
         click.echo(command.shell(multiline=False))
+
+
+@cli.command("verify-vllm")
+@click.option(
+    "--venv",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The vLLM environment [default: $DOCGEN_VLLM_VENV or .cache/vllm-0.34.0 in the root].",
+)
+@click.option("--setup", is_flag=True, help="Create the vLLM environment first, or reuse it.")
+@output_options
+@pass_state
+@user_errors
+def verify_vllm_cmd(state: State, venv: Path | None, setup: bool) -> None:
+    """Parse every `vllm serve` command the docs show with vLLM's own parser (exit 1 on a
+    rejection, 2 when the vLLM environment is missing)."""
+    from docgen.verify import report_lines, verify_vllm
+
+    report = verify_vllm(state.project(), venv, setup, state.say)
+    for line in report_lines(report):
+        if report.ok:
+            state.say(line)
+        else:
+            click.echo(line)
+    sys.exit(0 if report.ok else 1)
+
+
+@cli.command("diff")
+@click.option("--since", metavar="REF", help="Compare with the registry at git revision REF.")
+@click.option("--since-file", metavar="FILE", help="Compare with an older registry file.")
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+@pass_state
+@user_errors
+def diff_cmd(state: State, since: str | None, since_file: str | None, fmt: str) -> None:
+    """Print the semantic difference between an older registry state and the current one."""
+    from docgen.releases import changes_since
+
+    _registry, changes = changes_since(state.project(), since, since_file)
+    if fmt == "json":
+        payload = {"version": 1, "changes": [c.as_json() for c in changes]}
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    for change in changes:
+        click.echo(str(change))
+    state.say(f"{len(changes)} semantic changes")
+
+
+@cli.command("changelog")
+@click.option("--version", "version", required=True, metavar="vX.Y.Z", help="The release.")
+@click.option("--since", metavar="REF", help="The registry at git revision REF is the base.")
+@click.option("--since-file", metavar="FILE", help="An older registry file is the base.")
+@click.option("--date", metavar="YYYY-MM-DD", help="Release date [default: today].")
+@click.option("--summary", metavar="TEXT", help="Summary sentence after 'PRODUCT vX.Y.Z'.")
+@click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
+@output_options
+@pass_state
+@user_errors
+def changelog_cmd(
+    state: State,
+    version: str,
+    since: str | None,
+    since_file: str | None,
+    date: str | None,
+    summary: str | None,
+    dry_run: bool,
+) -> None:
+    """Write the dated changelog entry for a release from the registry's semantic diff."""
+    import datetime
+
+    from docgen.releases import write_changelog
+
+    day = date or datetime.date.today().isoformat()
+    written = write_changelog(state.project(), version, since, since_file, day, summary, dry_run)
+    if dry_run:
+        click.echo(written.section, nl=False)
+        return
+    state.say(f"write {written.path} ({version})")
+    for fragment in written.fragments:
+        state.say(f"merged and removed {fragment.name}")
+
+
+@cli.command("release-notes")
+@click.argument("version")
+@click.option(
+    "--site-url", metavar="URL", help="Prefix for root-absolute links [default: product.site_url]."
+)
+@pass_state
+@user_errors
+def release_notes_cmd(state: State, version: str, site_url: str | None) -> None:
+    """Print one release's section as plain Markdown for a release body."""
+    from docgen.changelog import release_notes
+    from docgen.registry import load_registry
+
+    project = state.project()
+    registry = load_registry(project)
+    url = site_url if site_url is not None else registry.product.site_url
+    click.echo(release_notes(project, registry, version, url), nl=False)
 
 
 def main() -> None:

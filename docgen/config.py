@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -31,6 +32,18 @@ class Config:
     variant_pattern: str = "{dir}/{stem}.{agent}.generated.mdx"
     export: str = "docs/_build/registry.json"
     fragments: str = "changelog.d"
+    changelog_link: str = ""  # page a changelog bullet links to; default: first template page
+    release_route: str = "release-notes/{year}/{month}/{day}"
+    routes: Mapping[str, str] = field(default_factory=dict)  # page path -> published route
+
+    def route(self, page: str) -> str:
+        """The published route of a page (``docs/a/b.mdx`` -> ``a/b`` unless mapped)."""
+        if page in self.routes:
+            return self.routes[page].strip("/")
+        rel = PurePosixPath(page)
+        if rel.parts[:1] == (self.docs,):
+            rel = rel.relative_to(self.docs)
+        return rel.with_suffix("").as_posix()
 
 
 PATH_FIELDS = ("registry", "templates", "docs", "changelog", "variants", "export", "fragments")
@@ -101,11 +114,18 @@ def _toml_position(message: str) -> tuple[int, int]:
 def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     names = [f.name for f in fields(Config)]
     problems: list[Problem] = []
-    values: dict[str, str] = {}
+    values: dict[str, Any] = {}
     for key, value in table.items():
         where = _key_location(path, key)
         if key not in names:
             problems.append(Problem(f"unknown setting '{key}'{did_you_mean(key, names)}", where))
+        elif key == "routes":
+            if not isinstance(value, dict) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+            ):
+                problems.append(Problem("setting 'routes' must map page paths to routes", where))
+            else:
+                values[key] = value
         elif not isinstance(value, str):
             problems.append(Problem(f"setting '{key}' must be a string", where))
         else:

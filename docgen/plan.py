@@ -45,6 +45,8 @@ class Output:
 class Plan:
     registry: Registry
     outputs: tuple[Output, ...]
+    #: Every published page (not variants) with the ids of the agents it is published for.
+    pages: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def by_path(self) -> dict[str, Output]:
         return {o.path: o for o in self.outputs}
@@ -59,9 +61,15 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     outputs = [o for o, _ in pages] + [h.output for h in hand if h.output is not None]
     shared = [(o.path, raw) for o, raw in pages if o.path.endswith(".mdx")]
     shared += [(h.path, h.text) for h in hand if variants.is_shared(h.text, reg.product.cli_token)]
-    outputs += _variants(project, reg, shared)
+    audiences: dict[str, tuple[str, ...]] = {}
+    outputs += _variants(project, reg, shared, audiences)
     outputs.append(_export(project, reg))
-    return Plan(reg, tuple(outputs))
+    overview = _overview(project, reg)
+    if overview is not None:
+        outputs.append(overview)
+    everyone = tuple(a.id for a in reg.agents)
+    published = [o.path for o, _ in pages if o.path.endswith(".mdx")] + [h.path for h in hand]
+    return Plan(reg, tuple(outputs), tuple((p, audiences.get(p, everyone)) for p in published))
 
 
 def notice(origin: str, registry: str, comment: str = "mdx") -> str:
@@ -197,11 +205,17 @@ def variant_path(project: Project, source: str, agent: str) -> str:
     return posixpath.normpath(f"{cfg.variants}/{name}")
 
 
-def _variants(project: Project, reg: Registry, shared: list[tuple[str, str]]) -> Iterator[Output]:
+def _variants(
+    project: Project,
+    reg: Registry,
+    shared: list[tuple[str, str]],
+    audiences: dict[str, tuple[str, ...]],
+) -> Iterator[Output]:
     token = reg.product.cli_token
     for source, text in shared:
         page = variants.parse(source, text, reg.agents)
         audience = variants.published_for(page, reg.agents)
+        audiences[source] = tuple(a.id for a in audience)
         variants.check(page, audience, token)
         if len(audience) < 2 and token not in text and "<AgentOnly" not in text:
             continue
@@ -210,6 +224,24 @@ def _variants(project: Project, reg: Registry, shared: list[tuple[str, str]]) ->
             body = variants.render(page, agent, token, target)
             note = notice(f"{source} (the {agent.id} variant)", reg.path)
             yield Output(target, with_notice(body, note), source, _all_sources(reg), "variant")
+
+
+def _overview(project: Project, reg: Registry) -> Output | None:
+    """``<changelog>/overview.mdx``: every release, newest first, linked to its entry."""
+    from docgen import changelog
+
+    releases = []
+    for entry in changelog.entries(project):
+        day = entry.path.rsplit("/", 1)[-1][: -len(".mdx")]
+        for section in entry.sections:
+            summary = next((line for line in section.lines if line.strip()), "")
+            releases.append((section.version, day, summary))
+    if not releases:
+        return None
+    text = changelog.overview_text(project, reg, releases)
+    note = notice(f"the entries in {project.config.changelog}/", reg.path)
+    path = f"{project.config.changelog}/overview.mdx"
+    return Output(path, with_notice(text, note), path, (), "page")
 
 
 def _profile_sources(profile: Profile) -> tuple[Source, ...]:

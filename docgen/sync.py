@@ -45,13 +45,15 @@ class Change:
 @dataclass
 class Report:
     changes: list[Change] = field(default_factory=list)
+    #: Broken rules found by check beyond drift (changelog history, the changelog gate).
+    findings: list[Problem] = field(default_factory=list)
 
     def of(self, *statuses: str) -> list[Change]:
         return [c for c in self.changes if c.status in statuses]
 
     @property
     def in_sync(self) -> bool:
-        return not self.of(NEW, CHANGED, STALE)
+        return not self.of(NEW, CHANGED, STALE) and not self.findings
 
 
 def compare(project: Project, plan: Plan) -> Report:
@@ -88,10 +90,9 @@ def _read(path: Path) -> str | None:
 
 def owned_files(project: Project) -> Iterator[str]:
     """Project-relative paths of files under the docs folder that carry the notice."""
-    docs = project.path(project.config.docs)
-    if not docs.is_dir():
-        return
-    for path in sorted(docs.rglob("*")):
+    folders = [project.path(project.config.docs), project.path(project.config.changelog)]
+    paths = sorted({p for folder in folders if folder.is_dir() for p in folder.rglob("*")})
+    for path in paths:
         if path.suffix in (".mdx", ".md", ".json") and path.is_file() and not path.is_symlink():
             text = _read(path)
             if text is not None and owned(text):

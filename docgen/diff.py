@@ -1,0 +1,372 @@
+"""The semantic difference between two registry states, change by change.
+
+Profiles are matched by id; a profile that disappears while another with the same
+model and host appears is a rename. Each change names the registry node behind it
+(in the newer state where it exists, else the older).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from docgen.config import Project
+from docgen.errors import ConfigError, Location
+from docgen.model import Arg, Override, Profile, Registry, Source
+from docgen.registry import load_bytes
+
+KINDS = (
+    "profile-added", "profile-removed", "profile-renamed",
+    "arg-added", "arg-removed", "arg-changed",
+    "host-default-changed", "support-changed", "selection-changed",
+    "override-added", "override-removed", "override-changed",
+    "image-changed", "model-changed", "expect-changed",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Change:
+    """One semantic change: its kind, the profile (or host/model) and old and new values."""
+
+    kind: str
+    subject: str  # profile id, host id or model slug
+    name: str = ""  # flag, override id, field
+    old: Any = None
+    new: Any = None
+    source: Source | None = None
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "subject": self.subject}
+        if self.name:
+            out["name"] = self.name
+        if self.old is not None:
+            out["old"] = self.old
+        if self.new is not None:
+            out["new"] = self.new
+        if self.source is not None:
+            loc = self.source.location
+            out["source"] = {
+                "key": self.source.name,
+                "file": loc.path,
+                "line": loc.line,
+                "column": loc.col,
+            }
+        return out
+
+    def __str__(self) -> str:
+        where = f"{self.source.location}: " if self.source else ""
+        what = f" {self.name}" if self.name else ""
+        values = ""
+        if self.old is not None or self.new is not None:
+            values = f": {_text(self.old)} -> {_text(self.new)}"
+        return f"{where}{self.kind} {self.subject}{what}{values}"
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def registry_at(project: Project, ref: str) -> Registry:
+    """The registry as committed at git revision ``ref``."""
+    root = _git(project.root, "rev-parse", "--show-toplevel", what="a git repository").strip()
+    rel = project.registry_path.resolve().relative_to(Path(root).resolve()).as_posix()
+    try:
+        _git(
+            project.root,
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            f"{ref}^{{commit}}",
+            what=f"revision '{ref}'",
+        )
+    except ConfigError:
+        shallow = _git(project.root, "rev-parse", "--is-shallow-repository", what="git").strip()
+        hint = (
+            " (this is a shallow clone: fetch more history, e.g. `git fetch --unshallow`)"
+            if shallow == "true"
+            else ""
+        )
+        raise ConfigError.at(Location("--since"), f"unknown git revision '{ref}'{hint}") from None
+    raw = _git_bytes(
+        project.root, "show", f"{ref}:{rel}", what=f"{project.config.registry} at revision '{ref}'"
+    )
+    return load_bytes(raw, f"{ref}:{project.config.registry}")
+
+
+def registry_file(project: Project, path: str) -> Registry:
+    target = (project.root / path) if not Path(path).is_absolute() else Path(path)
+    try:
+        raw = target.read_bytes()
+    except OSError as exc:
+        raise ConfigError.at(Location(path), f"cannot read registry: {exc.strerror}") from None
+    return load_bytes(raw, path)
+
+
+def _git(cwd: Path, *args: str, what: str) -> str:
+    return _git_bytes(cwd, *args, what=what).decode("utf-8", "replace")
+
+
+def _git_bytes(cwd: Path, *args: str, what: str) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+    except FileNotFoundError:
+        raise ConfigError.at(Location("--since"), "git is not installed") from None
+    if done.returncode != 0:
+        raise ConfigError.at(
+            Location("--since"),
+            f"cannot read {what}: {done.stderr.decode('utf-8', 'replace').strip() or 'git failed'}",
+        )
+    return done.stdout
+
+
+def diff(old: Registry, new: Registry) -> list[Change]:
+    """Every semantic change from ``old`` to ``new``, in registry order."""
+    renamed = _renames(old, new)
+    changes: list[Change] = []
+    for pid, profile in new.profiles.items():
+        before_id = pid if pid in old.profiles else renamed.get(pid)
+        if before_id is None:
+            changes.append(
+                Change("profile-added", pid, source=profile.source, extra={"profile": profile})
+            )
+            continue
+        before = old.profiles[before_id]
+        if before_id != pid:
+            changes.append(
+                Change(
+                    "profile-renamed",
+                    pid,
+                    old=before_id,
+                    new=pid,
+                    source=profile.source,
+                    extra={"profile": profile},
+                )
+            )
+        changes += _profile_changes(before, profile)
+    gone = set(old.profiles) - set(new.profiles) - set(renamed.values())
+    changes += [
+        Change(
+            "profile-removed",
+            pid,
+            source=old.profiles[pid].source,
+            extra={"profile": old.profiles[pid]},
+        )
+        for pid in old.profiles
+        if pid in gone
+    ]
+    changes += list(_host_defaults(old, new))
+    changes += list(_models(old, new))
+    return changes
+
+
+def _renames(old: Registry, new: Registry) -> dict[str, str]:
+    """New id -> old id for profiles whose id changed but model and host did not."""
+    added = [p for pid, p in new.profiles.items() if pid not in old.profiles]
+    removed = [p for pid, p in old.profiles.items() if pid not in new.profiles]
+    out: dict[str, str] = {}
+    for profile in added:
+        match = [
+            r for r in removed if (r.model.id, r.host.id) == (profile.model.id, profile.host.id)
+        ]
+        if len(match) == 1 and match[0].id not in out.values():
+            out[profile.id] = match[0].id
+    return out
+
+
+def _profile_changes(old: Profile, new: Profile) -> Iterator[Change]:
+    ctx = {"profile": new, "old_profile": old}
+    yield from _arg_changes(new.id, old.args, new.args, new.source, ctx)
+    for attr, kind in (("support", "support-changed"), ("selection", "selection-changed")):
+        if getattr(old, attr) != getattr(new, attr):
+            yield Change(
+                kind, new.id, attr, getattr(old, attr), getattr(new, attr), new.source, ctx
+            )
+    if _image_key(old) != _image_key(new):
+        yield Change(
+            "image-changed",
+            new.id,
+            "image",
+            _image_text(old),
+            _image_text(new),
+            new.image.source if new.image else new.source,
+            ctx,
+        )
+    yield from _override_changes(old, new, ctx)
+    if (old.expect_absent, dict(old.expect_present)) != (
+        new.expect_absent,
+        dict(new.expect_present),
+    ):
+        yield Change(
+            "expect-changed",
+            new.id,
+            "expect",
+            _expect_text(old),
+            _expect_text(new),
+            new.source,
+            ctx,
+        )
+
+
+def _arg_changes(
+    subject: str,
+    old: tuple[Arg, ...],
+    new: tuple[Arg, ...],
+    fallback: Source,
+    ctx: dict[str, Any],
+    prefix: str = "",
+) -> Iterator[Change]:
+    before = {a.name: a for a in old}
+    after = {a.name: a for a in new}
+    for name, arg in after.items():
+        if name not in before:
+            yield Change(
+                "arg-added",
+                subject,
+                prefix + name,
+                None,
+                _value(arg),
+                arg.source,
+                {**ctx, "arg": arg},
+            )
+        elif before[name].tokens != arg.tokens:
+            yield Change(
+                "arg-changed",
+                subject,
+                prefix + name,
+                _value(before[name]),
+                _value(arg),
+                arg.source,
+                {**ctx, "arg": arg, "old_arg": before[name]},
+            )
+    for name, arg in before.items():
+        if name not in after:
+            yield Change(
+                "arg-removed",
+                subject,
+                prefix + name,
+                _value(arg),
+                None,
+                fallback,
+                {**ctx, "old_arg": arg},
+            )
+
+
+def _value(arg: Arg) -> str:
+    return " ".join(arg.tokens[1:]) if len(arg.tokens) > 1 else arg.tokens[0] if arg.tokens else ""
+
+
+def _override_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:
+    before = {o.id: o for o in old.overrides}
+    after = {o.id: o for o in new.overrides}
+    for oid, override in after.items():
+        if oid not in before:
+            yield Change(
+                "override-added",
+                new.id,
+                oid,
+                None,
+                _override_text(override),
+                override.source,
+                {**ctx, "override": override},
+            )
+        elif (
+            _override_text(before[oid]) != _override_text(override)
+            or before[oid].tradeoffs != override.tradeoffs
+        ):
+            yield Change(
+                "override-changed",
+                new.id,
+                oid,
+                _override_text(before[oid]),
+                _override_text(override),
+                override.source,
+                {**ctx, "override": override},
+            )
+    for oid, override in before.items():
+        if oid not in after:
+            yield Change(
+                "override-removed",
+                new.id,
+                oid,
+                _override_text(override),
+                None,
+                new.source,
+                {**ctx, "override": override},
+            )
+
+
+def _override_text(override: Override) -> str:
+    return " ".join(override.tokens)
+
+
+def _image_key(profile: Profile) -> tuple[str, str]:
+    return (profile.image.ref, profile.image.digest) if profile.image else ("", "")
+
+
+def _image_text(profile: Profile) -> str | None:
+    if profile.image is None:
+        return None
+    return (
+        f"{profile.image.ref}@{profile.image.digest}" if profile.image.digest else profile.image.ref
+    )
+
+
+def _expect_text(profile: Profile) -> str:
+    parts = [f"absent {', '.join(profile.expect_absent)}"] if profile.expect_absent else []
+    parts += [f"{k}={_text(v)}" for k, v in profile.expect_present.items()]
+    return "; ".join(parts) or "(none)"
+
+
+def _host_defaults(old: Registry, new: Registry) -> Iterator[Change]:
+    for hid, host in new.hosts.items():
+        before, after = old.host_default(hid), new.host_default(hid)
+        b = before.model.id if before else None
+        a = after.model.id if after else None
+        if b != a and hid in old.hosts:
+            yield Change(
+                "host-default-changed",
+                hid,
+                "default model",
+                b,
+                a,
+                after.source if after else host.source,
+                {"host": host, "old_profile": before, "profile": after},
+            )
+
+
+MODEL_FIELDS = (
+    "hf",
+    "label",
+    "served_name",
+    "revision",
+    "min_compute_capability",
+    "download_bytes",
+    "gated",
+    "notes",
+)
+
+
+def _models(old: Registry, new: Registry) -> Iterator[Change]:
+    for slug, model in new.models.items():
+        before = old.models.get(slug)
+        if before is None:
+            continue
+        for name in MODEL_FIELDS:
+            if getattr(before, name) != getattr(model, name):
+                yield Change(
+                    "model-changed",
+                    slug,
+                    name,
+                    getattr(before, name),
+                    getattr(model, name),
+                    model.source,
+                    {"model": model},
+                )

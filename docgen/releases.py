@@ -1,0 +1,95 @@
+"""Core functions behind ``diff``, ``changelog`` and the changelog checks of ``check``."""
+
+from __future__ import annotations
+
+import subprocess
+
+from docgen import changelog, diff
+from docgen.config import Project
+from docgen.errors import ConfigError, Location, Problem
+from docgen.model import Registry
+from docgen.plan import Plan
+from docgen.registry import load_registry
+from docgen.sync import write_atomic
+
+
+def base_registry(project: Project, since: str | None, since_file: str | None) -> Registry:
+    """The older registry state named by ``--since REF`` or ``--since-file FILE``."""
+    if (since is None) == (since_file is None):
+        raise ConfigError.at(
+            Location("docgen"), "give exactly one of --since REF and --since-file FILE"
+        )
+    if since is not None:
+        return diff.registry_at(project, since)
+    assert since_file is not None
+    return diff.registry_file(project, since_file)
+
+
+def changes_since(
+    project: Project, since: str | None, since_file: str | None
+) -> tuple[Registry, list[diff.Change]]:
+    old = base_registry(project, since, since_file)
+    new = load_registry(project)
+    return new, diff.diff(old, new)
+
+
+def write_changelog(
+    project: Project,
+    version: str,
+    since: str | None,
+    since_file: str | None,
+    date: str,
+    summary: str | None,
+    dry_run: bool,
+) -> changelog.Written:
+    """Create the dated entry, merge and remove the fragments (unless ``dry_run``)."""
+    registry, changes = changes_since(project, since, since_file)
+    written = changelog.create_entry(project, registry, changes, version, date, summary)
+    if not dry_run:
+        write_atomic(project.root / written.path, written.text)
+        for fragment in written.fragments:
+            fragment.unlink()
+    return written
+
+
+def history_problems(project: Project, plan: Plan) -> list[Problem]:
+    routes = changelog.published_routes(project, plan.pages, plan.registry)
+    return changelog.check_history(project, plan.registry, routes)
+
+
+def changelog_gate(project: Project, ref: str) -> list[Problem]:
+    """A semantic registry change since ``ref`` needs a new entry or a fragment."""
+    registry, changes = changes_since(project, ref, None)
+    if not [c for c in changes if c.kind != "expect-changed"]:
+        return []
+    touched = _changed_since(project, ref, project.config.changelog)
+    if any(p.endswith(".mdx") for p in touched) or changelog.fragment_files(project):
+        return []
+    first = changes[0].source
+    where = first.location if first else Location(project.config.registry)
+    return [
+        Problem(
+            f"the registry changed since {ref} ({len(changes)} semantic changes) but "
+            f"there is no new changelog entry or note in {project.config.fragments}/: "
+            "run `docgen changelog` or add a note",
+            where,
+        )
+    ]
+
+
+def _changed_since(project: Project, ref: str, folder: str) -> list[str]:
+    done = subprocess.run(
+        ["git", "diff", "--name-only", ref, "--", folder],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    untracked = subprocess.run(
+        ["git", "ls-files", "--others", "--exclude-standard", "--", folder],
+        cwd=project.root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return done.stdout.split() + untracked.stdout.split()
