@@ -124,13 +124,27 @@ def build(state: State, dry_run: bool) -> None:
     report = sync.compare(project, plan.plan(project))
     changed = report.of(sync.NEW, sync.CHANGED, sync.STALE)
     if not dry_run:
-        sync.apply(project, report)
+        sync.apply(project, report, progress=_progress(state, len(changed)))
     verb = "would " if dry_run else ""
     for change in report.changes:
         if change.status != sync.UNCHANGED or state.verbose:
             state.say(f"{verb}{_BUILD_WORDS[change.status]} {change.path}")
     unchanged = len(report.changes) - len(changed)
     state.say(f"{verb}{_summary(report, unchanged)}")
+
+
+def _progress(state: State, total: int) -> Callable[[int], None] | None:
+    """A progress bar on stderr for long writes, only when it is a terminal."""
+    if state.quiet or total < 50 or not sys.stderr.isatty():
+        return None
+    bar = click.progressbar(length=total, label="writing", file=sys.stderr)
+
+    def step(done: int) -> None:
+        bar.update(1)
+        if done == total:
+            bar.render_finish()
+
+    return step
 
 
 _BUILD_WORDS = {"new": "write", "changed": "update", "stale": "delete", "unchanged": "keep"}
@@ -198,7 +212,8 @@ def _check_text(state: State, report: Report) -> None:
         line = _drift_line(change) if change.status == "changed" else 1
         click.echo(f"{change.path}:{line}:1: error: {_WHY[change.status]}")
         if change.status == "changed":
-            click.echo(change.diff(), nl=False)
+            for text in change.diff().splitlines():
+                click.echo(_coloured(text))
             for source in change.behind():
                 click.echo(f"  registry entry behind it: {source}")
     if report.in_sync:
@@ -206,6 +221,19 @@ def _check_text(state: State, report: Report) -> None:
     else:
         if report.of("new", "changed", "stale"):
             click.echo("docs are out of sync with the registry: run `docgen build`", err=True)
+
+
+def _coloured(line: str) -> str:
+    """A diff line styled for a terminal (click drops the colour when piped)."""
+    if line.startswith(("+++", "---")):
+        return click.style(line, bold=True)
+    if line.startswith("+"):
+        return click.style(line, fg="green")
+    if line.startswith("-"):
+        return click.style(line, fg="red")
+    if line.startswith("@@"):
+        return click.style(line, fg="cyan")
+    return line
 
 
 def check_json(report: Report) -> dict[str, Any]:
@@ -403,6 +431,23 @@ def release_notes_cmd(state: State, version: str, site_url: str | None) -> None:
     registry = load_registry(project)
     url = site_url if site_url is not None else registry.product.site_url
     click.echo(release_notes(project, registry, version, url), nl=False)
+
+
+@cli.command("init")
+@click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
+@output_options
+@pass_state
+@user_errors
+def init_cmd(state: State, directory: Path | None) -> None:
+    """Scaffold a working project (registry, template, mkdocs.yml, changelog folder) in
+    DIRECTORY (default: the root) and build it."""
+    from docgen.scaffold_init import init
+
+    target = directory if directory is not None else state.root
+    target.mkdir(parents=True, exist_ok=True)
+    for path in init(target):
+        state.say(f"create {path}")
+    state.say(f"next: cd {target} && docgen check && mkdocs serve")
 
 
 def main() -> None:

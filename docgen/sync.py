@@ -7,9 +7,10 @@ has passed, so a failed build leaves the tree exactly as it was.
 from __future__ import annotations
 
 import difflib
+import re
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,16 +100,19 @@ def owned_files(project: Project) -> Iterator[str]:
                 yield path.relative_to(project.root).as_posix()
 
 
-def apply(project: Project, report: Report) -> list[Change]:
+def apply(
+    project: Project, report: Report, progress: Callable[[int], None] | None = None
+) -> list[Change]:
     """Write new and changed outputs atomically and delete stale ones; return what changed."""
     done = []
-    for change in report.of(NEW, CHANGED):
-        assert change.output is not None
-        write_atomic(project.root / change.path, change.output.text)
+    for change in report.of(NEW, CHANGED, STALE):
+        if change.output is not None:
+            write_atomic(project.root / change.path, change.output.text)
+        else:
+            (project.root / change.path).unlink(missing_ok=True)
         done.append(change)
-    for change in report.of(STALE):
-        (project.root / change.path).unlink(missing_ok=True)
-        done.append(change)
+        if progress is not None:
+            progress(len(done))
     return done
 
 
@@ -128,7 +132,18 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def attribute(old: str, output: Output) -> list[Source]:
-    """Registry entries whose current value shows in the lines the new text adds."""
-    old_lines = set(old.splitlines())
-    added = [line for line in output.text.splitlines() if line not in old_lines]
-    return [s for s in output.sources if s.text and any(s.text in line for line in added)]
+    """Registry entries whose current value shows more often in the new text than the old.
+
+    A value that merely shares a rewritten line (a prose sentence listing several
+    settings) appears on both sides and is not blamed.
+    """
+    old_lines = old.splitlines()
+    new_lines = output.text.splitlines()
+    added = "\n".join(sorted(set(new_lines) - set(old_lines)))
+    removed = "\n".join(sorted(set(old_lines) - set(new_lines)))
+    return [s for s in output.sources if s.text and _count(s.text, added) > _count(s.text, removed)]
+
+
+def _count(text: str, haystack: str) -> int:
+    """Occurrences of ``text`` not followed by a word character (``1`` is not in ``12``)."""
+    return len(re.findall(re.escape(text) + r"(?![\w.])", haystack))

@@ -1,0 +1,112 @@
+"""The ``docgen`` MkDocs plugin: the project's documentation as a site, from the same plan.
+
+With ``plugins: [docgen]`` in mkdocs.yml, every page comes from ``plan()`` in memory
+(nothing has to be built first), converted from Fern MDX to MkDocs Markdown, one
+section per agent variant. ``mkdocs serve`` rebuilds when the registry, a template,
+a page or the project settings change. Registry and template errors fail the build
+with the same located lines ``docgen check`` prints.
+
+Options: ``root`` (the project, relative to mkdocs.yml; default its folder),
+``registry`` (default from the project settings), ``agents`` (ids to publish;
+default all) and ``unresolved_links`` (``info`` or ``warn``: how to report route
+links that are not pages of the site; ``warn`` makes ``mkdocs build --strict`` fail).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files
+
+from docgen.errors import DocgenError
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.livereload import LiveReloadServer
+
+    from docgen.config import Project
+    from docgen.preview import Site
+
+log = logging.getLogger(f"mkdocs.plugins.{__name__}")
+
+
+class DocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
+    root = c.Type(str, default=".")
+    registry = c.Optional(c.Type(str))
+    agents = c.ListOfItems(c.Type(str), default=[])
+    unresolved_links = c.Choice(("info", "warn"), default="info")
+
+
+class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-call]
+    """Serve the project's pages, per agent, from ``plan()``."""
+
+    project_root = Path(".")
+    own_nav = False  # whether mkdocs.yml left the nav to the plugin
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        folder = Path(config.config_file_path or ".").resolve().parent
+        self.project_root = (folder / self.config.root).resolve()
+        self.own_nav = config.nav is None
+        return config
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        site = self._site()
+        for page in site.pages:
+            if page.uri == "index.md" and files.get_file_from_path("index.md") is not None:
+                continue
+            files.append(File.generated(config, page.uri, content=page.markdown))
+        for uri, path in site.assets:
+            files.append(File.generated(config, uri, abs_src_path=str(path)))
+        if self.own_nav:
+            config.nav = site.nav
+        self._report_links(site)
+        return files
+
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
+    ) -> LiveReloadServer:
+        for path in self._watched():
+            server.watch(str(path))
+        return server
+
+    def _project(self) -> Project:
+        from docgen.config import load_project
+
+        return load_project(self.project_root, self.config.registry)
+
+    def _site(self) -> Site:
+        from docgen.plan import plan
+        from docgen.preview import build_site
+
+        try:
+            project = self._project()
+            return build_site(project, plan(project), self.config.agents)
+        except DocgenError as exc:
+            raise PluginError(located(exc)) from None
+
+    def _watched(self) -> list[Path]:
+        """The inputs of the plan: registry, templates, docs folder, project settings."""
+        try:
+            project = self._project()
+        except DocgenError as exc:
+            raise PluginError(located(exc)) from None
+        cfg = project.config
+        paths = [project.registry_path, project.path(cfg.templates), project.path(cfg.docs)]
+        paths += [project.root / "pyproject.toml", project.root / "docgen.toml"]
+        return [p for p in paths if p.exists()]
+
+    def _report_links(self, site: Site) -> None:
+        level = logging.WARNING if self.config.unresolved_links == "warn" else logging.INFO
+        for problem in site.unresolved:
+            log.log(level, "%s", problem)
+
+
+def located(exc: DocgenError) -> str:
+    """The error's problems, one ``path:line:col: error: message`` line each."""
+    return "\n".join(str(problem) for problem in exc.problems)

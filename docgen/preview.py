@@ -1,0 +1,297 @@
+"""The MkDocs preview site as data: every page as each agent sees it, in Markdown, with a nav.
+
+Built from the same ``plan()`` as ``docgen build``: generated pages, pages with
+regions and the hand-written pages under the docs folder. A shared page's text for
+an agent is its variant output from the plan (relative paths aimed back at the
+page's own folder); a page without variants is the same for every agent it is
+published for. Each agent gets a section of the site, ``<agent-id>/<page>.md``,
+titled with the agent's title.
+
+Links between pages are route-style in Fern (``[Set Up vLLM](set-up-vllm)``, or
+``/user-guide/hermes/inference/set-up-vllm`` under ``product.docs_base``). A route
+that names a page of the site becomes a relative ``.md`` link MkDocs checks; any
+other route is not part of this site: it links to the published page when the
+registry has ``product.site_url`` and otherwise shows as plain text, and is listed
+in ``Site.unresolved`` so the plugin can report it.
+
+No MkDocs import here: the plugin turns this into ``File`` objects and a nav.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from docgen import variants
+from docgen.config import Project
+from docgen.errors import ConfigError, Location, Problem, did_you_mean
+from docgen.mdx_to_markdown import LinkFunction, convert, markdown_text
+from docgen.model import Agent, Registry
+from docgen.plan import Plan, hand_written_pages, owned, read_text, variant_path
+
+ASSET_SUFFIXES = frozenset(
+    {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".pdf"}
+)
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
+NavItem = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SourcePage:
+    """A page under the docs folder: its project path, route and text for each agent."""
+
+    path: str  # docs/inference/set-up-vllm.mdx
+    route: str  # inference/set-up-vllm
+    text: str  # the page itself (what its line numbers refer to)
+    texts: dict[str, str]  # agent id -> the page as that agent sees it (MDX)
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """One Markdown page of the preview site."""
+
+    uri: str  # hermes/inference/set-up-vllm.md
+    title: str
+    markdown: str
+    source: str  # the MDX page it comes from
+
+
+@dataclass(frozen=True)
+class Site:
+    pages: tuple[SitePage, ...]
+    assets: tuple[tuple[str, Path], ...]  # (site uri, file on disk)
+    nav: list[NavItem]
+    unresolved: tuple[Problem, ...] = field(default=())
+
+
+def select_agents(registry: Registry, wanted: Sequence[str]) -> list[Agent]:
+    """The agents to publish, in registry order; unknown ids are a located error."""
+    known = {a.id: a for a in registry.agents}
+    problems = [
+        Problem(f"unknown agent '{a}' in the docgen plugin's agents{did_you_mean(a, known)}")
+        for a in wanted
+        if a not in known
+    ]
+    if problems:
+        raise ConfigError(problems)
+    return [a for a in registry.agents if not wanted or a.id in wanted]
+
+
+def build_site(project: Project, the_plan: Plan, wanted: Sequence[str] = ()) -> Site:
+    """Every page of the site for the agents in ``wanted`` (all when empty)."""
+    registry = the_plan.registry
+    agents = select_agents(registry, wanted)
+    sources = [s for s in source_pages(project, the_plan, agents) if s.texts]
+    routes = {a.id: {s.route for s in sources if a.id in s.texts} for a in agents}
+    links = Links(registry, routes)
+    pages = [_page(s, agent, links) for agent in agents for s in sources if agent.id in s.texts]
+    pages.insert(0, home_page(registry, agents, pages))
+    nav = [{"Home": "index.md"}] + [
+        {agent.title: section_nav([p for p in pages if p.uri.startswith(f"{agent.id}/")])}
+        for agent in agents
+    ]
+    assets = tuple(_assets(project, agents))
+    return Site(tuple(pages), assets, nav, tuple(dict.fromkeys(links.unresolved)))
+
+
+def source_pages(project: Project, the_plan: Plan, agents: Sequence[Agent]) -> Iterator[SourcePage]:
+    """The docs folder's MDX pages, each with its text for every agent it is published for."""
+    docs = project.config.docs
+    outputs = the_plan.by_path()
+    for path, text in _mdx_pages(project, the_plan):
+        route = str(PurePosixPath(path).relative_to(docs).with_suffix(""))
+        own = {a.id: outputs.get(variant_path(project, path, a.id)) for a in agents}
+        if any(own.values()):
+            texts = {
+                agent: variants.rewrite_paths(out.text, out.path, path)
+                for agent, out in own.items()
+                if out is not None
+            }
+        else:
+            page = variants.parse(path, text, the_plan.registry.agents)
+            audience = {a.id for a in variants.published_for(page, the_plan.registry.agents)}
+            texts = {a.id: text for a in agents if a.id in audience}
+        yield SourcePage(path, route, text, texts)
+
+
+def _mdx_pages(project: Project, the_plan: Plan) -> list[tuple[str, str]]:
+    """Generated and region pages from the plan, then hand-written ones from disk."""
+    docs = PurePosixPath(project.config.docs)
+    pages = {
+        o.path: o.text
+        for o in the_plan.outputs
+        if o.kind in ("page", "region")
+        and o.path.endswith(".mdx")
+        and docs in PurePosixPath(o.path).parents
+    }
+    for file in hand_written_pages(project, set(pages)):
+        text = read_text(file)
+        if not owned(text):
+            pages[file.relative_to(project.root).as_posix()] = text
+    return sorted(pages.items())
+
+
+def _page(source: SourcePage, agent: Agent, links: Links) -> SitePage:
+    text = source.texts[agent.id]
+    result = convert(text, source.path, links.resolver(agent.id, source))
+    title = result.title or _title_from_route(source.route)
+    return SitePage(f"{agent.id}/{source.route}.md", title, result.markdown, source.path)
+
+
+def _title_from_route(route: str) -> str:
+    return PurePosixPath(route).name.replace("-", " ").replace("_", " ").capitalize()
+
+
+class Links:
+    """Re-aims route-style links at the site's pages; collects the ones that are not."""
+
+    def __init__(self, registry: Registry, routes: dict[str, set[str]]) -> None:
+        self.product = registry.product
+        self.agents = [a.id for a in registry.agents]
+        self.routes = routes
+        self.unresolved: list[Problem] = []
+
+    def resolver(self, agent: str, source: SourcePage) -> LinkFunction:
+        """The link function for one agent's copy of ``source``."""
+
+        def resolve(target: str) -> str | None:
+            return self.resolve(agent, source, target)
+
+        return resolve
+
+    def resolve(self, agent: str, source: SourcePage, target: str) -> str | None:
+        """The link's new target, or None to show its text alone."""
+        route, anchor = _split_anchor(target)
+        if not route or SCHEME.match(route) or _is_file(route):
+            return target
+        owner, page = self._route(agent, source.route, route)
+        found = self._find(owner, page)
+        if found is not None:
+            here = posixpath.dirname(f"{agent}/{source.route}")
+            return posixpath.relpath(f"{owner}/{found}.md", here or ".") + anchor
+        published = self._published(owner, page, anchor)
+        self._report(source, target, published)
+        return published
+
+    def _route(self, agent: str, here: str, route: str) -> tuple[str, str]:
+        """(agent, docs-relative route); a root-absolute route outside docs_base stays as is."""
+        if route.startswith("/"):
+            for other in self.agents:
+                base = self.product.docs_base.format(agent=other).rstrip("/")
+                if route == base or route.startswith(base + "/"):
+                    return other, route[len(base) :].strip("/")
+            return agent, route
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(here), route))
+        return agent, re.sub(r"\.mdx?$", "", joined)
+
+    def _find(self, agent: str, route: str) -> str | None:
+        """The page with this route, or the only page whose slug is the route's last part."""
+        known = self.routes.get(agent, set())
+        if route in known:
+            return route
+        if not route or route.startswith("/"):
+            return None
+        slug = route.rsplit("/", 1)[-1]
+        matches = [r for r in known if r.rsplit("/", 1)[-1] == slug]
+        return matches[0] if len(matches) == 1 else None
+
+    def _report(self, source: SourcePage, target: str, published: str | None) -> None:
+        line = source.text[: max(source.text.find(f"]({target}"), 0)].count("\n") + 1
+        shown = f"links to {published}" if published else "shows as plain text"
+        self.unresolved.append(
+            Problem(
+                f"route '{target}' is not a page of this site; the preview {shown}",
+                Location(source.path, line),
+                severity="warning",
+            )
+        )
+
+    def _published(self, agent: str, route: str, anchor: str) -> str | None:
+        site = self.product.site_url.rstrip("/")
+        if not site or route.startswith(".."):
+            return None
+        if route.startswith("/"):
+            return f"{site}{route}{anchor}"
+        base = site + self.product.docs_base.format(agent=agent)
+        return f"{base.rstrip('/')}/{route}{anchor}"
+
+
+def _split_anchor(target: str) -> tuple[str, str]:
+    for mark in ("#", "?"):
+        if mark in target:
+            cut = target.index(mark)
+            return target[:cut], target[cut:]
+    return target, ""
+
+
+def _is_file(route: str) -> bool:
+    """A link to a file (an image, a download), not to a page route."""
+    suffix = PurePosixPath(route).suffix.lower()
+    return bool(suffix) and suffix not in (".mdx", ".md") and not suffix[1:].isdigit()
+
+
+def home_page(registry: Registry, agents: Sequence[Agent], pages: Sequence[SitePage]) -> SitePage:
+    """``index.md``: the product and one list of pages per agent section."""
+    name = registry.product.name
+    lines = [f"# {markdown_text(name)}", ""]
+    lines += [
+        f"This preview shows the {markdown_text(name)} documentation as each agent's "
+        "readers see it, generated by docgen from the profile registry.",
+        "",
+    ]
+    for agent in agents:
+        lines += [f"## {markdown_text(agent.title)}", ""]
+        lines += [
+            f"- [{markdown_text(p.title)}]({p.uri})"
+            for p in pages
+            if p.uri.startswith(f"{agent.id}/")
+        ]
+        lines.append("")
+    return SitePage("index.md", name, "\n".join(lines), registry.path)
+
+
+def section_nav(pages: Sequence[SitePage]) -> list[NavItem]:
+    """Nested nav entries for one agent's pages: folders become sections."""
+    tree: dict[str, Any] = {}
+    for page in sorted(pages, key=lambda p: p.uri):
+        parts = PurePosixPath(page.uri).parts[1:]
+        node = tree
+        for folder in parts[:-1]:
+            node = node.setdefault(f"/{folder}", {})
+        node[page.uri] = page
+    return _nav_items(tree)
+
+
+def _nav_items(tree: dict[str, Any]) -> list[NavItem]:
+    items: list[NavItem] = []
+    for key, value in sorted(tree.items(), key=lambda kv: (kv[0].startswith("/"), kv[0])):
+        if isinstance(value, SitePage):
+            items.append({_nav_title(value.title): value.uri})
+        else:
+            items.append({_section_title(key[1:]): _nav_items(value)})
+    return items
+
+
+def _nav_title(title: str) -> str:
+    return title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _section_title(folder: str) -> str:
+    return folder.replace("-", " ").replace("_", " ").capitalize()
+
+
+def _assets(project: Project, agents: Sequence[Agent]) -> Iterator[tuple[str, Path]]:
+    """Images and downloads under the docs folder, copied into every agent's section."""
+    docs = project.path(project.config.docs)
+    skip = project.path(project.config.variants)
+    if not docs.is_dir():
+        return
+    for file in sorted(docs.rglob("*")):
+        if file.suffix.lower() in ASSET_SUFFIXES and file.is_file() and skip not in file.parents:
+            rel = file.relative_to(docs).as_posix()
+            for agent in agents:
+                yield f"{agent.id}/{rel}", file

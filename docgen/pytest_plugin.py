@@ -1,0 +1,122 @@
+"""pytest plugin: ``pytest --docgen`` makes "the docs match the registry" ordinary tests.
+
+One item per generated output (it fails with the diff and the registry lines behind
+it) and one per changelog entry (it fails with each located finding). Registry or
+template errors become one failing item that shows the located messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docgen.errors import DocgenError, Problem
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("docgen")
+    group.addoption(
+        "--docgen",
+        action="store_true",
+        help="Check that the generated docs match the registry, one item per file.",
+    )
+    group.addoption(
+        "--docgen-root",
+        metavar="DIR",
+        default=None,
+        help="Project root for --docgen [default: the rootdir].",
+    )
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    if not config.getoption("docgen"):
+        return
+    root = Path(config.getoption("docgen_root") or config.rootpath)
+    collector = DocgenProject.from_parent(session, path=root, name="docgen")
+    items.extend(collector.collect())
+
+
+class DocgenFailure(Exception):
+    """A mismatch or a broken rule, shown without a Python traceback."""
+
+
+class DocgenProject(pytest.Collector):
+    """Plans the project once and yields an item per output and per changelog entry."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        from docgen import changelog, plan, releases, sync
+        from docgen.config import load_project
+
+        try:
+            project = load_project(self.path)
+            the_plan = plan.plan(project)
+            report = sync.compare(project, the_plan)
+        except DocgenError as exc:
+            yield ProblemItem.from_parent(self, name="registry", problems=exc.problems)
+            return
+        for change in report.changes:
+            yield OutputItem.from_parent(self, name=change.path, change=change)
+        routes = changelog.published_routes(project, the_plan.pages, the_plan.registry)
+        for entry in changelog.entries(project):
+            problems = changelog.check_entry(entry, the_plan.registry, routes)
+            yield ProblemItem.from_parent(self, name=entry.path, problems=tuple(problems))
+        history = releases.history_problems(project, the_plan)
+        duplicates = [p for p in history if "already released" in p.message]
+        yield ProblemItem.from_parent(
+            self, name="changelog-versions-unique", problems=tuple(duplicates)
+        )
+
+
+class OutputItem(pytest.Item):
+    def __init__(self, *, change: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.change = change
+
+    def runtest(self) -> None:
+        change = self.change
+        if change.status == "unchanged":
+            return
+        lines = [f"{change.path}: {_WHY.get(change.status, change.status)}"]
+        if change.status == "changed":
+            lines.append(change.diff().rstrip("\n"))
+            lines += [f"registry entry behind it: {s}" for s in change.behind()]
+        lines.append("run `docgen build` to bring the docs back in sync")
+        raise DocgenFailure("\n".join(lines))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, DocgenFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"docgen: {self.name}"
+
+
+_WHY = {
+    "new": "missing: docgen would create it",
+    "changed": "out of date with the registry",
+    "stale": "stale: nothing produces it any more",
+}
+
+
+class ProblemItem(pytest.Item):
+    def __init__(self, *, problems: tuple[Problem, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.problems = problems
+
+    def runtest(self) -> None:
+        if self.problems:
+            raise DocgenFailure("\n".join(str(p) for p in self.problems))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, DocgenFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"docgen: {self.name}"

@@ -1,0 +1,257 @@
+"""The docgen MkDocs plugin and the preview site it serves (docgen.preview)."""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL_REGISTRY, REPO
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+
+from docgen.config import load_project
+from docgen.errors import ConfigError, DocgenError
+from docgen.mkdocs_plugin import DocgenPlugin
+from docgen.plan import plan
+from docgen.preview import build_site
+
+PAGE = '---\ntitle: "{title}"\n---\n\n{body}\n'
+
+
+@pytest.fixture
+def site_project(example):
+    """The worked example with the repository's mkdocs.yml and its static-files folder."""
+    shutil.copy(REPO / "mkdocs.yml", example.root / "mkdocs.yml")
+    shutil.copytree(REPO / "site_extra", example.root / "site_extra")
+    return example
+
+
+def site_of(root: Path, agents: tuple[str, ...] = ()):
+    project = load_project(root)
+    return build_site(project, plan(project), agents)
+
+
+def mkdocs(root: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "mkdocs", *args]
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=timeout)
+
+
+def test_one_section_per_agent_with_variants_resolved(site_project):
+    site = site_of(site_project.root)
+    titles = [next(iter(item)) for item in site.nav]
+    assert titles == [
+        "Home",
+        "NemoClaw for OpenClaw",
+        "NemoClaw for Hermes",
+        "NemoClaw for Deep Agents",
+    ]
+    pages = {p.uri: p for p in site.pages}
+    hermes = pages["hermes/inference/set-up-vllm.md"].markdown
+    assert "nemohermes onboard" in hermes and "NEMOCLAW_AGENT=hermes" in hermes
+    assert "NEMOCLAW_AGENT=openclaw" not in hermes
+    for page in site.pages:
+        for leftover in ("$$nemoclaw", "AgentOnly", "{/*", "<Note", "<Warning"):
+            assert leftover not in page.markdown, (page.uri, leftover)
+    assert "nemoclaw onboard" in pages["openclaw/inference/set-up-vllm.md"].markdown
+    assert len([u for u in pages if u.startswith("deepagents/profiles/")]) == 6
+
+
+def test_nav_nests_folders_as_sections_with_page_titles(site_project):
+    hermes = site_of(site_project.root).nav[2]["NemoClaw for Hermes"]
+    assert hermes[0] == {"Inference": [{"Set Up vLLM": "hermes/inference/set-up-vllm.md"}]}
+    profiles = hermes[1]["Profiles"]
+    assert {
+        "Qwen3.6 35B-A3B NVFP4 on N1x": "hermes/profiles/vllm.n1x.single.qwen3-6-35b-a3b-nvfp4.md"
+    } in profiles
+
+
+def test_nothing_has_to_be_built_first(site_project):
+    before = site_of(site_project.root)
+    shutil.rmtree(site_project.root / "docs")
+    after = site_of(site_project.root)
+    assert [(p.uri, p.markdown) for p in after.pages] == [(p.uri, p.markdown) for p in before.pages]
+
+
+def test_agents_option_limits_the_sections_and_rejects_unknown_ids(site_project):
+    site = site_of(site_project.root, ("hermes",))
+    assert {p.uri.split("/")[0] for p in site.pages} == {"index.md", "hermes"}
+    with pytest.raises(ConfigError, match="unknown agent 'hermess'.*did you mean 'hermes'"):
+        site_of(site_project.root, ("hermess",))
+
+
+def test_route_links_point_at_site_pages_or_show_as_text(make_project):
+    body = "[B](b), [B for beta](/guide/beta/guide/b#top), [Gone](nowhere), [Web](https://x.org)"
+    project = make_project(
+        templates={
+            "guide/a.mdx.j2": PAGE.format(title="A", body=body),
+            "guide/b.mdx.j2": PAGE.format(title="B", body="Run `$$acme onboard`."),
+        }
+    )
+    site = site_of(project.root)
+    page = next(p for p in site.pages if p.uri == "alpha/guide/a.md").markdown
+    assert "[B](b.md), [B for beta](../../beta/guide/b.md#top), Gone, [Web](https://x.org)" in page
+    assert [str(p) for p in site.unresolved] == [
+        "docs/guide/a.mdx:7: warning: route 'nowhere' is not a page of this site; "
+        "the preview shows as plain text"
+    ]
+
+
+def test_unresolved_routes_link_to_the_published_site_when_the_registry_has_one(make_project):
+    registry = MINIMAL_REGISTRY.replace(
+        "  docs_base: /guide/{agent}\n",
+        "  docs_base: /guide/{agent}\n  site_url: https://docs.example.org/acme\n",
+    )
+    page = PAGE.format(title="A", body="[Gone](nowhere#part), [API](/api/v1)")
+    project = make_project(registry=registry, templates={"guide/a.mdx.j2": page})
+    markdown = next(p for p in site_of(project.root).pages if p.uri == "beta/guide/a.md").markdown
+    assert "[Gone](https://docs.example.org/acme/guide/beta/guide/nowhere#part)" in markdown
+    assert "[API](https://docs.example.org/acme/api/v1)" in markdown
+
+
+def test_hand_written_pages_and_images_join_every_section_they_are_published_for(make_project):
+    project = make_project(
+        files={
+            "docs/guide/hand.mdx": PAGE.format(title="Hand", body="![flow](../images/flow.png)"),
+            "docs/guide/beta-only.mdx": '---\ntitle: "Beta"\nagent-variants: ["beta"]\n---\n\nB.\n',
+            "docs/images/flow.png": "not really a png",
+        }
+    )
+    site = site_of(project.root)
+    uris = {p.uri for p in site.pages}
+    assert {"alpha/guide/hand.md", "beta/guide/hand.md", "beta/guide/beta-only.md"} <= uris
+    assert "alpha/guide/beta-only.md" not in uris
+    assert ("beta/images/flow.png", project.root / "docs/images/flow.png") in site.assets
+
+
+def test_mkdocs_build_strict_on_the_repository(site_project, tmp_path):
+    result = mkdocs(site_project.root, "build", "--strict", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "site/hermes/inference/set-up-vllm/index.html").read_text("utf-8")
+    assert "<title>Set Up vLLM - NemoClaw</title>" in page
+    assert '<div class="admonition note">' in page and "nemohermes onboard" in page
+    assert "route 'choose-local-inference-server' is not a page of this site" in result.stderr
+    assert (tmp_path / "site/index.html").is_file()
+
+
+def test_registry_error_fails_the_build_with_the_located_message(site_project, tmp_path):
+    site_project.edit("profiles.yaml", "max-num-seqs: 4", "max-num-seqz: 4")
+    with pytest.raises(DocgenError) as caught:
+        plan(load_project(site_project.root))
+    expected = [str(p) for p in caught.value.problems]
+    assert expected[0].startswith("profiles.yaml:") and ": error: unknown vLLM" in expected[0]
+    result = mkdocs(site_project.root, "build", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 1
+    assert all(line in result.stderr for line in expected), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_plugin_root_option_and_an_in_process_build(site_project, tmp_path):
+    preview = site_project.root / "preview"
+    (preview / "extra").mkdir(parents=True)
+    site_project.write("docs/images/flow.png", "an image")
+    (preview / "mkdocs.yml").write_text(
+        "site_name: Preview\ndocs_dir: extra\nplugins:\n"
+        "  - docgen:\n      root: ..\n      agents: [deepagents]\n",
+        "utf-8",
+    )
+    config = load_config(str(preview / "mkdocs.yml"), site_dir=str(tmp_path / "out"))
+    build(config)
+    page = tmp_path / "out/deepagents/inference/set-up-vllm/index.html"
+    assert "nemo-deepagents onboard" in page.read_text("utf-8")
+    assert not (tmp_path / "out/hermes").exists()
+    assert (tmp_path / "out/deepagents/images/flow.png").read_text("utf-8") == "an image"
+
+
+def test_plugin_errors_are_plugin_errors_with_the_problems_text(site_project, tmp_path):
+    site_project.write("profiles.yaml", "schema: 1\nproduct: [\n")
+    config = load_config(str(site_project.root / "mkdocs.yml"), site_dir=str(tmp_path / "out"))
+    config = config.plugins.on_config(config)
+    with pytest.raises(PluginError, match=r"^profiles\.yaml:\d+:\d+: error: "):
+        config.plugins.on_files(Files([]), config=config)
+
+
+class _Server:
+    def __init__(self) -> None:
+        self.watched: list[str] = []
+
+    def watch(self, path: str) -> None:
+        self.watched.append(path)
+
+
+def test_serve_watches_the_registry_templates_docs_and_settings(site_project):
+    plugin = DocgenPlugin()
+    plugin.load_config({})
+    plugin.project_root = site_project.root
+    server = _Server()
+    plugin.on_serve(server, config=None, builder=None)  # type: ignore[arg-type]
+    names = [Path(p).relative_to(site_project.root).as_posix() for p in server.watched]
+    assert names == ["profiles.yaml", "templates", "docs", "pyproject.toml"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _fetch(url: str) -> str:
+    """The page, or "" while a rebuild has it missing."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return str(response.read().decode("utf-8"))
+    except urllib.error.HTTPError:
+        return ""
+
+
+def test_mkdocs_serve_rebuilds_when_the_registry_or_a_template_changes(site_project):
+    address = f"127.0.0.1:{_free_port()}"
+    command = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", address]
+    server = subprocess.Popen(
+        command, cwd=site_project.root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(
+        target=lambda: [lines.put(line) for line in server.stderr], daemon=True
+    ).start()
+
+    log: list[str] = []
+
+    def wait_for(text: str) -> None:
+        """Read the server's log up to a line with ``text``; fail on an error or a timeout."""
+        while True:
+            try:
+                log.append(lines.get(timeout=60))
+            except queue.Empty:
+                pytest.fail(f"no '{text}' from mkdocs serve within 60 s:\n{''.join(log)}")
+            assert "ERROR" not in log[-1], "".join(log)
+            if text in log[-1]:
+                return
+
+    def rebuilt_with(text: str) -> bool:
+        """Wait for rebuilds until the page shows ``text`` (an edit may cause two)."""
+        while text not in _fetch(url):
+            wait_for("Documentation built")
+        return True
+
+    url = f"http://{address}/hermes/inference/set-up-vllm/"
+    try:
+        wait_for("Serving on")
+        assert "Preview edit." not in _fetch(url)
+        template = "templates/inference/set-up-vllm.mdx.j2"
+        site_project.edit(template, "## Related Topics", "Preview edit.\n\n## Related Topics")
+        assert rebuilt_with("<p>Preview edit.</p>")
+        site_project.edit("profiles.yaml", "name: N1x,", "name: N1x Box,")
+        assert rebuilt_with("<td>N1x Box</td>")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
