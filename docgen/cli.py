@@ -121,10 +121,11 @@ def build(state: State, dry_run: bool) -> None:
     from docgen import plan, sync
 
     project = state.project()
-    report = sync.compare(project, plan.plan(project))
-    changed = report.of(sync.NEW, sync.CHANGED, sync.STALE)
-    if not dry_run:
-        sync.apply(project, report, progress=_progress(state, len(changed)))
+    with sync.build_lock(project, notify=lambda m: click.echo(m, err=True)):
+        report = sync.compare(project, plan.plan(project))
+        changed = report.of(sync.NEW, sync.CHANGED, sync.STALE)
+        if not dry_run:
+            sync.apply(project, report, progress=_progress(state, len(changed)))
     verb = "would " if dry_run else ""
     for change in report.changes:
         if change.status != sync.UNCHANGED or state.verbose:

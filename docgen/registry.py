@@ -7,6 +7,7 @@ fixes a whole registry in one round.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
@@ -30,10 +31,13 @@ from docgen.model import (
     Source,
     Spdx,
 )
-from docgen.vllm import Catalog
-from docgen.yamlsource import Document, Positions, decode, load_text
+from docgen.vllm import Catalog, UnknownRelease, VersionIndex, release_key
+from docgen.yamlsource import Document, Positions, decode, load_text, walk_leaves
 
-#: Flags whose value lists docgen reports as positive-integer counts of things.
+#: Largest registry file docgen reads (bounded time and memory on hostile input).
+MAX_BYTES = 16_000_000
+#: Lines of registry text that generated pages would read as directives.
+DIRECTIVE_LINE = re.compile(r"^\s*</?AgentOnly\b|docgen:(?:begin|end)\b", re.MULTILINE)
 KeyPath = tuple[Any, ...]
 
 
@@ -46,6 +50,13 @@ def load(path: Path, display: str | None = None) -> Registry:
     """Read, validate and build the registry at ``path``; raise RegistryError."""
     name = display or path.name
     try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise RegistryError.at(
+                Location(name, 1, 1),
+                f"the registry is {size / 1e6:.1f} MB; "
+                f"docgen reads registries up to {MAX_BYTES / 1e6:.0f} MB",
+            )
         raw = path.read_bytes()
     except FileNotFoundError:
         raise RegistryError.at(Location(name), "registry file not found") from None
@@ -72,12 +83,24 @@ def _order(problem: Problem) -> tuple[int, int, str]:
     return (loc.line, loc.col, problem.message) if loc else (0, 0, problem.message)
 
 
-def catalog_for(data: Mapping[str, Any]) -> Catalog:
+def catalog_for(data: Mapping[str, Any], image: str | None = None) -> Catalog:
+    """The catalog that checks args: vLLM 0.34.0, or the release ``image`` declares
+    (``images.<id>.vllm``; raises UnknownRelease), plus the registry's extra flags."""
     vllm = data.get("vllm") or {}
     base = Catalog.load()
+    declared = _declared_vllm(data, image)
+    if declared:
+        base = base.for_version(declared, image or "")
     if not vllm:
         return base
     return base.extend(vllm.get("extra_flags") or {}, vllm.get("extra_values") or {})
+
+
+def _declared_vllm(data: Mapping[str, Any], image: str | None) -> str | None:
+    images = data.get("images")
+    entry = images.get(image) if image is not None and isinstance(images, dict) else None
+    declared = entry.get("vllm") if isinstance(entry, dict) else None
+    return declared if isinstance(declared, str) else None
 
 
 class Checker:
@@ -87,12 +110,15 @@ class Checker:
         self.data: dict[str, Any] = doc.data
         self.pos: Positions = doc.positions
         self.catalog = catalog_for(self.data)
+        self.catalogs: dict[str | None, Catalog] = {None: self.catalog}
 
     def run(self) -> list[Problem]:
         """Every rule's problems; parts the schema already rejected are skipped."""
         problems: list[Problem] = []
+        _collect(problems, self._text)
         _collect(problems, self._agents)
         _collect(problems, self._extra_flags)
+        _collect(problems, self._image_releases)
         defaults: dict[str, str] = {}
         profiles = self.data.get("profiles")
         for pid, profile in profiles.items() if isinstance(profiles, dict) else ():
@@ -102,6 +128,17 @@ class Checker:
     def at(self, keypath: KeyPath, message: str, *, key: bool = False) -> Problem:
         where = self.pos.of_key(keypath) if key else self.pos.of_value(keypath)
         return Problem(message, where)
+
+    def _text(self) -> Iterator[Problem]:
+        """Registry text is data: it may not hold lines pages would treat as directives."""
+        for keypath, value in walk_leaves(self.data):
+            if isinstance(value, str) and DIRECTIVE_LINE.search(value):
+                yield self.at(
+                    keypath,
+                    "registry text may not contain an <AgentOnly> tag line "
+                    "or a docgen region marker: generated pages would read it as a "
+                    "directive",
+                )
 
     def _agents(self) -> Iterator[Problem]:
         seen: set[str] = set()
@@ -125,10 +162,35 @@ class Checker:
                     key=True,
                 )
 
+    def _image_releases(self) -> Iterator[Problem]:
+        """A declared ``vllm`` version docgen has no data for is an error on that value."""
+        for iid, image in (self.data.get("images") or {}).items():
+            declared = image.get("vllm") if isinstance(image, dict) else None
+            if isinstance(declared, str) and release_key(declared) is not None:
+                try:
+                    VersionIndex.load().release(declared, iid)
+                except UnknownRelease as exc:
+                    yield self.at(("images", iid, "vllm"), str(exc))
+
+    def _use_catalog(self, image: str | None) -> None:
+        """Check the next profile with the catalog of the vLLM its image declares.
+
+        Rules run one at a time (``_collect``), so a profile's rule sets this first and
+        every check below it reads ``self.catalog``. A version that is not known falls
+        back to the default catalog; ``_image_releases`` reports it once.
+        """
+        if image not in self.catalogs:
+            try:
+                self.catalogs[image] = catalog_for(self.data, image)
+            except UnknownRelease:
+                self.catalogs[image] = self.catalogs[None]
+        self.catalog = self.catalogs[image]
+
     def _profile(
         self, pid: str, profile: dict[str, Any], defaults: dict[str, str]
     ) -> Iterator[Problem]:
         base: KeyPath = ("profiles", pid)
+        self._use_catalog(profile.get("image") if isinstance(profile.get("image"), str) else None)
         for field, section in (("model", "models"), ("host", "hosts"), ("image", "images")):
             yield from self._reference(base, profile, field, section)
         if profile.get("default"):
@@ -175,7 +237,9 @@ class Checker:
         if flag is not None:
             message = f"write '--{name}' by its full name, '--{flag.name}'"
         else:
-            message = f"unknown vLLM flag '--{name}'{self.catalog.suggest(name)}"
+            message = self.catalog.missing(f"--{name}") or (
+                f"unknown vLLM flag '--{name}'{self.catalog.suggest(name)}"
+            )
         return self.at(keypath, message, key=True)
 
     def _expect(self, base: KeyPath, profile: dict[str, Any]) -> Iterator[Problem]:
@@ -183,7 +247,7 @@ class Checker:
         args = profile["args"]
         for index, name in enumerate(expect.get("absent") or []):
             keypath = (*base, "expect", "absent", index)
-            if self.catalog.lookup(name) is None:
+            if self.catalog.lookup(name) is None and self.catalogs[None].lookup(name) is None:
                 yield self.at(keypath, f"unknown vLLM flag '--{name}'{self.catalog.suggest(name)}")
             elif name in args:
                 yield self.at(
@@ -251,6 +315,14 @@ class Builder:
         self.data: dict[str, Any] = doc.data
         self.pos = doc.positions
         self.catalog = catalog_for(self.data)
+        self._catalogs: dict[str, Catalog] = {}
+
+    def _catalog(self, image: str | None) -> Catalog:
+        """The catalog of the vLLM release a profile's image declares (validated already)."""
+        key = image or ""
+        if key not in self._catalogs:
+            self._catalogs[key] = catalog_for(self.data, image)
+        return self._catalogs[key]
 
     def src(self, *keypath: Any, text: str = "") -> Source:
         return Source(tuple(keypath), self.pos.of_key(tuple(keypath)), text)
@@ -353,6 +425,7 @@ class Builder:
     ) -> Profile:
         base = ("profiles", pid)
         expect = p.get("expect") or {}
+        self.catalog = self._catalog(p.get("image"))
         return Profile(
             id=pid,
             model=models[p["model"]],

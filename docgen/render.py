@@ -7,8 +7,11 @@ registry text can never become markup, JSX or an expression.
 
 from __future__ import annotations
 
+import signal
+import threading
 import traceback
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -203,7 +206,16 @@ class Renderer:
     def render(self, name: str, display: str, **context: Any) -> str:
         """Render template ``name``; any failure is a TemplateError at its line."""
         try:
-            return self.env.get_template(name).render(**context)
+            with deadline(RENDER_SECONDS):
+                return self.env.get_template(name).render(**context)
+        except RenderTimeout as exc:
+            where = _template_line(exc, display)
+            raise TemplateError(
+                Problem(
+                    f"template rendering took longer than {RENDER_SECONDS} s (an endless loop?)",
+                    where,
+                )
+            ) from None
         except jinja2.TemplateSyntaxError as exc:
             where = Location(_display(exc.filename, display, name), exc.lineno or 0)
             raise TemplateError(Problem(f"template syntax: {exc.message}", where)) from None
@@ -222,6 +234,34 @@ class Renderer:
             where = _template_line(exc, display)
             message = str(exc) if not isinstance(exc, RecursionError) else "recursion too deep"
             raise TemplateError(Problem(f"template failed: {message}", where)) from None
+
+
+#: Longest one template may render before docgen stops it.
+RENDER_SECONDS = 20
+
+
+class RenderTimeout(Exception):
+    """Raised inside a template that renders for too long."""
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Interrupt the block after ``seconds`` (main thread on POSIX only; else no limit)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(_signum: int, _frame: Any) -> None:
+        raise RenderTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _display(filename: str | None, display: str, name: str) -> str:

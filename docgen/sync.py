@@ -7,15 +7,18 @@ has passed, so a failed build leaves the tree exactly as it was.
 from __future__ import annotations
 
 import difflib
-import re
 import os
+import re
 import tempfile
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from docgen.config import Project
-from docgen.errors import Location, OwnershipError, Problem
+from docgen.errors import ConfigError, Location, OwnershipError, Problem
 from docgen.model import Source
 from docgen.plan import Output, Plan, owned
 
@@ -61,8 +64,19 @@ def compare(project: Project, plan: Plan) -> Report:
     """Classify every planned output and every stale owned file; refuse foreign files."""
     report = Report()
     foreign: list[Problem] = []
+    root = project.root.resolve()
     for output in plan.outputs:
-        old = _read(project.root / output.path)
+        target = project.root / output.path
+        if not _inside(target, root):
+            foreign.append(
+                Problem(
+                    f"refusing to write {output.path}: it leads outside the "
+                    "project root (through a symbolic link)",
+                    Location(output.path, 1, 1),
+                )
+            )
+            continue
+        old = _read(target)
         if old is not None and output.owned and not owned(old):
             foreign.append(_foreign(output))
         status = NEW if old is None else UNCHANGED if old == output.text else CHANGED
@@ -72,6 +86,15 @@ def compare(project: Project, plan: Plan) -> Report:
     wanted = {o.path for o in plan.outputs}
     report.changes += [Change(p, STALE) for p in owned_files(project) if p not in wanted]
     return report
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """Whether ``path`` (through any symbolic links) stays inside ``root``."""
+    try:
+        path.resolve().relative_to(root)
+    except ValueError:
+        return False
+    return True
 
 
 def _foreign(output: Output) -> Problem:
@@ -104,6 +127,7 @@ def apply(
     project: Project, report: Report, progress: Callable[[int], None] | None = None
 ) -> list[Change]:
     """Write new and changed outputs atomically and delete stale ones; return what changed."""
+    sweep_temporaries(project, report)
     done = []
     for change in report.of(NEW, CHANGED, STALE):
         if change.output is not None:
@@ -116,10 +140,22 @@ def apply(
     return done
 
 
+TMP_SUFFIX = ".docgen-tmp"
+
+
+def sweep_temporaries(project: Project, report: Report) -> None:
+    """Remove temporary files an interrupted build left beside its outputs."""
+    folders = {(project.root / c.path).parent for c in report.changes}
+    for folder in folders:
+        if folder.is_dir():
+            for leftover in folder.glob(f".*{TMP_SUFFIX}"):
+                leftover.unlink(missing_ok=True)
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file in the same folder, then rename over ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".docgen-tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
@@ -147,3 +183,44 @@ def attribute(old: str, output: Output) -> list[Source]:
 def _count(text: str, haystack: str) -> int:
     """Occurrences of ``text`` not followed by a word character (``1`` is not in ``12``)."""
     return len(re.findall(re.escape(text) + r"(?![\w.])", haystack))
+
+
+@contextmanager
+def build_lock(
+    project: Project, wait: float = 120.0, notify: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Hold an exclusive lock on the project root so two builds never interleave writes.
+
+    A second build waits (saying so once) and then plans against the first one's
+    result; after ``wait`` seconds it stops with a clear error instead.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        yield
+        return
+    fd = os.open(project.root, os.O_RDONLY)
+    try:
+        _acquire(fd, fcntl, wait, notify)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _acquire(fd: int, fcntl: Any, wait: float, notify: Callable[[str], None] | None) -> None:
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if not told and notify is not None:
+                notify("docgen: another docgen build is running in this project; waiting")
+                told = True
+            if time.monotonic() > deadline:
+                raise ConfigError.at(
+                    Location("docgen"),
+                    f"another docgen build kept this project locked for {wait:.0f} s; try again",
+                ) from None
+            time.sleep(0.05)
