@@ -32,7 +32,14 @@ from docgen.model import (
     Spdx,
 )
 from docgen.vllm import Catalog, UnknownRelease, VersionIndex, release_key
-from docgen.yamlsource import Document, Positions, decode, load_text, walk_leaves
+from docgen.yamlsource import (
+    Document,
+    Positions,
+    decode,
+    load_fast,
+    load_text,
+    walk_leaves,
+)
 
 #: Largest registry file docgen reads (bounded time and memory on hostile input).
 MAX_BYTES = 16_000_000
@@ -66,7 +73,13 @@ def load(path: Path, display: str | None = None) -> Registry:
 
 
 def load_bytes(raw: bytes, name: str) -> Registry:
-    doc = load_text(decode(raw, name), name)
+    """Validate and build; libyaml reads a clean registry, ruamel.yaml words any problem."""
+    text = decode(raw, name)
+    fast = load_fast(text, name)
+    if _clean(fast):
+        assert fast is not None
+        return build(fast)
+    doc = load_text(text, name)
     if not isinstance(doc.data, dict):
         raise RegistryError.at(
             doc.positions.of_value(()), "the registry must be a mapping of sections"
@@ -76,6 +89,13 @@ def load_bytes(raw: bytes, name: str) -> Registry:
     if problems:
         raise RegistryError(sorted(problems, key=_order))
     return build(doc)
+
+
+def _clean(doc: Document | None) -> bool:
+    """Whether a fast-path document passes every rule (then no second parse is needed)."""
+    if doc is None or not isinstance(doc.data, dict):
+        return False
+    return not schema.validate(doc.data, doc.positions) and not Checker(doc).run()
 
 
 def _order(problem: Problem) -> tuple[int, int, str]:

@@ -134,6 +134,7 @@ class Catalog:
         self._flags = dict(sorted(flags.items()))
         self._names = _name_index(self._flags.values())
         self._options = _option_index(self._flags.values())
+        self._releases: dict[int, dict[str, Flag]] = {}  # for_version, by sampled position
 
     @classmethod
     def load(cls) -> Catalog:
@@ -168,7 +169,11 @@ class Catalog:
         """
         index = VersionIndex.load()
         release = index.release(declared, image)
-        flags = index.flags_at(self._flags.values(), release.position)
+        if release.position not in self._releases:
+            self._releases[release.position] = index.flags_at(
+                self._flags.values(), release.position
+            )
+        flags = self._releases[release.position]
         return Catalog(release.sampled, flags, "", History(index, release))
 
     def missing(self, option: str) -> str | None:

@@ -9,6 +9,7 @@ Alias expansion is bounded, so an alias bomb fails fast in bounded memory.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -251,3 +252,111 @@ def walk_leaves(data: Any, keypath: KeyPath = ()) -> Iterator[tuple[KeyPath, Any
             yield from walk_leaves(value, (*keypath, index))
     else:
         yield keypath, data
+
+
+# -- the fast path -----------------------------------------------------------------------
+#
+# libyaml (through PyYAML's C parser) composes the node tree; docgen resolves plain
+# scalars by YAML 1.2's core schema itself and records positions from the node marks.
+# Anything unusual (aliases, merge keys, duplicate keys, explicit tags, numbers whose
+# 1.2 reading is not obvious, any parse error) returns None, and the careful ruamel.yaml
+# path runs instead, so messages and semantics stay ruamel's.
+
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
+_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_UNSURE = re.compile(
+    r"^[-+]?(?:0[0-9]|0[oxOX]|\.(?:inf|Inf|INF|nan|NaN|NAN)$)|^[-+.0-9][-+.0-9_eE:]*_"
+)
+_PLAIN_TAGS = frozenset(
+    f"tag:yaml.org,2002:{t}"
+    for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
+)
+
+
+class _Fallback(Exception):
+    """The fast path declines this document."""
+
+
+def load_fast(text: str, path: str) -> Document | None:
+    """Parse with libyaml when possible; None means "use ``load_text``"."""
+    try:
+        import yaml
+
+        loader = yaml.CSafeLoader(text)
+    except (ImportError, AttributeError):
+        return None
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None
+        return _FastConverter(path, loader.resolve).document(root)
+    except (_Fallback, RecursionError):
+        return None
+    except Exception:  # any libyaml complaint: let ruamel word it
+        return None
+    finally:
+        loader.dispose()
+
+
+class _FastConverter:
+    def __init__(self, path: str, resolve: Any) -> None:
+        self.positions = Positions(path)
+        self.seen: set[int] = set()
+        self.resolve = resolve
+
+    def document(self, root: Any) -> Document:
+        self.positions.values[()] = (root.start_mark.line + 1, root.start_mark.column + 1)
+        return Document(self.node(root, ()), self.positions)
+
+    def node(self, node: Any, keypath: KeyPath) -> Any:
+        if id(node) in self.seen or node.tag not in _PLAIN_TAGS or len(keypath) > MAX_DEPTH:
+            raise _Fallback
+        self.seen.add(id(node))
+        kind = node.id
+        if kind == "scalar":
+            if node.tag != self.resolve(type(node), node.value, (not node.style, True)):
+                raise _Fallback  # an explicit tag: ruamel keeps it
+            return _resolve(node)
+        if kind == "sequence":
+            return [self._item(child, (*keypath, i)) for i, child in enumerate(node.value)]
+        return self._mapping(node, keypath)
+
+    def _item(self, child: Any, keypath: KeyPath) -> Any:
+        self.positions.values[keypath] = (child.start_mark.line + 1, child.start_mark.column + 1)
+        return self.node(child, keypath)
+
+    def _mapping(self, node: Any, keypath: KeyPath) -> dict[Any, Any]:
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if key_node.id != "scalar" or key_node.tag == "tag:yaml.org,2002:merge":
+                raise _Fallback
+            key = self.node(key_node, keypath)
+            if key in out or isinstance(key, (dict, list)):
+                raise _Fallback
+            child = (*keypath, key)
+            mark = key_node.start_mark
+            self.positions.keys[child] = (mark.line + 1, mark.column + 1)
+            vmark = value_node.start_mark
+            self.positions.values[child] = (vmark.line + 1, vmark.column + 1)
+            out[key] = self.node(value_node, child)
+        return out
+
+
+def _resolve(node: Any) -> Any:
+    """A scalar by YAML 1.2's core schema (quoted scalars are strings)."""
+    value: str = node.value
+    if node.style:  # quoted, literal or folded: a string
+        return value
+    if _NULL.match(value):
+        return None
+    if value in _BOOL:
+        return _BOOL[value]
+    if _UNSURE.search(value):
+        raise _Fallback
+    if _INT.match(value):
+        return int(value)
+    if _FLOAT.match(value):
+        return float(value)
+    return value

@@ -29,10 +29,14 @@ def test_check_json_has_a_stable_documented_shape(example, run):
     setup = next(f for f in changed if f["path"] == "docs/inference/set-up-vllm.mdx")
     assert set(setup) == {"path", "status", "line", "diff", "sources"}
     assert "+  --max-num-seqs 12" in setup["diff"]
-    assert setup["sources"] == [{
-        "key": "profiles.vllm.dgx-station-gb300.single.deepseek-v4-flash.args.max-num-seqs",
-        "file": "profiles.yaml", "line": 181, "column": 7,
-    }]
+    assert setup["sources"] == [
+        {
+            "key": "profiles.vllm.dgx-station-gb300.single.deepseek-v4-flash.args.max-num-seqs",
+            "file": "profiles.yaml",
+            "line": 181,
+            "column": 7,
+        }
+    ]
 
 
 def test_check_github_annotations(example, run):
@@ -40,16 +44,24 @@ def test_check_github_annotations(example, run):
     result = run(example, "check", "--format", "github")
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert any(line.startswith("::error file=docs/inference/set-up-vllm.mdx,line=")
-               and line.endswith("::out of date with the registry") for line in lines)
-    assert ("::error file=profiles.yaml,line=181,col=7::profiles.vllm.dgx-station-gb300.single."
-            "deepseek-v4-flash.args.max-num-seqs changed; run docgen build to update "
-            "docs/inference/set-up-vllm.mdx") in lines
-    example.write("changelog/2026-08-04.mdx", example.read("changelog/2026-08-04.mdx")
-                  + "<!-- x -->\n")
+    assert any(
+        line.startswith("::error file=docs/inference/set-up-vllm.mdx,line=")
+        and line.endswith("::out of date with the registry")
+        for line in lines
+    )
+    assert (
+        "::error file=profiles.yaml,line=181,col=7::profiles.vllm.dgx-station-gb300.single."
+        "deepseek-v4-flash.args.max-num-seqs changed; run docgen build to update "
+        "docs/inference/set-up-vllm.mdx"
+    ) in lines
+    example.write(
+        "changelog/2026-08-04.mdx", example.read("changelog/2026-08-04.mdx") + "<!-- x -->\n"
+    )
     result = run(example, "check", "--format", "github")
-    assert ("::error file=changelog/2026-08-04.mdx,line=16::HTML comments are not allowed in "
-            "changelog entries; use {/* ... */}") in result.output.splitlines()
+    assert (
+        "::error file=changelog/2026-08-04.mdx,line=16::HTML comments are not allowed in "
+        "changelog entries; use {/* ... */}"
+    ) in result.output.splitlines()
 
 
 def test_registry_export_shape(example, run):
@@ -74,8 +86,12 @@ def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
     assert run(Project(target), "check").exit_code == 0
     registry = YAML(typ="safe").load((target / "profiles.yaml").read_text())
     assert len(registry["profiles"]) == 1 and len(registry["agents"]) == 2
-    site = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
-                          cwd=target, capture_output=True, text=True)
+    site = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q"],
+        cwd=target,
+        capture_output=True,
+        text=True,
+    )
     assert site.returncode == 0, site.stderr
     assert (target / "site" / "lite" / "inference" / "set-up-vllm" / "index.html").is_file()
 
@@ -84,8 +100,9 @@ def test_init_refuses_to_overwrite_a_project(example, run):
     before = example.snapshot()
     result = run(example, "init")
     assert result.exit_code == 2
-    assert result.stderr.endswith("profiles.yaml: error: a project is already here; docgen init "
-                                  "never overwrites files\n")
+    assert result.stderr.endswith(
+        "profiles.yaml: error: a project is already here; docgen init never overwrites files\n"
+    )
     assert example.snapshot() == before
 
 

@@ -6,8 +6,9 @@ pytest_plugins = ["pytester"]
 
 
 def run_docgen(pytester, root):
-    return pytester.runpytest_subprocess("--docgen", "--docgen-root", str(root),
-                                         "-p", "no:cacheprovider", "-q")
+    return pytester.runpytest_subprocess(
+        "--docgen", "--docgen-root", str(root), "-p", "no:cacheprovider", "-q"
+    )
 
 
 def test_in_sync_project_gives_one_passing_item_per_output(pytester, example):
@@ -26,8 +27,10 @@ def test_registry_edit_fails_with_a_readable_diff(pytester, example):
     out = result.stdout.str()
     assert "docs/inference/set-up-vllm.mdx: out of date with the registry" in out
     assert "-  --max-num-seqs 16" in out and "+  --max-num-seqs 12" in out
-    assert ("registry entry behind it: profiles.yaml:181:7 profiles.vllm.dgx-station-gb300."
-            "single.deepseek-v4-flash.args.max-num-seqs") in out
+    assert (
+        "registry entry behind it: profiles.yaml:181:7 profiles.vllm.dgx-station-gb300."
+        "single.deepseek-v4-flash.args.max-num-seqs"
+    ) in out
     assert "Traceback" not in out
 
 
@@ -35,8 +38,10 @@ def test_broken_registry_is_one_failing_item_with_the_located_error(pytester, ex
     example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: lots")
     result = run_docgen(pytester, example.root)
     result.assert_outcomes(failed=1)
-    assert ("profiles.yaml:181:21: error: '--max-num-seqs' expects an integer, got 'lots'"
-            in result.stdout.str())
+    assert (
+        "profiles.yaml:181:21: error: '--max-num-seqs' expects an integer, got 'lots'"
+        in result.stdout.str()
+    )
 
 
 def test_damaged_changelog_entry_fails_its_item(pytester, example):
@@ -44,5 +49,6 @@ def test_damaged_changelog_entry_fails_its_item(pytester, example):
     example.write(entry, example.read(entry) + "<!-- x -->\n")
     result = run_docgen(pytester, example.root)
     assert result.parseoutcomes()["failed"] == 1
-    assert ("changelog/2026-08-04.mdx:16: error: HTML comments are not allowed in changelog "
-            "entries") in result.stdout.str()
+    assert (
+        "changelog/2026-08-04.mdx:16: error: HTML comments are not allowed in changelog entries"
+    ) in result.stdout.str()

@@ -1,0 +1,330 @@
+"""``docgen verify-vllm``: command collection, reporting, and vLLM 0.34.0's real parser.
+
+Tests that take the ``vllm_python`` fixture need the vLLM environment (``docgen
+verify-vllm --setup``): they skip without it, except under CI (``CI`` set), where a
+missing environment fails them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import MINIMAL_REGISTRY, REPO
+
+from docgen import verify, vllm_env
+from docgen.config import load_project
+from docgen.errors import Location
+from docgen.plan import plan
+from docgen.vllm import Catalog
+
+SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
+TINY = ("vllm", "serve", "acme/Tiny-1B", "--max-model-len", "32768")
+TINY_ARGS = (*TINY, "--gpu-memory-utilization", "0.5", "--max-num-seqs", "2")
+TINY_ARGV = (*TINY_ARGS, "--enable-prefix-caching")
+VARIANTS = "docs/_build/agent-variants"
+
+
+def line_of(text: str, needle: str) -> int:
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def page_text(project: Any, path: str) -> str:
+    """A generated page as docgen renders it (verify-vllm writes nothing)."""
+    return plan(load_project(project.root)).by_path()[path].text
+
+
+# --- collecting commands (no vLLM needed) ---------------------------------------------
+
+
+def test_collect_finds_profiles_overrides_and_page_commands(make_project):
+    project = make_project()
+    shown = verify.collect(load_project(project.root))
+    registry = [s for s in shown if s.location.path == "profiles.yaml"]
+    assert [(s.origin, s.argv) for s in registry] == [
+        ("the command of profile 'vllm.box.tiny'", TINY_ARGV),
+        (
+            "the command of override 'small' of profile 'vllm.box.tiny'",
+            (*TINY_ARGV, "--gpu-memory-utilization", "0.3"),
+        ),
+    ]
+    assert registry[0].location == Location(
+        "profiles.yaml", line_of(MINIMAL_REGISTRY, "vllm.box.tiny:"), 3
+    )
+    assert registry[1].location.line == line_of(MINIMAL_REGISTRY, "small:")
+    pages = [s for s in shown if s.location.path == "docs/models.mdx"]
+    assert [(s.argv, s.origin) for s in pages] == [(TINY_ARGV, "this command")]
+    assert pages[0].location.line == line_of(page_text(project, "docs/models.mdx"), "vllm serve")
+    assert not (project.root / "docs").exists()  # the pages come from plan(), in memory
+
+
+def test_page_commands_follow_shell_rules():
+    text = "\n".join(
+        [
+            "Intro `vllm serve x --no` in prose is not a command.",
+            "```bash",
+            "# a comment line",
+            "$ VLLM_LOGGING_LEVEL=DEBUG vllm serve org/m \\",
+            "    --compilation-config '{\"mode\": 3}' \\",
+            '    --served-model-name "my model" | tee log.txt  # trailing comment',
+            "/opt/venv/bin/vllm serve m2 --max-num-seqs 4 && echo ok",
+            "```",
+            "",
+            "```python",
+            "subprocess.run('vllm serve m3')",
+            "```",
+            "~~~sh",
+            "vllm serve m4 --x 'unclosed",
+            "~~~",
+        ]
+    )
+    shown = list(verify.page_commands("docs/a.mdx", text))
+    assert [(s.location.line, s.argv, s.problem) for s in shown] == [
+        (
+            4,
+            (
+                "vllm",
+                "serve",
+                "org/m",
+                "--compilation-config",
+                '{"mode": 3}',
+                "--served-model-name",
+                "my model",
+            ),
+            "",
+        ),
+        (7, ("vllm", "serve", "m2", "--max-num-seqs", "4"), ""),
+        (14, (), "No closing quotation"),
+    ]
+
+
+def test_an_open_quote_continues_on_the_next_line_as_in_bash():
+    text = '```sh\nvllm serve m --speculative-config \'{\n  "method": "mtp"}\' \\\n  -O3\n```'
+    shown = list(verify.page_commands("p.md", text))
+    assert [(s.location.line, s.argv) for s in shown] == [
+        (2, ("vllm", "serve", "m", "--speculative-config", '{\n  "method": "mtp"}', "-O3"))
+    ]
+
+
+def test_a_continuation_at_the_end_of_a_block_still_counts():
+    shown = list(verify.page_commands("p.md", "```console\nvllm serve m \\\n  --a 1 \\\n```\n"))
+    assert [s.argv for s in shown] == [("vllm", "serve", "m", "--a", "1")]
+
+
+def test_missing_environment_says_how_to_create_it_and_exits_2(make_project, run, tmp_path):
+    project = make_project()
+    venv = tmp_path / "no-venv"
+    before = project.snapshot()
+    result = run(project, "verify-vllm", "--venv", str(venv))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{venv}: error: no vLLM 0.34.0 environment here; create it (about 2-3 minutes, "
+        "1.9 GB) with `docgen verify-vllm --setup` or `python3 scripts/vllm_env.py` (choose "
+        "the folder with --venv or $DOCGEN_VLLM_VENV)"
+    ]
+    assert project.snapshot() == before
+
+
+def test_the_environment_path_comes_from_the_option_the_variable_or_the_root(tmp_path, monkeypatch):
+    monkeypatch.delenv(vllm_env.ENV_VAR, raising=False)
+    assert vllm_env.venv_path(tmp_path) == tmp_path / ".cache" / "vllm-0.34.0"
+    monkeypatch.setenv(vllm_env.ENV_VAR, str(tmp_path / "env"))
+    assert vllm_env.venv_path(tmp_path) == tmp_path / "env"
+    assert vllm_env.venv_path(tmp_path, tmp_path / "given") == tmp_path / "given"
+
+
+def test_a_half_made_environment_is_not_ready(tmp_path):
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("")
+    assert not vllm_env.ready(venv)
+    (venv / vllm_env.MARKER).write_text('{"vllm": "0.33.0"}')
+    assert not vllm_env.ready(venv)
+
+
+def test_the_shipped_lock_is_the_reference_lock():
+    reference = REPO.parent / "shared" / "reference" / "vllm-parser-lock.txt"
+    if not reference.is_file():
+        pytest.skip(f"reference lock not found: {reference}")
+    assert vllm_env.lock_text() == reference.read_text(encoding="utf-8")
+
+
+# --- reporting, with vLLM's answers stubbed -------------------------------------------
+
+
+@pytest.fixture
+def stub_vllm(monkeypatch):
+    """Pretend the environment exists; answer with the messages given per command."""
+    answers: dict[tuple[str, ...], str] = {}
+    seen: list[list[list[str]]] = []
+
+    def probe(python: Path, request: dict[str, Any]) -> dict[str, Any]:
+        seen.append(request["commands"])
+        results = [
+            {"ok": False, "error": answers[tuple(c)]} if tuple(c) in answers else {"ok": True}
+            for c in request["commands"]
+        ]
+        return {"vllm": "0.34.0", "results": results}
+
+    monkeypatch.setattr(vllm_env, "ready", lambda venv: True)
+    monkeypatch.setattr(verify, "run_probe", probe)
+    return answers, seen
+
+
+def test_each_rejection_is_reported_at_the_registry_arg_and_exits_1(make_project, run, stub_vllm):
+    answers, seen = stub_vllm
+    answers[TINY_ARGV] = "vllm serve: error: argument --max-num-seqs: invalid int value: 'x'"
+    project = make_project()
+    result = run(project, "verify-vllm")
+    assert result.exit_code == 1
+    page_line = line_of(page_text(project, "docs/models.mdx"), "vllm serve")
+    assert result.stdout.splitlines() == [
+        f"profiles.yaml:{line_of(MINIMAL_REGISTRY, 'max-num-seqs')}:7: error: vLLM 0.34.0 "
+        "rejects the command of profile 'vllm.box.tiny': vllm serve: error: argument "
+        "--max-num-seqs: invalid int value: 'x'",
+        f"  also shown at docs/models.mdx:{page_line}:1",
+        f"  also shown at {VARIANTS}/models.alpha.generated.mdx:{page_line}:1",
+        f"  also shown at {VARIANTS}/models.beta.generated.mdx:{page_line}:1",
+        "5 vllm serve commands shown, 2 distinct: 1 rejected",
+    ]
+    assert len(seen) == 1 and len(seen[0]) == 2  # one vLLM process, each command once
+
+
+def test_all_accepted_exits_0_with_a_count(make_project, run, stub_vllm):
+    result = run(make_project(), "verify-vllm")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "5 vllm serve commands shown, 2 distinct: all parse with vLLM 0.34.0's own parser"
+    ]
+
+
+def test_profiles_on_another_declared_release_are_not_parsed(make_project, run, stub_vllm):
+    _, seen = stub_vllm
+    registry = MINIMAL_REGISTRY.replace(
+        "    platform: linux/amd64\n", "    platform: linux/amd64\n    vllm: 0.30.0\n"
+    )
+    result = run(make_project(registry), "verify-vllm")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == (
+        f"profiles.yaml:{line_of(registry, 'vllm.box.tiny:')}:3: note: not parsed: the command "
+        "of profile 'vllm.box.tiny' targets vLLM 0.30.0 (its image), the parser here is 0.34.0"
+    )
+    assert seen == []
+
+
+# --- vLLM 0.34.0's real parser ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def vllm_python() -> Path:
+    venv = vllm_env.venv_path(REPO)
+    if not vllm_env.ready(venv):
+        why = f"no vLLM {vllm_env.VLLM_VERSION} environment at {venv}; create it with "
+        why += f"`{vllm_env.SETUP_HINT}` or set ${vllm_env.ENV_VAR}"
+        if os.environ.get("CI"):
+            pytest.fail(f"{why} (CI is set: the real-parser tests must run)")
+        pytest.skip(why)
+    return vllm_env.python_of(venv)
+
+
+KNOWN_BAD = {
+    "unknown flag": (
+        ["--max-modle-len", "4096"],
+        "vllm: error: unrecognized arguments: --max-modle-len 4096",
+    ),
+    "non-integer count": (
+        ["--max-num-seqs", "four"],
+        "vllm serve: error: argument --max-num-seqs: invalid int value: 'four'",
+    ),
+    "broken JSON": (
+        ["--compilation-config", '{"mode": 3'],
+        "vllm serve: error: argument --compilation-config/-cc: 1 validation error for "
+        "CompilationConfig\n  Invalid JSON: EOF while parsing an object at line 1 column 10",
+    ),
+    "auto tool choice without a parser": (
+        ["--enable-auto-tool-choice"],
+        "Error: --enable-auto-tool-choice requires --tool-call-parser",
+    ),
+    "unknown tool-call parser": (
+        ["--enable-auto-tool-choice", "--tool-call-parser", "qwen9_coder"],
+        "invalid tool call parser: qwen9_coder (chose from { apertus,beam,",
+    ),
+    "unknown reasoning parser": (
+        ["--reasoning-parser", "qwen9"],
+        "invalid reasoning parser: qwen9 (chose from { beam,cohere_command3,",
+    ),
+}
+GOOD = ["--enable-auto-tool-choice", "--tool-call-parser", "qwen3_coder", "--reasoning-parser"]
+
+
+@pytest.fixture(scope="module")
+def real_answer(vllm_python: Path) -> dict[str, Any]:
+    """One vLLM process: the known-bad commands, a good one, and the option list."""
+    commands = [["vllm", "serve", "org/m", *args] for args, _ in KNOWN_BAD.values()]
+    commands.append(["vllm", "serve", "org/m", *GOOD, "qwen3"])
+    return verify.run_probe(vllm_python, {"commands": commands, "options": True})
+
+
+@pytest.mark.parametrize("case", list(KNOWN_BAD))
+def test_known_bad_commands_are_rejected_with_vllm_s_own_message(real_answer, case):
+    index = list(KNOWN_BAD).index(case)
+    result = real_answer["results"][index]
+    assert result["ok"] is False
+    assert result["error"].startswith(KNOWN_BAD[case][1])
+
+
+def test_a_good_command_is_accepted(real_answer):
+    assert real_answer["vllm"] == "0.34.0"
+    assert real_answer["results"][-1] == {"ok": True}
+
+
+def test_the_catalog_and_vllm_s_parser_agree_on_every_option(real_answer):
+    catalog = Catalog.load()
+    ours = set()
+    for name in catalog.names():
+        flag = catalog.lookup(name)
+        assert flag is not None
+        ours |= {flag.option, *flag.aliases, *(f"--{n}" for n in flag.negations)}
+    theirs = set(real_answer["options"])
+    assert sorted(theirs - ours) == [], "options vLLM has that the catalog lacks"
+    assert sorted(ours - theirs) == [], "options the catalog has that vLLM lacks"
+    assert len(theirs) == 494
+
+
+def test_the_worked_example_parses_with_vllm(example, run, vllm_python):
+    result = run(example, "verify-vllm", "--venv", str(vllm_python.parent.parent))
+    assert result.exit_code == 0, result.output
+    [summary] = result.stdout.splitlines()
+    shown, distinct = map(int, re.findall(r"\d+(?= vllm| distinct)", summary))
+    assert summary.endswith(" distinct: all parse with vLLM 0.34.0's own parser")
+    assert distinct >= 7 and shown > 6 * distinct  # 6 profiles + 1 override, on many pages
+
+
+def test_real_rejections_name_the_registry_arg_and_the_page_line(make_project, run, vllm_python):
+    registry = MINIMAL_REGISTRY.replace(
+        "      enable-prefix-caching: true\n",
+        "      enable-prefix-caching: true\n      enable-auto-tool-choice: true\n",
+    )
+    page = "---\ntitle: Try\n---\n\n```bash\nvllm serve org/m --max-num-seqs four\n```\n"
+    project = make_project(registry, templates={"try.mdx.j2": page})
+    result = run(project, "verify-vllm", "--venv", str(vllm_python.parent.parent))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    page_line = line_of(page_text(project, "docs/try.mdx"), "vllm serve")
+    auto = line_of(registry, "enable-auto-tool-choice")
+    assert lines == [
+        f"profiles.yaml:{auto}:7: error: vLLM 0.34.0 rejects the command of profile "
+        "'vllm.box.tiny': Error: --enable-auto-tool-choice requires --tool-call-parser",
+        f"profiles.yaml:{auto}:7: error: vLLM 0.34.0 rejects the command of override 'small' "
+        "of profile 'vllm.box.tiny': Error: --enable-auto-tool-choice requires "
+        "--tool-call-parser",
+        f"docs/try.mdx:{page_line}:1: error: vLLM 0.34.0 rejects this command: vllm serve: "
+        "error: "
+        "argument --max-num-seqs: invalid int value: 'four'",
+        f"  also shown at {VARIANTS}/try.alpha.generated.mdx:{page_line}:1",
+        f"  also shown at {VARIANTS}/try.beta.generated.mdx:{page_line}:1",
+        "5 vllm serve commands shown, 3 distinct: 3 rejected",
+    ]
