@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
@@ -21,7 +21,9 @@ from docgen.config import Project
 from docgen.diff import Change
 from docgen.errors import ConfigError, Location, Problem
 from docgen.model import Registry
-from docgen.render import Renderer
+
+if TYPE_CHECKING:
+    from docgen.render import Renderer
 
 VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
 HEADING = re.compile(r"^## (v\d+\.\d+\.\d+)$")
@@ -82,7 +84,12 @@ def entry_files(project: Project) -> list[Path]:
     folder = project.path(project.config.changelog)
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.mdx") if p.name != "overview.mdx")
+    root = project.root.resolve()
+    return sorted(
+        p
+        for p in folder.glob("*.mdx")
+        if p.name != "overview.mdx" and p.resolve().is_relative_to(root)
+    )
 
 
 def read_entry(project: Project, path: Path) -> Entry:
@@ -486,6 +493,8 @@ def create_entry(
             "registry has no semantic change since that state and "
             f"{project.config.fragments}/ holds no notes",
         )
+    from docgen.render import Renderer
+
     renderer = Renderer(registry, [project.path(project.config.templates)])
     release = compose(renderer, project, changes, version, date, summary, notes)
     path = f"{project.config.changelog}/{date}.mdx"

@@ -118,14 +118,17 @@ def output_options(func: F) -> F:
 @user_errors
 def build(state: State, dry_run: bool) -> None:
     """Render every output and write the ones that changed; prune stale generated files."""
-    from docgen import plan, sync
+    from docgen import sync
+    from docgen.cache import cached_plan, remember
 
     project = state.project()
     with sync.build_lock(project, notify=lambda m: click.echo(m, err=True)):
-        report = sync.compare(project, plan.plan(project))
+        the_plan, digest = cached_plan(project)
+        report = sync.compare(project, the_plan)
         changed = report.of(sync.NEW, sync.CHANGED, sync.STALE)
         if not dry_run:
             sync.apply(project, report, progress=_progress(state, len(changed)))
+            remember(project, digest, the_plan)
     verb = "would " if dry_run else ""
     for change in report.changes:
         if change.status != sync.UNCHANGED or state.verbose:
@@ -178,10 +181,14 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
     """Verify that every generated file matches the registry and that the changelog history
     is valid; write nothing (exit 1 on drift or a broken rule)."""
     from docgen import plan, releases, sync
+    from docgen.cache import cached_plan
 
     project = state.project()
-    the_plan = plan.plan(project)
+    the_plan, _digest = cached_plan(project)
     report = sync.compare(project, the_plan)
+    if not report.in_sync and not the_plan.complete:  # drift: re-plan to name its sources
+        the_plan = plan.plan(project)
+        report = sync.compare(project, the_plan)
     report.findings += releases.history_problems(project, the_plan)
     if changelog_since:
         report.findings += releases.changelog_gate(project, changelog_since)

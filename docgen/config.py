@@ -40,10 +40,10 @@ class Config:
         """The published route of a page (``docs/a/b.mdx`` -> ``a/b`` unless mapped)."""
         if page in self.routes:
             return self.routes[page].strip("/")
-        rel = PurePosixPath(page)
-        if rel.parts[:1] == (self.docs,):
-            rel = rel.relative_to(self.docs)
-        return rel.with_suffix("").as_posix()
+        prefix = f"{self.docs}/"
+        rel = page[len(prefix) :] if page.startswith(prefix) else page
+        stem, dot, suffix = rel.rpartition(".")
+        return stem if dot and "/" not in suffix else rel
 
 
 PATH_FIELDS = ("registry", "templates", "docs", "changelog", "variants", "export", "fragments")
@@ -130,6 +130,11 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
             problems.append(Problem(f"setting '{key}' must be a string", where))
         else:
             values[key] = _checked(value, where) if key in PATH_FIELDS else value
+            if key == "variant_pattern":
+                _checked(
+                    value.replace("{dir}", "d").replace("{stem}", "s").replace("{agent}", "a"),
+                    where,
+                )
     if problems:
         raise ConfigError(problems)
     return Config(**values)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -202,7 +203,22 @@ class Registry:
 
     def host_default(self, host_id: str) -> Profile | None:
         """The default profile of a host, if one is marked."""
-        return next((p for p in self.profiles.values() if p.host.id == host_id and p.default), None)
+        return self._host_defaults.get(host_id)
 
     def profiles_for_model(self, model_id: str) -> list[Profile]:
-        return [p for p in self.profiles.values() if p.model.id == model_id]
+        return list(self._by_model.get(model_id, ()))
+
+    @cached_property
+    def _host_defaults(self) -> dict[str, Profile]:
+        out: dict[str, Profile] = {}
+        for profile in self.profiles.values():
+            if profile.default:
+                out.setdefault(profile.host.id, profile)
+        return out
+
+    @cached_property
+    def _by_model(self) -> dict[str, list[Profile]]:
+        out: dict[str, list[Profile]] = {}
+        for profile in self.profiles.values():
+            out.setdefault(profile.model.id, []).append(profile)
+        return out

@@ -11,14 +11,17 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docgen import regions, variants
 from docgen.config import Project
 from docgen.errors import Location, PageError, TemplateError
 from docgen.model import Profile, Registry, Source
+from docgen.notice import NOTICE_MARK
 from docgen.registry import load_registry
-from docgen.render import NOTICE_MARK, Renderer
+
+if TYPE_CHECKING:
+    from docgen.render import Renderer
 from docgen.serve import serve_command
 
 PROFILE_SLOT = "[profile]"
@@ -47,6 +50,8 @@ class Plan:
     outputs: tuple[Output, ...]
     #: Every published page (not variants) with the ids of the agents it is published for.
     pages: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: False for a cached plan without the registry's profiles and the outputs' sources.
+    complete: bool = True
 
     def by_path(self) -> dict[str, Output]:
         return {o.path: o for o in self.outputs}
@@ -54,15 +59,18 @@ class Plan:
 
 def plan(project: Project, registry: Registry | None = None) -> Plan:
     """Render every output of ``project`` in memory; raise on the first broken input."""
+    from docgen.render import Renderer
+
     reg = registry or load_registry(project)
     renderer = Renderer(reg, [project.path(project.config.templates)])
     pages = list(_pages(project, reg, renderer))
     hand = list(_hand_written(project, reg, renderer, {o.path for o, _ in pages}))
     outputs = [o for o, _ in pages] + [h.output for h in hand if h.output is not None]
     shared = [(o.path, raw) for o, raw in pages if o.path.endswith(".mdx")]
+    behind = {o.path: o.sources for o, _ in pages}
     shared += [(h.path, h.text) for h in hand if variants.is_shared(h.text, reg.product.cli_token)]
     audiences: dict[str, tuple[str, ...]] = {}
-    outputs += _variants(project, reg, shared, audiences)
+    outputs += _variants(project, reg, shared, audiences, behind)
     outputs.append(_export(project, reg))
     overview = _overview(project, reg)
     if overview is not None:
@@ -210,6 +218,7 @@ def _variants(
     reg: Registry,
     shared: list[tuple[str, str]],
     audiences: dict[str, tuple[str, ...]],
+    behind: dict[str, tuple[Source, ...]],
 ) -> Iterator[Output]:
     token = reg.product.cli_token
     for source, text in shared:
@@ -223,7 +232,8 @@ def _variants(
             target = variant_path(project, source, agent.id)
             body = variants.render(page, agent, token, target)
             note = notice(f"{source} (the {agent.id} variant)", reg.path)
-            yield Output(target, with_notice(body, note), source, _all_sources(reg), "variant")
+            sources = behind.get(source) or _all_sources(reg)
+            yield Output(target, with_notice(body, note), source, sources, "variant")
 
 
 def _overview(project: Project, reg: Registry) -> Output | None:
@@ -254,7 +264,21 @@ def _profile_sources(profile: Profile) -> tuple[Source, ...]:
     return tuple(out)
 
 
+_ALL_SOURCES: dict[int, tuple[Registry, tuple[Source, ...]]] = {}
+
+
 def _all_sources(reg: Registry) -> tuple[Source, ...]:
+    """Every registry node a whole-registry page can show (computed once per registry)."""
+    cached = _ALL_SOURCES.get(id(reg))
+    if cached is not None and cached[0] is reg:
+        return cached[1]
+    result = _collect_sources(reg)
+    _ALL_SOURCES.clear()
+    _ALL_SOURCES[id(reg)] = (reg, result)
+    return result
+
+
+def _collect_sources(reg: Registry) -> tuple[Source, ...]:
     out: list[Source] = [a.source for a in reg.agents]
     out += [h.source for h in reg.hosts.values()]
     out += [i.source for i in reg.images.values()]

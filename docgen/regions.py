@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from docgen.errors import Location, PageError, Problem, did_you_mean
-from docgen.render import Renderer
+
+if TYPE_CHECKING:
+    from docgen.render import Renderer
 
 BEGIN = re.compile(r"^\{/\*\s*docgen:begin\s+([A-Za-z0-9_.-]+)((?:\s+[^\s*]+)*)\s*\*/\}\s*$")
 END = re.compile(r"^\{/\*\s*docgen:end\s*\*/\}\s*$")
@@ -166,3 +169,17 @@ BUILDERS: dict[str, Callable[[Renderer, tuple[str, ...]], str]] = {
     "serve-command": _serve,
     "override-examples": _overrides,
 }
+
+
+def strip_regions(text: str) -> str:
+    """The page with every region's content removed (the markers kept)."""
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        if END.match(line):
+            inside = False
+        if not inside:
+            out.append(line)
+        if BEGIN.match(line):
+            inside = True
+    return "\n".join(out)

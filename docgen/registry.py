@@ -44,7 +44,8 @@ from docgen.yamlsource import (
 #: Largest registry file docgen reads (bounded time and memory on hostile input).
 MAX_BYTES = 16_000_000
 #: Lines of registry text that generated pages would read as directives.
-DIRECTIVE_LINE = re.compile(r"^\s*</?AgentOnly\b|docgen:(?:begin|end)\b", re.MULTILINE)
+DIRECTIVE_LINE = re.compile(r"</?AgentOnly\b|docgen:(?:begin|end)\b")
+SURROGATE = re.compile("[\ud800-\udfff]")
 KeyPath = tuple[Any, ...]
 
 
@@ -56,6 +57,12 @@ def load_registry(project: Project) -> Registry:
 def load(path: Path, display: str | None = None) -> Registry:
     """Read, validate and build the registry at ``path``; raise RegistryError."""
     name = display or path.name
+    if path.is_symlink() and not _within(path):
+        raise RegistryError.at(
+            Location(name),
+            "the registry is a symbolic link that leaves "
+            "the project root; docgen reads only files inside it",
+        )
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
@@ -70,6 +77,11 @@ def load(path: Path, display: str | None = None) -> Registry:
     except OSError as exc:
         raise RegistryError.at(Location(name), f"cannot read registry: {exc.strerror}") from None
     return load_bytes(raw, name)
+
+
+def _within(path: Path) -> bool:
+    root = path.parent.resolve()
+    return path.resolve().is_relative_to(root)
 
 
 def load_bytes(raw: bytes, name: str) -> Registry:
@@ -95,7 +107,7 @@ def _clean(doc: Document | None) -> bool:
     """Whether a fast-path document passes every rule (then no second parse is needed)."""
     if doc is None or not isinstance(doc.data, dict):
         return False
-    return not schema.validate(doc.data, doc.positions) and not Checker(doc).run()
+    return schema.is_valid(doc.data) and not Checker(doc).run()
 
 
 def _order(problem: Problem) -> tuple[int, int, str]:
@@ -155,9 +167,15 @@ class Checker:
             if isinstance(value, str) and DIRECTIVE_LINE.search(value):
                 yield self.at(
                     keypath,
-                    "registry text may not contain an <AgentOnly> tag line "
+                    "registry text may not contain an <AgentOnly> tag "
                     "or a docgen region marker: generated pages would read it as a "
                     "directive",
+                )
+            if isinstance(value, str) and SURROGATE.search(value):
+                yield self.at(
+                    keypath,
+                    "registry text contains an unpaired UTF-16 surrogate "
+                    "(write the character itself instead of a \\ud83d-style escape)",
                 )
 
     def _agents(self) -> Iterator[Problem]:

@@ -40,6 +40,19 @@ def _validator() -> Any:
     return Draft202012Validator(schema())
 
 
+def is_valid(data: Any) -> bool:
+    """A fast yes/no answer from the compiled validator (no explanations)."""
+    from fastjsonschema import JsonSchemaException
+
+    from docgen import _schema_check
+
+    try:
+        _schema_check.validate(data)
+    except JsonSchemaException:
+        return False
+    return True
+
+
 def validate(data: Any, positions: Positions) -> list[Problem]:
     """Every schema violation in ``data``, each located and worded for a person."""
     problems: list[Problem] = []

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,7 @@ def compare(project: Project, plan: Plan) -> Report:
     report = Report()
     foreign: list[Problem] = []
     root = project.root.resolve()
+    _real_dir.cache_clear()
     for output in plan.outputs:
         target = project.root / output.path
         if not _inside(target, root):
@@ -84,17 +86,22 @@ def compare(project: Project, plan: Plan) -> Report:
     if foreign:
         raise OwnershipError(foreign)
     wanted = {o.path for o in plan.outputs}
-    report.changes += [Change(p, STALE) for p in owned_files(project) if p not in wanted]
+    report.changes += [Change(p, STALE) for p in owned_files(project, skip=wanted)]
     return report
 
 
 def _inside(path: Path, root: Path) -> bool:
     """Whether ``path`` (through any symbolic links) stays inside ``root``."""
-    try:
-        path.resolve().relative_to(root)
-    except ValueError:
-        return False
-    return True
+    if os.path.islink(path):
+        target = os.path.realpath(path)
+    else:
+        target = os.path.join(_real_dir(str(path.parent)), path.name)
+    return target == str(root) or target.startswith(str(root) + os.sep)
+
+
+@lru_cache(maxsize=4096)
+def _real_dir(folder: str) -> str:
+    return os.path.realpath(folder)
 
 
 def _foreign(output: Output) -> Problem:
@@ -107,20 +114,31 @@ def _foreign(output: Output) -> Problem:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_bytes().decode("utf-8", errors="replace")
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", errors="replace")
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
 
 
-def owned_files(project: Project) -> Iterator[str]:
+def owned_files(project: Project, skip: set[str] | None = None) -> Iterator[str]:
     """Project-relative paths of files under the docs folder that carry the notice."""
     folders = [project.path(project.config.docs), project.path(project.config.changelog)]
-    paths = sorted({p for folder in folders if folder.is_dir() for p in folder.rglob("*")})
-    for path in paths:
-        if path.suffix in (".mdx", ".md", ".json") and path.is_file() and not path.is_symlink():
+    found: set[str] = set()
+    for folder in folders:
+        for top, _dirs, names in os.walk(folder):
+            found.update(
+                os.path.join(top, n) for n in names if n.endswith((".mdx", ".md", ".json"))
+            )
+    cut = len(str(project.root)) + 1
+    for name in sorted(found):
+        rel = name[cut:].replace(os.sep, "/")
+        if skip is not None and rel in skip:
+            continue
+        path = Path(name)
+        if path.is_file() and not path.is_symlink():
             text = _read(path)
             if text is not None and owned(text):
-                yield path.relative_to(project.root).as_posix()
+                yield rel
 
 
 def apply(
@@ -128,6 +146,14 @@ def apply(
 ) -> list[Change]:
     """Write new and changed outputs atomically and delete stale ones; return what changed."""
     sweep_temporaries(project, report)
+    for change in report.of(NEW, CHANGED):  # refuse before the first write, not midway
+        assert change.output is not None
+        try:
+            change.output.text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise OwnershipError(
+                Problem(f"cannot write {change.path}: {exc.reason}", Location(change.path, 1, 1))
+            ) from None
     done = []
     for change in report.of(NEW, CHANGED, STALE):
         if change.output is not None:

@@ -198,6 +198,8 @@ def _tag_or_comment(text: str) -> bool:
 
 def rewrite_paths(text: str, source: str, target: str) -> str:
     """Relative import paths and file links, re-aimed from ``source``'s folder to ``target``'s."""
+    if "./" not in text:
+        return text  # nothing relative to re-aim
     src_dir, dst_dir = posixpath.dirname(source), posixpath.dirname(target)
 
     def move(rel: str) -> str:
@@ -302,8 +304,9 @@ def check(page: Page, agents: Sequence[Agent], token: str) -> None:
                     Location(page.path, line.number),
                 )
             )
-    for agent in agents:
-        problems += empty_sections(page, select(page, agent.id), agent.id)
+    if page.blocks:  # without blocks every agent sees every section
+        for agent in agents:
+            problems += empty_sections(page, select(page, agent.id), agent.id)
     if problems:
         raise PageError(problems)
 

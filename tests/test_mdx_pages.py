@@ -22,7 +22,7 @@ def test_pages_built_from_a_hostile_registry_compile(make_project, run):
     require_mdx()
     from conftest import MINIMAL_REGISTRY
 
-    hostile = "{{ 7*7 }} {% raw %} <script>x</script> </AgentOnly> $$acme | `tick` *em* # h"
+    hostile = "{{ 7*7 }} {% raw %} <script>x</script> $$acme | `tick` *em* # h"
     text = MINIMAL_REGISTRY.replace("notes: Box default.", f"notes: {hostile!r}")
     text = text.replace("label: Tiny 1B", "label: 'Tiny {x} <b>'")
     text = text.replace("summary: Use less memory.", 'summary: "Use {less} <i>memory</i>"')

@@ -1,0 +1,160 @@
+"""A content-addressed cache of the plan, so an unchanged project is not rendered again.
+
+The key hashes every input that can change an output: docgen's own code and
+templates, the settings, the registry, the project's templates, the hand-written
+pages and the changelog entries. On a hit the stored plan is used as is; on a miss
+the plan is rendered and stored. The cache lives in ``.docgen-cache/`` at the project
+root (safe to delete, never committed); a damaged or foreign file is ignored.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import os
+import pickle
+import tempfile
+import types
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from docgen.config import Project
+from docgen.plan import Plan
+
+FOLDER = ".docgen-cache"
+FORMAT = b"docgen-plan-cache-1\n"
+PACKAGE = Path(__file__).resolve().parent
+
+
+def _proxy(items: dict[object, object]) -> types.MappingProxyType[object, object]:
+    return types.MappingProxyType(items)
+
+
+def _pickle_proxy(proxy: types.MappingProxyType[object, object]) -> tuple[object, ...]:
+    return _proxy, (dict(proxy),)
+
+
+copyreg.pickle(types.MappingProxyType, _pickle_proxy)  # type: ignore[arg-type]
+
+
+def key(project: Project) -> str:
+    """A digest of every input of the plan."""
+    digest = hashlib.sha256(FORMAT)
+    for name, data in _inputs(project):
+        digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def _inputs(project: Project) -> Iterator[tuple[str, bytes]]:
+    yield "config", repr(project.config).encode()
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".j2", ".json") and path.is_file():
+            stat = path.stat()
+            yield f"docgen:{path.name}", f"{stat.st_size}:{stat.st_mtime_ns}".encode()
+    yield "registry", _bytes(project.registry_path)
+    cfg = project.config
+    for folder in (cfg.templates, cfg.changelog):
+        for path in _files(project.path(folder), skip=None):
+            yield str(path.relative_to(project.root)), _bytes(path)
+    for path in _files(project.path(cfg.docs), skip=project.path(cfg.variants)):
+        if path.suffix == ".mdx":
+            text = _page_input(path)
+            if text is not None:
+                yield str(path.relative_to(project.root)), text
+
+
+def _page_input(path: Path) -> bytes | None:
+    """What of a page can change the plan: nothing for a generated page, the text outside
+    its regions for a page with regions, else all of it."""
+    from docgen.plan import owned
+    from docgen.regions import strip_regions
+
+    raw = _bytes(path)
+    head = raw[:2000].decode("utf-8", "replace")
+    if owned(head):
+        return None
+    if b"docgen:" in raw:
+        return strip_regions(raw.decode("utf-8", "replace")).encode()
+    return raw
+
+
+def _files(folder: Path, skip: Path | None) -> list[Path]:
+    found = []
+    for top, dirs, names in os.walk(folder):
+        here = Path(top)
+        dirs[:] = sorted(d for d in dirs if skip is None or here / d != skip)
+        found += [here / n for n in sorted(names)]
+    return found
+
+
+def _bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b"\0missing"
+
+
+def load(project: Project, digest: str) -> Plan | None:
+    """The stored plan for ``digest``, or None."""
+    path = project.root / FOLDER / f"{digest}.pickle"
+    try:
+        raw = path.read_bytes()
+        if not raw.startswith(FORMAT):
+            return None
+        plan = pickle.loads(raw[len(FORMAT) :])  # noqa: S301 - our own file, keyed by content
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return None
+    return plan if isinstance(plan, Plan) else None
+
+
+def store(project: Project, digest: str, plan: Plan) -> None:
+    """Keep ``plan`` as the only cache entry; any failure just leaves no cache."""
+    folder = project.root / FOLDER
+    try:
+        folder.mkdir(exist_ok=True)
+        (folder / ".gitignore").write_text("*\n", "utf-8")
+        data = FORMAT + pickle.dumps(slim(plan), protocol=pickle.HIGHEST_PROTOCOL)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, folder / f"{digest}.pickle")
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+        for old in folder.glob("*.pickle"):
+            if old.name != f"{digest}.pickle":
+                old.unlink(missing_ok=True)
+    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return
+
+
+def slim(plan: Plan) -> Plan:
+    """What a cache hit needs: output texts, pages, product and agents; no provenance.
+
+    The registry's profiles and the sources behind each output are left out (they are
+    most of the unpickling time); a caller that needs them re-plans (see ``full``).
+    """
+    registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={}, data={})
+    outputs = tuple(replace(o, sources=()) for o in plan.outputs)
+    return Plan(registry, outputs, plan.pages, complete=False)
+
+
+def cached_plan(project: Project) -> tuple[Plan, str]:
+    """The plan of ``project`` and its input digest: a slim plan from the cache when
+    nothing it depends on changed (``plan.complete`` is then False), else rendered.
+
+    Nothing is written here; ``build`` stores the plan after it wrote every output.
+    """
+    from docgen.plan import plan
+
+    digest = key(project)
+    found = load(project, digest)
+    return (found if found is not None else plan(project)), digest
+
+
+def remember(project: Project, digest: str, plan: Plan) -> None:
+    """Store a plan a successful build just wrote (unless it is already stored)."""
+    if plan.complete and not (project.root / FOLDER / f"{digest}.pickle").is_file():
+        store(project, digest, plan)
