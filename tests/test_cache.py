@@ -100,7 +100,7 @@ def test_hand_edit_of_a_generated_file_is_found_on_a_cache_hit(make_project, run
     project.edit("docs/models.mdx", "Tiny", "Tony")
     result = run(project, "check")
     assert result.exit_code == 1
-    assert "docs/models.mdx:" in result.output and "-| `tiny` | `acme/Tiny-1B`" in result.output
+    assert "docs/models.mdx:" in result.output and "+| `tiny` | `acme/Tiny-1B`" in result.output
     assert run(project, "build").exit_code == 0
     assert "Tony" not in project.read("docs/models.mdx")
 
