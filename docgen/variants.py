@@ -141,9 +141,11 @@ def select(page: Page, agent: str) -> list[Line]:
     return [line for index, line in enumerate(page.body) if index not in dropped]
 
 
-def empty_sections(page: Page, kept: list[Line], agent: str) -> list[Problem]:
+def empty_sections(
+    page: Page, kept: list[Line], agent: str, source: dict[int, tuple[str, bool]] | None = None
+) -> list[Problem]:
     """Headings whose content exists in the source but is dropped entirely for ``agent``."""
-    source = _sections(list(page.body))
+    source = _sections(list(page.body)) if source is None else source
     variant = _sections(kept)
     problems = []
     for number, (title, has_content) in source.items():
@@ -305,8 +307,9 @@ def check(page: Page, agents: Sequence[Agent], token: str) -> None:
                 )
             )
     if page.blocks:  # without blocks every agent sees every section
+        source = _sections(list(page.body))
         for agent in agents:
-            problems += empty_sections(page, select(page, agent.id), agent.id)
+            problems += empty_sections(page, select(page, agent.id), agent.id, source)
     if problems:
         raise PageError(problems)
 

@@ -291,7 +291,8 @@ def load_fast(text: str, path: str) -> Document | None:
         root = loader.get_single_node()
         if root is None:
             return None
-        return _FastConverter(path, loader.resolve).document(root)
+        resolve = loader.resolve if "!" in text else None  # no "!": no explicit tag
+        return _FastConverter(path, resolve).document(root)
     except (_Fallback, RecursionError):
         return None
     except Exception:  # any libyaml complaint: let ruamel word it
@@ -316,7 +317,9 @@ class _FastConverter:
         self.seen.add(id(node))
         kind = node.id
         if kind == "scalar":
-            if node.tag != self.resolve(type(node), node.value, (not node.style, True)):
+            if self.resolve is not None and node.tag != self.resolve(
+                type(node), node.value, (not node.style, True)
+            ):
                 raise _Fallback  # an explicit tag: ruamel keeps it
             return _resolve(node)
         if kind == "sequence":
