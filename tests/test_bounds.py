@@ -1,0 +1,196 @@
+"""Bounded time and memory on hostile input: each case stops with a clear located error.
+
+Every case runs docgen in a child process and reads that child's own resource usage
+with ``os.wait4`` (the per-child form of ``getrusage(RUSAGE_CHILDREN)``, which would
+also count every other child the test session ever waited for): its processor time
+(user + system) must stay under ``TIME_LIMIT`` and its peak resident memory under
+``MEMORY_LIMIT``. Processor time, unlike the wall clock, does not grow when other
+jobs share the machine; the wall clock (``time.monotonic``) is a backstop: a child
+still running after ``WALL_LIMIT`` seconds is killed, so a case that is not bounded
+fails in bounded time too.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from tempfile import TemporaryFile
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+
+from docgen.registry import MAX_BYTES
+from docgen.yamlsource import MAX_DEPTH, MAX_NODES
+
+TIME_LIMIT = 10.0  # seconds of processor time; generous for a slow CI machine
+WALL_LIMIT = 3 * TIME_LIMIT
+MEMORY_LIMIT = 400 * 1024  # KiB of peak resident memory
+#: Runs the docgen command line with the template render deadline set (0: the default).
+DRIVER = """\
+import sys
+import docgen.render
+seconds = int(sys.argv.pop(1))
+if seconds:
+    docgen.render.RENDER_SECONDS = seconds
+from docgen.cli import main
+sys.argv[0] = "docgen"
+main()
+"""
+
+
+@dataclass(frozen=True)
+class Run:
+    exit_code: int  # negative: killed by that signal
+    seconds: float  # wall clock
+    cpu_seconds: float  # user + system
+    peak_kib: int
+    stdout: str
+    stderr: str
+
+
+def docgen_bounded(
+    root: Path, *args: str, render_seconds: int = 0, kill_after: float = WALL_LIMIT
+) -> Run:
+    """Run docgen in a child; kill it after ``kill_after`` s; return its own time and memory."""
+    with TemporaryFile() as out, TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            [sys.executable, "-c", DRIVER, str(render_seconds), "--root", str(root), *args],
+            stdout=out,
+            stderr=err,
+        )
+        timer = threading.Timer(kill_after, proc.kill)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        seconds = time.monotonic() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        out.seek(0)
+        err.seek(0)
+        cpu = usage.ru_utime + usage.ru_stime
+        stdout, stderr = out.read().decode(), err.read().decode()
+        return Run(proc.returncode, seconds, cpu, usage.ru_maxrss, stdout, stderr)
+
+
+def assert_bounded(run: Run, expected: str) -> None:
+    assert run.exit_code == 2, (run.exit_code, run.stderr[-2000:])
+    assert run.cpu_seconds < TIME_LIMIT and run.seconds < WALL_LIMIT
+    assert run.peak_kib < MEMORY_LIMIT
+    assert "Traceback" not in run.stderr
+    assert run.stderr.splitlines() == [expected]
+
+
+@pytest.fixture
+def root(make_project) -> Path:
+    return make_project().root
+
+
+def test_alias_bomb(root: Path) -> None:
+    lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"a{n}: &a{n} [" + ", ".join([f"*a{n - 1}"] * 10) + "]" for n in range(1, 10)]
+    (root / "profiles.yaml").write_text("\n".join(lines) + "\n", "utf-8")  # 10**10 nodes
+    assert_bounded(
+        docgen_bounded(root, "validate"),
+        f"profiles.yaml:6:1: error: YAML aliases expand to more than {MAX_NODES:,} nodes "
+        "(an alias bomb?)",
+    )
+
+
+def test_registry_of_50_megabytes(root: Path) -> None:
+    size = 50_000_000
+    pad = "# padding\n" * ((size - len(MINIMAL_REGISTRY)) // 10)
+    text = MINIMAL_REGISTRY + pad
+    (root / "profiles.yaml").write_text(text + "#" * (size - len(text) - 1) + "\n", "utf-8")
+    assert (root / "profiles.yaml").stat().st_size == size
+    assert_bounded(
+        docgen_bounded(root, "build"),
+        f"profiles.yaml:1:1: error: the registry is 50.0 MB; docgen reads registries up to "
+        f"{MAX_BYTES / 1e6:.0f} MB",
+    )
+
+
+def test_deeply_nested_block_mappings(root: Path) -> None:
+    levels = 1500
+    text = "".join(f"{'  ' * i}k{i}:\n" for i in range(levels)) + "  " * levels + "leaf\n"
+    (root / "profiles.yaml").write_text(text, "utf-8")
+    assert_bounded(
+        docgen_bounded(root, "validate"),
+        "profiles.yaml:1:1: error: cannot parse YAML: maximum recursion depth exceeded",
+    )
+
+
+def test_template_that_loops_forever(make_project) -> None:
+    loop = "---\ntitle: x\n---\n\n{% for i in range(10 ** 15) %}{% endfor %}\n"
+    project = make_project(templates={"loop.mdx.j2": loop})
+    before = project.snapshot()
+    assert_bounded(
+        docgen_bounded(project.root, "build", render_seconds=2),
+        "templates/loop.mdx.j2:5: error: template rendering took longer than 2 s "
+        "(an endless loop?)",
+    )
+    assert project.snapshot() == before
+
+
+def test_deeply_nested_flow_lists(root: Path) -> None:
+    levels = 10_000
+    (root / "profiles.yaml").write_text("[" * levels + "]" * levels + "\n", "utf-8")
+    assert_bounded(
+        docgen_bounded(root, "validate"),
+        "profiles.yaml:1:1: error: cannot parse YAML: maximum recursion depth exceeded",
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="yamlsource.load_fast gives the text to PyYAML's C parser first, whose composer "
+    "recurses once per level: from about 25,000 nested '[' (50 kB) it overflows the C stack "
+    "and docgen dies of SIGSEGV (exit 139) without a message",
+)
+def test_very_deeply_nested_flow_lists(root: Path) -> None:
+    levels = 40_000
+    (root / "profiles.yaml").write_text("[" * levels + "]" * levels + "\n", "utf-8")
+    run = docgen_bounded(root, "validate")
+    assert run.exit_code == 2, run.exit_code
+    assert run.cpu_seconds < TIME_LIMIT
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="yamlsource._guard_size counts a node deeper than MAX_DEPTH as too big, so plain "
+    "deep nesting is reported as an alias bomb",
+)
+def test_nesting_just_past_the_depth_limit_is_named_as_such(root: Path) -> None:
+    levels = MAX_DEPTH + 36
+    (root / "profiles.yaml").write_text("[" * levels + "]" * levels + "\n", "utf-8")
+    run = docgen_bounded(root, "validate")
+    assert run.exit_code == 2
+    assert run.stderr.rstrip("\n").endswith(f"error: YAML nesting deeper than {MAX_DEPTH} levels")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a registry under MAX_BYTES can take minutes and gigabytes: 60,000 hosts (2.5 MB) "
+    "validate in 14 s and 277 MB, and with one error in them (ruamel.yaml's round-trip "
+    "parser words it) in 93 s and 461 MB",
+)
+def test_largest_accepted_registry(root: Path) -> None:
+    head, tail = MINIMAL_REGISTRY.split("hosts:\n", 1)
+    hosts = []
+    size = len(MINIMAL_REGISTRY) + 100
+    for i in range(MAX_BYTES):
+        line = f"  h{i}: {{name: Host {i}, arch: amd64}}\n"
+        if size + len(line) > MAX_BYTES:
+            break
+        hosts.append(line)
+        size += len(line)
+    (root / "profiles.yaml").write_text(f"{head}hosts:\n{''.join(hosts)}{tail}", "utf-8")
+    run = docgen_bounded(root, "validate", kill_after=TIME_LIMIT)
+    assert run.exit_code in (0, 2)
+    assert run.cpu_seconds < TIME_LIMIT and run.peak_kib < MEMORY_LIMIT
