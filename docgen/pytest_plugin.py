@@ -72,7 +72,19 @@ class DocgenProject(pytest.Collector):
         )
 
 
-class OutputItem(pytest.Item):
+class DocgenItem(pytest.Item):
+    """Shows a DocgenFailure as its plain text, without a Python traceback."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, DocgenFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"docgen: {self.name}"
+
+
+class OutputItem(DocgenItem):
     def __init__(self, *, change: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.change = change
@@ -88,14 +100,6 @@ class OutputItem(pytest.Item):
         lines.append("run `docgen build` to bring the docs back in sync")
         raise DocgenFailure("\n".join(lines))
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        if isinstance(excinfo.value, DocgenFailure):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo))
-
-    def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"docgen: {self.name}"
-
 
 _WHY = {
     "new": "missing: docgen would create it",
@@ -104,7 +108,7 @@ _WHY = {
 }
 
 
-class ProblemItem(pytest.Item):
+class ProblemItem(DocgenItem):
     def __init__(self, *, problems: tuple[Problem, ...], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.problems = problems
@@ -112,11 +116,3 @@ class ProblemItem(pytest.Item):
     def runtest(self) -> None:
         if self.problems:
             raise DocgenFailure("\n".join(str(p) for p in self.problems))
-
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        if isinstance(excinfo.value, DocgenFailure):
-            return str(excinfo.value)
-        return str(super().repr_failure(excinfo))
-
-    def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, f"docgen: {self.name}"
