@@ -76,6 +76,7 @@ def load_text(text: str, path: str) -> Document:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    check_depth(text, path)
     yaml = YAML(typ="rt")
     yaml.Constructor = _constructor()
     yaml.allow_duplicate_keys = False
@@ -83,7 +84,9 @@ def load_text(text: str, path: str) -> Document:
         root = yaml.load(text)
     except MarkedYAMLError as exc:
         raise RegistryError(_marked_problem(exc, path)) from None
-    except (YAMLError, RecursionError) as exc:
+    except RecursionError:
+        raise RegistryError.at(Location(path, 1, 1), _too_deep()) from None
+    except YAMLError as exc:
         raise RegistryError.at(Location(path, 1, 1), f"cannot parse YAML: {exc}") from None
     if root is None:
         raise RegistryError.at(Location(path, 1, 1), "the file is empty; expected a mapping")
@@ -208,7 +211,7 @@ def expanded_size(node: Any, memo: dict[int, int], depth: int = 0) -> int:
     if id(node) in memo:
         return memo[id(node)]
     if depth > MAX_DEPTH:
-        return MAX_NODES + 1
+        raise _TooDeep
     memo[id(node)] = MAX_NODES + 1  # a cycle counts as too big until proven otherwise
     children = node.values() if isinstance(node, dict) else node
     size = 1 + sum(expanded_size(child, memo, depth + 1) for child in children)
@@ -216,20 +219,39 @@ def expanded_size(node: Any, memo: dict[int, int], depth: int = 0) -> int:
     return memo[id(node)]
 
 
+class _TooDeep(Exception):
+    """Aliases nest the document deeper than ``MAX_DEPTH``."""
+
+
 def _guard_size(root: Any, path: str) -> None:
     memo: dict[int, int] = {}
-    if expanded_size(root, memo) <= MAX_NODES:
-        return
-    line, col = 1, 1
-    lc = getattr(root, "lc", None)
-    if isinstance(root, dict) and lc is not None:
-        worst = max(root, key=lambda k: expanded_size(root[k], memo))
-        if worst in lc.data:
-            line, col = lc.data[worst][0] + 1, lc.data[worst][1] + 1
+    try:
+        if expanded_size(root, memo) <= MAX_NODES:
+            return
+    except _TooDeep:
+        raise RegistryError.at(_culprit(root, path, _too_deep_below), _too_deep()) from None
     raise RegistryError.at(
-        Location(path, line, col),
+        _culprit(root, path, lambda value: expanded_size(value, memo) > MAX_NODES),
         f"YAML aliases expand to more than {MAX_NODES:,} nodes (an alias bomb?)",
     )
+
+
+def _too_deep_below(value: Any) -> bool:
+    try:
+        expanded_size(value, {}, 1)
+    except _TooDeep:
+        return True
+    return False
+
+
+def _culprit(root: Any, path: str, guilty: Any) -> Location:
+    """Where the first top-level entry for which ``guilty(value)`` holds is written."""
+    lc = getattr(root, "lc", None)
+    if isinstance(root, dict) and lc is not None:
+        for key, value in root.items():
+            if guilty(value) and key in lc.data:
+                return Location(path, lc.data[key][0] + 1, lc.data[key][1] + 1)
+    return Location(path, 1, 1)
 
 
 def _convert(root: Any, path: str) -> Document:
@@ -256,11 +278,14 @@ def walk_leaves(data: Any, keypath: KeyPath = ()) -> Iterator[tuple[KeyPath, Any
 
 # -- the fast path -----------------------------------------------------------------------
 #
-# libyaml (through PyYAML's C parser) composes the node tree; docgen resolves plain
-# scalars by YAML 1.2's core schema itself and records positions from the node marks.
-# Anything unusual (aliases, merge keys, duplicate keys, explicit tags, numbers whose
-# 1.2 reading is not obvious, any parse error) returns None, and the careful ruamel.yaml
-# path runs instead, so messages and semantics stay ruamel's.
+# libyaml (through PyYAML's C parser) produces the event stream; docgen composes data and
+# positions from it in one loop without building a node tree, resolves plain scalars by
+# YAML 1.2's core schema itself, and measures nesting as it goes, so no parser ever
+# recurses into a deep document. Anything unusual (aliases, anchors, merge keys,
+# duplicate keys, explicit tags, directives, several documents, numbers whose 1.2
+# reading is not obvious) returns None, and the careful ruamel.yaml path runs instead,
+# so messages and semantics stay ruamel's. A syntax error is worded by ruamel.yaml too,
+# unless the text is too large for its round-trip parser to read in bounded time.
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -269,10 +294,11 @@ _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?
 _UNSURE = re.compile(
     r"^[-+]?(?:0[0-9]|0[oxOX]|\.(?:inf|Inf|INF|nan|NaN|NAN)$)|^[-+.0-9][-+.0-9_eE:]*_"
 )
-_PLAIN_TAGS = frozenset(
-    f"tag:yaml.org,2002:{t}"
-    for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
-)
+_NUMBER_START = frozenset("0123456789+-.")
+_WORD_START = frozenset("~nNtTfF")
+#: Largest text whose syntax errors ruamel.yaml words; libyaml words them beyond it.
+RUAMEL_WORDING_BYTES = 512_000
+_NO_KEY = object()
 
 
 class _Fallback(Exception):
@@ -280,86 +306,171 @@ class _Fallback(Exception):
 
 
 def load_fast(text: str, path: str) -> Document | None:
-    """Parse with libyaml when possible; None means "use ``load_text``"."""
+    """Parse with libyaml when possible; None means "use ``load_text``".
+
+    Nesting deeper than ``MAX_DEPTH`` is a located RegistryError here, and so is a
+    syntax error in text too large for ruamel.yaml to word in bounded time.
+    """
     try:
         import yaml
 
-        loader = yaml.CSafeLoader(text)
+        parser = yaml.CBaseLoader(text)
     except (ImportError, AttributeError):
         return None
     try:
-        root = loader.get_single_node()
-        if root is None:
-            return None
-        resolve = loader.resolve if "!" in text else None  # no "!": no explicit tag
-        return _FastConverter(path, resolve).document(root)
-    except (_Fallback, RecursionError):
+        return _Composer(path).document(parser.get_event)
+    except _Fallback:
         return None
-    except Exception:  # any libyaml complaint: let ruamel word it
+    except yaml.MarkedYAMLError as exc:
+        if len(text) > RUAMEL_WORDING_BYTES:
+            raise RegistryError(_marked_problem(exc, path)) from None
+        return None
+    except yaml.YAMLError:
         return None
     finally:
-        loader.dispose()
+        parser.dispose()
 
 
-class _FastConverter:
-    def __init__(self, path: str, resolve: Any) -> None:
+def check_depth(text: str, path: str) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH`` before a recursive composer meets it."""
+    try:
+        import yaml
+
+        parser = yaml.CBaseLoader(text)
+    except (ImportError, AttributeError):
+        return
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    depth = 0
+    try:
+        while (event := parser.get_event()) is not None:
+            if isinstance(event, starts):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark: Any = event.start_mark
+                    raise RegistryError.at(
+                        Location(path, mark.line + 1, mark.column + 1), _too_deep()
+                    )
+            elif isinstance(event, ends):
+                depth -= 1
+    except yaml.YAMLError:
+        return  # the composer words it
+    finally:
+        parser.dispose()
+
+
+def _too_deep() -> str:
+    return f"YAML nesting deeper than {MAX_DEPTH} levels"
+
+
+class _Frame:
+    __slots__ = ("container", "keypath", "key")
+
+    def __init__(self, container: Any, keypath: KeyPath) -> None:
+        self.container = container
+        self.keypath = keypath
+        self.key: Any = _NO_KEY
+
+
+class _Composer:
+    """Builds data and positions from libyaml's events with an explicit stack."""
+
+    def __init__(self, path: str) -> None:
         self.positions = Positions(path)
-        self.seen: set[int] = set()
-        self.resolve = resolve
 
-    def document(self, root: Any) -> Document:
-        self.positions.values[()] = (root.start_mark.line + 1, root.start_mark.column + 1)
-        return Document(self.node(root, ()), self.positions)
+    def document(self, next_event: Any) -> Document | None:
+        import yaml
 
-    def node(self, node: Any, keypath: KeyPath) -> Any:
-        if id(node) in self.seen or node.tag not in _PLAIN_TAGS or len(keypath) > MAX_DEPTH:
+        next_event()  # the stream start
+        start = next_event()
+        if not isinstance(start, yaml.DocumentStartEvent):
+            return None  # an empty stream: ruamel words it
+        if start.version or start.tags:
             raise _Fallback
-        self.seen.add(id(node))
-        kind = node.id
-        if kind == "scalar":
-            if self.resolve is not None and node.tag != self.resolve(
-                type(node), node.value, (not node.style, True)
-            ):
-                raise _Fallback  # an explicit tag: ruamel keeps it
-            return _resolve(node)
-        if kind == "sequence":
-            return [self._item(child, (*keypath, i)) for i, child in enumerate(node.value)]
-        return self._mapping(node, keypath)
+        root = self._compose(next_event, yaml)
+        if not isinstance(next_event(), yaml.StreamEndEvent):
+            raise _Fallback  # a second document
+        return Document(root, self.positions)
 
-    def _item(self, child: Any, keypath: KeyPath) -> Any:
-        self.positions.values[keypath] = (child.start_mark.line + 1, child.start_mark.column + 1)
-        return self.node(child, keypath)
+    def _compose(self, next_event: Any, yaml: Any) -> Any:
+        scalar, mapping, sequence = (
+            yaml.ScalarEvent,
+            yaml.MappingStartEvent,
+            yaml.SequenceStartEvent,
+        )
+        end_mapping, end_sequence = yaml.MappingEndEvent, yaml.SequenceEndEvent
+        keys, values = self.positions.keys, self.positions.values
+        stack: list[_Frame] = []
+        root: Any = None
+        while True:
+            event = next_event()
+            kind = type(event)
+            if kind is end_mapping or kind is end_sequence:
+                value = stack.pop().container
+            elif kind is scalar or kind is mapping or kind is sequence:
+                if event.anchor is not None or event.tag is not None:
+                    raise _Fallback
+                mark = event.start_mark
+                where = (mark.line + 1, mark.column + 1)
+                if not stack:
+                    keypath: KeyPath = ()
+                else:
+                    frame = stack[-1]
+                    if frame.key is _NO_KEY and type(frame.container) is dict:
+                        frame.key = self._key(event, frame, kind is scalar)
+                        keys[(*frame.keypath, frame.key)] = where
+                        continue
+                    index = frame.key if frame.key is not _NO_KEY else len(frame.container)
+                    keypath = (*frame.keypath, index)
+                    if len(keypath) > MAX_DEPTH:
+                        raise RegistryError.at(Location(self.positions.path, *where), _too_deep())
+                values[keypath] = where
+                if kind is scalar:
+                    value = _resolve(event)
+                else:
+                    stack.append(_Frame({} if kind is mapping else [], keypath))
+                    continue
+            elif kind is yaml.DocumentEndEvent:
+                return root
+            else:
+                raise _Fallback  # an alias
+            if not stack:
+                root = value
+                continue
+            frame = stack[-1]
+            if frame.key is _NO_KEY:
+                frame.container.append(value)
+            else:
+                frame.container[frame.key] = value
+                frame.key = _NO_KEY
 
-    def _mapping(self, node: Any, keypath: KeyPath) -> dict[Any, Any]:
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            if key_node.id != "scalar" or key_node.tag == "tag:yaml.org,2002:merge":
-                raise _Fallback
-            key = self.node(key_node, keypath)
-            if key in out or isinstance(key, (dict, list)):
-                raise _Fallback
-            child = (*keypath, key)
-            mark = key_node.start_mark
-            self.positions.keys[child] = (mark.line + 1, mark.column + 1)
-            vmark = value_node.start_mark
-            self.positions.values[child] = (vmark.line + 1, vmark.column + 1)
-            out[key] = self.node(value_node, child)
-        return out
+    def _key(self, event: Any, frame: _Frame, is_scalar: bool) -> Any:
+        if not is_scalar or (event.value == "<<" and not event.style):
+            raise _Fallback  # a complex key or a merge key
+        key = _resolve(event)
+        if key in frame.container:
+            raise _Fallback  # ruamel words the duplicate
+        return key
 
 
-def _resolve(node: Any) -> Any:
+def _resolve(event: Any) -> Any:
     """A scalar by YAML 1.2's core schema (quoted scalars are strings)."""
-    value: str = node.value
-    if node.style:  # quoted, literal or folded: a string
+    value: str = event.value
+    if event.style:  # quoted, literal or folded: a string
         return value
-    if _NULL.match(value):
+    if not value:
         return None
-    if value in _BOOL:
-        return _BOOL[value]
-    if _UNSURE.search(value):
-        raise _Fallback
-    if _INT.match(value):
-        return int(value)
-    if _FLOAT.match(value):
-        return float(value)
+    first = value[0]
+    if first in _NUMBER_START:
+        if _UNSURE.search(value):
+            raise _Fallback
+        if _INT.match(value):
+            return int(value)
+        if _FLOAT.match(value):
+            return float(value)
+    elif first in _WORD_START:
+        if _NULL.match(value):
+            return None
+        if value in _BOOL:
+            return _BOOL[value]
     return value

@@ -8,11 +8,11 @@ import json
 import pytest
 from conftest import MINIMAL_REGISTRY, REPO
 
-from docgen import cache, schema
+from docgen import cache, registry, schema
 from docgen.config import load_project
 from docgen.errors import DocgenError
 from docgen.registry import load_bytes
-from docgen.yamlsource import load_fast, load_text
+from docgen.yamlsource import RUAMEL_WORDING_BYTES, load_fast, load_text
 
 
 def test_compiled_schema_check_is_up_to_date():
@@ -55,7 +55,8 @@ def test_fast_path_declines_what_it_cannot_read_exactly(text):
     assert load_fast(text, "p") is None
 
 
-def test_errors_found_on_the_fast_path_are_worded_by_ruamel():
+def test_errors_in_a_registry_libyaml_reads_are_located_without_ruamel(monkeypatch):
+    monkeypatch.setattr(registry, "load_text", None)  # never called
     with pytest.raises(DocgenError) as info:
         load_bytes(
             MINIMAL_REGISTRY.replace("max-num-seqs: 2", "max-num-seqs: two").encode(),
@@ -120,3 +121,17 @@ def test_a_damaged_cache_file_is_ignored(make_project, run):
     for stored in (project.root / cache.FOLDER).glob("*.pickle"):
         stored.write_bytes(b"garbage")
     assert run(project, "check").exit_code == 0
+
+
+def test_syntax_errors_in_large_text_are_worded_by_libyaml():
+    text = "".join(f"a{i}: 1\n" for i in range(RUAMEL_WORDING_BYTES // 5)) + "b: [1\n"
+    with pytest.raises(DocgenError) as info:
+        load_fast(text, "p.yaml")
+    lines = text.count("\n")
+    assert str(info.value) == f"p.yaml:{lines + 1}:1: error: did not find expected ',' or ']'"
+
+
+def test_the_fast_path_measures_nesting_as_it_reads():
+    with pytest.raises(DocgenError) as info:
+        load_fast("k: " + "[" * 100 + "]" * 100 + "\n", "p.yaml")
+    assert str(info.value) == "p.yaml:1:68: error: YAML nesting deeper than 64 levels"
