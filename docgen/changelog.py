@@ -81,15 +81,20 @@ class Entry:
 
 
 def entry_files(project: Project) -> list[Path]:
+    """The dated entries, sorted; refuse one that leads outside the project root."""
     folder = project.path(project.config.changelog)
     if not folder.is_dir():
         return []
+    files = sorted(p for p in folder.glob("*.mdx") if p.name != "overview.mdx")
     root = project.root.resolve()
-    return sorted(
-        p
-        for p in folder.glob("*.mdx")
-        if p.name != "overview.mdx" and p.resolve().is_relative_to(root)
-    )
+    for path in files:
+        if not path.resolve().is_relative_to(root):
+            raise ConfigError.at(
+                Location(path.relative_to(project.root).as_posix()),
+                "the changelog entry is a symbolic link that leaves "
+                "the project root; docgen reads only files inside it",
+            )
+    return files
 
 
 def read_entry(project: Project, path: Path) -> Entry:

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from docgen.errors import ConfigError, Location, Problem, did_you_mean
+from docgen.errors import ConfigError, Location, Problem, RegistryError, did_you_mean
+from docgen.yamlsource import decode
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -100,10 +101,18 @@ def _read_settings(root: Path) -> Config:
 
 def _parse(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text("utf-8"))
+        return tomllib.loads(_text(path))
     except tomllib.TOMLDecodeError as exc:
         line, col = _toml_position(str(exc))
         raise ConfigError.at(Location(path.name, line, col), f"invalid TOML: {exc}") from None
+
+
+def _text(path: Path) -> str:
+    """The settings file as text, or a located error at its first byte that is not UTF-8."""
+    try:
+        return decode(path.read_bytes(), path.name)
+    except RegistryError as exc:
+        raise ConfigError(exc.problems) from None
 
 
 def _toml_position(message: str) -> tuple[int, int]:
@@ -141,7 +150,7 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
 
 
 def _key_location(path: Path, key: str) -> Location:
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+    for number, line in enumerate(_text(path).splitlines(), start=1):
         if re.match(rf"\s*{re.escape(key)}\s*=", line):
             return Location(path.name, number, line.index(key) + 1)
     return Location(path.name)

@@ -173,10 +173,10 @@ def _hand_written(
 ) -> Iterator[HandPage]:
     custom = _custom_regions(project)
     for path in hand_written_pages(project, skip):
-        text = read_text(path)
+        text = read_text(project, path)
         if owned(text):
             continue
-        rel = path.relative_to(project.root).as_posix()
+        rel = project_relative(project, path)
         if regions.has_markers(text):
             text = regions.fill(rel, text, renderer, custom)
             yield HandPage(rel, text, Output(rel, text, rel, _all_sources(reg), kind="region"))
@@ -184,14 +184,15 @@ def _hand_written(
             yield HandPage(rel, text, None)
 
 
-def read_text(path: Path) -> str:
-    """A page's text; invalid UTF-8 is a located error."""
+def read_text(project: Project, path: Path) -> str:
+    """A page's text; invalid UTF-8 is a located error at its project path."""
     raw = path.read_bytes()
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise PageError.at(Location(path.name, line), "invalid UTF-8 in page") from None
+        where = Location(project_relative(project, path), line)
+        raise PageError.at(where, "invalid UTF-8 in page") from None
 
 
 def _custom_regions(project: Project) -> set[str]:

@@ -129,7 +129,7 @@ def _mdx_pages(project: Project, the_plan: Plan) -> list[tuple[str, str]]:
         and docs in PurePosixPath(o.path).parents
     }
     for file in hand_written_pages(project, set(pages)):
-        text = read_text(file)
+        text = read_text(project, file)
         if not owned(text):
             pages[file.relative_to(project.root).as_posix()] = text
     return sorted(pages.items())

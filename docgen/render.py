@@ -234,7 +234,8 @@ class Renderer:
             where = Location(_display(exc.filename, display, name), exc.lineno or 0)
             raise TemplateError(Problem(f"template syntax: {exc.message}", where)) from None
         except jinja2.TemplateNotFound as exc:
-            raise TemplateError.at(Location(display), f"template not found: {exc.name}") from None
+            where = _template_line(exc, display)
+            raise TemplateError(Problem(f"template not found: {exc.name}", where)) from None
         except (
             jinja2.UndefinedError,
             ValueError,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import os
 import re
+import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -187,17 +188,38 @@ def sweep_temporaries(project: Project, report: Report) -> None:
                 leftover.unlink(missing_ok=True)
 
 
+def _read_umask() -> int:
+    """The process umask (only readable by setting it, so read once, before any thread)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()
+
+
+def _mode_for(path: Path) -> int:
+    """The mode ``path`` keeps when rewritten, or a new file's usual ``0o666 & ~umask``."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return 0o666 & ~_UMASK
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write through a temporary file in the same folder, then rename over ``path``.
 
-    A killed build leaves every file old or new, never half written. Files are not
+    A killed build leaves every file old or new, never half written. A new file gets the
+    mode a plain write would give it, a rewritten one keeps its own. Files are not
     fsynced one by one (that costs seconds on thousands of files); a power cut can still
     lose the newest writes, as with most build tools.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TMP_SUFFIX, dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            os.fchmod(handle.fileno(), mode)
             handle.write(text)
         os.replace(tmp, path)
     except BaseException:

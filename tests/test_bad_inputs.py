@@ -690,7 +690,6 @@ TEMPLATES = [
         BUILD,
         ("templates/models.mdx.j2:5: error: template not found: _nope.mdx.j2",),
         templates=template("---\ntitle: x\n---\n\n{% include '_nope.mdx.j2' %}\n"),
-        bug="render.Renderer.render locates TemplateNotFound at the template without its line",
     ),
     Case(
         "template-empty-page",
@@ -906,7 +905,6 @@ PAGES = [
         BUILD,
         ("docs/bad.mdx:1: error: invalid UTF-8 in page",),
         files={"docs/bad.mdx": b"# Caf\xe9\n\nOK\n"},
-        bug="plan.read_text names the page by its file name (bad.mdx), not its project path",
     ),
 ]
 
@@ -1104,9 +1102,8 @@ SETTINGS = [
     Case(
         "config-invalid-utf8",
         BUILD,
-        ("docgen.toml:1:13: error: invalid UTF-8 byte 0xe9",),
+        ("docgen.toml:1:12: error: invalid UTF-8 byte 0xe9",),
         files={"docgen.toml": b'docs = "caf\xe9"\n'},
-        bug="config._parse reads docgen.toml without catching UnicodeDecodeError: a traceback",
     ),
 ]
 

@@ -174,12 +174,6 @@ def test_killed_builds_leave_every_file_old_or_new(project: Project) -> None:
     assert torn_trees + temporaries >= 3, (torn_trees, temporaries)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sync.write_atomic writes through tempfile.mkstemp (mode 0600) and renames that "
-    "file into place: every generated file ends up 0600 whatever the umask, and a rebuild "
-    "turns an existing 0644 page into 0600",
-)
 def test_atomic_writes_keep_the_usual_file_mode(make_project, run) -> None:
     umask = os.umask(0o022)
     os.umask(umask)
