@@ -12,7 +12,9 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import NamedTuple
 
 from docgen.errors import Location, PageError, Problem, did_you_mean
 from docgen.model import Agent
@@ -24,11 +26,11 @@ HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 AGENT_GUIDE_IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*[\"'][^\"']*AgentGuide[\"'];?\s*$")
 IMPORT_PATH = re.compile(r"""^(import\s[^"']*from\s*["'])(\.{1,2}/[^"']+)(["'];?\s*)$""")
+BLANK_RUN = re.compile(r"\n{3,}")
 LINK_PATH = re.compile(r"""(!?\[[^\]]*\]\(|\bsrc=["'])(\.{1,2}/[^)"'\s#?]+\.[A-Za-z0-9]+)""")
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One body line with its 1-based number in the source file."""
 
     number: int
@@ -49,30 +51,55 @@ class Page:
     path: str
     frontmatter: str  # the lines between the --- markers, or ""
     has_frontmatter: bool
-    body: tuple[Line, ...]
+    body_text: str
+    first_line: int  # the body's first line number in the file
     blocks: tuple[Block, ...]
+
+    @cached_property
+    def body(self) -> tuple[Line, ...]:
+        """The body lines with their numbers (built only when lines are needed)."""
+        return _numbered(self.body_text, self.first_line)
+
+    def line_of(self, offset: int) -> int:
+        """The file line number of character ``offset`` of the body."""
+        return self.first_line + self.body_text.count("\n", 0, offset)
+
+
+def _numbered(text: str, first: int) -> tuple[Line, ...]:
+    return tuple(map(Line._make, enumerate(text.split("\n"), first)))
+
+
+def _split(text: str) -> tuple[str, bool, str, int]:
+    """Frontmatter, whether there is one, the body text and its first line number."""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 3)
+        if end != -1:
+            body_start = end + len("\n---\n")
+            return text[4:end], True, text[body_start:], text.count("\n", 0, body_start) + 1
+        if text.endswith("\n---"):
+            return text[4 : -len("\n---")], True, "", text.count("\n") + 2
+    return "", False, text, 1
 
 
 def split_frontmatter(text: str) -> tuple[str, bool, list[Line]]:
     """Frontmatter text, whether there is one, and the body lines with their numbers."""
-    lines = text.split("\n")
-    if lines and lines[0] == "---":
-        for index in range(1, len(lines)):
-            if lines[index] == "---":
-                body = [Line(n + 1, t) for n, t in enumerate(lines) if n > index]
-                return "\n".join(lines[1:index]), True, body
-    return "", False, [Line(n + 1, t) for n, t in enumerate(lines)]
+    frontmatter, has_fm, body, first = _split(text)
+    return frontmatter, has_fm, list(_numbered(body, first))
 
 
 def parse(path: str, text: str, agents: Sequence[Agent]) -> Page:
     """Split and check a page's AgentOnly blocks; raise PageError with every problem."""
-    frontmatter, has_fm, body = split_frontmatter(text)
+    page = Page(path, *_split(text), blocks=())
+    if "AgentOnly" not in page.body_text:
+        return page  # no tag at all: nothing to parse
     known = [a.id for a in agents]
     problems: list[Problem] = []
-    blocks = list(_blocks(path, body, known, problems))
+    blocks = tuple(_blocks(path, list(page.body), known, problems))
     if problems:
         raise PageError(problems)
-    return Page(path, frontmatter, has_fm, tuple(body), tuple(blocks))
+    parsed = replace(page, blocks=blocks)
+    parsed.__dict__["body"] = page.body  # already split: keep it
+    return parsed
 
 
 def _blocks(
@@ -80,6 +107,8 @@ def _blocks(
 ) -> Iterator[Block]:
     opened: tuple[int, tuple[str, ...]] | None = None
     for index, line in enumerate(body):
+        if "AgentOnly" not in line.text:
+            continue  # every pattern below names the tag
         where = Location(path, line.number)
         match = OPEN.match(line.text)
         if match:
@@ -141,54 +170,85 @@ def select(page: Page, agent: str) -> list[Line]:
     return [line for index, line in enumerate(page.body) if index not in dropped]
 
 
-def empty_sections(
-    page: Page, kept: list[Line], agent: str, source: dict[int, tuple[str, bool]] | None = None
-) -> list[Problem]:
-    """Headings whose content exists in the source but is dropped entirely for ``agent``."""
-    source = _sections(list(page.body)) if source is None else source
-    variant = _sections(kept)
+def empty_sections(page: Page, agents: Sequence[str]) -> list[Problem]:
+    """Headings whose section has content in the source but none in some agent's variant.
+
+    One pass over the source reduces it to headings and runs of content, each tagged
+    with the block it stands in; each variant's sections are then found from the events
+    it keeps, without rescanning the text.
+    """
+    events = _events(page)
+    source = _sections(events)
     problems = []
-    for number, (title, has_content) in source.items():
-        if has_content and number in variant and not variant[number][1]:
-            problems.append(
-                Problem(
-                    f"heading '{title}' has no content in the {agent} variant: move the heading "
-                    "into the <AgentOnly> block that holds its body",
-                    Location(page.path, number),
+    for agent in agents:
+        kept = {i for i, block in enumerate(page.blocks) if agent in block.agents}
+        variant = _sections([e for e in events if e.block is None or e.block in kept])
+        for number, (title, has_content) in source.items():
+            if has_content and number in variant and not variant[number][1]:
+                problems.append(
+                    Problem(
+                        f"heading '{title}' has no content in the {agent} variant: move the "
+                        "heading into the <AgentOnly> block that holds its body",
+                        Location(page.path, number),
+                    )
                 )
-            )
     return problems
 
 
-def _sections(lines: list[Line]) -> dict[int, tuple[str, bool]]:
-    """Heading line -> (title, whether its section, subsections included, has content)."""
-    out: dict[int, tuple[str, bool]] = {}
-    open_headings: list[tuple[int, int]] = []  # (line number, level)
+class _Event(NamedTuple):
+    block: int | None  # the block the event stands in, if any
+    level: int  # a heading's level; 0 for a run of content
+    number: int = 0
+    title: str = ""
+
+
+def _events(page: Page) -> list[_Event]:
+    """The page body as headings and runs of content (consecutive runs merged)."""
+    out: list[_Event] = []
+    blocks, k = page.blocks, 0
     fence = ""
-    for line in lines:
+    for index, line in enumerate(page.body):
+        while k < len(blocks) and index > blocks[k].end:
+            k += 1
+        where = None
+        if k < len(blocks) and blocks[k].start <= index:
+            if index in (blocks[k].start, blocks[k].end):
+                continue  # a tag line
+            where = k
         text = line.text
-        heading = None
         if fence:
-            fence = "" if text.strip().startswith(fence) else fence
-        elif (match := FENCE.match(text)) is not None:
+            if text.strip().startswith(fence):
+                fence = ""
+        elif ("`" in text[:4] or "~" in text[:4]) and (match := FENCE.match(text)):
             fence = match[1]
-        else:
-            heading = HEADING.match(text)
-        if heading is not None:
-            level = len(heading[1])
-            while open_headings and open_headings[-1][1] >= level:
-                open_headings.pop()
-            _mark(out, open_headings)
-            open_headings.append((line.number, level))
-            out[line.number] = ((heading[2] or "").strip(), False)
-        elif text.strip() and not _tag_or_comment(text):
-            _mark(out, open_headings)
+        elif "#" in text[:4] and (heading := HEADING.match(text)):
+            title = (heading[2] or "").strip()
+            out.append(_Event(where, len(heading[1]), line.number, title))
+            continue
+        content = text.strip() and not _tag_or_comment(text)
+        if content and (not out or out[-1] != (where, 0, 0, "")):
+            out.append(_Event(where, 0))
     return out
 
 
-def _mark(out: dict[int, tuple[str, bool]], open_headings: list[tuple[int, int]]) -> None:
-    for number, _level in open_headings:
-        out[number] = (out[number][0], True)
+def _sections(events: list[_Event]) -> dict[int, tuple[str, bool]]:
+    """Heading line -> (title, whether its section, subsections included, has content)."""
+    out: dict[int, tuple[str, bool]] = {}
+    open_headings: list[_Event] = []
+    marked = 0  # the first ``marked`` open headings already have content
+    for event in events:
+        if event.level:
+            while open_headings and open_headings[-1].level >= event.level:
+                open_headings.pop()
+            marked = min(marked, len(open_headings))
+        if marked < len(open_headings):  # a subheading is content of its parents
+            for heading in open_headings[marked:]:
+                out[heading.number] = (heading.title, True)
+            marked = len(open_headings)
+        if event.level:
+            open_headings.append(event)
+            out[event.number] = (event.title, False)
+    return out
 
 
 def _tag_or_comment(text: str) -> bool:
@@ -221,23 +281,20 @@ def rewrite_paths(text: str, source: str, target: str) -> str:
 
 def collapse_blank_runs(text: str) -> str:
     """Runs of three or more newlines become one blank line."""
-    return re.sub(r"\n{3,}", "\n\n", text)
+    return BLANK_RUN.sub("\n\n", text) if "\n\n\n" in text else text
 
 
 def leftover_token(page: Page, token: str, agents: Sequence[str]) -> list[Problem]:
     """A token on a page published for one agent only would render literally."""
-    if len(agents) != 1:
+    if len(agents) != 1 or (offset := page.body_text.find(token)) == -1:
         return []
-    for line in page.body:
-        if token in line.text:
-            return [
-                Problem(
-                    f"'{token}' on a page published only for '{agents[0]}': write the "
-                    "CLI name literally or publish the page for more agents",
-                    Location(page.path, line.number),
-                )
-            ]
-    return []
+    return [
+        Problem(
+            f"'{token}' on a page published only for '{agents[0]}': write the "
+            "CLI name literally or publish the page for more agents",
+            Location(page.path, page.line_of(offset)),
+        )
+    ]
 
 
 RUNTIME_COMPONENTS = re.compile(r"<(AgentCli|AgentProductName|GuideLink)\b")
@@ -284,8 +341,11 @@ def _declared_agents(page: Page) -> tuple[list[str], int] | None:
 
 def render(page: Page, agent: Agent, token: str, target: str) -> str:
     """The page as ``agent`` sees it, relative paths re-aimed at ``target`` (no notice)."""
-    kept = select(page, agent.id)
-    body = "\n".join(line.text for line in kept if not AGENT_GUIDE_IMPORT.match(line.text))
+    if page.blocks or "AgentGuide" in page.body_text:
+        kept = select(page, agent.id)
+        body = "\n".join(line.text for line in kept if not AGENT_GUIDE_IMPORT.match(line.text))
+    else:
+        body = page.body_text
     body = rewrite_paths(body.replace(token, agent.cli), page.path, target)
     head = (
         f"---\n{page.frontmatter.replace(token, agent.cli)}\n---\n" if page.has_frontmatter else ""
@@ -296,20 +356,20 @@ def render(page: Page, agent: Agent, token: str, target: str) -> str:
 def check(page: Page, agents: Sequence[Agent], token: str) -> None:
     """Every problem that would make some variant wrong, raised at once."""
     problems = leftover_token(page, token, [a.id for a in agents])
-    for line in page.body:
-        match = RUNTIME_COMPONENTS.search(line.text)
-        if match:
+    seen: set[int] = set()
+    for match in RUNTIME_COMPONENTS.finditer(page.body_text):
+        number = page.line_of(match.start())
+        if number not in seen:  # one problem per line
+            seen.add(number)
             problems.append(
                 Problem(
                     f"runtime component <{match[1]}> is not resolved in "
                     "variants: write the CLI token or literal text instead",
-                    Location(page.path, line.number),
+                    Location(page.path, number),
                 )
             )
     if page.blocks:  # without blocks every agent sees every section
-        source = _sections(list(page.body))
-        for agent in agents:
-            problems += empty_sections(page, select(page, agent.id), agent.id, source)
+        problems += empty_sections(page, [a.id for a in agents])
     if problems:
         raise PageError(problems)
 

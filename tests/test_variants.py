@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from conftest import REPO
@@ -340,3 +342,61 @@ def test_hand_written_file_in_variants_folder_is_never_deleted(make_project, run
     project = make_project(files={f"{VARIANTS}/notes.mdx": "mine\n"})
     run(project, "build")
     assert project.read(f"{VARIANTS}/notes.mdx") == "mine\n"
+
+
+# -- the empty-section rule, against the plain definition --------------------------------
+
+
+def _reference_sections(lines: list[variants.Line]) -> dict[int, tuple[str, bool]]:
+    """Heading line -> (title, has content), by rescanning the lines an agent sees."""
+    out: dict[int, tuple[str, bool]] = {}
+    open_headings: list[tuple[int, int]] = []
+    for line in lines:
+        heading = variants.HEADING.match(line.text)
+        if heading:
+            level = len(heading[1])
+            while open_headings and open_headings[-1][1] >= level:
+                open_headings.pop()
+            for number, _ in open_headings:
+                out[number] = (out[number][0], True)
+            open_headings.append((line.number, level))
+            out[line.number] = ((heading[2] or "").strip(), False)
+        elif line.text.strip() and not line.text.startswith(("<AgentOnly", "</AgentOnly")):
+            for number, _ in open_headings:
+                out[number] = (out[number][0], True)
+    return out
+
+
+def _reference_empty(page: variants.Page, agents: list[str]) -> list[tuple[int, str]]:
+    source = _reference_sections(list(page.body))
+    found = []
+    for agent in agents:
+        variant = _reference_sections(variants.select(page, agent))
+        for number, (_title, has_content) in source.items():
+            if has_content and number in variant and not variant[number][1]:
+                found.append((number, agent))
+    return found
+
+
+PIECES = ["## A", "### B", "# C", "text", "", "more text"]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_empty_sections_match_rescanning_every_variant(seed):
+    rng = random.Random(seed)
+    lines = ["---", "title: t", "---"]
+    for _ in range(rng.randint(1, 14)):
+        if rng.random() < 0.3:
+            lines.append(f'<AgentOnly variant="{rng.choice(["a", "b", "a,b"])}">')
+            lines += rng.choices(PIECES, k=rng.randint(0, 4))
+            lines.append("</AgentOnly>")
+        else:
+            lines.append(rng.choice(PIECES))
+    agents = [SimpleNamespace(id=agent) for agent in "abc"]
+    page = variants.parse("p.mdx", "\n".join(lines), agents)  # type: ignore[arg-type]
+    found = [
+        (problem.location.line, problem.message.split(" variant")[0].rsplit(" ", 1)[1])
+        for problem in variants.empty_sections(page, ["a", "b", "c"])
+        if problem.location is not None
+    ]
+    assert found == _reference_empty(page, ["a", "b", "c"]), "\n".join(lines)
