@@ -131,13 +131,17 @@ def store(project: Project, digest: str, plan: Plan) -> None:
 
 
 def slim(plan: Plan) -> Plan:
-    """What a cache hit needs: output texts, pages, product and agents; no provenance.
+    """What a cache hit needs to prove a tree in sync: the digest of each output's text,
+    the pages, the product and the agents.
 
-    The registry's profiles and the sources behind each output are left out (they are
-    most of the unpickling time); a caller that needs them re-plans (see ``full``).
+    Texts, the registry's profiles and the sources behind each output are left out (they
+    would be most of the storing and loading time); a caller that finds drift re-plans.
     """
     registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={}, data={})
-    outputs = tuple(replace(o, sources=()) for o in plan.outputs)
+    outputs = tuple(
+        replace(o, text="", sources=(), digest=hashlib.sha256(o.text.encode()).hexdigest())
+        for o in plan.outputs
+    )
     return Plan(registry, outputs, plan.pages, complete=False)
 
 

@@ -120,11 +120,15 @@ def build(state: State, dry_run: bool) -> None:
     """Render every output and write the ones that changed; prune stale generated files."""
     from docgen import sync
     from docgen.cache import cached_plan, remember
+    from docgen.plan import plan
 
     project = state.project()
     with sync.build_lock(project, notify=lambda m: click.echo(m, err=True)):
         the_plan, digest = cached_plan(project)
         report = sync.compare(project, the_plan)
+        if not report.in_sync and not the_plan.complete:  # drift: render what to write
+            the_plan = plan(project)
+            report = sync.compare(project, the_plan)
         changed = report.of(sync.NEW, sync.CHANGED, sync.STALE)
         if not dry_run:
             sync.apply(project, report, progress=_progress(state, len(changed)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +37,8 @@ class Output:
     origin: str
     sources: tuple[Source, ...] = ()
     kind: str = "page"  # page | region | variant | export
+    #: In a cached plan: the SHA-256 of the UTF-8 text, which is then left out ("").
+    digest: str = ""
 
     @property
     def owned(self) -> bool:
@@ -50,7 +52,8 @@ class Plan:
     outputs: tuple[Output, ...]
     #: Every published page (not variants) with the ids of the agents it is published for.
     pages: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    #: False for a cached plan without the registry's profiles and the outputs' sources.
+    #: False for a cached plan: no profiles in the registry, and each output has only the
+    #: digest of its text and no sources; enough to prove a tree in sync, nothing more.
     complete: bool = True
 
     def by_path(self) -> dict[str, Output]:
@@ -58,26 +61,103 @@ class Plan:
 
 
 def plan(project: Project, registry: Registry | None = None) -> Plan:
-    """Render every output of ``project`` in memory; raise on the first broken input."""
+    """Render every output of ``project`` in memory; raise on the first broken input.
+
+    Each page (a template page, once per profile for a ``[profile]`` template, or a
+    hand-written page) is one unit of work: the page and its agent variants. Units are
+    independent, so large projects share them with a forked process (see parallel).
+    """
+    from docgen.parallel import map_split
     from docgen.render import Renderer
 
     reg = registry or load_registry(project)
     renderer = Renderer(reg, [project.path(project.config.templates)])
-    pages = list(_pages(project, reg, renderer))
-    hand = list(_hand_written(project, reg, renderer, {o.path for o, _ in pages}))
-    outputs = [o for o, _ in pages] + [h.output for h in hand if h.output is not None]
-    shared = [(o.path, raw) for o, raw in pages if o.path.endswith(".mdx")]
-    behind = {o.path: o.sources for o, _ in pages}
-    shared += [(h.path, h.text) for h in hand if variants.is_shared(h.text, reg.product.cli_token)]
-    audiences: dict[str, tuple[str, ...]] = {}
-    outputs += _variants(project, reg, shared, audiences, behind)
+    jobs = list(_jobs(project, reg))
+    hand = hand_written_pages(project, {job.path for job in jobs})
+    custom = _custom_regions(project)
+    units: list[_Job | Path] = [*jobs, *hand]
+    done = map_split(lambda unit: _unit(project, reg, renderer, custom, unit), units)
+    done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
+    outputs = [r.page for r in done if r.page is not None]
+    outputs += [variant for r in done for variant in r.variants]
     outputs.append(_export(project, reg))
     overview = _overview(project, reg)
     if overview is not None:
         outputs.append(overview)
     everyone = tuple(a.id for a in reg.agents)
-    published = [o.path for o, _ in pages if o.path.endswith(".mdx")] + [h.path for h in hand]
-    return Plan(reg, tuple(outputs), tuple((p, audiences.get(p, everyone)) for p in published))
+    pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
+    return Plan(reg, tuple(outputs), pages)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One page a template renders (once per profile for a ``[profile]`` template)."""
+
+    name: str
+    display: str
+    path: str
+    profile: str | None = None
+
+
+@dataclass(frozen=True)
+class _Unit:
+    """What one page gives: its own output (if docgen writes it) and its variants."""
+
+    path: str
+    page: Output | None
+    variants: tuple[Output, ...] = ()
+    published: bool = False
+    audience: tuple[str, ...] = ()
+
+
+def _jobs(project: Project, reg: Registry) -> Iterator[_Job]:
+    cfg = project.config
+    for name in page_templates(project):
+        display = f"{cfg.templates}/{name}"
+        target = f"{cfg.docs}/{name[: -len('.j2')]}"
+        if PROFILE_SLOT in name:
+            for profile in reg.profiles:
+                yield _Job(name, display, target.replace(PROFILE_SLOT, profile), profile)
+        else:
+            yield _Job(name, display, target)
+
+
+def _unit(
+    project: Project, reg: Registry, renderer: Renderer, custom: set[str], unit: _Job | Path
+) -> _Unit:
+    """Render one page and its variants, without sources (``_with_sources`` adds them)."""
+    if isinstance(unit, _Job):
+        page, raw = _render(renderer, reg, unit)
+        if not unit.path.endswith(".mdx"):
+            return _Unit(unit.path, page)
+        found, audience = _variants(project, reg, unit.path, raw)
+        return _Unit(unit.path, page, found, True, audience)
+    text = read_text(project, unit)
+    rel = project_relative(project, unit)
+    if owned(text):
+        return _Unit(rel, None)
+    output = None
+    if regions.has_markers(text):
+        text = regions.fill(rel, text, renderer, custom)
+        output = Output(rel, text, rel, kind="region")
+    if not variants.is_shared(text, reg.product.cli_token):
+        return _Unit(rel, output, published=True)
+    found, audience = _variants(project, reg, rel, text)
+    return _Unit(rel, output, found, True, audience)
+
+
+def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
+    """The unit with the registry nodes behind its outputs (computed here, not sent
+    between processes)."""
+    if isinstance(unit, _Job) and unit.profile is not None:
+        sources = _profile_sources(reg.profiles[unit.profile])
+    else:
+        sources = _all_sources(reg)
+    return replace(
+        done,
+        page=None if done.page is None else replace(done.page, sources=sources),
+        variants=tuple(replace(v, sources=sources) for v in done.variants),
+    )
 
 
 def notice(origin: str, registry: str, comment: str = "mdx") -> str:
@@ -112,36 +192,15 @@ def page_templates(project: Project) -> list[str]:
     return sorted(names)
 
 
-def _pages(project: Project, reg: Registry, renderer: Renderer) -> Iterator[tuple[Output, str]]:
-    cfg = project.config
-    for name in page_templates(project):
-        display = f"{cfg.templates}/{name}"
-        target = f"{cfg.docs}/{name[: -len('.j2')]}"
-        if PROFILE_SLOT in name:
-            for profile in reg.profiles.values():
-                path = target.replace(PROFILE_SLOT, profile.id)
-                yield _render(renderer, reg, name, display, path, profile=profile)
-        else:
-            yield _render(renderer, reg, name, display, target)
-
-
-def _render(
-    renderer: Renderer,
-    reg: Registry,
-    name: str,
-    display: str,
-    path: str,
-    profile: Profile | None = None,
-) -> tuple[Output, str]:
-    context: dict[str, Any] = {"page": {"path": path, "template": display}}
-    if profile is not None:
-        context["profile"] = profile
-    text = renderer.render(name, display, **context)
+def _render(renderer: Renderer, reg: Registry, job: _Job) -> tuple[Output, str]:
+    context: dict[str, Any] = {"page": {"path": job.path, "template": job.display}}
+    if job.profile is not None:
+        context["profile"] = reg.profiles[job.profile]
+    text = renderer.render(job.name, job.display, **context)
     if not text.strip():
-        raise TemplateError.at(Location(display, 1), "template rendered an empty page")
-    note = notice(display, reg.path)
-    sources = _profile_sources(profile) if profile else _all_sources(reg)
-    return Output(path, with_notice(text, note), display, sources), text
+        raise TemplateError.at(Location(job.display, 1), "template rendered an empty page")
+    note = notice(job.display, reg.path)
+    return Output(job.path, with_notice(text, note), job.display), text
 
 
 def hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
@@ -157,31 +216,6 @@ def hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
             continue
         out.append(path)
     return out
-
-
-@dataclass(frozen=True)
-class HandPage:
-    """A page a person wrote; ``output`` is set when docgen fills regions in it."""
-
-    path: str
-    text: str
-    output: Output | None
-
-
-def _hand_written(
-    project: Project, reg: Registry, renderer: Renderer, skip: set[str]
-) -> Iterator[HandPage]:
-    custom = _custom_regions(project)
-    for path in hand_written_pages(project, skip):
-        text = read_text(project, path)
-        if owned(text):
-            continue
-        rel = project_relative(project, path)
-        if regions.has_markers(text):
-            text = regions.fill(rel, text, renderer, custom)
-            yield HandPage(rel, text, Output(rel, text, rel, _all_sources(reg), kind="region"))
-        else:
-            yield HandPage(rel, text, None)
 
 
 def read_text(project: Project, path: Path) -> str:
@@ -215,26 +249,24 @@ def variant_path(project: Project, source: str, agent: str) -> str:
 
 
 def _variants(
-    project: Project,
-    reg: Registry,
-    shared: list[tuple[str, str]],
-    audiences: dict[str, tuple[str, ...]],
-    behind: dict[str, tuple[Source, ...]],
-) -> Iterator[Output]:
+    project: Project, reg: Registry, source: str, text: str
+) -> tuple[tuple[Output, ...], tuple[str, ...]]:
+    """The agent variants of one shared page (none for a page that cannot vary) and the
+    agents it is published for."""
     token = reg.product.cli_token
-    for source, text in shared:
-        page = variants.parse(source, text, reg.agents)
-        audience = variants.published_for(page, reg.agents)
-        audiences[source] = tuple(a.id for a in audience)
-        variants.check(page, audience, token)
-        if len(audience) < 2 and token not in text and "<AgentOnly" not in text:
-            continue
-        for agent in audience:
-            target = variant_path(project, source, agent.id)
-            body = variants.render(page, agent, token, target)
-            note = notice(f"{source} (the {agent.id} variant)", reg.path)
-            sources = behind.get(source) or _all_sources(reg)
-            yield Output(target, with_notice(body, note), source, sources, "variant")
+    page = variants.parse(source, text, reg.agents)
+    audience = variants.published_for(page, reg.agents)
+    variants.check(page, audience, token)
+    ids = tuple(a.id for a in audience)
+    if len(audience) < 2 and token not in text and "<AgentOnly" not in text:
+        return (), ids
+    found = []
+    for agent in audience:
+        target = variant_path(project, source, agent.id)
+        body = variants.render(page, agent, token, target)
+        note = notice(f"{source} (the {agent.id} variant)", reg.path)
+        found.append(Output(target, with_notice(body, note), source, (), "variant"))
+    return tuple(found), ids
 
 
 def _overview(project: Project, reg: Registry) -> Output | None:

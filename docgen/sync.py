@@ -7,6 +7,7 @@ has passed, so a failed build leaves the tree exactly as it was.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
 import re
 import stat
@@ -78,10 +79,16 @@ def compare(project: Project, plan: Plan) -> Report:
                 )
             )
             continue
-        old = _read(target)
+        raw = _read_bytes(target)
+        old = None if raw is None else raw.decode("utf-8", errors="replace")
         if old is not None and output.owned and not owned(old):
             foreign.append(_foreign(output))
-        status = NEW if old is None else UNCHANGED if old == output.text else CHANGED
+        if raw is None:
+            status = NEW
+        elif output.digest:  # a cached plan: compare digests
+            status = UNCHANGED if hashlib.sha256(raw).hexdigest() == output.digest else CHANGED
+        else:
+            status = UNCHANGED if old == output.text else CHANGED
         report.changes.append(Change(output.path, status, output, old))
     if foreign:
         raise OwnershipError(foreign)
@@ -113,9 +120,14 @@ def _foreign(output: Output) -> Problem:
 
 
 def _read(path: Path) -> str | None:
+    raw = _read_bytes(path)
+    return None if raw is None else raw.decode("utf-8", errors="replace")
+
+
+def _read_bytes(path: Path) -> bytes | None:
     try:
         with open(path, "rb") as handle:
-            return handle.read().decode("utf-8", errors="replace")
+            return handle.read()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         return None
 
@@ -147,7 +159,7 @@ def apply(
     """Write new and changed outputs atomically and delete stale ones; return what changed."""
     sweep_temporaries(project, report)
     for change in report.of(NEW, CHANGED):  # refuse before the first write, not midway
-        assert change.output is not None
+        assert change.output is not None and not change.output.digest, "a cached plan"
         try:
             change.output.text.encode("utf-8")
         except UnicodeEncodeError as exc:

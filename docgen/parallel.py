@@ -1,0 +1,143 @@
+"""Share independent work between this process and a forked copy of it.
+
+Rendering thousands of pages is pure computation on data both processes already hold
+after a fork (registry, compiled templates), so the copy renders every other item and
+sends back only its results. Forking is used only where it is safe and pays: a POSIX
+system, more than one usable processor, a single thread in this process (a fork copies
+no other thread, and locks they hold would stay locked), and enough items. Anything the
+copy cannot finish, this process redoes itself, so an error is raised here, exactly as
+a sequential run would raise it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+import pickle
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_FAILED = b"failed"
+
+
+def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = 256) -> list[R]:
+    """``[work(item) for item in items]``, computed by two processes when that pays.
+
+    Both processes take the next few items from a counter they share, so neither
+    waits for the other however unevenly the items cost.
+    """
+    if len(items) < min_items or not _can_fork():
+        return [work(item) for item in items]
+    queue = _Queue(len(items))
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the copy: compute, send, and leave without running any exit handler
+        os.close(reader)
+        _serve(work, items, queue, writer)
+    os.close(writer)
+    try:
+        mine = {index: work(items[index]) for index in queue}
+        payload = _read_all(reader)
+    except BaseException:
+        _stop(pid)
+        raise
+    finally:
+        os.close(reader)
+        queue.close()
+    os.waitpid(pid, 0)
+    theirs = _results(payload)
+    if theirs is None or len(theirs) + len(mine) != len(items):
+        missing = [i for i in range(len(items)) if i not in mine]
+        theirs = {i: work(items[i]) for i in missing}  # raises the copy's error here, if any
+    return [mine[i] if i in mine else theirs[i] for i in range(len(items))]
+
+
+class _Queue:
+    """Indexes ``0..total-1`` handed out a few at a time to whichever process asks.
+
+    The next index lives in shared memory; a one-byte token in a pipe is the lock.
+    """
+
+    CHUNK = 8
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.memory = mmap.mmap(-1, 8)
+        self.token_out, self.token_in = os.pipe()
+        os.write(self.token_in, b"t")
+
+    def __iter__(self) -> Iterator[int]:
+        while True:
+            start = self._take()
+            if start >= self.total:
+                return
+            yield from range(start, min(start + self.CHUNK, self.total))
+
+    def _take(self) -> int:
+        os.read(self.token_out, 1)
+        try:
+            start = int.from_bytes(self.memory[:8], "little")
+            self.memory[:8] = (start + self.CHUNK).to_bytes(8, "little")
+        finally:
+            os.write(self.token_in, b"t")
+        return start
+
+    def close(self) -> None:
+        os.close(self.token_out)
+        os.close(self.token_in)
+        self.memory.close()
+
+
+def _can_fork() -> bool:
+    if not hasattr(os, "fork") or threading.active_count() != 1:
+        return False
+    if os.environ.get("DOCGEN_JOBS", "") == "1":
+        return False
+    affinity = getattr(os, "sched_getaffinity", None)
+    usable = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+    return usable > 1
+
+
+def _serve(work: Callable[[T], R], items: Sequence[T], queue: _Queue, writer: int) -> None:
+    code = 0
+    try:
+        try:
+            done = {index: work(items[index]) for index in queue}
+            payload = pickle.dumps(done, pickle.HIGHEST_PROTOCOL)
+        except BaseException:
+            payload = _FAILED  # the parent redoes this share and raises the error itself
+        with os.fdopen(writer, "wb") as pipe:
+            pipe.write(payload)
+    except BaseException:
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _results(payload: bytes) -> dict[int, Any] | None:
+    if not payload or payload == _FAILED:
+        return None
+    try:
+        done = pickle.loads(payload)  # noqa: S301 - our own child, through our own pipe
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return None
+    return done if isinstance(done, dict) else None
+
+
+def _stop(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)

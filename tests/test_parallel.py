@@ -1,0 +1,120 @@
+"""Work shared with a forked process gives exactly what one process gives."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+from scale import docgen, snapshot, write_corpus
+
+from docgen import parallel
+from docgen.config import load_project
+from docgen.errors import TemplateError
+from docgen.plan import plan
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+
+
+@pytest.fixture
+def forking(monkeypatch):
+    """Fork even where pytest's own threads or one processor would prevent it."""
+    monkeypatch.setattr(parallel, "_can_fork", lambda: True)
+    monkeypatch.delenv("DOCGEN_JOBS", raising=False)
+
+
+def uneven(item: int) -> tuple[int, int]:
+    if item % 97 == 0:
+        time.sleep(0.01)  # a few items cost far more than the rest
+    return item, os.getpid()
+
+
+def test_results_keep_their_order_and_both_processes_work(forking):
+    done = parallel.map_split(uneven, list(range(1000)), min_items=10)
+    assert [item for item, _pid in done] == list(range(1000))
+    workers = {pid for _item, pid in done}
+    assert os.getpid() in workers and len(workers) == 2
+
+
+def test_small_inputs_stay_in_this_process(forking):
+    done = parallel.map_split(uneven, list(range(20)), min_items=256)
+    assert {pid for _item, pid in done} == {os.getpid()}
+
+
+class Broken(Exception):
+    pass
+
+
+def fails_at(bad: int):
+    def work(item: int) -> int:
+        if item == bad:
+            raise Broken(f"item {item}")
+        return item * 2
+
+    return work
+
+
+@pytest.mark.parametrize("bad", [0, 1, 500, 999])
+def test_an_error_in_either_share_is_raised_here_as_itself(forking, bad):
+    with pytest.raises(Broken, match=f"item {bad}$"):
+        parallel.map_split(fails_at(bad), list(range(1000)), min_items=10)
+
+
+def test_no_child_is_left_behind_after_an_error(forking):
+    with pytest.raises(Broken):
+        parallel.map_split(fails_at(3), list(range(1000)), min_items=10)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_threaded_process_does_not_fork(monkeypatch):
+    import threading
+
+    monkeypatch.delenv("DOCGEN_JOBS", raising=False)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not parallel._can_fork()
+    finally:
+        stop.set()
+        thread.join()
+
+
+def corpus_project(root: Path):
+    write_corpus(root, profiles=300, pages=12)
+    return load_project(root)
+
+
+def test_a_shared_plan_equals_a_sequential_one(forking, tmp_path, monkeypatch):
+    project = corpus_project(tmp_path / "p")
+    shared = plan(project)
+    monkeypatch.setenv("DOCGEN_JOBS", "1")
+    alone = plan(project)
+    assert shared == alone
+    assert len(shared.outputs) > 1000
+
+
+def test_a_broken_profile_in_the_forked_share_is_located(forking, tmp_path):
+    project = corpus_project(tmp_path / "p")
+    template = project.root / "templates/profiles/[profile].mdx.j2"
+    template.write_text(
+        "{% if profile.id == '"
+        + sorted(plan(project).registry.profiles)[-1]
+        + "' %}{{ profile.nonexistent }}{% endif %}\n"
+        + template.read_text("utf-8"),
+        "utf-8",
+    )
+    with pytest.raises(TemplateError) as info:
+        plan(project)
+    assert str(info.value).startswith("templates/profiles/[profile].mdx.j2:1: error:")
+
+
+def test_build_through_the_fork_writes_the_same_tree(forking, tmp_path, monkeypatch):
+    write_corpus(tmp_path / "a", profiles=300, pages=12)
+    write_corpus(tmp_path / "b", profiles=300, pages=12)
+    assert docgen(tmp_path / "a", "build", "-q").exit_code == 0
+    monkeypatch.setenv("DOCGEN_JOBS", "1")
+    assert docgen(tmp_path / "b", "build", "-q").exit_code == 0
+    assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
