@@ -18,11 +18,11 @@ from markupsafe import Markup
 
 from docgen import mdx
 from docgen.config import Project
-from docgen.diff import Change
 from docgen.errors import ConfigError, Location, Problem
 from docgen.model import Registry
 
 if TYPE_CHECKING:
+    from docgen.diff import Change
     from docgen.render import Renderer
 
 VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")

@@ -146,11 +146,15 @@ def _progress(state: State, total: int) -> Callable[[int], None] | None:
     if state.quiet or total < 50 or not sys.stderr.isatty():
         return None
     bar = click.progressbar(length=total, label="writing", file=sys.stderr)
+    shown = 0
 
     def step(done: int) -> None:
-        bar.update(1)
-        if done == total:
-            bar.render_finish()
+        nonlocal shown
+        if done > shown:
+            bar.update(done - shown)
+            shown = done
+            if done >= total:
+                bar.render_finish()
 
     return step
 

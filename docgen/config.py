@@ -12,8 +12,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from docgen.errors import ConfigError, Location, Problem, RegistryError, did_you_mean
-from docgen.yamlsource import decode
+from docgen.errors import ConfigError, Location, Problem, RegistryError, decode, did_you_mean
 
 if sys.version_info >= (3, 11):
     import tomllib

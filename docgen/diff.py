@@ -16,7 +16,6 @@ from typing import Any
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
 from docgen.model import Arg, Override, Profile, Registry, Source
-from docgen.registry import load_bytes
 
 KINDS = (
     "profile-added", "profile-removed", "profile-renamed",
@@ -98,6 +97,8 @@ def registry_at(project: Project, ref: str) -> Registry:
     raw = _git_bytes(
         project.root, "show", f"{ref}:{rel}", what=f"{project.config.registry} at revision '{ref}'"
     )
+    from docgen.registry import load_bytes
+
     return load_bytes(raw, f"{ref}:{project.config.registry}")
 
 
@@ -107,6 +108,8 @@ def registry_file(project: Project, path: str) -> Registry:
         raw = target.read_bytes()
     except OSError as exc:
         raise ConfigError.at(Location(path), f"cannot read registry: {exc.strerror}") from None
+    from docgen.registry import load_bytes
+
     return load_bytes(raw, path)
 
 

@@ -6,7 +6,6 @@ turn them into exit codes or framework errors. Nothing here imports click.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -82,9 +81,25 @@ class OwnershipError(DocgenError):
 
 def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
     """Return ``"; did you mean 'x'?"`` for the closest candidates, or ``""``."""
+    import difflib
+
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
     if not close:
         return ""
     quoted = [f"{quote}{c}{quote}" for c in close]
     joined = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
     return f"; did you mean {joined}?"
+
+
+def decode(raw: bytes, path: str) -> str:
+    """UTF-8 text of ``raw``, or a located error at the first bad byte."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line = before.count(b"\n") + 1
+        col = exc.start - (before.rfind(b"\n") + 1) + 1
+        raise RegistryError.at(
+            Location(path, line, col), f"invalid UTF-8 byte 0x{raw[exc.start]:02x}"
+        ) from None
+    return text[1:] if text.startswith("\ufeff") else text

@@ -13,16 +13,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from docgen import regions, variants
 from docgen.config import Project
 from docgen.errors import Location, PageError, TemplateError
 from docgen.model import Profile, Registry, Source
 from docgen.notice import NOTICE_MARK
-from docgen.registry import load_registry
 
 if TYPE_CHECKING:
     from docgen.render import Renderer
-from docgen.serve import serve_command
 
 PROFILE_SLOT = "[profile]"
 EXPORT_VERSION = 1
@@ -68,6 +65,7 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     independent, so large projects share them with a forked process (see parallel).
     """
     from docgen.parallel import map_split
+    from docgen.registry import load_registry
     from docgen.render import Renderer
 
     reg = registry or load_registry(project)
@@ -126,6 +124,8 @@ def _unit(
     project: Project, reg: Registry, renderer: Renderer, custom: set[str], unit: _Job | Path
 ) -> _Unit:
     """Render one page and its variants, without sources (``_with_sources`` adds them)."""
+    from docgen import regions, variants
+
     if isinstance(unit, _Job):
         page, raw = _render(renderer, reg, unit)
         if not unit.path.endswith(".mdx"):
@@ -253,6 +253,8 @@ def _variants(
 ) -> tuple[tuple[Output, ...], tuple[str, ...]]:
     """The agent variants of one shared page (none for a page that cannot vary) and the
     agents it is published for."""
+    from docgen import variants
+
     token = reg.product.cli_token
     page = variants.parse(source, text, reg.agents)
     audience = variants.published_for(page, reg.agents)
@@ -335,6 +337,8 @@ def export_data(reg: Registry) -> dict[str, Any]:
 
 
 def _export_profile(p: Profile) -> dict[str, Any]:
+    from docgen.serve import serve_command
+
     return {
         "id": p.id,
         "model": p.model.id,

@@ -16,7 +16,7 @@ from typing import Any
 
 from docgen import schema
 from docgen.config import Project
-from docgen.errors import Location, Problem, RegistryError, did_you_mean
+from docgen.errors import Location, Problem, RegistryError, decode, did_you_mean
 from docgen.model import (
     Agent,
     Arg,
@@ -35,7 +35,6 @@ from docgen.vllm import Catalog, UnknownRelease, VersionIndex, release_key
 from docgen.yamlsource import (
     Document,
     Positions,
-    decode,
     load_fast,
     load_text,
     walk_leaves,

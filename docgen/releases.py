@@ -9,8 +9,6 @@ from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.model import Registry
 from docgen.plan import Plan
-from docgen.registry import load_registry
-from docgen.sync import write_atomic
 
 
 def base_registry(project: Project, since: str | None, since_file: str | None) -> Registry:
@@ -28,6 +26,8 @@ def base_registry(project: Project, since: str | None, since_file: str | None) -
 def changes_since(
     project: Project, since: str | None, since_file: str | None
 ) -> tuple[Registry, list[diff.Change]]:
+    from docgen.registry import load_registry
+
     old = base_registry(project, since, since_file)
     new = load_registry(project)
     return new, diff.diff(old, new)
@@ -43,6 +43,8 @@ def write_changelog(
     dry_run: bool,
 ) -> changelog.Written:
     """Create the dated entry, merge and remove the fragments (unless ``dry_run``)."""
+    from docgen.sync import write_atomic
+
     registry, changes = changes_since(project, since, since_file)
     written = changelog.create_entry(project, registry, changes, version, date, summary)
     if not dry_run:

@@ -6,7 +6,6 @@ has passed, so a failed build leaves the tree exactly as it was.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import re
@@ -39,6 +38,8 @@ class Change:
     def diff(self) -> str:
         old = (self.old or "").splitlines(keepends=True)
         new = (self.output.text if self.output else "").splitlines(keepends=True)
+        import difflib
+
         return "".join(difflib.unified_diff(old, new, f"a/{self.path}", f"b/{self.path}"))
 
     def behind(self) -> list[Source]:

@@ -57,20 +57,6 @@ class Document:
     positions: Positions
 
 
-def decode(raw: bytes, path: str) -> str:
-    """UTF-8 text of ``raw``, or a located error at the first bad byte."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line = before.count(b"\n") + 1
-        col = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise RegistryError.at(
-            Location(path, line, col), f"invalid UTF-8 byte 0x{raw[exc.start]:02x}"
-        ) from None
-    return text[1:] if text.startswith("\ufeff") else text
-
-
 def load_text(text: str, path: str) -> Document:
     """Parse YAML text; every syntax problem becomes a located RegistryError."""
     from ruamel.yaml import YAML

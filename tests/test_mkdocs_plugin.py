@@ -238,9 +238,13 @@ def test_mkdocs_serve_rebuilds_when_the_registry_or_a_template_changes(site_proj
                 return
 
     def rebuilt_with(text: str) -> bool:
-        """Wait for rebuilds until the page shows ``text`` (an edit may cause two)."""
+        """Wait for rebuilds until the page shows ``text`` (an edit may cause two).
+
+        "Reloading browsers" follows every successful rebuild; "Documentation built in N
+        seconds" does not do for this, as mkdocs drops a message identical to an earlier one.
+        """
         while text not in _fetch(url):
-            wait_for("Documentation built")
+            wait_for("Reloading browsers")
         return True
 
     url = f"http://{address}/hermes/inference/set-up-vllm/"
