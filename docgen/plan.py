@@ -7,6 +7,7 @@ pytest plugins serve it, so no two verbs can disagree.
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -204,17 +205,23 @@ def _render(renderer: Renderer, reg: Registry, job: _Job) -> tuple[Output, str]:
 
 
 def hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
-    """MDX pages under the docs folder that people write (no notice, not generated)."""
+    """MDX pages under the docs folder that people write (no notice, not generated).
+
+    The variants folder is not entered, and neither is a linked folder or file: a page
+    is read only where it really lies inside the docs folder.
+    """
     docs = project.path(project.config.docs)
-    if not docs.is_dir():
-        return []
     variants_dir = project.path(project.config.variants)
     out = []
-    for path in sorted(docs.rglob("*.mdx")):
-        rel = path.relative_to(project.root).as_posix()
-        if rel in skip or path.is_symlink() or variants_dir in path.parents:
-            continue
-        out.append(path)
+    for top, dirs, names in os.walk(docs):
+        here = Path(top)
+        dirs[:] = [d for d in dirs if here / d != variants_dir]
+        for name in names:
+            path = here / name
+            rel = path.relative_to(project.root).as_posix()
+            if name.endswith(".mdx") and rel not in skip and not path.is_symlink():
+                out.append(path)
+    out.sort(key=lambda path: path.parts)
     return out
 
 

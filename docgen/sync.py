@@ -36,11 +36,24 @@ class Change:
     old: str | None = None
 
     def diff(self) -> str:
+        """A unified diff from the file on disk to the planned text.
+
+        Patience diff, not difflib's matcher: generated pages repeat many lines, on which
+        difflib takes seconds and pairs unrelated lines; patience anchors on the lines
+        that occur once, in milliseconds, and shows each edit where it was made.
+        """
+        import patiencediff
+
         old = (self.old or "").splitlines(keepends=True)
         new = (self.output.text if self.output else "").splitlines(keepends=True)
-        import difflib
-
-        return "".join(difflib.unified_diff(old, new, f"a/{self.path}", f"b/{self.path}"))
+        lines = patiencediff.unified_diff(
+            old,
+            new,
+            f"a/{self.path}",
+            f"b/{self.path}",
+            sequencematcher=patiencediff.PatienceSequenceMatcher,
+        )
+        return "".join(lines)
 
     def behind(self) -> list[Source]:
         """The registry entries whose text appears in the lines that differ."""
@@ -250,7 +263,11 @@ def attribute(old: str, output: Output) -> list[Source]:
     new_lines = output.text.splitlines()
     added = "\n".join(sorted(set(new_lines) - set(old_lines)))
     removed = "\n".join(sorted(set(old_lines) - set(new_lines)))
-    return [s for s in output.sources if s.text and _count(s.text, added) > _count(s.text, removed)]
+    return [
+        s
+        for s in output.sources
+        if s.text and s.text in added and _count(s.text, added) > _count(s.text, removed)
+    ]
 
 
 def _count(text: str, haystack: str) -> int:

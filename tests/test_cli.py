@@ -290,3 +290,33 @@ def test_module_entry_point_and_help():
     )
     for command in ("build", "check", "validate", "schema", "serve-command"):
         assert command in result.stdout
+
+
+def test_drift_diff_shows_only_the_edited_lines_of_a_repetitive_page():
+    """Generated pages repeat the same lines once per profile; the diff still pairs each
+    edit with its own line and numbers its hunks from the right place."""
+    from docgen.plan import Output
+    from docgen.sync import CHANGED, Change
+
+    def page(values: dict[int, str]) -> str:
+        blocks = [
+            f"### Profile {i}\n\nNemoClaw starts vLLM with this command.\n\n```bash\n"
+            f"vllm serve m{i % 7} \\\n  --gpu-memory-utilization {values.get(i, '0.5')}\n```\n\n"
+            for i in range(3000)
+        ]
+        return "---\ntitle: T\n---\n" + "".join(blocks)
+
+    new = page({17: "0.6", 2500: "0.7"})
+    change = Change("docs/p.mdx", CHANGED, Output("docs/p.mdx", new, "t"), page({}))
+    lines = change.diff().splitlines()
+    assert lines[:2] == ["--- a/docs/p.mdx", "+++ b/docs/p.mdx"]
+    assert [line for line in lines[2:] if line[:1] in "-+"] == [
+        "-  --gpu-memory-utilization 0.5",
+        "+  --gpu-memory-utilization 0.6",
+        "-  --gpu-memory-utilization 0.5",
+        "+  --gpu-memory-utilization 0.7",
+    ]
+    hunks = [line for line in lines if line.startswith("@@")]
+    first = 3 + 17 * 9 + 7  # frontmatter, 17 blocks of 9 lines, line 7 of block 17
+    assert hunks[0] == f"@@ -{first - 3},7 +{first - 3},7 @@"
+    assert len(hunks) == 2

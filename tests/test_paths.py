@@ -141,6 +141,26 @@ def test_hand_written_page_linked_outside_is_never_read(make_project, run, tmp_p
     assert everything(outside) == before
 
 
+def test_hand_written_pages_in_a_folder_linked_outside_are_never_read(
+    make_project, run, tmp_path, outside
+):
+    (outside / "secret.mdx").write_text(f"Run `$$acme {SECRET}`.\n", "utf-8")
+    project = make_project(templates=TEMPLATES)
+    (project.root / "docs").mkdir()
+    (project.root / "docs" / "linked").symlink_to(outside, target_is_directory=True)
+    (project.root / "docs" / "own.mdx").write_text("Run `$$acme status`.\n", "utf-8")
+    before = everything(outside)
+    result = run(project, "build")
+    assert result.exit_code == 0, result.output
+    variants = project.root / "docs/_build/agent-variants"
+    assert sorted(p.name for p in variants.glob("own.*")) == [
+        "own.alpha.generated.mdx",
+        "own.beta.generated.mdx",
+    ]
+    assert not any(SECRET in p.read_text("utf-8") for p in variants.rglob("*.mdx"))
+    assert everything(outside) == before
+
+
 def test_template_include_cannot_climb_out_of_the_templates(make_project, run, tmp_path, outside):
     include = '{% include "../../outside/secret.mdx" %}\n'
     project = make_project(templates={**TEMPLATES, "leak.mdx.j2": include})
