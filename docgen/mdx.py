@@ -48,6 +48,8 @@ _YAML_ESCAPE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 def _clean(text: str) -> str:
     """Drop bidirectional controls and turn NUL and lone surrogates into U+FFFD."""
+    if text.isascii() and "\x00" not in text:  # the common case, without a regex pass
+        return text
     return _REPLACE.sub("\ufffd", _DROP.sub("", text))
 
 
