@@ -86,12 +86,17 @@ def entry_files(project: Project) -> list[Path]:
     if not folder.is_dir():
         return []
     files = sorted(p for p in folder.glob("*.mdx") if p.name != "overview.mdx")
+    return _inside_root(project, files, "changelog entry")
+
+
+def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:
+    """``files``, unless one is a symbolic link that leaves the project root."""
     root = project.root.resolve()
     for path in files:
         if not path.resolve().is_relative_to(root):
             raise ConfigError.at(
                 Location(path.relative_to(project.root).as_posix()),
-                "the changelog entry is a symbolic link that leaves "
+                f"the {what} is a symbolic link that leaves "
                 "the project root; docgen reads only files inside it",
             )
     return files
@@ -398,7 +403,8 @@ def _first_page(project: Project) -> str:
 
 def _page_title(project: Project, page: str) -> str:
     path = project.root / page
-    text = path.read_text("utf-8") if path.is_file() else ""
+    inside = path.resolve().is_relative_to(project.root.resolve())
+    text = path.read_text("utf-8") if inside and path.is_file() else ""
     match = re.search(r'^title:\s*"?(.*?)"?\s*$', text, re.MULTILINE)
     return match[1] if match else project.config.route(page).rsplit("/", 1)[-1]
 
@@ -512,4 +518,5 @@ def create_entry(
 
 def fragment_files(project: Project) -> list[Path]:
     folder = project.path(project.config.fragments)
-    return sorted(folder.glob("*.md")) if folder.is_dir() else []
+    files = sorted(folder.glob("*.md")) if folder.is_dir() else []
+    return _inside_root(project, files, "changelog fragment")

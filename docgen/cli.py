@@ -214,19 +214,14 @@ def _drift_line(change: Change) -> int:
     return min(len(old), len(new)) + 1
 
 
-_WHY = {
-    "new": "missing: docgen would create it",
-    "changed": "out of date with the registry",
-    "stale": "stale: no template or registry entry produces it any more",
-}
-
-
 def _check_text(state: State, report: Report) -> None:
+    from docgen.sync import WHY
+
     for finding in report.findings:
         click.echo(str(finding))
     for change in report.of("new", "changed", "stale"):
         line = _drift_line(change) if change.status == "changed" else 1
-        click.echo(f"{change.path}:{line}:1: error: {_WHY[change.status]}")
+        click.echo(f"{change.path}:{line}:1: error: {WHY[change.status]}")
         if change.status == "changed":
             for text in change.diff().splitlines():
                 click.echo(_coloured(text))
@@ -286,6 +281,8 @@ def _check_json(state: State, report: Report) -> None:
 
 
 def _check_github(state: State, report: Report) -> None:
+    from docgen.sync import WHY
+
     for finding in report.findings:
         loc = finding.location
         where = f"file={loc.path},line={loc.line or 1}" if loc else ""
@@ -293,7 +290,7 @@ def _check_github(state: State, report: Report) -> None:
         click.echo(f"::error {where}::{message}")
     for change in report.of("new", "changed", "stale"):
         line = _drift_line(change) if change.status == "changed" else 1
-        click.echo(f"::error file={change.path},line={line}::{_WHY[change.status]}")
+        click.echo(f"::error file={change.path},line={line}::{WHY[change.status]}")
         for source in change.behind():
             loc = source.location
             click.echo(

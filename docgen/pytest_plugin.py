@@ -90,22 +90,17 @@ class OutputItem(DocgenItem):
         self.change = change
 
     def runtest(self) -> None:
+        from docgen.sync import WHY
+
         change = self.change
         if change.status == "unchanged":
             return
-        lines = [f"{change.path}: {_WHY.get(change.status, change.status)}"]
+        lines = [f"{change.path}: {WHY[change.status]}"]
         if change.status == "changed":
             lines.append(change.diff().rstrip("\n"))
             lines += [f"registry entry behind it: {s}" for s in change.behind()]
         lines.append("run `docgen build` to bring the docs back in sync")
         raise DocgenFailure("\n".join(lines))
-
-
-_WHY = {
-    "new": "missing: docgen would create it",
-    "changed": "out of date with the registry",
-    "stale": "stale: nothing produces it any more",
-}
 
 
 class ProblemItem(DocgenItem):

@@ -24,6 +24,12 @@ from docgen.model import Source
 from docgen.plan import Output, Plan, owned
 
 NEW, CHANGED, UNCHANGED, STALE = "new", "changed", "unchanged", "stale"
+#: Why a file that is not unchanged fails ``check``, in the words every report uses.
+WHY = {
+    NEW: "missing: docgen would create it",
+    CHANGED: "out of date with the registry",
+    STALE: "stale: no template or registry entry produces it any more",
+}
 
 
 @dataclass(frozen=True)

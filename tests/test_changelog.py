@@ -143,6 +143,25 @@ def test_empty_diff_without_notes_is_refused(make_project, run):
     assert project.snapshot() == before
 
 
+def test_a_fragment_linked_outside_the_root_is_refused_unread(make_project, run, tmp_path):
+    project = base_project(make_project, run)
+    secret = tmp_path / "outside.md"
+    secret.write_text("hunter2\n", "utf-8")
+    (project.root / "changelog.d").mkdir()
+    (project.root / "changelog.d/leak.md").symlink_to(secret)
+    before = project.snapshot()
+    args = ["--version", "v1.0.0", "--since-file", "old.yaml", "--date", "2026-01-02"]
+    result = run(project, "changelog", *args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "changelog.d/leak.md: error: the changelog fragment is a symbolic link that leaves "
+        "the project root; docgen reads only files inside it\n"
+    )
+    assert "hunter2" not in result.output
+    assert project.snapshot() == before
+    assert secret.read_text("utf-8") == "hunter2\n"
+
+
 def test_fragments_are_merged_then_removed_and_same_day_release_goes_on_top(make_project, run):
     project = base_project(make_project, run)
     project.write("changelog.d/fix.md", "Fixed the Beta installer.\nIt now retries once.\n")
