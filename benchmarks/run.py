@@ -32,7 +32,7 @@ SUMMARY = re.compile(r"(\d+) written, (\d+) updated, (\d+) pruned, (\d+) unchang
 PROFILE_KEY = re.compile(r"^  (vllm\.[^:\s]+):\s*$")
 GMU_LINE = re.compile(r"^(\s+gpu-memory-utilization:\s*)(\S+)\s*$")
 GROWTH = (250, 500, 1000, 2000)
-BASELINES = ("ruamel", "mkdocs", "python")
+BASELINES = ("ruamel", "writes", "mkdocs", "python")
 NEUTRAL = Path(tempfile.gettempdir())
 RUAMEL_SNIPPET = (
     "import sys, time\n"
@@ -154,9 +154,11 @@ class Bench:
 
 
 def copy_tree(src: Path, dst: Path) -> Path:
+    """A fresh copy, flushed to disk so that its writeback does not land on the next timing."""
     if dst.exists():
         shutil.rmtree(dst)
     shutil.copytree(src, dst, symlinks=True)
+    os.sync()
     return dst
 
 
@@ -348,10 +350,47 @@ def mkdocs_build(bench: Bench, tree: Path) -> Figure:
         note=f"{pages} .mdx pages of docs/ (generated, variants, hand-written) renamed .md; "
         "default theme, no plugins, nav of one page; wall time incl. interpreter start",
     )
-    cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(site / "mkdocs.yml")]
-    for _ in bench.runs(bench.cold_repeat, figure):
-        shutil.rmtree(site / "site", ignore_errors=True)
+    for index in bench.runs(bench.cold_repeat, figure):
+        # A new site folder per run: deleting thousands of files slows every file
+        # creation on this kind of virtual machine for about a minute afterwards.
+        out = site / f"site-{index}"
+        cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs.yml", "-d", str(out)]
         figure.add(expect(execute(cmd, cwd=site), 0, "mkdocs build"))
+    return figure
+
+
+WRITE_SNIPPET = (
+    "import os, sys, time\n"
+    "src, dst = sys.argv[1], sys.argv[2]\n"
+    "files = []\n"
+    "for top, _, names in os.walk(src):\n"
+    "    for name in names:\n"
+    "        path = os.path.join(top, name)\n"
+    "        with open(path, 'rb') as f:\n"
+    "            files.append((os.path.join(dst, os.path.relpath(path, src)), f.read()))\n"
+    "start = time.perf_counter()\n"
+    "for path, data in files:\n"
+    "    os.makedirs(os.path.dirname(path), exist_ok=True)\n"
+    "    with open(path, 'xb') as f:\n"
+    "        f.write(data)\n"
+    "print(time.perf_counter() - start)\n"
+)
+
+
+def file_writes(bench: Bench, built: Path) -> Figure:
+    """The machine's own cost of creating the files a cold build writes, without docgen."""
+    figure = Figure(
+        "plain writes of the same files",
+        "s",
+        note="every file under docs/ after a build, written to a new folder with "
+        "open/write/close in one Python process (write loop only); the floor under "
+        "cold `build`'s file creation",
+    )
+    for index in bench.runs(bench.cold_repeat, figure):
+        os.sync()
+        dest = bench.work / f"writes-{index}"
+        cmd = [sys.executable, "-c", WRITE_SNIPPET, str(built / "docs"), str(dest)]
+        figure.samples.append(float(expect(execute(cmd), 0, "plain writes").output.strip()))
     return figure
 
 
@@ -392,6 +431,7 @@ def measure(
         figures[figure.name] = figure
     figures["ruamel"] = ruamel_parse(bench, base / "profiles.yaml")
     if baselines:
+        figures["writes"] = file_writes(bench, built)
         figures["mkdocs"] = mkdocs_build(bench, built)
     outputs = sum(1 for p in (built / "docs").rglob("*") if p.is_file())
     size = (base / "profiles.yaml").stat().st_size
