@@ -65,6 +65,7 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     hand-written page) is one unit of work: the page and its agent variants. Units are
     independent, so large projects share them with a forked process (see parallel).
     """
+    from docgen.heap import settled
     from docgen.parallel import map_split
     from docgen.registry import load_registry
     from docgen.render import Renderer
@@ -75,7 +76,8 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     hand = hand_written_pages(project, {job.path for job in jobs})
     custom = _custom_regions(project)
     units: list[_Job | Path] = [*jobs, *hand]
-    done = map_split(lambda unit: _unit(project, reg, renderer, custom, unit), units)
+    with settled():
+        done = map_split(lambda unit: _unit(project, reg, renderer, custom, unit), units)
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]

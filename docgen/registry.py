@@ -85,7 +85,13 @@ def _within(path: Path) -> bool:
 
 def load_bytes(raw: bytes, name: str) -> Registry:
     """Validate and build; libyaml reads the text unless ruamel.yaml must (see yamlsource)."""
-    text = decode(raw, name)
+    from docgen.heap import collector_paused
+
+    with collector_paused():  # everything built here stays alive: nothing to collect
+        return _load_text(decode(raw, name), name)
+
+
+def _load_text(text: str, name: str) -> Registry:
     doc = load_fast(text, name) or load_text(text, name)
     if not isinstance(doc.data, dict):
         raise RegistryError.at(

@@ -178,10 +178,11 @@ def apply(
 ) -> list[Change]:
     """Write new and changed outputs atomically and delete stale ones; return what changed."""
     sweep_temporaries(project, report)
+    data: dict[str, bytes] = {}
     for change in report.of(NEW, CHANGED):  # refuse before the first write, not midway
         assert change.output is not None and not change.output.digest, "a cached plan"
         try:
-            change.output.text.encode("utf-8")
+            data[change.path] = change.output.text.encode("utf-8")
         except UnicodeEncodeError as exc:
             raise OwnershipError(
                 Problem(f"cannot write {change.path}: {exc.reason}", Location(change.path, 1, 1))
@@ -192,7 +193,7 @@ def apply(
     done: list[Change] = []
     for change in todo:  # one thread: on thousands of small files it beats a pool
         if change.output is not None:
-            write_atomic(project.root / change.path, change.output.text, change.status == NEW)
+            write_atomic(project.root / change.path, data[change.path], change.status == NEW)
         else:
             (project.root / change.path).unlink(missing_ok=True)
         done.append(change)
@@ -213,7 +214,7 @@ def sweep_temporaries(project: Project, report: Report) -> None:
                 leftover.unlink(missing_ok=True)
 
 
-def write_atomic(path: Path, text: str, new: bool = False) -> None:
+def write_atomic(path: Path, text: str | bytes, new: bool = False) -> None:
     """Write through a temporary file in the same folder, then rename over ``path``.
 
     A killed build leaves every file old or new, never half written. A new file gets the
@@ -222,7 +223,7 @@ def write_atomic(path: Path, text: str, new: bool = False) -> None:
     fsynced one by one (that costs seconds on thousands of files); a power cut can still
     lose the newest writes, as with most build tools.
     """
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     mode = None if new else _mode_of(path)
     tmp = path.parent / f".{path.name}.{os.getpid()}{TMP_SUFFIX}"
     try:

@@ -118,3 +118,32 @@ def test_build_through_the_fork_writes_the_same_tree(forking, tmp_path, monkeypa
     monkeypatch.setenv("DOCGEN_JOBS", "1")
     assert docgen(tmp_path / "b", "build", "-q").exit_code == 0
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+
+
+def test_the_collector_is_paused_only_inside_the_block_and_left_as_it_was() -> None:
+    import gc
+
+    from docgen.heap import collector_paused
+
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # a host that turned it off keeps it off
+    finally:
+        gc.enable()
+
+
+def test_settled_freezes_the_existing_heap_for_the_block_only() -> None:
+    import gc
+
+    from docgen.heap import settled
+
+    assert gc.get_freeze_count() == 0
+    with settled():
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
