@@ -5,12 +5,18 @@ templates, the settings, the registry, the project's templates, the hand-written
 pages and the changelog entries. On a hit the stored plan is used as is; on a miss
 the plan is rendered and stored. The cache lives in ``.docgen-cache/`` at the project
 root (safe to delete, never committed); a damaged or foreign file is ignored.
+
+Each file is sealed with an HMAC under a key that never leaves this user's cache
+folder (``$XDG_CACHE_HOME/docgen/cache-key``, else ``~/.cache/docgen/cache-key``), so
+a cache file that arrives with a pull request is not this machine's own and is never
+unpickled. Without a usable key there is no cache.
 """
 
 from __future__ import annotations
 
 import copyreg
 import hashlib
+import hmac
 import os
 import pickle
 import tempfile
@@ -23,7 +29,8 @@ from docgen.config import Project
 from docgen.plan import Plan
 
 FOLDER = ".docgen-cache"
-FORMAT = b"docgen-plan-cache-1\n"
+FORMAT = b"docgen-plan-cache-2\n"
+SEAL = hashlib.sha256().digest_size
 PACKAGE = Path(__file__).resolve().parent
 
 
@@ -97,13 +104,17 @@ def _bytes(path: Path) -> bytes:
 
 
 def load(project: Project, digest: str) -> Plan | None:
-    """The stored plan for ``digest``, or None."""
+    """The stored plan for ``digest``, or None (also for a file this machine did not seal)."""
     path = project.root / FOLDER / f"{digest}.pickle"
+    secret = _secret()
     try:
         raw = path.read_bytes()
-        if not raw.startswith(FORMAT):
+        if secret is None or not raw.startswith(FORMAT):
             return None
-        plan = pickle.loads(raw[len(FORMAT) :])  # noqa: S301 - our own file, keyed by content
+        seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], raw[len(FORMAT) + SEAL :]
+        if not hmac.compare_digest(seal, _seal(secret, payload)):
+            return None
+        plan = pickle.loads(payload)  # noqa: S301 - sealed by this user's own key
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         return None
     return plan if isinstance(plan, Plan) else None
@@ -112,10 +123,14 @@ def load(project: Project, digest: str) -> Plan | None:
 def store(project: Project, digest: str, plan: Plan) -> None:
     """Keep ``plan`` as the only cache entry; any failure just leaves no cache."""
     folder = project.root / FOLDER
+    secret = _secret(create=True)
+    if secret is None:
+        return
     try:
         folder.mkdir(exist_ok=True)
         (folder / ".gitignore").write_text("*\n", "utf-8")
-        data = FORMAT + pickle.dumps(slim(plan), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(slim(plan), protocol=pickle.HIGHEST_PROTOCOL)
+        data = FORMAT + _seal(secret, payload) + payload
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -128,6 +143,39 @@ def store(project: Project, digest: str, plan: Plan) -> None:
                 old.unlink(missing_ok=True)
     except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
+
+
+def _seal(secret: bytes, payload: bytes) -> bytes:
+    return hmac.new(secret, payload, hashlib.sha256).digest()
+
+
+def key_file() -> Path:
+    """Where this user's cache key lives (outside every project)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "docgen" / "cache-key"
+
+
+def _secret(create: bool = False) -> bytes | None:
+    """This user's 32-byte cache key; made (readable by this user only) when ``create``."""
+    path = key_file()
+    try:
+        secret = path.read_bytes()
+        return secret if len(secret) == 32 else None
+    except FileNotFoundError:
+        if not create:
+            return None
+    except OSError:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(os.urandom(32))
+        return path.read_bytes()
+    except FileExistsError:  # another build made it meanwhile
+        return _secret()
+    except OSError:
+        return None
 
 
 def slim(plan: Plan) -> Plan:

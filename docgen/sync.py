@@ -12,7 +12,7 @@ import re
 import stat
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -86,10 +86,11 @@ def compare(project: Project, plan: Plan) -> Report:
     """Classify every planned output and every stale owned file; refuse foreign files."""
     report = Report()
     foreign: list[Problem] = []
-    root = project.root.resolve()
+    root = str(project.root.resolve())
+    base = str(project.root)
     _real_dir.cache_clear()
     for output in plan.outputs:
-        target = project.root / output.path
+        target = os.path.join(base, output.path)
         if not _inside(target, root):
             foreign.append(
                 Problem(
@@ -117,13 +118,14 @@ def compare(project: Project, plan: Plan) -> Report:
     return report
 
 
-def _inside(path: Path, root: Path) -> bool:
-    """Whether ``path`` (through any symbolic links) stays inside ``root``."""
+def _inside(path: str, root: str) -> bool:
+    """Whether ``path`` (through any symbolic links) stays inside the resolved ``root``."""
     if os.path.islink(path):
         target = os.path.realpath(path)
     else:
-        target = os.path.join(_real_dir(str(path.parent)), path.name)
-    return target == str(root) or target.startswith(str(root) + os.sep)
+        folder, name = os.path.split(path)
+        target = os.path.join(_real_dir(folder), name)
+    return target == root or target.startswith(root + os.sep)
 
 
 @lru_cache(maxsize=4096)
@@ -144,7 +146,7 @@ def _read(path: Path) -> str | None:
     return None if raw is None else raw.decode("utf-8", errors="replace")
 
 
-def _read_bytes(path: Path) -> bytes | None:
+def _read_bytes(path: str | Path) -> bytes | None:
     try:
         with open(path, "rb") as handle:
             return handle.read()
@@ -188,14 +190,17 @@ def apply(
                 Problem(f"cannot write {change.path}: {exc.reason}", Location(change.path, 1, 1))
             ) from None
     todo = report.of(NEW, CHANGED, STALE)
-    for folder in sorted({(project.root / c.path).parent for c in todo if c.output}):
-        folder.mkdir(parents=True, exist_ok=True)
+    root = str(project.root)  # strings, not Paths: this loop runs once per file
+    for folder in sorted({os.path.dirname(os.path.join(root, c.path)) for c in todo if c.output}):
+        os.makedirs(folder, exist_ok=True)
     done: list[Change] = []
     for change in todo:  # one thread: on thousands of small files it beats a pool
+        target = os.path.join(root, change.path)
         if change.output is not None:
-            write_atomic(project.root / change.path, data[change.path], change.status == NEW)
+            write_atomic(target, data[change.path], change.status == NEW)
         else:
-            (project.root / change.path).unlink(missing_ok=True)
+            with suppress(FileNotFoundError):
+                os.unlink(target)
         done.append(change)
         if progress is not None:
             progress(len(done))
@@ -207,14 +212,19 @@ TMP_SUFFIX = ".docgen-tmp"
 
 def sweep_temporaries(project: Project, report: Report) -> None:
     """Remove temporary files an interrupted build left beside its outputs."""
-    folders = {(project.root / c.path).parent for c in report.changes}
-    for folder in folders:
-        if folder.is_dir():
-            for leftover in folder.glob(f".*{TMP_SUFFIX}"):
-                leftover.unlink(missing_ok=True)
+    root = str(project.root)
+    for folder in {os.path.dirname(os.path.join(root, c.path)) for c in report.changes}:
+        try:
+            entries = list(os.scandir(folder))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for entry in entries:
+            if entry.name.startswith(".") and entry.name.endswith(TMP_SUFFIX):
+                with suppress(FileNotFoundError):
+                    os.unlink(entry.path)
 
 
-def write_atomic(path: Path, text: str | bytes, new: bool = False) -> None:
+def write_atomic(path: str | Path, text: str | bytes, new: bool = False) -> None:
     """Write through a temporary file in the same folder, then rename over ``path``.
 
     A killed build leaves every file old or new, never half written. A new file gets the
@@ -224,15 +234,17 @@ def write_atomic(path: Path, text: str | bytes, new: bool = False) -> None:
     lose the newest writes, as with most build tools.
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
+    path = os.fspath(path)
     mode = None if new else _mode_of(path)
-    tmp = path.parent / f".{path.name}.{os.getpid()}{TMP_SUFFIX}"
+    folder, name = os.path.split(path)
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}{TMP_SUFFIX}")
     try:
         fd = os.open(tmp, _CREATE, 0o666)
     except FileExistsError:  # left by a killed build that had this process id
-        tmp.unlink()
+        os.unlink(tmp)
         fd = os.open(tmp, _CREATE, 0o666)
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(folder, exist_ok=True)
         fd = os.open(tmp, _CREATE, 0o666)
     try:
         try:
@@ -245,14 +257,15 @@ def write_atomic(path: Path, text: str | bytes, new: bool = False) -> None:
             os.close(fd)
         os.replace(tmp, path)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        with suppress(FileNotFoundError):
+            os.unlink(tmp)
         raise
 
 
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
-def _mode_of(path: Path) -> int | None:
+def _mode_of(path: str) -> int | None:
     """The permission bits ``path`` has now, or None when it does not exist."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode)

@@ -108,6 +108,14 @@ class Project:
         }
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_key(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Keep the plan cache's key (docgen/cache-key) out of the real ~/.cache."""
+    import os
+
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+
+
 @pytest.fixture
 def make_project(tmp_path: Path) -> Callable[..., Project]:
     """Factory: a project with a registry and templates (defaults: a minimal one)."""

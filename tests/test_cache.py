@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import importlib.util
 import json
+import pickle
+import stat
+from pathlib import Path
 
 import pytest
 from conftest import MINIMAL_REGISTRY, REPO
@@ -121,6 +126,44 @@ def test_a_damaged_cache_file_is_ignored(make_project, run):
     for stored in (project.root / cache.FOLDER).glob("*.pickle"):
         stored.write_bytes(b"garbage")
     assert run(project, "check").exit_code == 0
+
+
+class _Planted:
+    """Unpickling this creates a file: proof that a cache file was unpickled."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (Path(self.marker).touch, ())
+
+
+def test_a_cache_file_from_elsewhere_is_never_unpickled(make_project, run, tmp_path):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    marker = tmp_path / "unpickled"
+    payload = pickle.dumps(_Planted(str(marker)))
+    for stored in (project.root / cache.FOLDER).glob("*.pickle"):
+        # the right format, a seal made with a key that is not this user's
+        forged = hmac.new(b"k" * 32, payload, hashlib.sha256).digest()
+        stored.write_bytes(cache.FORMAT + forged + payload)
+    assert run(project, "check").exit_code == 0
+    assert not marker.exists()
+
+
+def test_a_cache_sealed_under_another_key_is_ignored(make_project, run):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    digest = cache.key(load_project(project.root))
+    assert cache.load(load_project(project.root), digest) is not None
+    original = cache.key_file().read_bytes()
+    try:
+        cache.key_file().write_bytes(bytes(32))
+        assert cache.load(load_project(project.root), digest) is None
+    finally:
+        cache.key_file().write_bytes(original)
+    assert cache.load(load_project(project.root), digest) is not None
+    assert stat.S_IMODE(cache.key_file().stat().st_mode) == 0o600
 
 
 def test_syntax_errors_in_large_text_are_worded_by_libyaml():
