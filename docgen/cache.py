@@ -207,6 +207,8 @@ def cached_plan(project: Project) -> tuple[Plan, str]:
 
 
 def remember(project: Project, digest: str, plan: Plan) -> None:
-    """Store a plan a successful build just wrote (unless it is already stored)."""
-    if plan.complete and not (project.root / FOLDER / f"{digest}.pickle").is_file():
+    """Store a plan a successful build just wrote, unless this machine already holds it
+    (a file under that name that fails its seal, e.g. after the key was renewed, is
+    replaced)."""
+    if plan.complete and load(project, digest) is None:
         store(project, digest, plan)

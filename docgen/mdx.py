@@ -31,8 +31,9 @@ _LINE_ENDING = re.compile(r"\r\n|\r|\n")
 # URLs micromark would otherwise take raw, backslashes included.
 _ESCAPE = re.compile(r"[\\`*_{}\[\]<>|~]|&(?=#?[0-9A-Za-z]+;)|:(?=//)|(?<=[Ww]{3})\.")
 # Block syntax that only counts where the text starts a line (headings, list items,
-# setext underlines, thematic breaks).
-_BLOCK_START = re.compile(r"^[ \t]*(?:[#+=-]|[0-9]+[.)])")
+# setext underlines, thematic breaks, and a GFM table's delimiter row such as `:-`
+# under a paragraph's first line, which turns the paragraph into a table).
+_BLOCK_START = re.compile(r"^[ \t]*(?:[#+=-]|:(?=[ \t]*-)|[0-9]+[.)])")
 # A run of `#` ending the text would be an ATX heading's closing sequence.
 _CLOSING_HASHES = re.compile(r"(?<=[ \t])#(?=#*[ \t]*$)")
 # `import ` / `export ` at column 1 starts an MDX ESM block.

@@ -168,6 +168,20 @@ def test_a_cache_sealed_under_another_key_is_ignored(make_project, run):
     assert stat.S_IMODE(cache.key_file().stat().st_mode) == 0o600
 
 
+def test_a_renewed_key_makes_the_next_build_store_the_plan_again(make_project, run):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    digest = cache.key(load_project(project.root))
+    original = cache.key_file().read_bytes()
+    try:
+        cache.key_file().unlink()  # as when ~/.cache is cleared
+        assert cache.load(load_project(project.root), digest) is None
+        assert run(project, "build").exit_code == 0
+        assert cache.load(load_project(project.root), digest) is not None
+    finally:
+        cache.key_file().write_bytes(original)
+
+
 def test_syntax_errors_in_large_text_are_worded_by_libyaml():
     text = "".join(f"a{i}: 1\n" for i in range(RUAMEL_WORDING_BYTES // 5)) + "b: [1\n"
     with pytest.raises(DocgenError) as info:
