@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -320,3 +321,21 @@ def test_drift_diff_shows_only_the_edited_lines_of_a_repetitive_page():
     first = 3 + 17 * 9 + 7  # frontmatter, 17 blocks of 9 lines, line 7 of block 17
     assert hunks[0] == f"@@ -{first - 3},7 +{first - 3},7 @@"
     assert len(hunks) == 2
+
+
+def test_the_readme_reviewer_loops_do_what_their_comments_say(example, run):
+    """Each `sed` edit of the README's quick start, then `docgen check`: the exit code and
+    the text its comment promises."""
+    readme = (REPO / "README.md").read_text("utf-8")
+    quick = readme[readme.index("## Quick start") : readme.index("## Command reference")]
+    loops = re.findall(r"^(sed -i .+?)\s*(?:#.*)?\ndocgen check +# exit (\d): (.+)$", quick, re.M)
+    assert len(loops) == 2
+    original = example.read("profiles.yaml")
+    for sed, code, promise in loops:
+        subprocess.run(sed, shell=True, cwd=example.root, check=True)  # noqa: S602
+        result = run(example, "check")
+        assert result.exit_code == int(code), result.output
+        quoted = re.search(r'"(.+)"', promise)
+        shown = (quoted[1] if quoted else promise).split("...")[0].strip()
+        assert shown in result.output, (shown, result.output[-800:])
+        example.write("profiles.yaml", original)
