@@ -105,19 +105,29 @@ def _bytes(path: Path) -> bytes:
 
 def load(project: Project, digest: str) -> Plan | None:
     """The stored plan for ``digest``, or None (also for a file this machine did not seal)."""
-    path = project.root / FOLDER / f"{digest}.pickle"
-    secret = _secret()
+    payload = _sealed_payload(project, digest)
+    if payload is None:
+        return None
     try:
-        raw = path.read_bytes()
-        if secret is None or not raw.startswith(FORMAT):
-            return None
-        seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], raw[len(FORMAT) + SEAL :]
-        if not hmac.compare_digest(seal, _seal(secret, payload)):
-            return None
         plan = pickle.loads(payload)  # noqa: S301 - sealed by this user's own key
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         return None
     return plan if isinstance(plan, Plan) else None
+
+
+def _sealed_payload(project: Project, digest: str) -> bytes | None:
+    """The pickled plan stored for ``digest`` if this user's key sealed it, else None."""
+    secret = _secret()
+    if secret is None:
+        return None
+    try:
+        raw = (project.root / FOLDER / f"{digest}.pickle").read_bytes()
+    except OSError:
+        return None
+    if not raw.startswith(FORMAT):
+        return None
+    seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], raw[len(FORMAT) + SEAL :]
+    return payload if hmac.compare_digest(seal, _seal(secret, payload)) else None
 
 
 def store(project: Project, digest: str, plan: Plan) -> None:
@@ -169,9 +179,10 @@ def _secret(create: bool = False) -> bytes | None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        secret = os.urandom(32)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(os.urandom(32))
-        return path.read_bytes()
+            handle.write(secret)
+        return secret
     except FileExistsError:  # another build made it meanwhile
         return _secret()
     except OSError:
@@ -210,5 +221,5 @@ def remember(project: Project, digest: str, plan: Plan) -> None:
     """Store a plan a successful build just wrote, unless this machine already holds it
     (a file under that name that fails its seal, e.g. after the key was renewed, is
     replaced)."""
-    if plan.complete and load(project, digest) is None:
+    if plan.complete and _sealed_payload(project, digest) is None:
         store(project, digest, plan)

@@ -91,15 +91,19 @@ def entry_files(project: Project) -> list[Path]:
 
 def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:
     """``files``, unless one is a symbolic link that leaves the project root."""
-    root = project.root.resolve()
     for path in files:
-        if not path.resolve().is_relative_to(root):
+        if not _within_root(project, path):
             raise ConfigError.at(
                 Location(path.relative_to(project.root).as_posix()),
                 f"the {what} is a symbolic link that leaves "
                 "the project root; docgen reads only files inside it",
             )
     return files
+
+
+def _within_root(project: Project, path: Path) -> bool:
+    """Whether ``path``, through any symbolic links, lies inside the project root."""
+    return path.resolve().is_relative_to(project.root.resolve())
 
 
 def read_entry(project: Project, path: Path) -> Entry:
@@ -403,8 +407,7 @@ def _first_page(project: Project) -> str:
 
 def _page_title(project: Project, page: str) -> str:
     path = project.root / page
-    inside = path.resolve().is_relative_to(project.root.resolve())
-    text = path.read_text("utf-8") if inside and path.is_file() else ""
+    text = path.read_text("utf-8") if _within_root(project, path) and path.is_file() else ""
     match = re.search(r'^title:\s*"?(.*?)"?\s*$', text, re.MULTILINE)
     return match[1] if match else project.config.route(page).rsplit("/", 1)[-1]
 
