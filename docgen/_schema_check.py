@@ -4,6 +4,7 @@ Do not edit: change the schema and run the script. A fast yes/no validator only.
 """
 # ruff: noqa
 # mypy: ignore-errors
+SCHEMA_SHA256 = "eae93ae1b6718e6e7fd1033f7b8c83db5dbc9bd6328fdb8d51d7a0c827e21749"
 VERSION = "2.22.3"
 from decimal import Decimal
 import re

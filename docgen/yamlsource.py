@@ -69,7 +69,7 @@ def load_text(text: str, path: str) -> Document:
     try:
         root = yaml.load(text)
     except MarkedYAMLError as exc:
-        raise RegistryError(_marked_problem(exc, path)) from None
+        raise RegistryError(_marked_problem(exc, path, text)) from None
     except RecursionError:
         raise RegistryError.at(Location(path, 1, 1), _too_deep()) from None
     except YAMLError as exc:
@@ -95,23 +95,55 @@ def _timestamp_as_text(constructor: Any, node: Any) -> str:
     return str(node.value)
 
 
-def _marked_problem(exc: Any, path: str) -> Problem:
+def _marked_problem(exc: Any, path: str, text: str = "") -> Problem:
     mark = exc.problem_mark or exc.context_mark
     where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
     problem = (exc.problem or exc.context or "invalid YAML").strip()
     if "found duplicate key" in problem or type(exc).__name__ == "DuplicateKeyError":
-        problem = _duplicate_message(exc)
+        problem = _duplicate_message(exc, text)
     elif "\\t" in problem or "'\\t'" in problem:
         problem = "tab characters are not allowed for indentation; use spaces"
     return Problem(problem, where)
 
 
-def _duplicate_message(exc: Any) -> str:
-    text = str(exc.problem or "")
-    key = text.split('"')[1] if '"' in text else text.rsplit(" ", 1)[-1]
-    first = exc.context_mark
-    seen = f" (first defined on line {first.line + 1})" if first else ""
+def _duplicate_message(exc: Any, text: str) -> str:
+    problem = str(exc.problem or "")
+    key = problem.split('"')[1] if '"' in problem else problem.rsplit(" ", 1)[-1]
+    first = _first_definition(text, exc.context_mark, key)
+    seen = f" (first defined on line {first})" if first else ""
     return f"duplicate key '{key}'{seen}"
+
+
+def _first_definition(text: str, mapping_mark: Any, key: str) -> int | None:
+    """The line of ``key``'s first definition in the mapping that starts at the mark.
+
+    ruamel.yaml marks the mapping, not the first key; its node tree (composed without
+    constructing, so duplicates are kept) holds the key's own position.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.nodes import MappingNode, Node
+
+    if not text or mapping_mark is None:
+        return None
+    try:
+        root: Node | None = YAML(typ="rt").compose(text)
+    except (YAMLError, RecursionError):
+        return None
+    todo = [root] if root is not None else []
+    while todo:
+        node = todo.pop()
+        children = node.value if isinstance(node.value, list) else []
+        if isinstance(node, MappingNode):
+            start = node.start_mark
+            if (start.line, start.column) == (mapping_mark.line, mapping_mark.column):
+                for name, _value in children:
+                    if str(name.value) == key:
+                        return int(name.start_mark.line) + 1
+            todo.extend(child for pair in children for child in pair)
+        else:
+            todo.extend(child for child in children if isinstance(child, Node))
+    return None
 
 
 class _Converter:
@@ -308,6 +340,9 @@ def load_fast(text: str, path: str) -> Document | None:
     except _Fallback:
         return None
     except yaml.MarkedYAMLError as exc:
+        refusal = _libyaml_depth_refusal(exc, text, path)
+        if refusal is not None:
+            raise refusal from None
         if len(text) > RUAMEL_WORDING_BYTES:
             raise RegistryError(_marked_problem(exc, path)) from None
         return None
@@ -319,30 +354,64 @@ def load_fast(text: str, path: str) -> Document | None:
 
 def check_depth(text: str, path: str) -> None:
     """Refuse nesting deeper than ``MAX_DEPTH`` before a recursive composer meets it."""
+    refusal = _depth_refusal(text, path)
+    if refusal is not None:
+        raise refusal
+
+
+def _depth_refusal(text: str, path: str) -> RegistryError | None:
+    """The located error for the first node nested deeper than ``MAX_DEPTH``, if any."""
     try:
         import yaml
 
         parser = yaml.CBaseLoader(text)
     except (ImportError, AttributeError):
-        return
+        return None
     starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     ends = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-    depth = 0
+    depth = -1  # levels below the root, as the composers count them: the root is level 0
     try:
         while (event := parser.get_event()) is not None:
             if isinstance(event, starts):
                 depth += 1
                 if depth > MAX_DEPTH:
                     mark: Any = event.start_mark
-                    raise RegistryError.at(
+                    return RegistryError.at(
                         Location(path, mark.line + 1, mark.column + 1), _too_deep()
                     )
             elif isinstance(event, ends):
                 depth -= 1
+    except yaml.MarkedYAMLError as exc:
+        return _libyaml_depth_refusal(exc, text, path)
     except yaml.YAMLError:
-        return  # the composer words it
+        pass  # the composer words it
     finally:
         parser.dispose()
+    return None
+
+
+#: How libyaml words its own nesting limit (1,000 levels since the libyaml bundled with
+#: PyYAML 6.0.2); older releases have no limit and never say it.
+_LIBYAML_DEPTH = "maximum nesting depth"
+
+
+def _libyaml_depth_refusal(exc: Any, text: str, path: str) -> RegistryError | None:
+    """Map libyaml's own nesting refusal to docgen's, at the node docgen would name.
+
+    libyaml scans ahead of the events it hands out, so a document past its limit is
+    refused before a single event shows how deep it is. Its limit lies far beyond
+    ``MAX_DEPTH``, so the text before the refusal holds the node docgen names: measure
+    that prefix, which libyaml can read.
+    """
+    if _LIBYAML_DEPTH not in str(exc.problem or ""):
+        return None
+    mark = exc.problem_mark
+    prefix = text[: mark.index] if mark is not None and 0 < mark.index < len(text) else ""
+    refusal = _depth_refusal(prefix, path) if prefix else None
+    if refusal is not None:
+        return refusal
+    where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
+    return RegistryError.at(where, _too_deep())
 
 
 def _too_deep() -> str:

@@ -2,13 +2,16 @@
 
 The shipped JSON Schema (docgen/data/registry.schema.json) stays the source of truth:
 jsonschema explains every error; this generated module only answers "valid or not"
-quickly on the happy path. tests/test_schema_check.py fails when it is out of date.
+quickly on the happy path. The generated module records the SHA-256 of the schema it was
+compiled from, so tests/test_cache.py fails when the schema changed without it, whatever
+fastjsonschema release the machine has.
 
     python3 scripts/build_schema_check.py
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -25,7 +28,13 @@ Do not edit: change the schema and run the script. A fast yes/no validator only.
 """
 # ruff: noqa
 # mypy: ignore-errors
+SCHEMA_SHA256 = "{digest}"
 '''
+
+
+def schema_digest() -> str:
+    """The SHA-256 of the schema file's bytes, as the generated module records it."""
+    return hashlib.sha256(SCHEMA.read_bytes()).hexdigest()
 
 
 def generate() -> str:
@@ -34,7 +43,8 @@ def generate() -> str:
     code = fastjsonschema.compile_to_code(schema)
     main = re.search(r"^def (validate\w*)\(", code, re.MULTILINE)
     assert main is not None
-    return f"{HEADER}{code}\n\nvalidate = {main[1]}\n"
+    header = HEADER.format(digest=schema_digest())
+    return f"{header}{code}\n\nvalidate = {main[1]}\n"
 
 
 def main() -> int:

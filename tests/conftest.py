@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from docgen.cli import cli
 
@@ -153,12 +153,43 @@ def example(tmp_path: Path) -> Project:
     return Project(root)
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What one in-process docgen run printed, the same on every click release allowed."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+    output: str  # stdout and stderr together
+    exception: BaseException | None
+
+
+def invoke_cli(args: list[str]) -> Outcome:
+    """Run the docgen CLI in-process with stdout and stderr kept apart.
+
+    click 8.2 always keeps them apart (``output`` holds both, interleaved) and has no
+    ``mix_stderr``; click 8.1 mixes them unless told not to, and its ``output`` is then
+    stdout alone, so both are joined here.
+    """
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
+    except TypeError:  # click 8.2 and later
+        runner = CliRunner()
+    result = runner.invoke(cli, args, catch_exceptions=False)
+    both = result.output if runner_mixes_output(result) else result.stdout + result.stderr
+    return Outcome(result.exit_code, result.stdout, result.stderr, both, result.exception)
+
+
+def runner_mixes_output(result: object) -> bool:
+    """Whether this click's ``Result.output`` already holds stderr too (8.2 and later)."""
+    return hasattr(result, "output_bytes")
+
+
 @pytest.fixture
-def run() -> Callable[..., Result]:
+def run() -> Callable[..., Outcome]:
     """Run the docgen CLI in-process: ``run(project, "check")``."""
 
-    def invoke(project: Project, *args: str) -> Result:
-        runner = CliRunner()
-        return runner.invoke(cli, ["--root", str(project.root), *args], catch_exceptions=False)
+    def invoke(project: Project, *args: str) -> Outcome:
+        return invoke_cli(["--root", str(project.root), *args])
 
     return invoke

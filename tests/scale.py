@@ -15,9 +15,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from click.testing import CliRunner, Result
-
-from docgen.cli import cli
+from conftest import Outcome, invoke_cli
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -46,9 +44,9 @@ def snapshot(root: Path) -> Tree:
     return {rel: p.read_bytes() for rel, p in files.items() if not rel.startswith(f"{CACHE}/")}
 
 
-def docgen(root: Path, *args: str) -> Result:
+def docgen(root: Path, *args: str) -> Outcome:
     """Run docgen in this process (no start-up cost)."""
-    return CliRunner().invoke(cli, ["--root", str(root), *args], catch_exceptions=False)
+    return invoke_cli(["--root", str(root), *args])
 
 
 def docgen_process(root: Path, *args: str, **options: Any) -> subprocess.Popen[bytes]:

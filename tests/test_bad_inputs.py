@@ -115,7 +115,7 @@ REGISTRY_SYNTAX = [
     Case(
         "yaml-duplicate-flag",
         BUILD,
-        ("profiles.yaml:42:7: error: duplicate key 'max-num-seqs' (first defined on line 39)",),
+        ("profiles.yaml:42:7: error: duplicate key 'max-num-seqs' (first defined on line 41)",),
         arg("max-num-seqs: 2\n      max-num-seqs: 4"),
     ),
     Case(

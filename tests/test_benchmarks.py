@@ -9,9 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from click.testing import CliRunner, Result
-
-from docgen.cli import cli
+from conftest import Outcome, invoke_cli
 
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
@@ -30,8 +28,8 @@ corpus = load("corpus")
 bench = load("run")
 
 
-def docgen(root: Path, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--root", str(root), *args], catch_exceptions=False)
+def docgen(root: Path, *args: str) -> Outcome:
+    return invoke_cli(["--root", str(root), *args])
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ from pathlib import Path
 from tempfile import TemporaryFile
 
 import pytest
+import yaml
 from conftest import MINIMAL_REGISTRY
 
 from docgen.registry import MAX_BYTES
@@ -155,6 +156,50 @@ def test_nesting_through_aliases(root: Path) -> None:
     assert run.exit_code == 2
     assert run.stderr.startswith("profiles.yaml:1:35: error:")  # the node nested too deep
     assert run.stderr.rstrip("\n").endswith(f"error: YAML nesting deeper than {MAX_DEPTH} levels")
+
+
+class LimitedLibyaml:
+    """libyaml as bundled with PyYAML 6.0.2 and later: it refuses flow nesting past 1,000
+    levels while scanning ahead, before handing out the events that show the depth."""
+
+    LIMIT = 1000
+    REAL = yaml.CBaseLoader
+
+    def __init__(self, text: str) -> None:
+        self._real = self.REAL(text)
+        depth = 0
+        for index, char in enumerate(text):
+            depth += {"[": 1, "{": 1, "]": -1, "}": -1}.get(char, 0)
+            if depth > self.LIMIT:
+                mark = yaml.Mark("<unicode string>", index, 0, index, text, index)
+                self._refusal = yaml.scanner.ScannerError(
+                    "while increasing flow level", mark, "exceeded maximum nesting depth", mark
+                )
+                return
+        self._refusal = None
+
+    def get_event(self):
+        if self._refusal is not None:
+            raise self._refusal
+        return self._real.get_event()
+
+    def dispose(self) -> None:
+        self._real.dispose()
+
+
+@pytest.mark.parametrize("levels", [LimitedLibyaml.LIMIT + 1, 10_000])
+def test_libyamls_own_nesting_limit_gives_docgens_located_error(monkeypatch, levels) -> None:
+    """Whatever PyYAML release is installed, libyaml's refusal reads as docgen's own."""
+    from docgen.errors import RegistryError
+    from docgen.registry import load_bytes
+
+    monkeypatch.setattr(yaml, "CBaseLoader", LimitedLibyaml)
+    text = "[" * levels + "]" * levels + "\n"
+    with pytest.raises(RegistryError) as caught:
+        load_bytes(text.encode(), "profiles.yaml")
+    assert [str(p) for p in caught.value.problems] == [
+        f"profiles.yaml:1:66: error: YAML nesting deeper than {MAX_DEPTH} levels"
+    ]
 
 
 def test_very_deeply_nested_flow_lists(root: Path) -> None:

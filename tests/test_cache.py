@@ -22,13 +22,31 @@ from docgen.registry import load_bytes
 from docgen.yamlsource import RUAMEL_WORDING_BYTES, load_fast, load_text
 
 
-def test_compiled_schema_check_is_up_to_date():
+def _schema_builder():
     spec = importlib.util.spec_from_file_location("build", REPO / "scripts/build_schema_check.py")
     assert spec is not None and spec.loader is not None
     build = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build)
-    shipped = (REPO / "docgen" / "_schema_check.py").read_text("utf-8")
-    assert build.generate() == shipped, "run: python3 scripts/build_schema_check.py"
+    return build
+
+
+def test_compiled_schema_check_is_up_to_date():
+    from docgen import _schema_check
+
+    build = _schema_builder()
+    assert build.schema_digest() == _schema_check.SCHEMA_SHA256, (
+        "the schema changed: run python3 scripts/build_schema_check.py"
+    )
+
+
+def test_schema_builder_records_the_digest_of_the_schema_it_compiles():
+    build = _schema_builder()
+    code = build.generate()
+    assert f'SCHEMA_SHA256 = "{build.schema_digest()}"' in code
+    namespace: dict[str, object] = {}
+    exec(compile(code, "generated", "exec"), namespace)  # the installed fastjsonschema runs it
+    example = load_text((REPO / "profiles.yaml").read_text(), "p")
+    assert namespace["validate"](example.data) == example.data
 
 
 def test_fast_check_never_accepts_what_jsonschema_rejects():

@@ -286,3 +286,20 @@ def test_extra_flags_and_values_declared_by_the_registry(make_project, run):
     )
     result = run(make_project(registry=text), "validate")
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the mapping starts at line 2; the first 'b' is on line 4
+        ("a:\n  x: 1\n  y: 2\n  b: 1\n  c: 2\n  b: 3\n", "d.yaml:6:3: error: duplicate key 'b' (first defined on line 4)"),
+        ("a:\n  - {b: 1, c: 2, b: 3}\n", "d.yaml:2:18: error: duplicate key 'b' (first defined on line 2)"),
+        # an equal key in a nested mapping is not the first definition
+        ("a: 1\nq:\n  a: 1\na: 2\n", "d.yaml:4:1: error: duplicate key 'a' (first defined on line 1)"),
+    ],
+)
+def test_duplicate_key_names_the_line_of_its_first_definition(tmp_path: Path, text, expected):
+    (tmp_path / "d.yaml").write_text(text, "utf-8")
+    with pytest.raises(RegistryError) as caught:
+        load(tmp_path / "d.yaml", "d.yaml")
+    assert str(caught.value.problems[0]) == expected
