@@ -30,6 +30,7 @@ HEADING = re.compile(r"^## (v\d+\.\d+\.\d+)$")
 ANY_HEADING = re.compile(r"^#{1,6}\s")
 DATED = re.compile(r"^(\d{4}-\d{2}-\d{2})\.mdx$")
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
+ROOT_LINK = re.compile(r"\]\((/[^)]*)\)")
 BULLET_TEMPLATE = "_changelog/bullet.mdx.j2"
 SUMMARY_TEMPLATE = "_changelog/summary.mdx.j2"
 
@@ -108,7 +109,12 @@ def _within_root(project: Project, path: Path) -> bool:
 
 def read_entry(project: Project, path: Path) -> Entry:
     text = path.read_bytes().decode("utf-8", "replace")
-    return Entry(path.relative_to(project.root).as_posix(), text, tuple(_sections(text)))
+    return parse_entry(path.relative_to(project.root).as_posix(), text)
+
+
+def parse_entry(path: str, text: str) -> Entry:
+    """The entry at project-relative ``path`` whose text is ``text``."""
+    return Entry(path, text, tuple(_sections(text)))
 
 
 def _sections(text: str) -> Iterator[Section]:
@@ -438,11 +444,28 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
     )
 
 
+def relative_links_warning(notes: str, site_url: str) -> Problem | None:
+    """A warning when ``notes`` keep root-absolute links relative for want of a site URL
+    (a release body on another site would link nowhere)."""
+    links = ROOT_LINK.findall(notes)
+    if site_url.rstrip("/") or not links:
+        return None
+    if len(links) == 1:
+        which = f"the root-absolute link '{links[0]}' stays relative"
+    else:
+        which = f"{len(links)} root-absolute links, such as '{links[0]}', stay relative"
+    return Problem(
+        f"neither product.site_url nor --site-url is set, so {which}",
+        Location("release-notes"),
+        severity="warning",
+    )
+
+
 def _plain(text: str, site_url: str) -> str:
     text = re.sub(r"\{/\*.*?\*/\}\n?", "", text, flags=re.DOTALL)
     base = site_url.rstrip("/")
     if base:
-        text = re.sub(r"\]\((/[^)]*)\)", lambda m: f"]({base}{m[1]})", text)
+        text = ROOT_LINK.sub(lambda m: f"]({base}{m[1]})", text)
     return text.strip("\n") + "\n"
 
 
@@ -473,12 +496,14 @@ def overview_text(
 
 @dataclass(frozen=True)
 class Written:
-    """What ``docgen changelog`` produced: the entry path, its full text, the new section."""
+    """What ``docgen changelog`` produced: the entry path, its full text, the new section,
+    the merged fragments, and the generated files it refreshed as ``(status, path)``."""
 
     path: str
     text: str
     section: str
     fragments: tuple[Path, ...]
+    refreshed: tuple[tuple[str, str], ...] = ()
 
 
 def create_entry(

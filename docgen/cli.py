@@ -57,7 +57,7 @@ def user_errors(func: F) -> F:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="docgen")
+@click.version_option(package_name="vllm-profile-docgen")
 @click.option(
     "--root",
     type=click.Path(file_okay=False, path_type=Path),
@@ -71,7 +71,9 @@ def user_errors(func: F) -> F:
     help="Registry file, relative to the root [default: profiles.yaml or [tool.docgen] registry].",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and drift.")
-@click.option("-v", "--verbose", is_flag=True, help="Also list unchanged files.")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Say more (build and check: also list unchanged files)."
+)
 @click.pass_context
 def cli(ctx: click.Context, root: Path, registry: str | None, quiet: bool, verbose: bool) -> None:
     """Generate and check vLLM serving-profile docs from one YAML registry."""
@@ -91,24 +93,26 @@ def _set_verbose(ctx: click.Context, _param: click.Parameter, value: bool) -> No
         ctx.find_object(State).verbose = True  # type: ignore[union-attr]
 
 
-def output_options(func: F) -> F:
-    """``-q``/``-v`` accepted after the command name too (``docgen build -q``)."""
-    func = click.option(
-        "-q",
-        "--quiet",
-        is_flag=True,
-        expose_value=False,
-        callback=_set_quiet,
-        help="Print only errors and drift.",
-    )(func)
-    return click.option(
-        "-v",
-        "--verbose",
-        is_flag=True,
-        expose_value=False,
-        callback=_set_verbose,
-        help="Also list unchanged files.",
-    )(func)
+#: ``-v`` help of a command that has nothing more to say.
+NOTHING_MORE = "Accepted as everywhere; this command has nothing more to print."
+
+
+def output_options_for(quiet: str, verbose: str) -> Callable[[F], F]:
+    """``-q``/``-v`` accepted after the command name too (``docgen build -q``), with help
+    that says what they do for this command."""
+
+    def decorate(func: F) -> F:
+        func = click.option(
+            "-q", "--quiet", is_flag=True, expose_value=False, callback=_set_quiet, help=quiet
+        )(func)
+        return click.option(
+            "-v", "--verbose", is_flag=True, expose_value=False, callback=_set_verbose, help=verbose
+        )(func)
+
+    return decorate
+
+
+output_options = output_options_for("Print only errors and drift.", "Also list unchanged files.")
 
 
 @cli.command()
@@ -215,23 +219,26 @@ def _drift_line(change: Change) -> int:
 
 
 def _check_text(state: State, report: Report) -> None:
-    from docgen.sync import WHY
+    from docgen.sync import causes
 
     for finding in report.findings:
         click.echo(str(finding))
-    for change in report.of("new", "changed", "stale"):
+    drifted = report.of("new", "changed", "stale")
+    for change in drifted:
         line = _drift_line(change) if change.status == "changed" else 1
-        click.echo(f"{change.path}:{line}:1: error: {WHY[change.status]}")
+        click.echo(f"{change.path}:{line}:1: error: {change.why}")
         if change.status == "changed":
             for text in change.diff().splitlines():
                 click.echo(_coloured(text))
             for source in change.behind():
-                click.echo(f"  registry entry behind it: {source}")
+                click.echo(f"  {change.behind_label} behind it: {source}")
+    if state.verbose:
+        for change in report.of("unchanged"):
+            state.say(f"{change.path}: in sync")
     if report.in_sync:
         state.say(f"{len(report.changes)} generated files match the registry")
-    else:
-        if report.of("new", "changed", "stale"):
-            click.echo("docs are out of sync with the registry: run `docgen build`", err=True)
+    elif drifted:
+        click.echo(f"docs are out of sync with {causes(drifted)}: run `docgen build`", err=True)
 
 
 def _coloured(line: str) -> str:
@@ -281,25 +288,74 @@ def _check_json(state: State, report: Report) -> None:
 
 
 def _check_github(state: State, report: Report) -> None:
-    from docgen.sync import WHY
+    """Workflow commands: an error per finding, per drifted file and per distinct registry
+    (or changelog) location behind the drift, a summary notice, then each drifted file's
+    diff in a collapsed group of the log."""
+    from docgen.sync import causes
 
     for finding in report.findings:
         loc = finding.location
-        where = f"file={loc.path},line={loc.line or 1}" if loc else ""
-        message = finding.message.replace("\n", "%0A")
-        click.echo(f"::error {where}::{message}")
-    for change in report.of("new", "changed", "stale"):
+        if loc is None:
+            click.echo(_annotation(finding.message))
+        else:
+            click.echo(_annotation(finding.message, loc.path, loc.line or 1, loc.col))
+    drifted = report.of("new", "changed", "stale")
+    behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
+    for change in drifted:
         line = _drift_line(change) if change.status == "changed" else 1
-        click.echo(f"::error file={change.path},line={line}::{WHY[change.status]}")
+        click.echo(_annotation(change.why, change.path, line))
         for source in change.behind():
             loc = source.location
-            click.echo(
-                f"::error file={loc.path},line={loc.line},col={loc.col}::"
-                f"{source.name} changed; run docgen build to update {change.path}"
+            behind.setdefault((loc.path, loc.line, loc.col), (source.name, []))[1].append(
+                change.path
             )
+    for (path, line, col), (name, paths) in behind.items():
+        more = len(paths) - 1
+        others = f" and {more} other generated file{'s' if more > 1 else ''}" if more else ""
+        click.echo(
+            _annotation(
+                f"{name} changed; run docgen build to update {paths[0]}{others}", path, line, col
+            )
+        )
+    if drifted:  # a notice: GitHub shows 10 errors per step, and notices besides
+        n = len(drifted)
+        summary = f"{n} generated file{'s are' if n > 1 else ' is'} out of sync with "
+        click.echo(_annotation(f"{summary}{causes(drifted)}; run docgen build", level="notice"))
+    for change in drifted:
+        diff = change.diff()
+        click.echo(f"::group::{_escape_data(change.path)}")
+        click.echo(diff if diff.endswith("\n") or not diff else f"{diff}\n", nl=False)
+        click.echo("::endgroup::")
+
+
+def _annotation(
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    col: int | None = None,
+    level: str = "error",
+) -> str:
+    """One ``::error`` (or ``::notice``) workflow command, properties and message escaped."""
+    props = ",".join(
+        f"{key}={_escape_property(str(value))}"
+        for key, value in (("file", file), ("line", line), ("col", col))
+        if value
+    )
+    return f"::{level}{' ' if props else ''}{props}::{_escape_data(message)}"
+
+
+def _escape_data(text: str) -> str:
+    """A workflow command's message: ``%``, CR and LF escaped as GitHub reads them."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    """A workflow command's property value: as a message, plus ``:`` and ``,``."""
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 @cli.command()
+@output_options_for("Print only errors.", NOTHING_MORE)
 @pass_state
 @user_errors
 def validate(state: State) -> None:
@@ -314,6 +370,7 @@ def validate(state: State) -> None:
 
 
 @cli.command()
+@output_options_for("Accepted as everywhere; the schema is printed either way.", NOTHING_MORE)
 def schema() -> None:
     """Print the registry's JSON Schema (for editors and other validators)."""
     from docgen.schema import schema_text
@@ -333,6 +390,7 @@ def schema() -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["shell", "json"]), default="shell", show_default=True
 )
+@output_options_for("Accepted as everywhere; the command is printed either way.", NOTHING_MORE)
 @pass_state
 @user_errors
 def serve_command_cmd(
@@ -355,7 +413,7 @@ def serve_command_cmd(
     help="The vLLM environment [default: $DOCGEN_VLLM_VENV or .cache/vllm-0.34.0 in the root].",
 )
 @click.option("--setup", is_flag=True, help="Create the vLLM environment first, or reuse it.")
-@output_options
+@output_options_for("Print only errors.", "Also list every command that parsed.")
 @pass_state
 @user_errors
 def verify_vllm_cmd(state: State, venv: Path | None, setup: bool) -> None:
@@ -364,7 +422,7 @@ def verify_vllm_cmd(state: State, venv: Path | None, setup: bool) -> None:
     from docgen.verify import report_lines, verify_vllm
 
     report = verify_vllm(state.project(), venv, setup, state.say)
-    for line in report_lines(report):
+    for line in report_lines(report, verbose=state.verbose):
         if report.ok:
             state.say(line)
         else:
@@ -378,10 +436,12 @@ def verify_vllm_cmd(state: State, venv: Path | None, setup: bool) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@output_options_for("Print only the changes, not their count.", NOTHING_MORE)
 @pass_state
 @user_errors
 def diff_cmd(state: State, since: str | None, since_file: str | None, fmt: str) -> None:
     """Print the semantic difference between an older registry state and the current one."""
+    from docgen.diff import counted
     from docgen.releases import changes_since
 
     _registry, changes = changes_since(state.project(), since, since_file)
@@ -391,7 +451,7 @@ def diff_cmd(state: State, since: str | None, since_file: str | None, fmt: str) 
         return
     for change in changes:
         click.echo(str(change))
-    state.say(f"{len(changes)} semantic changes")
+    state.say(counted(changes))
 
 
 @cli.command("changelog")
@@ -401,7 +461,7 @@ def diff_cmd(state: State, since: str | None, since_file: str | None, fmt: str) 
 @click.option("--date", metavar="YYYY-MM-DD", help="Release date [default: today].")
 @click.option("--summary", metavar="TEXT", help="Summary sentence after 'PRODUCT vX.Y.Z'.")
 @click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
-@output_options
+@output_options_for("Print only errors (and the section with --dry-run).", NOTHING_MORE)
 @pass_state
 @user_errors
 def changelog_cmd(
@@ -419,11 +479,22 @@ def changelog_cmd(
     from docgen.releases import write_changelog
 
     day = date or datetime.date.today().isoformat()
-    written = write_changelog(state.project(), version, since, since_file, day, summary, dry_run)
+    written = write_changelog(
+        state.project(),
+        version,
+        since,
+        since_file,
+        day,
+        summary,
+        dry_run,
+        notify=lambda m: click.echo(m, err=True),
+    )
     if dry_run:
         click.echo(written.section, nl=False)
         return
     state.say(f"write {written.path} ({version})")
+    for status, path in written.refreshed:
+        state.say(f"{_BUILD_WORDS[status]} {path}")
     for fragment in written.fragments:
         state.say(f"merged and removed {fragment.name}")
 
@@ -433,22 +504,27 @@ def changelog_cmd(
 @click.option(
     "--site-url", metavar="URL", help="Prefix for root-absolute links [default: product.site_url]."
 )
+@output_options_for("Print only the notes and errors, no warnings.", NOTHING_MORE)
 @pass_state
 @user_errors
 def release_notes_cmd(state: State, version: str, site_url: str | None) -> None:
     """Print one release's section as plain Markdown for a release body."""
-    from docgen.changelog import release_notes
+    from docgen.changelog import relative_links_warning, release_notes
     from docgen.registry import load_registry
 
     project = state.project()
     registry = load_registry(project)
     url = site_url if site_url is not None else registry.product.site_url
-    click.echo(release_notes(project, registry, version, url), nl=False)
+    notes = release_notes(project, registry, version, url)
+    warning = relative_links_warning(notes, url)
+    if warning is not None and not state.quiet:
+        click.echo(str(warning), err=True)
+    click.echo(notes, nl=False)
 
 
 @cli.command("init")
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
-@output_options
+@output_options_for("Print only errors.", NOTHING_MORE)
 @pass_state
 @user_errors
 def init_cmd(state: State, directory: Path | None) -> None:
@@ -460,7 +536,8 @@ def init_cmd(state: State, directory: Path | None) -> None:
     target.mkdir(parents=True, exist_ok=True)
     for path in init(target):
         state.say(f"create {path}")
-    state.say(f"next: cd {target} && docgen check && mkdocs serve")
+    here = target.resolve() == Path.cwd().resolve()
+    state.say(f"next: {'' if here else f'cd {target} && '}docgen check && mkdocs serve")
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ model and host appears is a rename. Each change names the registry node behind i
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,11 @@ class Change:
         if self.old is not None or self.new is not None:
             values = f": {_text(self.old)} -> {_text(self.new)}"
         return f"{where}{self.kind} {self.subject}{what}{values}"
+
+
+def counted(changes: Sequence[Change]) -> str:
+    """``1 semantic change``, ``3 semantic changes``."""
+    return f"{len(changes)} semantic change{'' if len(changes) == 1 else 's'}"
 
 
 def _text(value: Any) -> str:

@@ -15,6 +15,7 @@ links that are not pages of the site; ``warn`` makes ``mkdocs build --strict`` f
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -102,9 +103,14 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
         return [p for p in paths if p.exists()]
 
     def _report_links(self, site: Site) -> None:
-        level = logging.WARNING if self.config.unresolved_links == "warn" else logging.INFO
+        """Each unresolved route, as a warning with ``warn``, else as an INFO note (whose
+        text then says ``note``, not ``warning``)."""
+        warn = self.config.unresolved_links == "warn"
         for problem in site.unresolved:
-            log.log(level, "%s", problem)
+            if warn:
+                log.warning("%s", replace(problem, severity="warning"))
+            else:
+                log.info("%s", replace(problem, severity="note"))
 
 
 def located(exc: DocgenError) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from docgen.model import Profile, Registry, Source
 from docgen.notice import NOTICE_MARK
 
 if TYPE_CHECKING:
+    from docgen.changelog import Entry
     from docgen.render import Renderer
 
 PROFILE_SLOT = "[profile]"
@@ -37,6 +38,9 @@ class Output:
     kind: str = "page"  # page | region | variant | export
     #: In a cached plan: the SHA-256 of the UTF-8 text, which is then left out ("").
     digest: str = ""
+    #: What its sources are: ``registry`` nodes, or the ``changelog`` entries (whose
+    #: overview only takes the product's name and links from the registry).
+    basis: str = "registry"
 
     @property
     def owned(self) -> bool:
@@ -82,7 +86,7 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]
     outputs.append(_export(project, reg))
-    overview = _overview(project, reg)
+    overview = overview_output(project, reg)
     if overview is not None:
         outputs.append(overview)
     everyone = tuple(a.id for a in reg.agents)
@@ -280,22 +284,32 @@ def _variants(
     return tuple(found), ids
 
 
-def _overview(project: Project, reg: Registry) -> Output | None:
-    """``<changelog>/overview.mdx``: every release, newest first, linked to its entry."""
+def overview_output(
+    project: Project, reg: Registry, entries: Sequence[Entry] | None = None
+) -> Output | None:
+    """``<changelog>/overview.mdx``: every release, newest first, linked to its entry.
+
+    ``entries`` defaults to the ones on disk; ``docgen changelog`` passes them with the
+    entry it is about to write, to refresh the overview in the same command. Each
+    release's heading is a source, so drift names the entry behind it.
+    """
     from docgen import changelog
 
     releases = []
-    for entry in changelog.entries(project):
+    sources = []
+    for entry in changelog.entries(project) if entries is None else entries:
         day = entry.path.rsplit("/", 1)[-1][: -len(".mdx")]
         for section in entry.sections:
             summary = next((line for line in section.lines if line.strip()), "")
             releases.append((section.version, day, summary))
+            where = Location(entry.path, section.line, 1)
+            sources.append(Source((section.version,), where, section.version))
     if not releases:
         return None
     text = changelog.overview_text(project, reg, releases)
     note = notice(f"the entries in {project.config.changelog}/", reg.path)
     path = f"{project.config.changelog}/overview.mdx"
-    return Output(path, with_notice(text, note), path, (), "page")
+    return Output(path, with_notice(text, note), path, tuple(sources), "page", basis="changelog")
 
 
 def _profile_sources(profile: Profile) -> tuple[Source, ...]:

@@ -90,15 +90,13 @@ class OutputItem(DocgenItem):
         self.change = change
 
     def runtest(self) -> None:
-        from docgen.sync import WHY
-
         change = self.change
         if change.status == "unchanged":
             return
-        lines = [f"{change.path}: {WHY[change.status]}"]
+        lines = [f"{change.path}: {change.why}"]
         if change.status == "changed":
             lines.append(change.diff().rstrip("\n"))
-            lines += [f"registry entry behind it: {s}" for s in change.behind()]
+            lines += [f"{change.behind_label} behind it: {s}" for s in change.behind()]
         lines.append("run `docgen build` to bring the docs back in sync")
         raise DocgenFailure("\n".join(lines))
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
+from dataclasses import replace
 
 from docgen import changelog, diff
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.model import Registry
-from docgen.plan import Plan
+from docgen.plan import Output, Plan
 
 
 def base_registry(project: Project, since: str | None, since_file: str | None) -> Registry:
@@ -41,17 +43,39 @@ def write_changelog(
     date: str,
     summary: str | None,
     dry_run: bool,
+    notify: Callable[[str], None] | None = None,
 ) -> changelog.Written:
-    """Create the dated entry, merge and remove the fragments (unless ``dry_run``)."""
-    from docgen.sync import write_atomic
+    """Create the dated entry, refresh what is generated from the entries (the overview),
+    then remove the merged fragments; write nothing when ``dry_run``.
 
-    registry, changes = changes_since(project, since, since_file)
-    written = changelog.create_entry(project, registry, changes, version, date, summary)
-    if not dry_run:
-        write_atomic(project.root / written.path, written.text)
+    Everything is composed and checked before the first write, under the build lock, so
+    the tree is left in sync (``check`` passes when it passed before) or untouched.
+    """
+    from docgen import sync
+
+    with sync.build_lock(project, notify=notify):
+        registry, changes = changes_since(project, since, since_file)
+        written = changelog.create_entry(project, registry, changes, version, date, summary)
+        if dry_run:
+            return written
+        refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
+        sync.write_atomic(project.root / written.path, written.text)
+        done = sync.apply(project, refresh)
         for fragment in written.fragments:
             fragment.unlink()
-    return written
+    return replace(written, refreshed=tuple((c.status, c.path) for c in done))
+
+
+def _entry_outputs(
+    project: Project, registry: Registry, written: changelog.Written
+) -> list[Output]:
+    """The generated files that depend on the changelog entries, with ``written`` in them."""
+    from docgen.plan import overview_output
+
+    entries = [e for e in changelog.entries(project) if e.path != written.path]
+    entries.append(changelog.parse_entry(written.path, written.text))
+    overview = overview_output(project, registry, entries)
+    return [] if overview is None else [overview]
 
 
 def history_problems(project: Project, plan: Plan) -> list[Problem]:
@@ -71,7 +95,7 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     where = first.location if first else Location(project.config.registry)
     return [
         Problem(
-            f"the registry changed since {ref} ({len(changes)} semantic changes) but "
+            f"the registry changed since {ref} ({diff.counted(changes)}) but "
             f"there is no new changelog entry or note in {project.config.fragments}/: "
             "run `docgen changelog` or add a note",
             where,

@@ -7,11 +7,12 @@ has passed, so a failed build leaves the tree exactly as it was.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,12 +25,14 @@ from docgen.model import Source
 from docgen.plan import Output, Plan, owned
 
 NEW, CHANGED, UNCHANGED, STALE = "new", "changed", "unchanged", "stale"
-#: Why a file that is not unchanged fails ``check``, in the words every report uses.
+#: Why a file that is not unchanged fails ``check``, in the words every report uses
+#: (``Change.why`` names the changelog entries instead where they are the cause).
 WHY = {
     NEW: "missing: docgen would create it",
     CHANGED: "out of date with the registry",
     STALE: "stale: no template or registry entry produces it any more",
 }
+REGISTRY, CHANGELOG = "the registry", "the changelog entries"
 
 
 @dataclass(frozen=True)
@@ -62,10 +65,37 @@ class Change:
         return "".join(lines)
 
     def behind(self) -> list[Source]:
-        """The registry entries whose text appears in the lines that differ."""
+        """The registry entries (or changelog entries) whose text appears in the lines
+        that differ."""
         if self.output is None or self.old is None:
             return []
         return attribute(self.old, self.output)
+
+    @property
+    def cause(self) -> str:
+        """What the drift comes from: the registry, or the changelog entries."""
+        if self.output is None or self.output.basis != "changelog":
+            return REGISTRY
+        return CHANGELOG if self.status != CHANGED or self.behind() else REGISTRY
+
+    @property
+    def why(self) -> str:
+        """Why this file fails ``check``, naming its real cause."""
+        if self.status == CHANGED:
+            return f"out of date with {self.cause}"
+        return WHY[self.status]
+
+    @property
+    def behind_label(self) -> str:
+        """How a report introduces each of ``behind()``: "registry entry" or "changelog entry"."""
+        changelog = self.output is not None and self.output.basis == "changelog"
+        return "changelog entry" if changelog else "registry entry"
+
+
+def causes(changes: list[Change]) -> str:
+    """``the registry``, ``the changelog entries`` or both, for a summary line."""
+    found = {c.cause for c in changes}
+    return " and ".join(c for c in (REGISTRY, CHANGELOG) if c in found) or REGISTRY
 
 
 @dataclass
@@ -84,12 +114,20 @@ class Report:
 
 def compare(project: Project, plan: Plan) -> Report:
     """Classify every planned output and every stale owned file; refuse foreign files."""
+    report = compare_outputs(project, plan.outputs)
+    wanted = {o.path for o in plan.outputs}
+    report.changes += [Change(p, STALE) for p in owned_files(project, skip=wanted)]
+    return report
+
+
+def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
+    """Classify some outputs (no stale files: ``compare`` adds those); refuse foreign files."""
     report = Report()
     foreign: list[Problem] = []
     root = str(project.root.resolve())
     base = str(project.root)
     _real_dir.cache_clear()
-    for output in plan.outputs:
+    for output in outputs:
         target = os.path.join(base, output.path)
         if not _inside(target, root):
             foreign.append(
@@ -113,8 +151,6 @@ def compare(project: Project, plan: Plan) -> Report:
         report.changes.append(Change(output.path, status, output, old))
     if foreign:
         raise OwnershipError(foreign)
-    wanted = {o.path for o in plan.outputs}
-    report.changes += [Change(p, STALE) for p in owned_files(project, skip=wanted)]
     return report
 
 
@@ -277,17 +313,53 @@ def attribute(old: str, output: Output) -> list[Source]:
     """Registry entries whose current value shows more often in the new text than the old.
 
     A value that merely shares a rewritten line (a prose sentence listing several
-    settings) appears on both sides and is not blamed.
+    settings) appears on both sides and is not blamed. The export is compared as one
+    line per value (see ``_export_view``), so an argument's tokens, one per JSON line,
+    read as the words its source holds. A page made from changelog entries has one line
+    per release: every release whose line differs is behind it.
     """
+    new = output.text
+    if output.kind == "export":
+        old, new = _export_view(old, new)
     old_lines = old.splitlines()
-    new_lines = output.text.splitlines()
+    new_lines = new.splitlines()
     added = "\n".join(sorted(set(new_lines) - set(old_lines)))
     removed = "\n".join(sorted(set(old_lines) - set(new_lines)))
+    if output.basis == "changelog":
+        both = f"{added}\n{removed}"
+        return [s for s in output.sources if s.text and _count(s.text, both)]
     return [
         s
         for s in output.sources
         if s.text and s.text in added and _count(s.text, added) > _count(s.text, removed)
     ]
+
+
+def _export_view(old: str, new: str) -> tuple[str, str]:
+    """Both export texts as one ``path: value`` line per value, each list of strings (an
+    argv) on one line as its words; the texts as they are when either is not JSON."""
+    try:
+        return _flat_lines(json.loads(old)), _flat_lines(json.loads(new))
+    except ValueError:
+        return old, new
+
+
+def _flat_lines(data: Any) -> str:
+    return "\n".join(_flat(data, ""))
+
+
+def _flat(value: Any, path: str) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _flat(item, f"{path}.{key}")
+    elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        yield f"{path}: {' '.join(value)}"
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            name = item.get("id", n) if isinstance(item, dict) else n
+            yield from _flat(item, f"{path}[{name}]")
+    else:
+        yield f"{path}: {value if isinstance(value, str) else json.dumps(value)}"
 
 
 def _count(text: str, haystack: str) -> int:

@@ -73,6 +73,8 @@ class Report:
     distinct: int  # distinct commands parsed
     rejections: tuple[Rejection, ...]
     skipped: tuple[Shown, ...]
+    #: The first place that shows each distinct command vLLM accepted, with the others.
+    parsed: tuple[tuple[Shown, int], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -287,10 +289,15 @@ def judge(shown: Sequence[Shown], python: Path) -> Report:
     if version != vllm_env.VLLM_VERSION:
         raise _broken(python, f"it has vLLM {version}, docgen pins {vllm_env.VLLM_VERSION}")
     rejections = [Rejection(s, s.problem) for s in shown if s.problem]
+    parsed = []
     for group, error in zip(checked.values(), errors, strict=True):
         if error is not None:
             rejections.append(Rejection(group[0], error, tuple(group[1:])))
-    return Report(version, len(shown), len(checked), tuple(rejections), tuple(skipped))
+        else:
+            parsed.append((group[0], len(group) - 1))
+    return Report(
+        version, len(shown), len(checked), tuple(rejections), tuple(skipped), tuple(parsed)
+    )
 
 
 def verify_vllm(
@@ -306,8 +313,9 @@ def verify_vllm(
     return judge(shown, vllm_env.python_of(where))
 
 
-def report_lines(report: Report) -> list[str]:
-    """The findings, gcc style, then one summary line."""
+def report_lines(report: Report, verbose: bool = False) -> list[str]:
+    """The findings, gcc style (with ``verbose``, a note per command that parsed too),
+    then one summary line."""
     lines: list[str] = []
     for rejection in report.rejections:
         first, *rest = rejection.message.splitlines() or [""]
@@ -323,6 +331,10 @@ def report_lines(report: Report) -> list[str]:
             f"{item.location}: note: not parsed: {item.origin} targets vLLM {item.release} "
             f"(its image), the parser here is {report.vllm}"
         )
+    if verbose:
+        for item, others in report.parsed:
+            also = f" (and {others} more place{'s' if others > 1 else ''})" if others else ""
+            lines.append(f"{item.location}: note: parsed: {item.origin}{also}")
     lines.append(_summary(report))
     return lines
 

@@ -396,7 +396,7 @@ def test_since_git_revision_and_the_changelog_gate(make_project, run):
     gate = run(project, "check", "--changelog-since", "HEAD")
     assert gate.exit_code == 1
     assert (
-        "profiles.yaml:40:7: error: the registry changed since HEAD (1 semantic changes) "
+        "profiles.yaml:40:7: error: the registry changed since HEAD (1 semantic change) "
         "but there is no new changelog entry or note in changelog.d/"
     ) in gate.output
     project.write("changelog.d/note.md", "Tuned memory.\n")
@@ -452,3 +452,69 @@ def test_overview_page_lists_every_release(example):
         "- [v0.0.102](/user-guide/openclaw/release-notes/2026/8/4) (2026-08-04): NemoClaw "
         "v0.0.102 reduces" in text
     )
+
+
+def test_a_new_release_leaves_the_tree_in_sync(example, run):
+    """`changelog` refreshes what the entries generate (the overview) in the same command."""
+    assert run(example, "check").exit_code == 0
+    args = ["--version", "v0.0.103", "--since-file", str(REPO / SEED), "--date", "2026-08-10"]
+    result = run(example, "changelog", *args)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "write changelog/2026-08-10.mdx (v0.0.103)",
+        "update changelog/overview.mdx",
+    ]
+    assert "- [v0.0.103](/user-guide/openclaw/release-notes/2026/8/10) (2026-08-10): " in (
+        example.read("changelog/overview.mdx")
+    )
+    check = run(example, "check")
+    assert check.exit_code == 0, check.output
+    assert run(example, "build").output == "0 written, 0 updated, 0 pruned, 30 unchanged\n"
+
+
+def test_overview_drift_names_the_changelog_entry_not_the_registry(example, run):
+    example.edit(ENTRY, "NemoClaw v0.0.102 reduces", "NemoClaw v0.0.102 lowers")
+    result = run(example, "check")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "changelog/overview.mdx:11:1: error: out of date with the changelog entries"
+    assert lines[-1] == f"  changelog entry behind it: {ENTRY}:6:1 v0.0.102"
+    assert "registry" not in result.stdout
+    assert result.stderr == "docs are out of sync with the changelog entries: run `docgen build`\n"
+    github = run(example, "check", "--format", "github").stdout.splitlines()
+    assert github[:3] == [
+        "::error file=changelog/overview.mdx,line=11::out of date with the changelog entries",
+        f"::error file={ENTRY},line=6,col=1::v0.0.102 changed; run docgen build to update "
+        "changelog/overview.mdx",
+        "::notice::1 generated file is out of sync with the changelog entries; run docgen build",
+    ]
+    assert run(example, "build").exit_code == 0
+    assert run(example, "check").exit_code == 0
+
+
+def test_diff_counts_in_the_singular_and_q_leaves_the_count_out(make_project, run):
+    project = make_project(files={"old.yaml": MINIMAL_REGISTRY})
+    project.write("profiles.yaml", with_change())
+    change = "profiles.yaml:40:7: arg-changed vllm.box.tiny gpu-memory-utilization: 0.5 -> 0.6"
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert result.output.splitlines() == [change, "1 semantic change"]
+    quiet = run(project, "diff", "-q", "--since-file", "old.yaml")
+    assert (quiet.exit_code, quiet.output.splitlines()) == (0, [change])
+    project.write("profiles.yaml", with_change().replace("max-num-seqs: 2", "max-num-seqs: 3"))
+    assert run(project, "diff", "--since-file", "old.yaml").output.endswith(
+        "\n2 semantic changes\n"
+    )
+
+
+def test_release_notes_without_a_site_url_warn_that_links_stay_relative(example, run):
+    result = run(example, "release-notes", "v0.0.102")
+    assert result.exit_code == 0
+    assert "](/user-guide/openclaw/inference/local-inference/set-up-vllm)" in result.stdout
+    assert result.stderr == (
+        "release-notes: warning: neither product.site_url nor --site-url is set, so the "
+        "root-absolute link '/user-guide/openclaw/inference/local-inference/set-up-vllm' "
+        "stays relative\n"
+    )
+    assert run(example, "release-notes", "v0.0.102", "-q").stderr == ""
+    linked = run(example, "release-notes", "v0.0.102", "--site-url", "https://docs.example.com")
+    assert linked.stderr == ""

@@ -9,7 +9,10 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 from conftest import REPO
+
+from docgen.cli import cli
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
 SETUP = "docs/inference/set-up-vllm.mdx"
@@ -339,3 +342,37 @@ def test_the_readme_reviewer_loops_do_what_their_comments_say(example, run):
         shown = (quoted[1] if quoted else promise).split("...")[0].strip()
         assert shown in result.output, (shown, result.output[-800:])
         example.write("profiles.yaml", original)
+
+
+COMMANDS = sorted(cli.commands)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_q_and_v_work_after_every_command_name(make_project, run, command):
+    """The README promises ``-q``/``-v`` before or after the command name, for all."""
+    result = run(make_project(), command, "-q", "-v", "--help")
+    assert result.exit_code == 0, result.output
+    assert "-q, --quiet" in result.output and "-v, --verbose" in result.output
+    if command not in ("build", "check"):
+        assert "unchanged" not in result.output, "only build and check list unchanged files"
+
+
+def test_q_after_validate_and_v_after_check(make_project, run):
+    project = make_project()
+    assert run(project, "build", "-q").exit_code == 0
+    quiet = run(project, "validate", "-q")
+    assert (quiet.exit_code, quiet.output) == (0, "")
+    verbose = run(project, "check", "-v")
+    assert verbose.exit_code == 0
+    assert verbose.output.splitlines() == [
+        "docs/models.mdx: in sync",
+        "docs/_build/agent-variants/models.alpha.generated.mdx: in sync",
+        "docs/_build/agent-variants/models.beta.generated.mdx: in sync",
+        "docs/_build/registry.json: in sync",
+        "4 generated files match the registry",
+    ]
+
+
+def test_verify_vllm_v_help_says_what_it_lists(make_project, run):
+    result = run(make_project(), "verify-vllm", "--help")
+    assert "Also list every command that parsed." in " ".join(result.output.split())

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from conftest import REPO, Project
+from conftest import MINIMAL_TEMPLATE, REPO, Project
 from ruamel.yaml import YAML
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
@@ -52,8 +52,11 @@ def test_check_github_annotations(example, run):
     assert (
         "::error file=profiles.yaml,line=181,col=7::profiles.vllm.dgx-station-gb300.single."
         "deepseek-v4-flash.args.max-num-seqs changed; run docgen build to update "
-        "docs/inference/set-up-vllm.mdx"
+        "docs/inference/set-up-vllm.mdx and 8 other generated files"
     ) in lines
+    errors = [line for line in lines if line.startswith("::error")]
+    assert len(errors) == 10, "9 drifted files and 1 registry line, each once"
+    assert lines.count("::group::docs/inference/set-up-vllm.mdx") == 1
     example.write(
         "changelog/2026-08-04.mdx", example.read("changelog/2026-08-04.mdx") + "<!-- x -->\n"
     )
@@ -62,6 +65,113 @@ def test_check_github_annotations(example, run):
         "::error file=changelog/2026-08-04.mdx,line=16::HTML comments are not allowed in "
         "changelog entries; use {/* ... */}"
     ) in result.output.splitlines()
+
+
+def test_check_github_after_one_registry_edit(make_project, run):
+    """An annotation per drifted file, one per registry line behind them all, a summary
+    notice, then each file's diff in a collapsed group."""
+    project = make_project()
+    run(project, "build")
+    project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")
+    result = run(project, "check", "--format", "github")
+    assert result.exit_code == 1
+    variants = "docs/_build/agent-variants"
+    page_diff = [
+        "@@ -12,6 +12,6 @@",
+        " vllm serve acme/Tiny-1B \\",
+        "   --max-model-len 32768 \\",
+        "   --gpu-memory-utilization 0.5 \\",
+        "-  --max-num-seqs 2 \\",
+        "+  --max-num-seqs 3 \\",
+        "   --enable-prefix-caching",
+        " ```",
+    ]
+
+    def group(path: str, hunk: list[str]) -> list[str]:
+        return [f"::group::{path}", f"--- a/{path}", f"+++ b/{path}", *hunk, "::endgroup::"]
+
+    assert result.stdout.splitlines() == [
+        "::error file=docs/models.mdx,line=15::out of date with the registry",
+        f"::error file={variants}/models.alpha.generated.mdx,line=15::out of date with the "
+        "registry",
+        f"::error file={variants}/models.beta.generated.mdx,line=15::out of date with the registry",
+        "::error file=docs/_build/registry.json,line=42::out of date with the registry",
+        "::error file=profiles.yaml,line=41,col=7::profiles.vllm.box.tiny.args.max-num-seqs "
+        "changed; run docgen build to update docs/models.mdx and 3 other generated files",
+        "::notice::4 generated files are out of sync with the registry; run docgen build",
+        *group("docs/models.mdx", page_diff),
+        *group(f"{variants}/models.alpha.generated.mdx", page_diff),
+        *group(f"{variants}/models.beta.generated.mdx", page_diff),
+        *group(
+            "docs/_build/registry.json",
+            [
+                "@@ -39,7 +39,7 @@",
+                '         "--gpu-memory-utilization",',
+                '         "0.5",',
+                '         "--max-num-seqs",',
+                '-        "2",',
+                '+        "3",',
+                '         "--enable-prefix-caching"',
+                "       ],",
+                '       "overrides": {',
+            ],
+        ),
+    ]
+
+
+def test_check_github_escapes_workflow_command_data(make_project, run):
+    from docgen.cli import _escape_data, _escape_property
+
+    assert _escape_data("100% done\r\nnext: a,b") == "100%25 done%0D%0Anext: a,b"
+    assert _escape_property("100% a:b,c\n") == "100%25 a%3Ab%2Cc%0A"
+    project = make_project(
+        templates={"models.mdx.j2": MINIMAL_TEMPLATE, "50%,a:b.mdx.j2": "Plain page.\n"}
+    )
+    run(project, "build")
+    (project.root / "docs/50%,a:b.mdx").unlink()
+    project.write("changelog/2026-01-02.mdx", "## v1.0.0\n\nAcme v1.0.0 is out.\n")
+    result = run(project, "check", "--format", "github")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "::error file=changelog/2026-01-02.mdx,line=1::the entry must start with the exact "
+        "SPDX header:%0A{/*%0A * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.%0A"
+        " * SPDX-License-Identifier: Apache-2.0%0A */}"
+    )
+    assert "::error file=docs/50%25%2Ca%3Ab.mdx,line=1::missing: docgen would create it" in lines
+    assert "::group::docs/50%25,a:b.mdx" in lines
+
+
+def test_export_drift_names_the_registry_entry_behind_it(make_project, run):
+    project = make_project()
+    run(project, "build")
+    project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")
+    result = run(project, "check")
+    assert result.exit_code == 1
+    export = result.stdout[result.stdout.index("docs/_build/registry.json:42:1: error: ") :]
+    assert export.splitlines()[-1] == (
+        "  registry entry behind it: profiles.yaml:41:7 profiles.vllm.box.tiny.args.max-num-seqs"
+    )
+    report = json.loads(run(project, "check", "--format", "json").stdout)
+    entry = next(f for f in report["files"] if f["path"] == "docs/_build/registry.json")
+    assert entry["sources"] == [
+        {
+            "key": "profiles.vllm.box.tiny.args.max-num-seqs",
+            "file": "profiles.yaml",
+            "line": 41,
+            "column": 7,
+        }
+    ]
+    project.edit(
+        "profiles.yaml",
+        "          gpu-memory-utilization: 0.3",
+        "          gpu-memory-utilization: 0.2",
+    )
+    override = run(project, "check").stdout
+    assert (
+        "  registry entry behind it: profiles.yaml:47:11 profiles.vllm.box.tiny.overrides.small."
+        "args.gpu-memory-utilization"
+    ) in override.splitlines()
 
 
 def test_registry_export_shape(example, run):
@@ -94,6 +204,17 @@ def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
     )
     assert site.returncode == 0, site.stderr
     assert (target / "site" / "lite" / "inference" / "set-up-vllm" / "index.html").is_file()
+
+
+def test_init_in_the_current_directory_does_not_say_cd(tmp_path, run, monkeypatch):
+    target = tmp_path / "here"
+    target.mkdir()
+    monkeypatch.chdir(target)
+    result = run(Project(target), "init")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "next: docgen check && mkdocs serve"
+    elsewhere = run(Project(target), "init", "sub")
+    assert elsewhere.output.splitlines()[-1] == "next: cd sub && docgen check && mkdocs serve"
 
 
 def test_init_refuses_to_overwrite_a_project(example, run):

@@ -106,6 +106,29 @@ def test_route_links_point_at_site_pages_or_show_as_text(make_project):
     ]
 
 
+@pytest.mark.parametrize(
+    ("option", "level", "word"), [("info", "INFO", "note"), ("warn", "WARNING", "warning")]
+)
+def test_unresolved_routes_are_logged_in_the_words_of_their_level(
+    make_project, caplog, option, level, word
+):
+    project = make_project(
+        templates={"guide/a.mdx.j2": PAGE.format(title="A", body="[Gone](nowhere)")}
+    )
+    plugin = DocgenPlugin()
+    plugin.load_config({"unresolved_links": option})
+    plugin.project_root = project.root
+    with caplog.at_level("INFO", logger="mkdocs.plugins.docgen.mkdocs_plugin"):
+        plugin._report_links(plugin._site())
+    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+        (
+            level,
+            f"docs/guide/a.mdx:7: {word}: route 'nowhere' is not a page of this site; "
+            "the preview shows as plain text",
+        )
+    ]
+
+
 def test_unresolved_routes_link_to_the_published_site_when_the_registry_has_one(make_project):
     registry = MINIMAL_REGISTRY.replace(
         "  docs_base: /guide/{agent}\n",

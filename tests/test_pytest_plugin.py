@@ -52,3 +52,14 @@ def test_damaged_changelog_entry_fails_its_item(pytester, example):
     assert (
         "changelog/2026-08-04.mdx:16: error: HTML comments are not allowed in changelog entries"
     ) in result.stdout.str()
+
+
+def test_overview_drift_names_the_changelog_entry_behind_it(pytester, example):
+    entry = "changelog/2026-08-04.mdx"
+    example.edit(entry, "NemoClaw v0.0.102 reduces", "NemoClaw v0.0.102 lowers")
+    result = run_docgen(pytester, example.root)
+    assert result.parseoutcomes()["failed"] == 1
+    out = result.stdout.str()
+    assert "changelog/overview.mdx: out of date with the changelog entries" in out
+    assert f"changelog entry behind it: {entry}:6:1 v0.0.102" in out
+    assert "registry entry behind it" not in out

@@ -292,10 +292,19 @@ def test_extra_flags_and_values_declared_by_the_registry(make_project, run):
     ("text", "expected"),
     [
         # the mapping starts at line 2; the first 'b' is on line 4
-        ("a:\n  x: 1\n  y: 2\n  b: 1\n  c: 2\n  b: 3\n", "d.yaml:6:3: error: duplicate key 'b' (first defined on line 4)"),
-        ("a:\n  - {b: 1, c: 2, b: 3}\n", "d.yaml:2:18: error: duplicate key 'b' (first defined on line 2)"),
+        (
+            "a:\n  x: 1\n  y: 2\n  b: 1\n  c: 2\n  b: 3\n",
+            "d.yaml:6:3: error: duplicate key 'b' (first defined on line 4)",
+        ),
+        (
+            "a:\n  - {b: 1, c: 2, b: 3}\n",
+            "d.yaml:2:18: error: duplicate key 'b' (first defined on line 2)",
+        ),
         # an equal key in a nested mapping is not the first definition
-        ("a: 1\nq:\n  a: 1\na: 2\n", "d.yaml:4:1: error: duplicate key 'a' (first defined on line 1)"),
+        (
+            "a: 1\nq:\n  a: 1\na: 2\n",
+            "d.yaml:4:1: error: duplicate key 'a' (first defined on line 1)",
+        ),
     ],
 )
 def test_duplicate_key_names_the_line_of_its_first_definition(tmp_path: Path, text, expected):

@@ -201,6 +201,18 @@ def test_all_accepted_exits_0_with_a_count(make_project, run, stub_vllm):
     ]
 
 
+def test_v_lists_every_command_that_parsed(make_project, run, stub_vllm):
+    result = run(make_project(), "verify-vllm", "-v")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        f"profiles.yaml:{line_of(MINIMAL_REGISTRY, 'vllm.box.tiny:')}:3: note: parsed: the "
+        "command of profile 'vllm.box.tiny' (and 3 more places)",
+        f"profiles.yaml:{line_of(MINIMAL_REGISTRY, 'small:')}:7: note: parsed: the command of "
+        "override 'small' of profile 'vllm.box.tiny'",
+        "5 vllm serve commands shown, 2 distinct: all parse with vLLM 0.34.0's own parser",
+    ]
+
+
 def test_profiles_on_another_declared_release_are_not_parsed(make_project, run, stub_vllm):
     _, seen = stub_vllm
     registry = MINIMAL_REGISTRY.replace(
