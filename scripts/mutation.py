@@ -1,0 +1,238 @@
+"""Mutation testing of docgen's core: how much of its behaviour would the suite notice break?
+
+Usage::
+
+    python scripts/mutation.py                      # every core module, 60 minutes at most
+    python scripts/mutation.py diff serve --budget 900
+    python scripts/mutation.py --report             # the table of the last run, no new run
+
+mutmut (``pip install -e '.[dev]'``) makes each mutant (a flipped comparison, a changed
+constant, a dropped argument ...) and runs only the tests that reach the mutated function.
+This script keeps a copy of the repository under ``.cache/mutation/`` (ignored by git) for
+mutmut to work in, so the checkout is never touched; a later run re-checks only functions
+whose code or tests changed. Tests that run docgen in a child process (bounds, interruption,
+concurrency, determinism, the browser, pre-commit, the real vLLM parser, benchmarks) are left
+out: a child imports the installed docgen, not the mutant, so they could never kill one.
+
+The report prints, per module, the mutants killed (a test failed or timed out), survived,
+equivalent (listed in ``scripts/mutation_equivalent.toml`` with the reason no test can tell
+them apart from the original) and not checked (the budget ran out), the score, killed /
+(killed + survived), and then every surviving mutant as a diff.
+
+Not run in CI: a full run takes about an hour on a 2-core machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import tomllib
+
+REPO = Path(__file__).resolve().parent.parent
+WORK = REPO / ".cache" / "mutation"
+EQUIVALENT = REPO / "scripts" / "mutation_equivalent.toml"
+
+#: The core modules issue 13 measures, by the name the report gives them.
+CORE = {
+    "diff": ["docgen/diff.py"],
+    "changelog": ["docgen/changelog.py", "docgen/releases.py"],
+    "cache": ["docgen/cache.py"],
+    "sync": ["docgen/sync.py"],
+    "serve": ["docgen/serve.py"],
+    "prose": ["docgen/prose.py"],
+    "regions": ["docgen/regions.py"],
+    "registry": ["docgen/registry.py"],
+}
+
+#: Tests whose docgen runs in a child process (see the module docstring).
+CHILD_PROCESS_TESTS = [
+    "tests/test_bounds.py",
+    "tests/test_interruption.py",
+    "tests/test_concurrency.py",
+    "tests/test_determinism.py",
+    "tests/test_browser.py",
+    "tests/test_precommit.py",
+    "tests/test_verify.py",
+    "tests/test_benchmarks.py",
+    "tests/test_parallel.py",
+]
+
+#: What mutmut's own test run needs besides docgen/ and tests/ (it copies those itself).
+ALSO_COPY = [
+    "benchmarks",
+    "scripts",
+    "profiles.yaml",
+    "templates",
+    "docs",
+    "changelog",
+    "mkdocs.yml",
+    "site_extra",
+    "README.md",
+    ".pre-commit-hooks.yaml",
+]
+
+KILLED = {"killed", "timeout"}
+RESULT_LINE = re.compile(r"^\s*(?P<name>docgen\.\S+): (?P<status>[a-z ]+)$")
+
+
+def sync_copy() -> None:
+    """Bring the working copy up to date with the checkout (tracked and new files)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source, target = REPO / name, WORK / name
+        if not source.is_file():
+            continue
+        if target.is_file() and target.read_bytes() == source.read_bytes():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+    modules = REPO / "tests" / "mdx" / "node_modules"
+    link = WORK / "tests" / "mdx" / "node_modules"
+    if modules.is_dir() and not link.exists():
+        link.symlink_to(modules)
+
+
+def write_config(paths: list[str]) -> None:
+    """Append the ``[tool.mutmut]`` table to the copy's pyproject.toml."""
+    pyproject = WORK / "pyproject.toml"
+    text = (REPO / "pyproject.toml").read_text("utf-8")
+    ignores = [f"--ignore={name}" for name in CHILD_PROCESS_TESTS]
+    args = ["-o", "addopts=", "-p", "no:cacheprovider", "-q", *ignores]
+    table = (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["docgen"]\n'
+        f"only_mutate = {paths!r}\n"
+        f"also_copy = {ALSO_COPY!r}\n"
+        f"pytest_add_cli_args = {args!r}\n"
+    )
+    pyproject.write_text(text + table.replace("'", '"'), "utf-8")
+
+
+def run_mutmut(jobs: int, budget: float) -> bool:
+    """Run mutmut in the copy for at most ``budget`` seconds; False if it was cut short."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "CI": ""}
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    with subprocess.Popen(command, cwd=WORK, env=env, start_new_session=True) as proc:
+        try:
+            proc.wait(timeout=budget)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait()
+            return False
+    return proc.returncode == 0
+
+
+def results() -> dict[str, str]:
+    """Every mutant's status, by name, from mutmut's records in the copy."""
+    out = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        cwd=WORK,
+        capture_output=True,
+        text=True,
+    ).stdout
+    found = {}
+    for line in out.splitlines():
+        if match := RESULT_LINE.match(line):
+            found[match["name"]] = match["status"].strip()
+    return found
+
+
+def module_of(name: str) -> str | None:
+    """The core module a mutant name (``docgen.serve.x_quote__mutmut_1``) belongs to."""
+    for module, paths in CORE.items():
+        for path in paths:
+            dotted = path.removesuffix(".py").replace("/", ".") + "."
+            if name.startswith(dotted):
+                return module
+    return None
+
+
+def equivalent() -> dict[str, str]:
+    if not EQUIVALENT.is_file():
+        return {}
+    return dict(tomllib.loads(EQUIVALENT.read_text("utf-8")).get("equivalent", {}))
+
+
+def report(found: dict[str, str], modules: list[str], diffs: bool) -> int:
+    """Print the score table and the survivors; 0 when every module scores 85% or more."""
+    same = equivalent()
+    counts: dict[str, Counter[str]] = {m: Counter() for m in modules}
+    survivors: list[str] = []
+    for name, status in sorted(found.items()):
+        module = module_of(name)
+        if module not in counts:
+            continue
+        if name in same:
+            counts[module]["equivalent"] += 1
+        elif status in KILLED:
+            counts[module]["killed"] += 1
+        elif status == "survived":
+            counts[module]["survived"] += 1
+            survivors.append(name)
+        else:
+            counts[module]["not checked"] += 1
+    print("| module | mutants | killed | survived | equivalent | not checked | score |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    low = False
+    for module in modules:
+        c = counts[module]
+        judged = c["killed"] + c["survived"]
+        score = c["killed"] / judged if judged else 0.0
+        low = low or score < 0.85 or c["not checked"] > 0
+        total = sum(c.values())
+        print(
+            f"| {module} | {total} | {c['killed']} | {c['survived']} | {c['equivalent']} "
+            f"| {c['not checked']} | {score:.0%} |"
+        )
+    for name in survivors:
+        print(f"\nsurvived: {name}")
+        if diffs:
+            shown = subprocess.run(
+                [sys.executable, "-m", "mutmut", "show", name],
+                cwd=WORK,
+                capture_output=True,
+                text=True,
+            )
+            print(shown.stdout.rstrip())
+    for name, why in sorted(same.items()):
+        if module_of(name) in counts:
+            print(f"equivalent: {name}: {why}")
+    return 1 if low else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help=f"of {', '.join(CORE)} (default: all)")
+    parser.add_argument("--budget", type=float, default=3600, help="seconds (default 3600)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel mutants")
+    parser.add_argument("--report", action="store_true", help="only print the last run's table")
+    parser.add_argument("--no-diffs", action="store_true", help="list survivors without diffs")
+    args = parser.parse_args(argv)
+    modules = args.modules or list(CORE)
+    unknown = sorted(set(modules) - set(CORE))
+    if unknown:
+        parser.error(f"unknown module {unknown[0]!r}; choose from {', '.join(CORE)}")
+    if not args.report:
+        WORK.mkdir(parents=True, exist_ok=True)
+        sync_copy()
+        write_config([path for m in modules for path in CORE[m]])
+        if not run_mutmut(args.jobs, args.budget):
+            print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
+    return report(results(), modules, not args.no_diffs)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
