@@ -1,8 +1,8 @@
 """The semantic difference between two registry states, change by change.
 
 Profiles are matched by id; a profile that disappears while another with the same
-model and host appears is a rename. Each change names the registry node behind it
-(in the newer state where it exists, else the older).
+model and host appears is a rename, when it is the only one of each. Each change names
+the registry node behind it (in the newer state where it exists, else the older).
 """
 
 from __future__ import annotations
@@ -176,15 +176,19 @@ def diff(old: Registry, new: Registry) -> list[Change]:
 
 
 def _renames(old: Registry, new: Registry) -> dict[str, str]:
-    """New id -> old id for profiles whose id changed but model and host did not."""
+    """New id -> old id for profiles whose id changed but model and host did not.
+
+    Only an unambiguous pair is a rename: exactly one removed and exactly one added
+    profile of that model and host; anything else stays removed and added.
+    """
     added = [p for pid, p in new.profiles.items() if pid not in old.profiles]
     removed = [p for pid, p in old.profiles.items() if pid not in new.profiles]
     out: dict[str, str] = {}
     for profile in added:
-        match = [
-            r for r in removed if (r.model.id, r.host.id) == (profile.model.id, profile.host.id)
-        ]
-        if len(match) == 1 and match[0].id not in out.values():
+        key = (profile.model.id, profile.host.id)
+        match = [r for r in removed if (r.model.id, r.host.id) == key]
+        rivals = [a for a in added if (a.model.id, a.host.id) == key]
+        if len(match) == 1 and len(rivals) == 1 and match[0].id not in out.values():
             out[profile.id] = match[0].id
     return out
 
@@ -288,6 +292,7 @@ def _override_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterat
         elif (
             _override_text(before[oid]) != _override_text(override)
             or before[oid].tradeoffs != override.tradeoffs
+            or before[oid].summary != override.summary
         ):
             yield Change(
                 "override-changed",

@@ -1,0 +1,899 @@
+"""The semantic registry diff: the exact change list of each kind of edit, and the
+changelog gate (`check --changelog-since`) that every such edit trips."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from conftest import MINIMAL_REGISTRY, Outcome, Project
+
+BASE = MINIMAL_REGISTRY
+DIGEST_A = "sha256:" + "a" * 64
+DIGEST_B = "sha256:" + "b" * 64
+IMAGE_A = f"example.org/vllm:1.0@{DIGEST_A}"
+
+# A second profile of the same model and host, appended after line 49 (the last line).
+EXTRA = "  vllm.box.extra:\n    model: tiny\n    host: box\n    args: {max-model-len: 1024}\n"
+# A second model (line 32) and a profile of it on the same host (line 51).
+BIG_MODEL = "  big: {hf: acme/Big-7B, label: Big 7B}\n"
+BIG = "  vllm.box.big:\n    model: big\n    host: box\n    args: {max-model-len: 1024}\n"
+# A second host (line 21) and its default profile (line 51).
+OTHER_HOST = "  other: {name: Other Box, arch: arm64}\n"
+OTHER = (
+    "  vllm.other.tiny:\n    model: tiny\n    host: other\n    default: true\n"
+    "    args: {max-model-len: 1024}\n"
+)
+# A second override of vllm.box.tiny, after line 49 (line 50).
+TIGHT = (
+    "      tight:\n        summary: Use the least memory.\n"
+    "        args: {gpu-memory-utilization: 0.2}\n"
+)
+
+
+def edit(text: str, *pairs: tuple[str, str]) -> str:
+    """``text`` with each ``(old, new)`` replaced; each ``old`` must occur exactly once."""
+    for old, new in pairs:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def source(key: str, line: int, column: int, file: str = "profiles.yaml") -> dict[str, Any]:
+    return {"key": key, "file": file, "line": line, "column": column}
+
+
+def change(kind: str, subject: str, where: dict[str, Any], **fields: Any) -> dict[str, Any]:
+    """One change as ``diff --format json`` prints it (``name``, ``old``, ``new`` only when
+    set)."""
+    return {"kind": kind, "subject": subject, **fields, "source": where}
+
+
+TINY = "profiles.vllm.box.tiny"
+TINY_AT = source(TINY, 33, 3)
+
+
+@dataclass(frozen=True)
+class Edit:
+    id: str
+    old: str  # the registry before (old.yaml, or the committed one)
+    new: str  # the registry after (profiles.yaml)
+    changes: list[dict[str, Any]]  # exactly what `diff` reports, in order
+
+
+EDITS = [
+    Edit(
+        "profile-added",
+        BASE,
+        BASE + EXTRA,
+        [change("profile-added", "vllm.box.extra", source("profiles.vllm.box.extra", 50, 3))],
+    ),
+    Edit(
+        "profile-removed",
+        BASE + EXTRA,
+        BASE,
+        [
+            change(
+                "profile-removed",
+                "vllm.box.extra",
+                source("profiles.vllm.box.extra", 50, 3, file="old.yaml"),
+            )
+        ],
+    ),
+    Edit(
+        "profile-renamed",
+        BASE + EXTRA,
+        BASE + EXTRA.replace("vllm.box.extra", "vllm.box.renamed"),
+        [
+            change(
+                "profile-renamed",
+                "vllm.box.renamed",
+                source("profiles.vllm.box.renamed", 50, 3),
+                old="vllm.box.extra",
+                new="vllm.box.renamed",
+            )
+        ],
+    ),
+    Edit(
+        "profile-renamed-and-changed",
+        BASE + EXTRA,
+        BASE + EXTRA.replace("vllm.box.extra", "vllm.box.renamed").replace("1024", "2048"),
+        [
+            change(
+                "profile-renamed",
+                "vllm.box.renamed",
+                source("profiles.vllm.box.renamed", 50, 3),
+                old="vllm.box.extra",
+                new="vllm.box.renamed",
+            ),
+            change(
+                "arg-changed",
+                "vllm.box.renamed",
+                source("profiles.vllm.box.renamed.args.max-model-len", 53, 12),
+                name="max-model-len",
+                old="1024",
+                new="2048",
+            ),
+        ],
+    ),
+    Edit(
+        "two-removed-one-added-is-no-rename",
+        BASE + EXTRA + EXTRA.replace("extra", "extra2"),
+        BASE + EXTRA.replace("extra", "new"),
+        [
+            change("profile-added", "vllm.box.new", source("profiles.vllm.box.new", 50, 3)),
+            change(
+                "profile-removed",
+                "vllm.box.extra",
+                source("profiles.vllm.box.extra", 50, 3, file="old.yaml"),
+            ),
+            change(
+                "profile-removed",
+                "vllm.box.extra2",
+                source("profiles.vllm.box.extra2", 54, 3, file="old.yaml"),
+            ),
+        ],
+    ),
+    Edit(
+        "one-removed-two-added-is-no-rename",
+        BASE + EXTRA,
+        BASE + EXTRA.replace("extra", "new") + EXTRA.replace("extra", "new2"),
+        [
+            change("profile-added", "vllm.box.new", source("profiles.vllm.box.new", 50, 3)),
+            change("profile-added", "vllm.box.new2", source("profiles.vllm.box.new2", 54, 3)),
+            change(
+                "profile-removed",
+                "vllm.box.extra",
+                source("profiles.vllm.box.extra", 50, 3, file="old.yaml"),
+            ),
+        ],
+    ),
+    Edit(
+        "another-model-is-no-rename",
+        edit(BASE, ("models:\n", "models:\n" + BIG_MODEL)) + EXTRA,
+        edit(BASE, ("models:\n", "models:\n" + BIG_MODEL)) + BIG,
+        [
+            change("profile-added", "vllm.box.big", source("profiles.vllm.box.big", 51, 3)),
+            change(
+                "profile-removed",
+                "vllm.box.extra",
+                source("profiles.vllm.box.extra", 51, 3, file="old.yaml"),
+            ),
+        ],
+    ),
+    Edit(
+        "arg-added",
+        BASE,
+        edit(
+            BASE,
+            (
+                "enable-prefix-caching: true\n",
+                "enable-prefix-caching: true\n      enable-chunked-prefill: true\n",
+            ),
+        ),
+        [
+            change(
+                "arg-added",
+                "vllm.box.tiny",
+                source(f"{TINY}.args.enable-chunked-prefill", 43, 7),
+                name="enable-chunked-prefill",
+                new="--enable-chunked-prefill",
+            )
+        ],
+    ),
+    Edit(
+        "arg-removed",
+        BASE,
+        edit(BASE, ("      max-num-seqs: 2\n", "")),
+        [change("arg-removed", "vllm.box.tiny", TINY_AT, name="max-num-seqs", old="2")],
+    ),
+    Edit(
+        "arg-changed",
+        BASE,
+        edit(BASE, ("max-num-seqs: 2", "max-num-seqs: 4")),
+        [
+            change(
+                "arg-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.args.max-num-seqs", 41, 7),
+                name="max-num-seqs",
+                old="2",
+                new="4",
+            )
+        ],
+    ),
+    Edit(
+        "arg-negated",
+        BASE,
+        edit(BASE, ("enable-prefix-caching: true", "enable-prefix-caching: false")),
+        [
+            change(
+                "arg-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.args.enable-prefix-caching", 42, 7),
+                name="enable-prefix-caching",
+                old="--enable-prefix-caching",
+                new="--no-enable-prefix-caching",
+            )
+        ],
+    ),
+    Edit(
+        "host-default-moved",
+        edit(BASE, ("models:\n", "models:\n" + BIG_MODEL)) + BIG,
+        edit(
+            BASE,
+            ("models:\n", "models:\n" + BIG_MODEL),
+            ("    host: box\n    default: true\n", "    host: box\n"),
+        )
+        + BIG.replace("    args:", "    default: true\n    args:"),
+        [
+            change(
+                "host-default-changed",
+                "box",
+                source("profiles.vllm.box.big", 50, 3),
+                name="default model",
+                old="tiny",
+                new="big",
+            )
+        ],
+    ),
+    Edit(
+        "host-default-dropped",
+        BASE,
+        edit(BASE, ("    host: box\n    default: true\n", "    host: box\n")),
+        [
+            change(
+                "host-default-changed",
+                "box",
+                source("hosts.box", 20, 3),
+                name="default model",
+                old="tiny",
+            )
+        ],
+    ),
+    Edit(
+        "host-default-set",
+        edit(BASE, ("    host: box\n    default: true\n", "    host: box\n")),
+        BASE,
+        [change("host-default-changed", "box", TINY_AT, name="default model", new="tiny")],
+    ),
+    Edit(
+        "new-host-has-no-default-change",
+        BASE,
+        edit(BASE, ("hosts:\n" + "  box", "hosts:\n" + OTHER_HOST + "  box")) + OTHER,
+        [change("profile-added", "vllm.other.tiny", source("profiles.vllm.other.tiny", 51, 3))],
+    ),
+    Edit(
+        "removed-host-has-no-default-change",
+        edit(BASE, ("hosts:\n" + "  box", "hosts:\n" + OTHER_HOST + "  box")) + OTHER,
+        BASE,
+        [
+            change(
+                "profile-removed",
+                "vllm.other.tiny",
+                source("profiles.vllm.other.tiny", 51, 3, file="old.yaml"),
+            )
+        ],
+    ),
+    Edit(
+        "support-changed",
+        BASE,
+        edit(BASE, ("    image: img\n", "    image: img\n    support: experimental\n")),
+        [
+            change(
+                "support-changed",
+                "vllm.box.tiny",
+                TINY_AT,
+                name="support",
+                old="supported",
+                new="experimental",
+            )
+        ],
+    ),
+    Edit(
+        "selection-changed",
+        BASE,
+        edit(BASE, ("    image: img\n", "    image: img\n    selection: explicit-only\n")),
+        [
+            change(
+                "selection-changed",
+                "vllm.box.tiny",
+                TINY_AT,
+                name="selection",
+                old="automatic",
+                new="explicit-only",
+            )
+        ],
+    ),
+    Edit(
+        "override-added",
+        BASE,
+        BASE + TIGHT,
+        [
+            change(
+                "override-added",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.tight", 50, 7),
+                name="tight",
+                new="--gpu-memory-utilization 0.2",
+            )
+        ],
+    ),
+    Edit(
+        "override-removed",
+        BASE + TIGHT,
+        BASE,
+        [
+            change(
+                "override-removed",
+                "vllm.box.tiny",
+                TINY_AT,
+                name="tight",
+                old="--gpu-memory-utilization 0.2",
+            )
+        ],
+    ),
+    Edit(
+        "override-args-changed",
+        BASE,
+        edit(BASE, ("gpu-memory-utilization: 0.3", "gpu-memory-utilization: 0.25")),
+        [
+            change(
+                "override-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.small", 44, 7),
+                name="small",
+                old="--gpu-memory-utilization 0.3",
+                new="--gpu-memory-utilization 0.25",
+            )
+        ],
+    ),
+    Edit(
+        "override-arg-added",
+        BASE,
+        edit(
+            BASE,
+            (
+                "          gpu-memory-utilization: 0.3\n",
+                "          gpu-memory-utilization: 0.3\n          max-num-seqs: 1\n",
+            ),
+        ),
+        [
+            change(
+                "override-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.small", 44, 7),
+                name="small",
+                old="--gpu-memory-utilization 0.3",
+                new="--gpu-memory-utilization 0.3 --max-num-seqs 1",
+            )
+        ],
+    ),
+    # An override's summary and tradeoffs are not part of its command, so old and new
+    # (the override's arguments) read the same; the change is still reported.
+    Edit(
+        "override-summary-changed",
+        BASE,
+        edit(BASE, ("Use less memory.", "Use much less memory.")),
+        [
+            change(
+                "override-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.small", 44, 7),
+                name="small",
+                old="--gpu-memory-utilization 0.3",
+                new="--gpu-memory-utilization 0.3",
+            )
+        ],
+    ),
+    Edit(
+        "override-tradeoff-changed",
+        BASE,
+        edit(BASE, ("It lowers throughput.", "It halves throughput.")),
+        [
+            change(
+                "override-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.small", 44, 7),
+                name="small",
+                old="--gpu-memory-utilization 0.3",
+                new="--gpu-memory-utilization 0.3",
+            )
+        ],
+    ),
+    Edit(
+        "override-tradeoff-added",
+        BASE,
+        BASE + "          - It needs a restart.\n",
+        [
+            change(
+                "override-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.small", 44, 7),
+                name="small",
+                old="--gpu-memory-utilization 0.3",
+                new="--gpu-memory-utilization 0.3",
+            )
+        ],
+    ),
+    Edit(
+        "image-ref-changed",
+        BASE,
+        edit(BASE, ("vllm:1.0", "vllm:1.1")),
+        [
+            change(
+                "image-changed",
+                "vllm.box.tiny",
+                source("images.img", 22, 3),
+                name="image",
+                old=IMAGE_A,
+                new=f"example.org/vllm:1.1@{DIGEST_A}",
+            )
+        ],
+    ),
+    Edit(
+        "image-digest-changed",
+        BASE,
+        edit(BASE, (DIGEST_A, DIGEST_B)),
+        [
+            change(
+                "image-changed",
+                "vllm.box.tiny",
+                source("images.img", 22, 3),
+                name="image",
+                old=IMAGE_A,
+                new=f"example.org/vllm:1.0@{DIGEST_B}",
+            )
+        ],
+    ),
+    Edit(
+        "image-switched",
+        BASE,
+        edit(
+            BASE,
+            (
+                "platform: linux/amd64\n",
+                "platform: linux/amd64\n  img2: {ref: example.org/vllm:2.0}\n",
+            ),
+            ("    image: img\n", "    image: img2\n"),
+        ),
+        [
+            change(
+                "image-changed",
+                "vllm.box.tiny",
+                source("images.img2", 27, 3),
+                name="image",
+                old=IMAGE_A,
+                new="example.org/vllm:2.0",
+            )
+        ],
+    ),
+    Edit(
+        "image-dropped",
+        BASE,
+        edit(BASE, ("    image: img\n", "")),
+        [change("image-changed", "vllm.box.tiny", TINY_AT, name="image", old=IMAGE_A)],
+    ),
+    Edit(
+        "expect-changed",
+        BASE,
+        edit(
+            BASE,
+            ("    image: img\n", "    image: img\n    expect: {absent: [speculative-config]}\n"),
+        ),
+        [
+            change(
+                "expect-changed",
+                "vllm.box.tiny",
+                TINY_AT,
+                name="expect",
+                old="(none)",
+                new="absent speculative-config",
+            )
+        ],
+    ),
+    Edit(
+        "expect-present-changed",
+        edit(
+            BASE, ("    image: img\n", "    image: img\n    expect: {present: {max-num-seqs: 2}}\n")
+        ),
+        edit(
+            BASE,
+            (
+                "    image: img\n",
+                "    image: img\n    expect: {absent: [speculative-config], "
+                "present: {max-num-seqs: 2}}\n",
+            ),
+        ),
+        [
+            change(
+                "expect-changed",
+                "vllm.box.tiny",
+                TINY_AT,
+                name="expect",
+                old="max-num-seqs=2",
+                new="absent speculative-config; max-num-seqs=2",
+            )
+        ],
+    ),
+]
+
+# One edit per model field: (field, the edit, old, new); an unset text field is "",
+# an unset number None (left out of the JSON).
+MODEL_EDITS: list[tuple[str, tuple[str, str], Any, Any]] = [
+    ("hf", ("hf: acme/Tiny-1B", "hf: acme/Tiny-1.1B"), "acme/Tiny-1B", "acme/Tiny-1.1B"),
+    ("label", ("label: Tiny 1B", "label: Tiny One B"), "Tiny 1B", "Tiny One B"),
+    ("served_name", ("label: Tiny 1B\n", "label: Tiny 1B\n    served_name: tiny\n"), "", "tiny"),
+    (
+        "revision",
+        ("label: Tiny 1B\n", "label: Tiny 1B\n    revision: 0123abc\n"),
+        "",
+        "0123abc",
+    ),
+    (
+        "min_compute_capability",
+        ("label: Tiny 1B\n", "label: Tiny 1B\n    min_compute_capability: '8.0'\n"),
+        "",
+        "8.0",
+    ),
+    (
+        "download_bytes",
+        ("label: Tiny 1B\n", "label: Tiny 1B\n    download_bytes: 2000000000\n"),
+        None,
+        2000000000,
+    ),
+    ("gated", ("label: Tiny 1B\n", "label: Tiny 1B\n    gated: true\n"), False, True),
+    (
+        "notes",
+        ("notes: Box default.", "notes: The Box default."),
+        "Box default.",
+        "The Box default.",
+    ),
+]
+EDITS += [
+    Edit(
+        f"model-{name}-changed",
+        BASE,
+        edit(BASE, pair),
+        [
+            change(
+                "model-changed",
+                "tiny",
+                source("models.tiny", 28, 3),
+                name=name,
+                **({} if old is None else {"old": old}),
+                new=new,
+            )
+        ],
+    )
+    for name, pair, old, new in MODEL_EDITS
+]
+
+
+def diff_json(
+    make_project: Callable[..., Project], run: Callable[..., Outcome], old: str, new: str
+) -> list[dict[str, Any]]:
+    """The changes `diff --since-file old.yaml --format json` prints from ``old`` to ``new``."""
+    return diff_json_of(make_project(registry=new, files={"old.yaml": old}), run)
+
+
+def diff_json_of(project: Project, run: Callable[..., Outcome]) -> list[dict[str, Any]]:
+    result = run(project, "diff", "--since-file", "old.yaml", "--format", "json")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    payload = json.loads(result.stdout)
+    assert payload["version"] == 1
+    changes: list[dict[str, Any]] = payload["changes"]
+    return changes
+
+
+@pytest.mark.parametrize("case", EDITS, ids=[e.id for e in EDITS])
+def test_each_edit_gives_exactly_its_changes(make_project, run, case):
+    assert diff_json(make_project, run, case.old, case.new) == case.changes
+
+
+def test_every_kind_has_an_edit():
+    from docgen.diff import KINDS
+
+    assert {c["kind"] for e in EDITS for c in e.changes} == set(KINDS)
+
+
+def test_many_edits_at_once_are_listed_profile_by_profile_in_registry_order(make_project, run):
+    """Per profile of the newer state: args (changed and added in order, then removed),
+    support, selection, image, overrides, expect; then removed profiles, host defaults,
+    models."""
+    old = (
+        BASE
+        + """\
+  vllm.box.gone:
+    model: tiny
+    host: box
+    args: {max-model-len: 1024}
+  vllm.box.old-name:
+    model: small
+    host: box
+    args: {max-model-len: 1024}
+"""
+    )
+    old = old.replace("models:\n", "models:\n  small: {hf: acme/Small-2B, label: Small 2B}\n")
+    old = old.replace("hosts:\n", "hosts:\n  other: {name: Other Box}\n")
+    new = old.replace(
+        "  vllm.box.gone:\n    model: tiny\n    host: box\n    args: {max-model-len: 1024}\n", ""
+    )
+    new = new.replace("vllm.box.old-name:", "vllm.box.new-name:")
+    new = new.replace(
+        "      max-num-seqs: 2\n      enable-prefix-caching: true\n",
+        "      max-num-seqs: 3\n      enable-chunked-prefill: true\n",
+    )
+    new = new.replace(
+        "    default: true\n    image: img\n",
+        "    support: experimental\n    selection: explicit-only\n    image: img2\n",
+    )
+    new = new.replace("images:\n", "images:\n  img2: {ref: example.org/vllm:2.0}\n")
+    new = new.replace(
+        "          gpu-memory-utilization: 0.3", "          gpu-memory-utilization: 0.2"
+    )
+    new = new.replace(
+        "    overrides:\n",
+        "    expect: {absent: [speculative-config]}\n"
+        "    overrides:\n      extra:\n        summary: More.\n        args: "
+        "{max-num-seqs: 8}\n",
+    )
+    new = new.replace("label: Tiny 1B", "label: Tiny One B")
+    new += (
+        "  vllm.other.tiny:\n    model: tiny\n    host: other\n    default: true\n"
+        "    args: {max-model-len: 2048}\n"
+    )
+    old += (
+        "  vllm.other.small:\n    model: small\n    host: other\n    default: true\n"
+        "    args: {max-model-len: 2048}\n"
+    )
+    old = old.replace(
+        "    overrides:\n      small:",
+        "    overrides:\n      dropped: {summary: Gone., args: {max-num-seqs: 1}}\n      small:",
+    )
+    project = make_project(registry=new, files={"old.yaml": old})
+    tiny = source("profiles.vllm.box.tiny", 36, 3)
+    assert diff_json_of(project, run) == [
+        change(
+            "arg-changed",
+            "vllm.box.tiny",
+            source(f"{TINY}.args.max-num-seqs", 45, 7),
+            name="max-num-seqs",
+            old="2",
+            new="3",
+        ),
+        change(
+            "arg-added",
+            "vllm.box.tiny",
+            source(f"{TINY}.args.enable-chunked-prefill", 46, 7),
+            name="enable-chunked-prefill",
+            new="--enable-chunked-prefill",
+        ),
+        change(
+            "arg-removed",
+            "vllm.box.tiny",
+            tiny,
+            name="enable-prefix-caching",
+            old="--enable-prefix-caching",
+        ),
+        change(
+            "support-changed",
+            "vllm.box.tiny",
+            tiny,
+            name="support",
+            old="supported",
+            new="experimental",
+        ),
+        change(
+            "selection-changed",
+            "vllm.box.tiny",
+            tiny,
+            name="selection",
+            old="automatic",
+            new="explicit-only",
+        ),
+        change(
+            "image-changed",
+            "vllm.box.tiny",
+            source("images.img2", 23, 3),
+            name="image",
+            old=IMAGE_A,
+            new="example.org/vllm:2.0",
+        ),
+        change(
+            "override-added",
+            "vllm.box.tiny",
+            source(f"{TINY}.overrides.extra", 49, 7),
+            name="extra",
+            new="--max-num-seqs 8",
+        ),
+        change(
+            "override-changed",
+            "vllm.box.tiny",
+            source(f"{TINY}.overrides.small", 52, 7),
+            name="small",
+            old="--gpu-memory-utilization 0.3",
+            new="--gpu-memory-utilization 0.2",
+        ),
+        change("override-removed", "vllm.box.tiny", tiny, name="dropped", old="--max-num-seqs 1"),
+        change(
+            "expect-changed",
+            "vllm.box.tiny",
+            tiny,
+            name="expect",
+            old="(none)",
+            new="absent speculative-config",
+        ),
+        change(
+            "profile-renamed",
+            "vllm.box.new-name",
+            source("profiles.vllm.box.new-name", 58, 3),
+            old="vllm.box.old-name",
+            new="vllm.box.new-name",
+        ),
+        change("profile-added", "vllm.other.tiny", source("profiles.vllm.other.tiny", 62, 3)),
+        change(
+            "profile-removed",
+            "vllm.box.gone",
+            source("profiles.vllm.box.gone", 53, 3, file="old.yaml"),
+        ),
+        change(
+            "profile-removed",
+            "vllm.other.small",
+            source("profiles.vllm.other.small", 61, 3, file="old.yaml"),
+        ),
+        change(
+            "host-default-changed",
+            "other",
+            source("profiles.vllm.other.tiny", 62, 3),
+            name="default model",
+            old="small",
+            new="tiny",
+        ),
+        change(
+            "host-default-changed",
+            "box",
+            source("hosts.box", 21, 3),
+            name="default model",
+            old="tiny",
+        ),
+        change(
+            "model-changed",
+            "tiny",
+            source("models.tiny", 31, 3),
+            name="label",
+            old="Tiny 1B",
+            new="Tiny One B",
+        ),
+    ]
+
+
+def test_an_unchanged_or_only_reformatted_registry_has_no_change(make_project, run):
+    reformatted = edit(
+        BASE,
+        (
+            "        args:\n          gpu-memory-utilization: 0.3\n",
+            "        # tuned by hand\n        args: {gpu-memory-utilization: 0.30}\n",
+        ),
+        ("max-model-len: 32768", "max-model-len: 0x8000"),
+    )
+    project = make_project(registry=BASE, files={"old.yaml": BASE})
+    for text in (BASE, reformatted):
+        project.write("profiles.yaml", text)
+        result = run(project, "diff", "--since-file", "old.yaml", "--format", "json")
+        assert (result.exit_code, json.loads(result.stdout)) == (0, {"version": 1, "changes": []})
+    assert run(project, "diff", "--since-file", "old.yaml").stdout == "0 semantic changes\n"
+
+
+def test_text_format_names_line_kind_subject_and_values(make_project, run):
+    new = edit(
+        BASE,
+        ("      max-num-seqs: 2\n", ""),
+        ("label: Tiny 1B\n", "label: Tiny 1B\n    gated: true\n"),
+    )
+    project = make_project(registry=new, files={"old.yaml": BASE})
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.splitlines() == [
+        "profiles.yaml:34:3: arg-removed vllm.box.tiny max-num-seqs: 2 -> (none)",
+        "profiles.yaml:28:3: model-changed tiny gated: false -> true",
+        "2 semantic changes",
+    ]
+
+
+# A page that shows everything the diff compares: every model field, the host defaults,
+# and per profile its support, selection, image, command and overrides.
+DOC_TEMPLATE = """\
+---
+title: "Profiles"
+---
+
+{{ models_table() }}
+
+{{ host_defaults_table() }}
+
+{% for m in models.values() %}
+- {{ m.id }}: {{ m.hf }}, {{ m.label }}, {{ m.served_name }}, {{ m.revision }}, \
+{{ m.min_compute_capability }}, {{ m.download_bytes }}, {{ m.gated }}, {{ m.notes }}
+{% endfor %}
+
+{% for p in profiles %}
+{{ p.id }} ({{ p.support }}, {{ p.selection }}) runs \
+{{ p.image.ref ~ "@" ~ p.image.digest if p.image else "the default image" }}.
+
+{{ serve_command(p) | code_block("bash") }}
+
+{% include "_builtin/override-examples.mdx.j2" %}
+{% endfor %}
+"""
+
+GIT = ["git", "-c", "user.email=docs@example.org", "-c", "user.name=Docs"]
+
+
+def committed(
+    make_project: Callable[..., Project], run: Callable[..., Outcome], registry: str
+) -> Project:
+    """A built project whose every file is committed in a new git repository."""
+    project = make_project(registry=registry, templates={"profiles.mdx.j2": DOC_TEMPLATE})
+    assert run(project, "build").exit_code == 0
+    for args in (["init", "-q"], ["add", "."], ["commit", "-qm", "base"]):
+        subprocess.run([*GIT, *args], cwd=project.root, check=True, capture_output=True)
+    return project
+
+
+def gate_message(case: Edit) -> str:
+    first = case.changes[0]["source"]
+    # The older state is the registry at HEAD, so a node found only there is named so.
+    file = "HEAD:profiles.yaml" if first["file"] == "old.yaml" else first["file"]
+    count = len(case.changes)
+    return (
+        f"{file}:{first['line']}:{first['column']}: error: the registry changed since HEAD "
+        f"({count} semantic change{'' if count == 1 else 's'}) but there is no new changelog "
+        "entry or note in changelog.d/: run `docgen changelog` or add a note"
+    )
+
+
+RELEASED = [e for e in EDITS if any(c["kind"] != "expect-changed" for c in e.changes)]
+
+
+@pytest.mark.parametrize("case", RELEASED, ids=[e.id for e in RELEASED])
+def test_every_edit_that_alters_the_docs_trips_the_changelog_gate(make_project, run, case):
+    project = committed(make_project, run, case.old)
+    page = project.read("docs/profiles.mdx")
+    project.write("profiles.yaml", case.new)
+    assert run(project, "build").exit_code == 0
+    assert project.read("docs/profiles.mdx") != page  # the edit shows in the docs
+    assert run(project, "check").exit_code == 0  # in sync: only the gate can fail
+    gate = run(project, "check", "--changelog-since", "HEAD")
+    assert (gate.exit_code, gate.stdout.splitlines(), gate.stderr) == (1, [gate_message(case)], "")
+    # ... and a release written from the same diff clears it.
+    args = ["--version", "v1.0.0", "--since", "HEAD", "--date", "2026-01-02"]
+    release = run(project, "changelog", *args)
+    assert (release.exit_code, release.stdout.splitlines()) == (
+        0,
+        ["write changelog/2026-01-02.mdx (v1.0.0)", "write changelog/overview.mdx"],
+    ), release.output
+    cleared = run(project, "check", "--changelog-since", "HEAD")
+    assert (cleared.exit_code, cleared.output) == (0, "5 generated files match the registry\n")
+
+
+def test_an_expectation_alone_needs_no_release(make_project, run):
+    """`expect` only guards later edits; the docs do not show it."""
+    case = next(e for e in EDITS if e.id == "expect-changed")
+    project = committed(make_project, run, case.old)
+    project.write("profiles.yaml", case.new)
+    assert run(project, "build").output == "0 written, 0 updated, 0 pruned, 4 unchanged\n"
+    gate = run(project, "check", "--changelog-since", "HEAD")
+    assert (gate.exit_code, gate.output) == (0, "4 generated files match the registry\n")
+    release = run(
+        project, "changelog", "--version", "v1.0.0", "--since", "HEAD", "--date", "2026-01-02"
+    )
+    assert (release.exit_code, release.stderr) == (
+        2,
+        "profiles.yaml: error: nothing to release: the registry has no semantic change since "
+        "that state and changelog.d/ holds no notes\n",
+    )
