@@ -6,6 +6,12 @@ pages and the changelog entries. On a hit the stored plan is used as is; on a mi
 the plan is rendered and stored. The cache lives in ``.docgen-cache/`` at the project
 root (safe to delete, never committed); a damaged or foreign file is ignored.
 
+The key reads what the plan reads and nothing more: not the generated pages nor the
+release overview (outputs, which a build rewrites after computing the key), not a
+registry, page or changelog entry linked from outside the root (the plan refuses or
+ignores those), and never a file that is not a regular file (a FIFO, /dev/zero).
+Templates are followed wherever they lead, as Jinja follows them.
+
 Each file is sealed with an HMAC under a key that never leaves this user's cache
 folder (``$XDG_CACHE_HOME/docgen/cache-key``, else ``~/.cache/docgen/cache-key``), so
 a cache file that arrives with a pull request is not this machine's own and is never
@@ -19,6 +25,7 @@ import hashlib
 import hmac
 import os
 import pickle
+import stat
 import tempfile
 import types
 from collections.abc import Iterator
@@ -50,35 +57,56 @@ def key(project: Project) -> str:
     digest = hashlib.sha256(FORMAT)
     for name, data in _inputs(project):
         digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
-        digest.update(hashlib.sha256(data).digest())
+        digest.update(data)
     return digest.hexdigest()
 
 
 def _inputs(project: Project) -> Iterator[tuple[str, bytes]]:
-    yield "config", repr(project.config).encode()
+    """Each input's name and the SHA-256 of what of it can change the plan."""
+    yield "config", _sha(repr(project.config).encode())
     for path in sorted(PACKAGE.rglob("*")):
         if path.suffix in (".py", ".j2", ".json") and path.is_file():
-            stat = path.stat()
-            yield f"docgen:{path.name}", f"{stat.st_size}:{stat.st_mtime_ns}".encode()
-    yield "registry", _bytes(project.registry_path)
+            info = path.stat()
+            yield f"docgen:{path.name}", _sha(f"{info.st_size}:{info.st_mtime_ns}".encode())
+    inside = _Inside(project.root)
+    yield "registry", _file_digest(project.registry_path, inside)
     cfg = project.config
-    for folder in (cfg.templates, cfg.changelog):
-        for path in _files(project.path(folder), skip=None):
-            yield str(path.relative_to(project.root)), _bytes(path)
+    # Templates are trusted code that Jinja reads through any link, so they are followed.
+    for path in _files(project.path(cfg.templates), skip=None):
+        yield _name(project, path), _file_digest(path, None)
+    overview = project.path(cfg.changelog) / "overview.mdx"  # an output, not an input
+    for path in _files(project.path(cfg.changelog), skip=None):
+        if path != overview:
+            yield _name(project, path), _file_digest(path, inside)
     for path in _files(project.path(cfg.docs), skip=project.path(cfg.variants)):
         if path.suffix == ".mdx":
-            text = _page_input(path)
+            text = _page_input(path, inside)
             if text is not None:
-                yield str(path.relative_to(project.root)), text
+                yield _name(project, path), _sha(text)
 
 
-def _page_input(path: Path) -> bytes | None:
+def _name(project: Project, path: Path) -> str:
+    return str(path.relative_to(project.root))
+
+
+def _sha(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def _page_input(path: Path, inside: _Inside) -> bytes | None:
     """What of a page can change the plan: nothing for a generated page, the text outside
-    its regions for a page with regions, else all of it."""
+    its regions for a page with regions, else all of it (a marker where it is not read)."""
     from docgen.plan import owned
     from docgen.regions import strip_regions
 
-    raw = _bytes(path)
+    where = _readable(path, inside)
+    if where is None:
+        return _file_digest(path, inside)
+    try:
+        with open(where, "rb") as handle:
+            raw = handle.read()
+    except OSError:
+        return MISSING
     head = raw[:2000].decode("utf-8", "replace")
     if owned(head):
         return None
@@ -96,11 +124,65 @@ def _files(folder: Path, skip: Path | None) -> list[Path]:
     return found
 
 
-def _bytes(path: Path) -> bytes:
+MISSING = b"\0missing"
+
+
+class _Inside:
+    """Whether a path, through any symbolic links, lies inside the project root (the real
+    path of each folder is looked up once)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = os.path.realpath(root)
+        self.folders: dict[str, str] = {}
+
+    def real(self, path: str, link: bool) -> str | None:
+        """The real path of ``path`` (a symbolic link when ``link``) if it lies inside the
+        root, else None."""
+        if link:
+            real = os.path.realpath(path)
+        else:
+            folder, name = os.path.split(path)
+            if folder not in self.folders:
+                self.folders[folder] = os.path.realpath(folder)
+            real = os.path.join(self.folders[folder], name)
+        return real if real == self.root or real.startswith(self.root + os.sep) else None
+
+
+def _readable(path: Path, inside: _Inside | None) -> str | None:
+    """Where to read ``path``: a regular file (through links, within the root unless
+    ``inside`` is None), or None for anything the plan refuses or never reads. A device
+    or a FIFO is never opened (reading /dev/zero would never end)."""
+    text = os.fspath(path)
     try:
-        return path.read_bytes()
+        info = os.lstat(text)
+        link = stat.S_ISLNK(info.st_mode)
+        real = text if inside is None else inside.real(text, link)
+        if real is None:
+            return None
+        if link:
+            info = os.stat(real)
     except OSError:
-        return b"\0missing"
+        return None
+    return real if stat.S_ISREG(info.st_mode) else None
+
+
+def _file_digest(path: Path, inside: _Inside | None) -> bytes:
+    """The SHA-256 of a file's bytes, read in blocks; for a file that is not read (see
+    ``_readable``), a marker of what lies there instead."""
+    where = _readable(path, inside)
+    if where is None:
+        try:
+            return b"\0not read:" + os.fsencode(os.readlink(path))
+        except OSError:  # not a link: missing, or not a regular file
+            return MISSING if not os.path.lexists(path) else b"\0not a file"
+    digest = hashlib.sha256()
+    try:
+        with open(where, "rb") as handle:
+            while block := handle.read(1 << 20):
+                digest.update(block)
+    except OSError:
+        return MISSING
+    return digest.digest()
 
 
 def load(project: Project, digest: str) -> Plan | None:

@@ -191,10 +191,18 @@ def _read_bytes(path: str | Path) -> bytes | None:
 
 
 def owned_files(project: Project, skip: set[str] | None = None) -> Iterator[str]:
-    """Project-relative paths of files under the docs folder that carry the notice."""
+    """Project-relative paths of files under the docs folder that carry the notice.
+
+    A folder that leads outside the project root (a symbolic link) is not entered: what
+    lies there is never docgen's to read or delete. Links below it are not followed.
+    """
     folders = [project.path(project.config.docs), project.path(project.config.changelog)]
+    root = str(project.root.resolve())
+    _real_dir.cache_clear()
     found: set[str] = set()
     for folder in folders:
+        if not _inside(str(folder), root):
+            continue
         for top, _dirs, names in os.walk(folder):
             found.update(
                 os.path.join(top, n) for n in names if n.endswith((".mdx", ".md", ".json"))

@@ -7,15 +7,20 @@ import hmac
 import importlib.util
 import json
 import pickle
+import shutil
 import stat
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL_REGISTRY, REPO
+from conftest import MINIMAL_REGISTRY, REPO, Outcome, Project
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from docgen import cache, registry, schema
+from docgen import plan as plan_module
 from docgen.config import load_project
 from docgen.errors import DocgenError
 from docgen.registry import load_bytes
@@ -286,3 +291,231 @@ def test_the_fast_path_reads_generated_documents_exactly_as_ruamel_does(tree, fl
     assert _typed(fast.data) == _typed(careful.data), text
     assert fast.positions.keys == careful.positions.keys, text
     assert fast.positions.values == careful.positions.values, text
+
+
+# -- every kind of input reaches the cache key -----------------------------------------
+#
+# Each case edits one input of the worked example (with a hand-written page and a custom
+# region added) after a build and a check, then runs ``check`` with the cache the build
+# left and again without it: the two runs must print the same and exit with the verdict
+# the case names. A key that leaves an input out turns the first run into a stale hit
+# ("N generated files match the registry", exit 0) where the second one finds the drift.
+# After a ``build`` of the edited tree, ``check`` must be a cache hit (nothing rendered).
+
+HAND_PAGE = """\
+---
+title: "Operate the Sandbox"
+---
+
+Run `$$nemoclaw status` to see the sandbox.
+
+{/* docgen:begin models-table */}
+{/* docgen:end */}
+
+{/* docgen:begin fleet */}
+{/* docgen:end */}
+"""
+FLEET_REGION = "{{ profiles | length }} managed vLLM profiles are registered.\n"
+PROFILE_TEMPLATE = "templates/profiles/[profile].mdx.j2"
+SETUP_TEMPLATE = "templates/inference/set-up-vllm.mdx.j2"
+ENTRY = "changelog/2026-08-04.mdx"
+NEW_PAGE_TEMPLATE = '---\ntitle: "Hosts"\n---\n\n{{ host_defaults_table() }}\n'
+
+
+def _move(project: Project, old: str, new: str) -> None:
+    (project.root / new).parent.mkdir(parents=True, exist_ok=True)
+    (project.root / old).rename(project.root / new)
+
+
+def _setting(project: Project, name: str, value: str) -> None:
+    """Set ``name = "value"`` in the ``[tool.docgen]`` table of pyproject.toml."""
+    text = project.read("pyproject.toml")
+    head, table = text.split("[tool.docgen]\n", 1)
+    body, rest = table.split("\n[", 1)
+    lines = [line for line in body.splitlines() if not line.startswith(f"{name} =")]
+    body = "\n".join([f'{name} = "{value}"', *lines])
+    project.write("pyproject.toml", f"{head}[tool.docgen]\n{body}\n\n[{rest}")
+
+
+def _add_entry(project: Project) -> None:
+    header = project.read(ENTRY).split("## v0.0.102", 1)[0]
+    project.write("changelog/2026-09-01.mdx", f"{header}## v0.0.103\n\nNemoClaw v0.0.103 is new.\n")
+
+
+def _route(project: Project) -> None:
+    project.edit("pyproject.toml", '= "inference/local-inference/set-up-vllm"', '= "vllm"')
+
+
+Edit = Callable[[Project], None]
+
+
+def _replace(path: str, old: str, new: str) -> Edit:
+    return lambda project: project.edit(path, old, new)
+
+
+def _write(path: str, text: str) -> Edit:
+    def edit(project: Project) -> None:
+        project.write(path, text)
+
+    return edit
+
+
+def _delete(path: str) -> Edit:
+    return lambda project: (project.root / path).unlink()
+
+
+def _moved(old: str, new: str, setting: str | None = None) -> Edit:
+    def edit(project: Project) -> None:
+        _move(project, old, new)
+        if setting is not None:
+            _setting(project, setting, new)
+
+    return edit
+
+
+def _set(name: str, value: str) -> Edit:
+    return lambda project: _setting(project, name, value)
+
+
+def _comment_registry(project: Project) -> None:
+    project.write("profiles.yaml", "# c\n" + project.read("profiles.yaml"))
+
+
+PAGE = "docs/guides/operate.mdx"
+EDITS: list[tuple[str, Edit, int]] = [
+    ("registry-value", _replace("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 6\n"), 1),
+    ("registry-comment", _comment_registry, 0),
+    ("template-added", _write("templates/hosts.mdx.j2", NEW_PAGE_TEMPLATE), 1),
+    ("template-removed", _delete(PROFILE_TEMPLATE), 1),
+    ("template-renamed", _moved(PROFILE_TEMPLATE, "templates/models/[profile].mdx.j2"), 1),
+    ("template-edited", _replace(SETUP_TEMPLATE, "an Existing Server", "a Server"), 1),
+    ("partial-edited", _replace("templates/_partials/frontmatter.j2", "title:", "title: "), 1),
+    ("partial-added-unused", _write("templates/_x.j2", "unused\n"), 0),
+    ("region-template-edited", _replace("templates/_regions/fleet.mdx.j2", "managed", "known"), 1),
+    ("region-template-shadows-builtin", _write("templates/_regions/models-table.mdx.j2", "M\n"), 1),
+    ("hand-page-edited", _replace(PAGE, "see the sandbox", "inspect it"), 1),
+    ("hand-page-region-edited", _replace(PAGE, "managed vLLM", "vLLM"), 1),
+    ("hand-page-added", _write("docs/guides/more.mdx", "Run `$$nemoclaw logs`.\n"), 1),
+    ("hand-page-added-plain", _write("docs/guides/plain.mdx", "Plain text.\n"), 0),
+    ("hand-page-removed", _delete(PAGE), 1),
+    ("generated-page-edited", _replace("docs/inference/set-up-vllm.mdx", "vLLM", "VLLM"), 1),
+    ("changelog-entry-added", _add_entry, 1),
+    (
+        "changelog-entry-summary-edited",
+        _replace(ENTRY, "reduces the managed", "cuts the managed"),
+        1,
+    ),
+    ("changelog-entry-bullet-edited", _replace(ENTRY, "It retains async", "It keeps async"), 0),
+    ("changelog-entry-removed", _delete(ENTRY), 1),
+    ("changelog-note-added", _write("changelog.d/fix.md", "Fixed a typo.\n"), 0),
+    ("setting-registry", _moved("profiles.yaml", "reg/profiles.yaml", "registry"), 1),
+    ("setting-templates", _moved("templates", "tpl", "templates"), 1),
+    ("setting-docs", _set("docs", "site"), 1),
+    ("setting-changelog", _moved("changelog", "history", "changelog"), 1),
+    ("setting-variants", _set("variants", "docs/_variants"), 1),
+    ("setting-variant-pattern", _set("variant_pattern", "{dir}/{stem}--{agent}.mdx"), 1),
+    ("setting-export", _set("export", "docs/_build/export.json"), 1),
+    ("setting-fragments", _set("fragments", "notes"), 0),
+    ("setting-changelog-link", _set("changelog_link", PAGE), 0),
+    ("setting-release-route", _set("release_route", "releases/{year}-{month}-{day}"), 1),
+    ("setting-routes", _route, 1),
+    ("settings-file-docgen-toml", _write("docgen.toml", 'docs = "site"\n'), 1),
+]
+#: Cases whose tree still fails ``check`` after a build: a rule beyond drift is broken
+#: (the entry's link to the set-up page no longer resolves to a published route, as the
+#: page's route is no longer mapped).
+STILL_FAILS_AFTER_BUILD = {"setting-docs", "setting-routes", "settings-file-docgen-toml"}
+
+
+@pytest.fixture
+def full_example(example: Project) -> Project:
+    example.write("docs/guides/operate.mdx", HAND_PAGE)
+    example.write("templates/_regions/fleet.mdx.j2", FLEET_REGION)
+    (example.root / "changelog.d").mkdir()
+    return example
+
+
+def _rendering_forbidden(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("rendered: the cache missed")
+
+    monkeypatch.setattr(plan_module, "plan", refuse)
+
+
+@pytest.mark.parametrize(("name", "edit", "verdict"), EDITS, ids=[name for name, _, _ in EDITS])
+def test_check_gives_the_same_verdict_with_and_without_the_cache(
+    full_example: Project,
+    run: Callable[..., Outcome],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    edit: Callable[[Project], None],
+    verdict: int,
+) -> None:
+    project = full_example
+    assert run(project, "build").exit_code == 0
+    with monkeypatch.context() as patch:
+        _rendering_forbidden(patch)  # the build stored the plan: check is a hit
+        assert run(project, "check").output == "34 generated files match the registry\n"
+    edit(project)
+    cached = run(project, "check")
+    shutil.rmtree(project.root / cache.FOLDER)
+    fresh = run(project, "check")
+    assert (cached.exit_code, cached.output) == (fresh.exit_code, fresh.output)
+    assert fresh.exit_code == verdict, fresh.output
+    if verdict == 0:
+        assert fresh.stdout.endswith(" generated files match the registry\n")
+    else:
+        assert "generated files match" not in fresh.output
+    assert run(project, "build").exit_code == 0
+    with monkeypatch.context() as patch:
+        _rendering_forbidden(patch)  # the build stored the edited tree's plan
+        after = run(project, "check")
+    assert after.exit_code == (1 if name in STILL_FAILS_AFTER_BUILD else 0), after.output
+
+
+# -- the key reads only what the plan reads ----------------------------------------------
+
+#: Runs the docgen command line in a child whose address space is capped, so a read that
+#: never ends fails fast with MemoryError instead of taking the machine's memory.
+CAPPED = """\
+import resource, sys
+cap = 1 << 30
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+from docgen.cli import main
+sys.argv[0] = "docgen"
+main()
+"""
+LEAVES = "is a symbolic link that leaves the project root; docgen reads only files inside it"
+ENTRY_LINK = "changelog/2026-01-01.mdx"
+
+
+def _capped(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", CAPPED, "--root", str(root), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,  # a backstop only: the capped read fails in well under a second
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("link", "exit_code", "stderr"),
+    [
+        ("profiles.yaml", 2, f"profiles.yaml: error: the registry {LEAVES}\n"),
+        (ENTRY_LINK, 2, f"{ENTRY_LINK}: error: the changelog entry {LEAVES}\n"),
+        ("docs/zero.mdx", 0, ""),  # a linked page is never read: not a page of the project
+    ],
+)
+def test_an_input_linked_to_an_endless_file_is_refused_not_read(
+    make_project, run, link: str, exit_code: int, stderr: str
+) -> None:
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    target = project.root / link
+    target.parent.mkdir(exist_ok=True)
+    target.unlink(missing_ok=True)
+    target.symlink_to("/dev/zero")
+    done = _capped(project.root, "check")
+    assert (done.returncode, done.stderr) == (exit_code, stderr)
+    assert done.stdout == ("4 generated files match the registry\n" if exit_code == 0 else "")

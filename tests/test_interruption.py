@@ -1,217 +1,306 @@
-"""Nothing half written: a build killed with SIGKILL at any moment leaves old or new files.
+"""Nothing half written: a build killed with SIGKILL at any write point leaves old or new files.
 
-A generated project (benchmarks/corpus.py: profiles, shared pages with AgentOnly
-blocks and managed regions, every page's per-agent variants) is built once ("old"),
-then its registry is edited so that every generated file changes ("new"). Fifty
-times, a ``docgen build`` subprocess is killed with SIGKILL after a delay spread
-evenly over the length of one measured build (start-up, planning and the write
-phase alike); every output must then be byte-identical to its complete old or
-complete new version, and the only other files allowed are docgen's temporaries.
-A build that finishes before its delay (the machine sped up) is checked the same
-way, becomes the new estimate of one build, and its moment is tried again, so that
-every one of the fifty moments meets a kill. At least three kills must land in the
-middle of writing (some outputs new, others old, or temporaries left); if the even
-spread met the short write phase less often (a machine that slowed down since the
-build was timed), the build is timed again and further kills late in it look for it.
-Every 25th run, and at the end, the next build must finish the job: the new tree,
-no temporary file left, ``check`` in sync. Between runs the old outputs are put
-back (temporaries stay, for the next build to sweep), so that every kill meets a
-build with everything still to write.
+The worked example is built once ("old"), then its inputs are edited so that a build
+creates, rewrites and deletes files ("new"). A driver runs ``docgen build`` in a child
+process with the primitives ``docgen.sync`` writes through wrapped: creating a
+temporary file (``os.open``), writing it (``os.write``), renaming it into place
+(``os.replace``), deleting a stale file (``os.unlink``) and making a folder
+(``os.makedirs``). Each call is a numbered write point; the child logs it and, at the
+point it was told, SIGKILLs itself: before the call, or, for a write, after writing
+half of the bytes (a torn temporary file). No clock is involved: the kill lands exactly
+where it was aimed, so the outcome is the same on every run and on any machine.
+
+One uninterrupted build counts the points. Then the build is killed at every one of
+them in turn, and each time the tree must be exactly what the points before the kill
+made of it: every output old or new in full (new once its rename or deletion ran), the
+only other files docgen's temporaries, each holding what was written to it. The next
+build must finish the job: the new tree, no temporary left, ``check`` in sync. The old
+outputs are then put back for the next kill.
 """
 
 from __future__ import annotations
 
 import os
-import random
 import re
+import shutil
 import signal
 import subprocess
-import time
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from scale import Tree, docgen, docgen_process, snapshot, write_corpus
+from conftest import REPO, Outcome, Project
+from scale import Tree, docgen, snapshot
 
 from docgen.sync import TMP_SUFFIX
 
-RUNS = 50
-#: Every this many runs, the next build is allowed to finish and is checked.
-FINISH_EVERY = 25
-#: Attempts per kill moment: on a machine whose speed varies, a build may finish before
-#: its delay; its time then becomes the estimate and the moment is tried again.
-RETRIES = 5
-#: Most kills late in a build spent looking for the write phase after the even spread.
-EXTRA_RUNS = 60
-PROFILES, PAGES = 60, 100
+#: Runs the docgen command line with ``docgen.sync``'s file primitives wrapped: each call
+#: is logged as ``KIND PATH`` and the one numbered ``kill_at`` (from 1; 0: none) SIGKILLs
+#: the process, before the call or, for a write, after half of its bytes.
+DRIVER = """\
+import os
+import signal
+import sys
+
+import docgen.sync
+
+kill_at, log_path = int(sys.argv.pop(1)), sys.argv.pop(1)
+log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+count = 0
+temporaries = {}  # fd -> path of the temporary file open on it
 
 
-def every_output_changes(registry: str) -> str:
-    """The registry with edits that reach every generated file (pages, variants, regions)."""
-    text = registry.replace("\n  name: NemoClaw\n", "\n  name: NemoClaw Next\n", 1)
-    text = text.replace("_EXTRA_ARGS_JSON\n", "_EXTRA_ARGS_V2\n", 1)
-    text = re.sub(r"(\n    cli: )([\w-]+)", r"\1\2-next", text)
-    text = re.sub(r"(\n  [\w.-]+: \{name: )([^,]+)", r"\1\2 rev 2", text)
-    return re.sub(r"(gpu-memory-utilization: 0\.\d+)", r"\g<1>1", text)
+def point(kind, path):
+    global count
+    count += 1
+    os.write(log, f"{kind} {os.fspath(path)}\\n".encode())
+    return count == kill_at
 
 
-def timed(root: Path, *args: str) -> float:
-    """Run docgen to completion in a subprocess; return its wall time."""
-    start = time.monotonic()
-    proc = docgen_process(root, *args)
-    _, err = proc.communicate()
-    assert proc.returncode == 0, err.decode()
-    return time.monotonic() - start
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+    os._exit(99)  # never reached: SIGKILL to oneself is delivered before kill() returns
+
+
+class Hooked:
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    def open(self, path, flags, mode=0o777, **kwargs):
+        if not flags & os.O_CREAT:  # the build lock, opened to read
+            return os.open(path, flags, mode, **kwargs)
+        if point("create", path):
+            die()
+        fd = os.open(path, flags, mode, **kwargs)
+        temporaries[fd] = path
+        return fd
+
+    def write(self, fd, data):
+        if fd not in temporaries:
+            return os.write(fd, data)
+        if point("write", temporaries[fd]):
+            os.write(fd, bytes(data)[: len(data) // 2])
+            die()
+        return os.write(fd, data)
+
+    def close(self, fd):
+        temporaries.pop(fd, None)
+        return os.close(fd)
+
+    def replace(self, src, dst, **kwargs):
+        if point("replace", dst):
+            die()
+        return os.replace(src, dst, **kwargs)
+
+    def unlink(self, path, **kwargs):
+        if point("unlink", path):
+            die()
+        return os.unlink(path, **kwargs)
+
+    def makedirs(self, path, *args, **kwargs):
+        if point("makedirs", path):
+            die()
+        return os.makedirs(path, *args, **kwargs)
+
+
+docgen.sync.os = Hooked()
+from docgen.cli import main
+
+sys.argv[0] = "docgen"
+main()
+"""
+KINDS = ("create", "write", "replace", "unlink", "makedirs")
+#: A temporary file beside its target: ``.NAME.PID.docgen-tmp`` (PID: digits, or ``PID``
+#: where the process id is left out so that two builds' temporaries compare equal).
+TEMPORARY = re.compile(rf"(?P<folder>(?:.*/)?)\.(?P<name>.+)\.(?:\d+|PID){re.escape(TMP_SUFFIX)}")
+#: A page that exists only in the old tree (its outputs go stale) and one only in the new.
+GONE_TEMPLATE = ("templates/gone.mdx.j2", '---\ntitle: "Gone"\n---\n\n{{ models_table() }}\n')
+NEW_TEMPLATE = (
+    "templates/hosts.mdx.j2",
+    '---\ntitle: "Hosts"\n---\n\n{{ host_defaults_table() }}\n',
+)
+
+
+@dataclass(frozen=True)
+class Point:
+    kind: str
+    path: str  # project-relative: the file created or written (a temporary), else the target
+
+    @property
+    def target(self) -> str:
+        """The output this point writes or deletes."""
+        match = TEMPORARY.fullmatch(self.path)
+        return f"{match['folder']}{match['name']}" if match else self.path
 
 
 @dataclass
-class Project:
+class Scenario:
     root: Path
     old: Tree
     new: Tree
-    outputs: list[str]  # paths whose old and new bytes differ
-    build_seconds: float  # one whole build from the old tree to the new one
+    outputs: list[str]  # paths whose old and new versions differ (absent counts)
+    points: list[Point]  # every write point of one build from old to new, in order
+    log: Path
+    in_sync: str = ""  # what ``check`` prints on the new tree
 
     def restore_old(self) -> None:
-        """Put back the old version of every output a build got to (temporaries stay)."""
+        """Put back the old version of every output."""
         for path in self.outputs:
             target, data = self.root / path, self.old.get(path)
-            current = target.read_bytes() if target.is_file() else None
-            if current == data:
-                continue
             if data is None:
-                target.unlink()
+                target.unlink(missing_ok=True)
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
+        assert snapshot(self.root) == self.old_tree()
 
-    def temporaries(self) -> list[Path]:
-        return sorted(self.root.rglob(f"*{TMP_SUFFIX}"))
+    def old_tree(self) -> Tree:
+        """The new inputs with the old outputs: what every killed build starts from."""
+        tree = {p: data for p, data in self.new.items() if p not in self.outputs}
+        tree.update({p: self.old[p] for p in self.outputs if p in self.old})
+        return tree
+
+    def killed_build(self, kill_at: int) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-c", DRIVER, str(kill_at), str(self.log)]
+            + ["--root", str(self.root), "build", "-q"],
+            capture_output=True,
+            check=False,
+        )
+
+    def logged(self) -> list[Point]:
+        cut = len(str(self.root)) + 1
+        points = []
+        for line in self.log.read_text("utf-8").splitlines():
+            kind, path = line.split(" ", 1)
+            points.append(Point(kind, _pid_free(path[cut:])))
+        return points
+
+    def expected_after_kill(self, kill_at: int) -> Tree:
+        """The tree a kill at point ``kill_at`` must leave, temporaries named ``.NAME.PID``."""
+        done, killed = self.points[: kill_at - 1], self.points[kill_at - 1]
+        tree = self.old_tree()
+        temporaries: dict[str, bytes] = {}
+        for point in done:
+            if point.kind == "create":
+                temporaries[point.path] = b""
+            elif point.kind == "write":
+                temporaries[point.path] = self.new[point.target]
+            elif point.kind == "replace":
+                temporaries.pop(_temporary_of(point.path, temporaries))
+                tree[point.path] = self.new[point.path]
+            elif point.kind == "unlink":
+                tree.pop(point.path, None)
+        if killed.kind == "write":  # half of the bytes reached the temporary file
+            data = self.new[killed.target]
+            temporaries[killed.path] = data[: len(data) // 2]
+        tree.update(temporaries)
+        return tree
+
+
+def _temporary_of(target: str, temporaries: dict[str, bytes]) -> str:
+    (found,) = [p for p in temporaries if Point("create", p).target == target]
+    return found
+
+
+def _pid_free(path: str) -> str:
+    match = TEMPORARY.fullmatch(path)
+    return f"{match['folder']}.{match['name']}.PID{TMP_SUFFIX}" if match else path
+
+
+def _copy_example(root: Path) -> None:
+    root.mkdir()
+    for name in ("profiles.yaml", "pyproject.toml"):
+        shutil.copy(REPO / name, root / name)
+    for folder in ("templates", "docs", "changelog"):
+        shutil.copytree(REPO / folder, root / folder)
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
-    root = tmp_path_factory.mktemp("interrupt") / "corpus"
-    write_corpus(root, PROFILES, PAGES)
-    assert docgen(root, "build").exit_code == 0
+def scenario(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
+    root = tmp_path_factory.mktemp("interrupt") / "example"
+    _copy_example(root)
+    (root / GONE_TEMPLATE[0]).write_text(GONE_TEMPLATE[1], "utf-8")
+    assert docgen(root, "build", "-q").exit_code == 0
     old = snapshot(root)
+    (root / GONE_TEMPLATE[0]).unlink()
+    (root / NEW_TEMPLATE[0]).write_text(NEW_TEMPLATE[1], "utf-8")
     registry = root / "profiles.yaml"
-    registry.write_text(every_output_changes(registry.read_text("utf-8")), "utf-8")
-    first = timed(root, "build", "-q")
-    new = snapshot(root)
-    paths = sorted((set(old) | set(new)) - {"profiles.yaml"})
-    outputs = [p for p in paths if old.get(p) != new.get(p)]
-    project = Project(root, old, new, outputs, first)
-    project.restore_old()
-    # The faster of two builds: a busy machine should not stretch every delay.
-    project.build_seconds = min(first, timed(root, "build", "-q"))
-    project.restore_old()
-    return project
+    text = registry.read_text("utf-8")
+    assert "max-num-seqs: 4\n" in text  # first in the DGX Spark profile
+    registry.write_text(text.replace("max-num-seqs: 4\n", "max-num-seqs: 6\n", 1), "utf-8")
+    inputs = {"profiles.yaml", GONE_TEMPLATE[0], NEW_TEMPLATE[0]}
+    log = root.parent / "points.log"
+    scene = Scenario(root, old, {}, [], [], log)
+    counted = scene.killed_build(0)  # no kill: count the points
+    assert (counted.returncode, counted.stderr) == (0, b"")
+    scene.new = snapshot(root)
+    changed = (set(old) | set(scene.new)) - inputs
+    scene.outputs = sorted(p for p in changed if old.get(p) != scene.new.get(p))
+    scene.points = scene.logged()
+    checked = docgen(root, "check")
+    assert checked.exit_code == 0
+    assert re.fullmatch(r"\d+ generated files match the registry\n", checked.stdout)
+    scene.in_sync = checked.stdout
+    scene.restore_old()
+    return scene
 
 
-def test_the_edit_changes_every_generated_file(project: Project) -> None:
-    generated = [
-        path
-        for path, data in project.old.items()
-        if b"generated by docgen" in data or b"docgen:begin" in data
-    ]
-    assert len(generated) > 80
-    assert sorted(generated) == [p for p in project.outputs if p in project.old]
+def test_the_build_passes_every_kind_of_write_point(scenario: Scenario) -> None:
+    points, outputs = scenario.points, scenario.outputs
+    new = [p for p in outputs if p not in scenario.old]
+    stale = [p for p in outputs if p not in scenario.new]
+    changed = [p for p in outputs if p in scenario.old and p in scenario.new]
+    assert (len(new), len(changed), len(stale)) == (4, 9, 4)
+    assert "docs/hosts.mdx" in new and "docs/gone.mdx" in stale
+    assert "docs/inference/set-up-vllm.mdx" in changed and "docs/_build/registry.json" in changed
+    # Each output is created, written and renamed into place, in that order; each stale
+    # file is deleted; the folders come first.
+    written = [p for p in points if p.kind != "makedirs"]
+    assert points[: len(points) - len(written)] == [p for p in points if p.kind == "makedirs"]
+    for path in [*new, *changed]:
+        mine = [p.kind for p in written if p.target == path]
+        assert mine == ["create", "write", "replace"], path
+    assert [p.path for p in written if p.kind == "unlink"] == stale
+    assert len(points) == len(written) + len({p.path for p in points if p.kind == "makedirs"})
+    assert {p.kind for p in points} == set(KINDS)
 
 
-def fractions() -> list[float]:
-    """Kill moments as fractions of one build, spread evenly, in a shuffled order."""
-    spread = [(i + 0.5) / RUNS for i in range(RUNS)]
-    random.Random(7).shuffle(spread)
-    return spread
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_build_killed_at_any_write_point_leaves_every_file_old_or_new(
+    scenario: Scenario, kind: str
+) -> None:
+    chosen = [n for n, p in enumerate(scenario.points, start=1) if p.kind == kind]
+    assert chosen
+    for kill_at in chosen:
+        aimed = scenario.points[kill_at - 1]
+        done = scenario.killed_build(kill_at)
+        assert done.returncode == -signal.SIGKILL, (aimed, done.stderr.decode())
+        assert scenario.logged() == scenario.points[:kill_at], aimed
+        left = {_pid_free(p): data for p, data in snapshot(scenario.root).items()}
+        assert len(left) == len(snapshot(scenario.root)), "two temporaries of one output"
+        expected = scenario.expected_after_kill(kill_at)
+        assert sorted(left) == sorted(expected), aimed
+        torn = [p for p in expected if left[p] != expected[p]]
+        assert torn == [], (aimed, torn)
+        finish(scenario)
+        scenario.restore_old()
 
 
-def state(project: Project) -> tuple[int, int]:
-    """(outputs at their new version, temporaries); fails on any torn or foreign file."""
-    now = snapshot(project.root)
-    at_new = 0
-    for path in project.outputs:
-        current = now.get(path)
-        assert current in (project.old.get(path), project.new.get(path)), f"torn file {path}"
-        at_new += current == project.new.get(path)
-    extra = set(now) - set(project.old) - set(project.new)
-    temporaries = [p for p in extra if re.fullmatch(rf"(.*/)?\..+{re.escape(TMP_SUFFIX)}", p)]
-    assert sorted(extra) == sorted(temporaries), "files that are neither outputs nor temporaries"
-    return at_new, len(temporaries)
-
-
-def kill_after(project: Project, delay: float) -> bool:
-    """Start a build and SIGKILL it after ``delay`` seconds; True if it was still running.
-
-    A build that finishes first was faster than the estimate: its time becomes the new
-    estimate of one build, so later delays stay spread over a whole build.
-    """
-    start = time.monotonic()
-    proc = docgen_process(project.root, "build", "-q")
-    try:
-        proc.wait(timeout=delay)
-    except subprocess.TimeoutExpired:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        return True
-    finally:
-        _, err = proc.communicate()
-    assert proc.returncode == 0 and not err, err.decode()
-    project.build_seconds = min(project.build_seconds, time.monotonic() - start)
-    return False
-
-
-def finish(project: Project) -> None:
+def finish(scenario: Scenario) -> None:
     """The next build completes the job and leaves nothing behind; check agrees."""
-    assert docgen(project.root, "build", "-q").exit_code == 0
-    assert snapshot(project.root) == project.new
-    assert project.temporaries() == []
-    assert docgen(project.root, "check", "-q").exit_code == 0
+    assert docgen(scenario.root, "build", "-q").exit_code == 0
+    assert snapshot(scenario.root) == scenario.new
+    assert sorted(scenario.root.rglob(f"*{TMP_SUFFIX}")) == []
+    result = docgen(scenario.root, "check")
+    assert (result.exit_code, result.stdout) == (0, scenario.in_sync)
 
 
-@dataclass
-class Tally:
-    killed: int = 0
-    mid_write: int = 0  # kills that left some outputs new and others old, or temporaries
-
-    def attempt(self, project: Project, fraction: float) -> None:
-        """Kill a build at ``fraction`` of one build's time and check the tree it left."""
-        for _ in range(RETRIES):  # a build that beat its delay was timed: try again
-            was_killed = kill_after(project, fraction * project.build_seconds)
-            at_new, temps = state(project)
-            self.mid_write += 0 < at_new < len(project.outputs) or temps > 0
-            if was_killed:
-                self.killed += 1
-                return
-            project.restore_old()
-
-
-def test_killed_builds_leave_every_file_old_or_new(project: Project) -> None:
-    tally = Tally()
-    for run, fraction in enumerate(fractions(), start=1):
-        tally.attempt(project, fraction)
-        if run % FINISH_EVERY == 0:
-            finish(project)
-        project.restore_old()
-    assert tally.killed == RUNS, (tally.killed, project.build_seconds)
-    # The kills must meet builds in the middle of writing, not only before or after it.
-    # Writing is a short, late part of a build, and the machine may have slowed since
-    # the build was timed: if the spread met it less than three times, time a build
-    # again and look for the write phase with kills late in it.
-    if tally.mid_write < 3:
-        project.build_seconds = timed(project.root, "build", "-q")
-        project.restore_old()
-    late = random.Random(11)
-    for _ in range(EXTRA_RUNS):
-        if tally.mid_write >= 3:
-            break
-        tally.attempt(project, late.uniform(0.6, 1.0))
-        project.restore_old()
-    finish(project)
-    assert tally.mid_write >= 3, tally
-
-
-def test_atomic_writes_keep_the_usual_file_mode(make_project, run) -> None:
+def test_atomic_writes_keep_the_usual_file_mode(
+    make_project: Callable[..., Project], run: Callable[..., Outcome]
+) -> None:
     umask = os.umask(0o022)
     os.umask(umask)
     usual = 0o666 & ~umask

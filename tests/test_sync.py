@@ -1,0 +1,193 @@
+"""What sync owns and where it may write: the files it prunes, and the root it stays in.
+
+A build deletes only files under the docs and changelog folders that carry docgen's
+notice, the export (a ``.json`` file) among them, so an export moved by its setting
+leaves no copy behind. Every write and every deletion stays inside the project root,
+judged by real paths: a sibling folder whose name starts with the root's name
+(``proj-evil`` beside ``proj``) is outside, reached by a setting or a symbolic link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL_TEMPLATE, Outcome, Project
+
+from docgen.cache import FOLDER as CACHE
+
+LEADS_OUT = "it leads outside the project root (through a symbolic link)"
+PROFILE_PAGE = "---\ntitle: x\n---\n\n{{ profile.id | mdx_code }}\n"
+TEMPLATES = {"models.mdx.j2": MINIMAL_TEMPLATE, "profiles/[profile].mdx.j2": PROFILE_PAGE}
+Run = Callable[..., Outcome]
+
+
+def everything(folder: Path) -> dict[str, str]:
+    """Every file and symbolic link under ``folder`` (links by target, files by content),
+    but the plan cache (a build may store its plan under a new key)."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if CACHE in path.parts:
+            continue
+        if path.is_symlink():
+            out[rel] = f"-> {os.readlink(path)}"
+        elif path.is_file():
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+@pytest.fixture
+def evil(tmp_path: Path) -> Path:
+    """``proj-evil`` beside the project root ``proj``: its path string starts with the
+    root's, and nothing in it may ever be written or deleted."""
+    folder = tmp_path / "proj-evil"
+    folder.mkdir()
+    (folder / "keep.mdx").write_text("## Not docgen's\n", "utf-8")
+    return folder
+
+
+# -- the export is one of docgen's files -------------------------------------------------
+
+
+def test_an_export_moved_by_its_setting_is_pruned_from_its_old_place(
+    make_project: Callable[..., Project], run: Run
+) -> None:
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    old = project.root / "docs/_build/registry.json"
+    exported = old.read_text("utf-8")
+    project.write("docgen.toml", 'export = "docs/data/registry.json"\n')
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        "docs/data/registry.json:1:1: error: missing: docgen would create it",
+        "docs/_build/registry.json:1:1: error: stale: no template or registry entry "
+        "produces it any more",
+    ]
+    result = run(project, "build")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == [
+        "write docs/data/registry.json",
+        "delete docs/_build/registry.json",
+        "1 written, 0 updated, 1 pruned, 3 unchanged",
+    ]
+    assert not old.exists()
+    assert project.read("docs/data/registry.json") == exported
+    assert run(project, "check").stdout == "4 generated files match the registry\n"
+
+
+def test_a_json_file_without_the_notice_is_never_pruned(
+    make_project: Callable[..., Project], run: Run
+) -> None:
+    project = make_project(files={"docs/_build/data.json": '{"mine": true}\n'})
+    result = run(project, "build")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1] == "4 written, 0 updated, 0 pruned, 0 unchanged"
+    assert project.read("docs/_build/data.json") == '{"mine": true}\n'
+
+
+# -- inside the root means inside it, not a name that starts the same ----------------------
+
+
+def test_a_docs_setting_that_climbs_to_a_sibling_is_refused(
+    make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path
+) -> None:
+    project = make_project(files={"docgen.toml": 'docs = "../proj-evil"\n'})
+    before = everything(tmp_path)
+    for command in ("build", "check"):
+        result = run(project, command)
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == (
+            "docgen.toml:1:1: error: path '../proj-evil' must be relative and stay "
+            "inside the project\n"
+        )
+    assert everything(tmp_path) == before
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_docs_folder_linked_to_a_sibling_is_refused(
+    make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path, command: str
+) -> None:
+    project = make_project(files={"docgen.toml": 'docs = "site"\n'})
+    (project.root / "site").symlink_to("../proj-evil", target_is_directory=True)
+    before = everything(tmp_path)
+    result = run(project, command)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert (
+        result.stderr
+        == f"site/models.mdx:1:1: error: refusing to write site/models.mdx: {LEADS_OUT}\n"
+    )
+    assert everything(tmp_path) == before
+    assert everything(evil) == {"keep.mdx": before["proj-evil/keep.mdx"]}
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_an_output_folder_linked_to_a_sibling_is_refused(
+    make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path, command: str
+) -> None:
+    project = make_project(templates=TEMPLATES)
+    (project.root / "docs").mkdir()
+    (project.root / "docs/profiles").symlink_to("../../proj-evil", target_is_directory=True)
+    before = everything(tmp_path)
+    result = run(project, command)
+    page = "docs/profiles/vllm.box.tiny.mdx"
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"{page}:1:1: error: refusing to write {page}: {LEADS_OUT}\n"
+    assert everything(tmp_path) == before
+
+
+def test_an_output_file_linked_into_a_sibling_is_refused(
+    make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path
+) -> None:
+    project = make_project()
+    (project.root / "docs").mkdir()
+    (project.root / "docs/models.mdx").symlink_to("../../proj-evil/keep.mdx")
+    before = everything(tmp_path)
+    result = run(project, "build")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"docs/models.mdx:1:1: error: refusing to write docs/models.mdx: {LEADS_OUT}\n"
+    )
+    assert everything(tmp_path) == before
+
+
+def test_generated_files_in_a_sibling_behind_a_linked_folder_are_never_pruned(
+    make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path
+) -> None:
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    (evil / "keep.mdx").unlink()  # a changelog entry there would be refused, not read
+    # Files another docgen project generated, notice and all, in the sibling folder.
+    (evil / "old.json").write_bytes((project.root / "docs/_build/registry.json").read_bytes())
+    (evil / "old.md").write_bytes((project.root / "docs/models.mdx").read_bytes())
+    (project.root / "changelog").symlink_to("../proj-evil", target_is_directory=True)
+    before = everything(tmp_path)
+    for command in ("check", "build"):
+        result = run(project, command)
+        assert result.exit_code == 0, result.output
+    assert result.stdout == "0 written, 0 updated, 0 pruned, 4 unchanged\n"
+    assert run(project, "check").stdout == "4 generated files match the registry\n"
+    assert everything(tmp_path) == before
+
+
+def test_a_docs_folder_linked_inside_the_root_is_still_pruned(
+    make_project: Callable[..., Project], run: Run
+) -> None:
+    project = make_project(templates=TEMPLATES)
+    (project.root / "pages").mkdir()
+    (project.root / "docs").symlink_to("pages", target_is_directory=True)
+    assert run(project, "build").exit_code == 0
+    assert (project.root / "pages/profiles/vllm.box.tiny.mdx").is_file()
+    (project.root / "templates/profiles/[profile].mdx.j2").unlink()
+    result = run(project, "build")
+    assert result.stdout.splitlines() == [
+        "delete docs/_build/agent-variants/profiles/vllm.box.tiny.alpha.generated.mdx",
+        "delete docs/_build/agent-variants/profiles/vllm.box.tiny.beta.generated.mdx",
+        "delete docs/profiles/vllm.box.tiny.mdx",
+        "0 written, 0 updated, 3 pruned, 4 unchanged",
+    ]
+    assert not (project.root / "pages/profiles/vllm.box.tiny.mdx").exists()
