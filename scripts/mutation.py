@@ -125,13 +125,22 @@ def run_mutmut(jobs: int, budget: float) -> bool:
     """Run mutmut in the copy for at most ``budget`` seconds; False if it was cut short."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "CI": ""}
     command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
-    with subprocess.Popen(command, cwd=WORK, env=env, start_new_session=True) as proc:
+    # mutmut redraws one progress line; off a terminal it goes to a log instead.
+    log = None if sys.stdout.isatty() else open(WORK / "mutmut-run.log", "w")  # noqa: SIM115
+    if log is not None:
+        print(f"mutmut is running; its progress: {log.name}", flush=True)
+    with subprocess.Popen(
+        command, cwd=WORK, env=env, start_new_session=True, stdout=log, stderr=log
+    ) as proc:
         try:
             proc.wait(timeout=budget)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait()
             return False
+        finally:
+            if log is not None:
+                log.close()
     return proc.returncode == 0
 
 
