@@ -46,9 +46,11 @@ def article(word: Any) -> str:
 
 
 def count(number: Any, noun: str) -> str:
-    """``four concurrent sequences``; ``one concurrent sequence``."""
+    """``four concurrent sequences``; ``one concurrent sequence``; other values escaped."""
     n = int(number) if isinstance(number, int) or str(number).isdigit() else None
-    word = NUMBER_WORDS.get(n, str(number)) if n is not None else str(number)
+    word = NUMBER_WORDS.get(n) if n is not None else None
+    if word is None:
+        word = mdx.escape_prose(str(number))
     return f"{word} {noun}" if n == 1 else f"{word} {noun}s"
 
 
@@ -79,12 +81,16 @@ class Description:
     retains: tuple[str, ...]
 
 
-def speculative_name(value: Any) -> str:
-    """``multi-token prediction (MTP) speculative decoding`` for an MTP config."""
-    method = str(value.get("method", "")) if isinstance(value, dict) else ""
+def speculative_name(value: Any) -> Markup:
+    """``multi-token prediction (MTP) speculative decoding`` for an MTP config (MDX-safe)."""
+    return Markup(_speculative_phrase(value))  # noqa: S704 - the method is escaped
+
+
+def _speculative_phrase(value: Any) -> str:
+    method = str(value.get("method", "")).strip() if isinstance(value, dict) else ""
     if "mtp" in method.lower():
         return "multi-token prediction (MTP) speculative decoding"
-    return f"{method} speculative decoding".strip() if method else "speculative decoding"
+    return f"{mdx.escape_prose(method)} speculative decoding" if method else "speculative decoding"
 
 
 def describe(profile: Profile) -> Description:
@@ -95,7 +101,7 @@ def describe(profile: Profile) -> Description:
         if arg.name == "async-scheduling":
             (enables if arg.value else disables).append("async scheduling")
         elif arg.name == "speculative-config":
-            enables.append(speculative_name(arg.value))
+            enables.append(_speculative_phrase(arg.value))
         elif arg.name in PHRASES and arg.value is not False:
             retains.append(PHRASES[arg.name](arg.value))
     if "speculative-config" in profile.expect_absent:

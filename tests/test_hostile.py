@@ -101,7 +101,10 @@ profiles:
     default: true
     image: img
     summary: VALUE
-    args: {max-model-len: 32768, gpu-memory-utilization: 0.5}
+    args:
+      max-model-len: 32768
+      gpu-memory-utilization: 0.5
+      speculative-config: {method: VALUE, num_speculative_tokens: 2}
     overrides:
       small:
         summary: VALUE
@@ -250,6 +253,18 @@ def test_hostile_text_reads_back_literally(built: dict[str, Built], name: str) -
     assert YAML(typ="safe").load(page.frontmatter)["title"] == clean(value)
     shared = built[name].readbacks["docs/shared.mdx"].text
     assert shared is not None and flat(value).strip() in shared  # the models-table region
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_text_in_settings_sentences_reads_back_literally(
+    built: dict[str, Built], name: str
+) -> None:
+    """Host and product names and the speculative method in the lead and profile sentences."""
+    value = flat(HOSTILE[name])
+    setup = built[name].readbacks["docs/inference/set-up-vllm.mdx"].text or ""
+    lead = f"For the managed {value} acme/Tiny-1B profile, {value} enables {value} speculative"
+    assert f"{lead} decoding.\n" in setup
+    assert f"{value} enables {value} speculative decoding." in setup.split(lead)[1]
 
 
 def test_registry_text_is_never_evaluated_as_a_template(built: dict[str, Built]) -> None:

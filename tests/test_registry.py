@@ -312,3 +312,47 @@ def test_duplicate_key_names_the_line_of_its_first_definition(tmp_path: Path, te
     with pytest.raises(RegistryError) as caught:
         load(tmp_path / "d.yaml", "d.yaml")
     assert str(caught.value.problems[0]) == expected
+
+
+def with_expect(present: str, args: str = "") -> str:
+    """The minimal registry with extra ``args`` and an ``expect: present:`` mapping."""
+    extra = "      enable-prefix-caching: true\n" + args
+    text = broken("      enable-prefix-caching: true\n", extra)
+    return text.replace(
+        "    overrides:", f"    expect:\n      present: {present}\n    overrides:", 1
+    )
+
+
+TP = "      tensor-parallel-size: 2\n"
+SPEC = "      speculative-config: {method: ngram, num_speculative_tokens: 3}\n"
+
+
+@pytest.mark.parametrize(
+    ("present", "args"),
+    [
+        ('{tensor-parallel-size: "2"}', TP),
+        ("{tensor-parallel-size: 2}", '      tensor-parallel-size: "2"\n'),
+        ('{gpu-memory-utilization: "0.5"}', ""),
+        ("{served-model-name: tiny}", "      served-model-name: [tiny]\n"),
+        ("""{speculative-config: '{"method":"ngram","num_speculative_tokens":3}'}""", SPEC),
+        ("{enable-prefix-caching: true, max-model-len: '32768'}", ""),
+    ],
+    ids=["string-for-int", "int-for-string", "string-for-float", "scalar-for-list", "json", "two"],
+)
+def test_expect_present_compares_the_argv_values_produce(make_project, run, present, args):
+    result = run(make_project(registry=with_expect(present, args)), "validate")
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout == "profiles.yaml: ok (1 profiles, 1 models, 1 hosts, 2 agents)\n"
+
+
+def test_expect_present_refuses_a_different_argv(make_project, run):
+    project = make_project(registry=with_expect('{tensor-parallel-size: "4"}', TP))
+    before = project.snapshot()
+    message = (
+        "profiles.yaml:43:29: error: profile 'vllm.box.tiny' expects "
+        "'--tensor-parallel-size' to be 4, but its args set 2"
+    )
+    for command in ("validate", "build"):
+        result = run(project, command)
+        assert (result.exit_code, result.stderr.splitlines()) == (2, [message]), command
+    assert project.snapshot() == before

@@ -1,0 +1,204 @@
+"""Registry values in the settings sentences (docgen.prose) are escaped for MDX prose.
+
+Each test puts one hostile value into the worked example's registry, builds it, checks
+the exact sentence in the page source, then compiles every generated page with MDX 3
+and reads the sentence back literally.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Project
+from markupsafe import Markup
+from mdxc import mdx_read, require_mdx
+
+from docgen.prose import code, count, speculative_name
+
+SETUP = "docs/inference/set-up-vllm.mdx"
+STATION = "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx"
+SPARK = "docs/profiles/vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.mdx"
+STATION_MTP = "speculative-config: {method: mtp, num_speculative_tokens: 3}"
+STATION_HOST = "dgx-station: {name: DGX Station, arch: arm64}"
+
+
+def lines_with(text: str, needle: str) -> list[str]:
+    return [line for line in text.splitlines() if needle in line]
+
+
+def build(project: Project, run) -> dict[str, str]:
+    """Build the project (exit 0) and return every generated page, variants included."""
+    result = run(project, "build")
+    assert result.exit_code == 0, result.output
+    return {
+        p.relative_to(project.root).as_posix(): p.read_text("utf-8")
+        for p in sorted((project.root / "docs").rglob("*.mdx"))
+    }
+
+
+def read_back(pages: dict[str, str]) -> dict[str, str]:
+    """Compile every page with MDX 3 (none may fail) and return its literal text."""
+    readbacks = mdx_read(pages)
+    assert {path: rb.error for path, rb in readbacks.items() if rb.error} == {}
+    return {path: rb.text or "" for path, rb in readbacks.items()}
+
+
+def add_vllm_section(project: Project, section: str) -> None:
+    project.write("profiles.yaml", project.read("profiles.yaml") + section)
+
+
+def test_speculative_method_is_escaped_prose_on_every_page(example, run):
+    require_mdx()
+    example.edit(
+        "profiles.yaml",
+        STATION_MTP,
+        'speculative-config: {method: "{props.x} <b>", num_speculative_tokens: 3}',
+    )
+    pages = build(example, run)
+    assert lines_with(pages[SETUP], "props.x") == [
+        "For the managed DGX Station `deepseek-ai/DeepSeek-V4-Flash` profile, NemoClaw enables "
+        r"\{props.x\} \<b\> speculative decoding.",
+        r"NemoClaw enables \{props.x\} \<b\> speculative decoding.",
+        """  --speculative-config '{"method":"{props.x} <b>","num_speculative_tokens":3}' \\""",
+    ]
+    assert lines_with(pages[STATION], "speculative decoding.") == [
+        r"NemoClaw enables \{props.x\} \<b\> speculative decoding."
+    ]
+    texts = read_back(pages)
+    assert (
+        "For the managed DGX Station deepseek-ai/DeepSeek-V4-Flash profile, NemoClaw enables "
+        "{props.x} <b> speculative decoding.\n" in texts[SETUP]
+    )
+    assert "NemoClaw enables {props.x} <b> speculative decoding.\n" in texts[STATION]
+
+
+def test_a_count_that_is_not_a_number_word_is_escaped_prose(example, run):
+    """A flag the registry redeclares as text reaches count() as text, not as a number."""
+    require_mdx()
+    add_vllm_section(example, "vllm:\n  extra_flags:\n    max-num-seqs: {type: str}\n")
+    example.edit("profiles.yaml", "max-num-seqs: 4\n", 'max-num-seqs: "{props.y} <i>"\n')
+    pages = build(example, run)
+    retains = (
+        "The profile retains a `262144`-token context window, `--gpu-memory-utilization 0.4`, "
+        r"an `fp8` KV cache, \{props.y\} \<i\> concurrent sequences, an `8192`-token batch "
+        "limit, chunked prefill, prefix caching, and its registered parsers and acceleration "
+        "backends."
+    )
+    assert lines_with(pages[SETUP], "props.y") == [
+        retains,
+        retains,
+        "  --max-num-seqs '{props.y} <i>' \\",
+    ]
+    assert lines_with(pages[SPARK], "concurrent sequences") == [retains]
+    text = read_back(pages)[SPARK]
+    assert "an fp8 KV cache, {props.y} <i> concurrent sequences, an 8192-token batch" in text
+
+
+def test_host_name_in_the_lead_sentence_is_escaped_prose(example, run):
+    require_mdx()
+    example.edit(
+        "profiles.yaml", STATION_HOST, 'dgx-station: {name: "DGX {props.h} <u> #", arch: arm64}'
+    )
+    pages = build(example, run)
+    assert lines_with(pages[SETUP], "For the managed DGX {") == []
+    assert lines_with(pages[SETUP], "For the managed DGX \\{") == [
+        r"For the managed DGX \{props.h\} \<u\> \# `deepseek-ai/DeepSeek-V4-Flash` profile, "
+        "NemoClaw enables multi-token prediction (MTP) speculative decoding."
+    ]
+    text = read_back(pages)[SETUP]
+    assert (
+        "For the managed DGX {props.h} <u> # deepseek-ai/DeepSeek-V4-Flash profile, NemoClaw "
+        "enables multi-token prediction (MTP) speculative decoding.\n" in text
+    )
+
+
+def test_backticks_in_a_registry_value_make_one_code_span_that_reads_back(example, run):
+    """A value the registry declares (extra_values) lands in a code span in prose."""
+    require_mdx()
+    add_vllm_section(example, 'vllm:\n  extra_values:\n    kv-cache-dtype: ["`fp8` a``b"]\n')
+    example.edit(
+        "profiles.yaml",
+        "kv-cache-dtype: fp8\n",
+        'kv-cache-dtype: "`fp8` a``b"\n',
+    )
+    pages = build(example, run)
+    assert lines_with(pages[SPARK], "a``b") == [
+        "The profile retains a `262144`-token context window, `--gpu-memory-utilization 0.4`, "
+        "a ``` `fp8` a``b ``` KV cache, four concurrent sequences, an `8192`-token batch limit, "
+        "chunked prefill, prefix caching, and its registered parsers and acceleration backends.",
+        "  --kv-cache-dtype '`fp8` a``b' \\",
+    ]
+    text = read_back(pages)[SPARK]
+    assert "--gpu-memory-utilization 0.4, a `fp8` a``b KV cache, four concurrent" in text
+
+
+@pytest.mark.parametrize(
+    ("value", "span"),
+    [
+        ("a`b", "``a`b``"),
+        ("`x`", "`` `x` ``"),
+        ("``", "``` `` ```"),
+        ("`", "`` ` ``"),
+        ("a ``` b", "````a ``` b````"),
+        (" `a` ", "``  `a`  ``"),
+    ],
+)
+def test_code_spans_of_values_with_backticks(value: str, span: str) -> None:
+    assert code(value) == span
+
+
+def test_code_spans_with_backticks_read_back_literally() -> None:
+    values = ["a`b", "`x`", "``", "`", "a ``` b", " `a` ", "{x} `<y>`"]
+    docs = {str(i): f"Use {code(value)} here.\n" for i, value in enumerate(values)}
+    readbacks = mdx_read(docs)
+    assert {i: (rb.error, rb.text) for i, rb in readbacks.items()} == {
+        str(i): (None, f"Use {value} here.") for i, value in enumerate(values)
+    }
+
+
+@pytest.mark.parametrize(
+    ("number", "phrase"),
+    [
+        (4, "four concurrent sequences"),
+        (1, "one concurrent sequence"),
+        ("1", "one concurrent sequence"),
+        (16, "16 concurrent sequences"),
+        ("{x} <b>", r"\{x\} \<b\> concurrent sequences"),
+        ("-2", r"\-2 concurrent sequences"),
+        ("*many*", r"\*many\* concurrent sequences"),
+    ],
+)
+def test_count_exact(number: object, phrase: str) -> None:
+    assert count(number, "concurrent sequence") == phrase
+
+
+@pytest.mark.parametrize(
+    ("config", "phrase"),
+    [
+        (
+            {"method": "mtp", "num_speculative_tokens": 3},
+            "multi-token prediction (MTP) speculative decoding",
+        ),
+        ({"method": "deepseek_mtp"}, "multi-token prediction (MTP) speculative decoding"),
+        ({"method": "eagle3"}, "eagle3 speculative decoding"),
+        ({"method": "{props.x} <b>"}, r"\{props.x\} \<b\> speculative decoding"),
+        ({"method": " ngram_gpu "}, r"ngram\_gpu speculative decoding"),
+        ({"method": ""}, "speculative decoding"),
+        ({}, "speculative decoding"),
+        ('{"method": "mtp"}', "speculative decoding"),
+    ],
+)
+def test_speculative_name_exact(config: object, phrase: str) -> None:
+    name = speculative_name(config)
+    assert name == phrase
+    assert isinstance(name, Markup)  # already MDX: templates must not escape it again
+
+
+def test_speculative_name_in_a_template_is_escaped_exactly_once(make_project, run):
+    project = make_project(
+        templates={"spec.mdx.j2": '{{ speculative_name({"method": "{x} <b> a_b"}) }}\n'}
+    )
+    result = run(project, "build")
+    assert result.exit_code == 0, result.output
+    assert (
+        project.read("docs/spec.mdx").splitlines()[-1] == r"\{x\} \<b\> a\_b speculative decoding"
+    )

@@ -1,0 +1,192 @@
+"""Managed regions of hand-written pages: exact content, and exact located errors.
+
+A region with the wrong number of arguments and every kind of malformed marker is a
+located error (exit 2) that changes no file; a well-formed region is filled with
+exactly what the registry says and the text around it stays byte for byte.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+PAGE = "docs/ref.mdx"
+
+
+def build_page(make_project, run, page: str) -> tuple[int, list[str], bool]:
+    """Build a project holding ``page``; exit code, stderr lines, whether files are unchanged."""
+    project = make_project(files={PAGE: page})
+    before = project.snapshot()
+    result = run(project, "build")
+    return result.exit_code, result.stderr.splitlines(), project.snapshot() == before
+
+
+def region(marker: str) -> str:
+    return f"# Ref\n\n{{/* docgen:begin {marker} */}}\n{{/* docgen:end */}}\n"
+
+
+@pytest.mark.parametrize(
+    ("marker", "message"),
+    [
+        ("serve-command", "region 'serve-command' takes one profile id, got 0 arguments"),
+        (
+            "serve-command vllm.box.tiny vllm.box.tiny",
+            "region 'serve-command' takes one profile id, got 2 arguments",
+        ),
+        ("override-examples", "region 'override-examples' takes one profile id, got 0 arguments"),
+        (
+            "override-examples a b c",
+            "region 'override-examples' takes one profile id, got 3 arguments",
+        ),
+        (
+            "override-examples vllm.box.tiny extra",
+            "region 'override-examples' takes one profile id, got 2 arguments",
+        ),
+        ("models-table extra", "region 'models-table' takes no arguments"),
+        ("models-table a b", "region 'models-table' takes no arguments"),
+        ("host-defaults vllm.box.tiny", "region 'host-defaults' takes no arguments"),
+    ],
+    ids=[
+        "serve-command-none",
+        "serve-command-two",
+        "override-examples-none",
+        "override-examples-three",
+        "override-examples-two",
+        "models-table-one",
+        "models-table-two",
+        "host-defaults-one",
+    ],
+)
+def test_region_with_the_wrong_number_of_arguments_is_a_located_error(
+    make_project, run, marker: str, message: str
+) -> None:
+    code, stderr, unchanged = build_page(make_project, run, region(marker))
+    assert (code, stderr, unchanged) == (2, [f"{PAGE}:3: error: {message}"], True)
+
+
+def test_every_wrong_region_of_a_page_is_reported_in_one_run(make_project, run) -> None:
+    page = (
+        "{/* docgen:begin serve-command */}\n{/* docgen:end */}\n\n"
+        "{/* docgen:begin models-table wide */}\n{/* docgen:end */}\n\n"
+        "{/* docgen:begin serve-command vllm.box.tiny */}\n{/* docgen:end */}\n\n"
+        "{/* docgen:begin override-examples a b c */}\n{/* docgen:end */}\n"
+    )
+    code, stderr, unchanged = build_page(make_project, run, page)
+    assert (code, unchanged) == (2, True)
+    assert stderr == [
+        f"{PAGE}:1: error: region 'serve-command' takes one profile id, got 0 arguments",
+        f"{PAGE}:4: error: region 'models-table' takes no arguments",
+        f"{PAGE}:10: error: region 'override-examples' takes one profile id, got 3 arguments",
+    ]
+
+
+def test_regions_with_the_right_arguments_are_filled_exactly(make_project, run) -> None:
+    page = (
+        "# Ref\n\nBefore.\n"
+        "{/* docgen:begin serve-command vllm.box.tiny */}\nstale\n{/* docgen:end */}\n"
+        "Between.\n"
+        "{/* docgen:begin override-examples vllm.box.tiny */}\n{/* docgen:end */}\n"
+        "{/* docgen:begin host-defaults */}\n{/* docgen:end */}\n"
+        "After.\n"
+    )
+    project = make_project(files={PAGE: page})
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert project.read(PAGE) == (
+        "# Ref\n\nBefore.\n"
+        "{/* docgen:begin serve-command vllm.box.tiny */}\n\n"
+        "```bash\nvllm serve acme/Tiny-1B \\\n"
+        "  --max-model-len 32768 \\\n"
+        "  --gpu-memory-utilization 0.5 \\\n"
+        "  --max-num-seqs 2 \\\n"
+        "  --enable-prefix-caching\n```\n\n"
+        "{/* docgen:end */}\n"
+        "Between.\n"
+        "{/* docgen:begin override-examples vllm.box.tiny */}\n\n"
+        "Use less memory.\n\n"
+        "```bash\nACME_MODEL=tiny \\\n"
+        """  ACME_EXTRA_ARGS_JSON='["--gpu-memory-utilization","0.3"]' \\\n"""
+        "  $$acme onboard --non-interactive\n```\n\n"
+        "It lowers throughput.\n\n"
+        "{/* docgen:end */}\n"
+        "{/* docgen:begin host-defaults */}\n\n"
+        "| Host profile | Default model |\n|---|---|\n| Big Box | `acme/Tiny-1B` |\n\n"
+        "{/* docgen:end */}\n"
+        "After.\n"
+    )
+    assert run(project, "check").exit_code == 0
+
+
+MALFORMED = (
+    "malformed docgen marker: write {/* docgen:begin NAME */} or {/* docgen:end */} alone on a line"
+)
+
+
+@pytest.mark.parametrize(
+    ("page", "messages"),
+    [
+        (
+            "# Ref\n\n{/* docgen:begin models-table */}\nText.\n",
+            ["3: error: region 'models-table' is never closed: add {/* docgen:end */}"],
+        ),
+        ("# Ref\n\n{/* docgen:end */}\n", ["3: error: docgen:end without a docgen:begin"]),
+        (
+            "{/* docgen:begin models-table */}\n{/* docgen:end */}\n{/* docgen:end */}\n",
+            ["3: error: docgen:end without a docgen:begin"],
+        ),
+        (
+            "{/* docgen:begin models-table */}\n"
+            "{/* docgen:begin host-defaults */}\n{/* docgen:end */}\n",
+            [
+                "2: error: docgen:begin inside region 'models-table' (opened on line 1); "
+                "close it first"
+            ],
+        ),
+        ("# Ref\n\nSee {/* docgen:begin models-table */}\n", [f"3: error: {MALFORMED}"]),
+        (
+            "{/* docgen:begin models-table */\n{/* docgen:end */}\n",
+            [f"1: error: {MALFORMED}", "2: error: docgen:end without a docgen:begin"],
+        ),
+        (
+            "{/* docgen:begin models-table */} trailing\n{/* docgen:end */}\n",
+            [f"1: error: {MALFORMED}", "2: error: docgen:end without a docgen:begin"],
+        ),
+        (
+            "{/* docgen:begin models-table */}\n{/* docgen:end */} x\n",
+            [
+                f"2: error: {MALFORMED}",
+                "1: error: region 'models-table' is never closed: add {/* docgen:end */}",
+            ],
+        ),
+        # A misspelt keyword is not a marker: the other half of the pair is reported.
+        (
+            "{/* docgen:begn models-table */}\n{/* docgen:end */}\n",
+            ["2: error: docgen:end without a docgen:begin"],
+        ),
+        (
+            "{/* docgen:begin models-table */}\n{/* docgen:edn */}\n",
+            ["1: error: region 'models-table' is never closed: add {/* docgen:end */}"],
+        ),
+        (
+            "{/* docgen:begin model-table */}\n{/* docgen:end */}\n",
+            ["1: error: unknown region 'model-table'; did you mean 'models-table'?"],
+        ),
+    ],
+    ids=[
+        "unclosed-begin",
+        "end-without-begin",
+        "second-end",
+        "nested-begin",
+        "marker-inside-a-line",
+        "begin-without-closing-brace",
+        "text-after-begin",
+        "text-after-end",
+        "misspelt-begin",
+        "misspelt-end",
+        "misspelt-region-name",
+    ],
+)
+def test_malformed_markers_are_located_errors(
+    make_project, run, page: str, messages: list[str]
+) -> None:
+    code, stderr, unchanged = build_page(make_project, run, page)
+    assert (code, stderr, unchanged) == (2, [f"{PAGE}:{m}" for m in messages], True)
