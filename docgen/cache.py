@@ -97,7 +97,7 @@ def _page_input(path: Path, inside: _Inside) -> bytes | None:
     """What of a page can change the plan: nothing for a generated page, the text outside
     its regions for a page with regions, else all of it (a marker where it is not read)."""
     from docgen.plan import owned
-    from docgen.regions import strip_regions
+    from docgen.render.regions import strip_regions
 
     where = _readable(path, inside)
     if where is None:

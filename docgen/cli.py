@@ -192,8 +192,9 @@ def _summary(report: Report, unchanged: int) -> str:
 def check(state: State, fmt: str, changelog_since: str | None) -> None:
     """Verify that every generated file matches the registry and that the changelog history
     is valid; write nothing (exit 1 on drift or a broken rule)."""
-    from docgen import plan, releases, sync
+    from docgen import plan, sync
     from docgen.cache import cached_plan
+    from docgen.verbs import releases
 
     project = state.project()
     the_plan, _digest = cached_plan(project)
@@ -360,7 +361,7 @@ def _escape_property(text: str) -> str:
 @user_errors
 def validate(state: State) -> None:
     """Load and validate the registry only."""
-    from docgen.registry import load_registry
+    from docgen.registry.load import load_registry
 
     reg = load_registry(state.project())
     state.say(
@@ -373,7 +374,7 @@ def validate(state: State) -> None:
 @output_options_for("Accepted as everywhere; the schema is printed either way.", NOTHING_MORE)
 def schema() -> None:
     """Print the registry's JSON Schema (for editors and other validators)."""
-    from docgen.schema import schema_text
+    from docgen.registry.schema import schema_text
 
     click.echo(schema_text(), nl=False)
 
@@ -397,7 +398,7 @@ def serve_command_cmd(
     state: State, profile: str, override_name: str | None, extra_args_json: str | None, fmt: str
 ) -> None:
     """Print the effective `vllm serve` command of PROFILE."""
-    from docgen.commands import effective_command
+    from docgen.verbs.serve_command import effective_command
 
     command = effective_command(state.project(), profile, override_name, extra_args_json)
     if fmt == "json":
@@ -419,7 +420,7 @@ def serve_command_cmd(
 def verify_vllm_cmd(state: State, venv: Path | None, setup: bool) -> None:
     """Parse every `vllm serve` command the docs show with vLLM's own parser (exit 1 on a
     rejection, 2 when the vLLM environment is missing)."""
-    from docgen.verify import report_lines, verify_vllm
+    from docgen.integrations.vllm_verify import report_lines, verify_vllm
 
     report = verify_vllm(state.project(), venv, setup, state.say)
     for line in report_lines(report, verbose=state.verbose):
@@ -441,8 +442,8 @@ def verify_vllm_cmd(state: State, venv: Path | None, setup: bool) -> None:
 @user_errors
 def diff_cmd(state: State, since: str | None, since_file: str | None, fmt: str) -> None:
     """Print the semantic difference between an older registry state and the current one."""
-    from docgen.diff import counted
-    from docgen.releases import changes_since
+    from docgen.changelog.diff import counted
+    from docgen.verbs.releases import changes_since
 
     _registry, changes = changes_since(state.project(), since, since_file)
     if fmt == "json":
@@ -476,7 +477,7 @@ def changelog_cmd(
     """Write the dated changelog entry for a release from the registry's semantic diff."""
     import datetime
 
-    from docgen.releases import write_changelog
+    from docgen.verbs.releases import write_changelog
 
     day = date or datetime.date.today().isoformat()
     written = write_changelog(
@@ -509,8 +510,8 @@ def changelog_cmd(
 @user_errors
 def release_notes_cmd(state: State, version: str, site_url: str | None) -> None:
     """Print one release's section as plain Markdown for a release body."""
-    from docgen.changelog import relative_links_warning, release_notes
-    from docgen.registry import load_registry
+    from docgen.changelog.entries import relative_links_warning, release_notes
+    from docgen.registry.load import load_registry
 
     project = state.project()
     registry = load_registry(project)
@@ -530,7 +531,7 @@ def release_notes_cmd(state: State, version: str, site_url: str | None) -> None:
 def init_cmd(state: State, directory: Path | None) -> None:
     """Scaffold a working project (registry, template, mkdocs.yml, changelog folder) in
     DIRECTORY (default: the root) and build it."""
-    from docgen.scaffold_init import init
+    from docgen.verbs.init import init
 
     target = directory if directory is not None else state.root
     target.mkdir(parents=True, exist_ok=True)

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from docgen.config import Project
 from docgen.errors import Location, PageError, TemplateError
-from docgen.model import Profile, Registry, Source
 from docgen.notice import NOTICE_MARK
+from docgen.registry.model import Profile, Registry, Source
 
 if TYPE_CHECKING:
-    from docgen.changelog import Entry
-    from docgen.render import Renderer
+    from docgen.changelog.entries import Entry
+    from docgen.render.environment import Renderer
 
 PROFILE_SLOT = "[profile]"
 EXPORT_VERSION = 1
@@ -71,8 +71,8 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     """
     from docgen.heap import settled
     from docgen.parallel import map_split
-    from docgen.registry import load_registry
-    from docgen.render import Renderer
+    from docgen.registry.load import load_registry
+    from docgen.render.environment import Renderer
 
     reg = registry or load_registry(project)
     renderer = Renderer(reg, [project.path(project.config.templates)])
@@ -131,7 +131,7 @@ def _unit(
     project: Project, reg: Registry, renderer: Renderer, custom: set[str], unit: _Job | Path
 ) -> _Unit:
     """Render one page and its variants, without sources (``_with_sources`` adds them)."""
-    from docgen import regions, variants
+    from docgen.render import regions, variants
 
     if isinstance(unit, _Job):
         page, raw = _render(renderer, reg, unit)
@@ -266,7 +266,7 @@ def _variants(
 ) -> tuple[tuple[Output, ...], tuple[str, ...]]:
     """The agent variants of one shared page (none for a page that cannot vary) and the
     agents it is published for."""
-    from docgen import variants
+    from docgen.render import variants
 
     token = reg.product.cli_token
     page = variants.parse(source, text, reg.agents)
@@ -293,7 +293,7 @@ def overview_output(
     entry it is about to write, to refresh the overview in the same command. Each
     release's heading is a source, so drift names the entry behind it.
     """
-    from docgen import changelog
+    from docgen.changelog import entries as changelog
 
     releases = []
     sources = []
@@ -360,7 +360,7 @@ def export_data(reg: Registry) -> dict[str, Any]:
 
 
 def _export_profile(p: Profile) -> dict[str, Any]:
-    from docgen.serve import serve_command
+    from docgen.registry.serve import serve_command
 
     return {
         "id": p.id,

@@ -21,8 +21,8 @@ from typing import Any
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, OwnershipError, Problem
-from docgen.model import Source
 from docgen.plan import Output, Plan, owned
+from docgen.registry.model import Source
 
 NEW, CHANGED, UNCHANGED, STALE = "new", "changed", "unchanged", "stale"
 #: Why a file that is not unchanged fails ``check``, in the words every report uses

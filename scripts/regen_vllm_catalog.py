@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # docgen.vllm_probe: stdlib only, safe in the vLLM venv
+sys.path.insert(0, str(ROOT))  # docgen.integrations.vllm_probe: stdlib only, safe in the vLLM venv
 
 from build_vllm_catalog import CATALOG_NAME, dumps  # noqa: E402  (scripts/ is on the path)
 
-from docgen import vllm_probe  # noqa: E402
+from docgen.integrations import vllm_probe  # noqa: E402
 
 DEFAULT_OUT = ROOT / "docgen" / "data" / CATALOG_NAME
 _JSON_TYPES = {"loads", "parse_dataclass", "union_dict_and_str"}

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from docgen import vllm_env  # noqa: E402  (the repository root is on the path now)
 from docgen.errors import DocgenError  # noqa: E402
+from docgen.integrations import vllm_env  # noqa: E402  (the repository root is on the path now)
 
 
 def main(argv: list[str] | None = None) -> int:

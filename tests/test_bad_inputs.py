@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import pytest
 from conftest import MINIMAL_REGISTRY, Project
 
-from docgen import render
+from docgen.render import environment as render
 
 ID_RULE = (
     "ids use lowercase letters, digits, '.', '_' and '-', start with a letter or digit, "
@@ -674,8 +674,8 @@ TEMPLATES = [
         "template-undefined-attribute",
         BUILD,
         (
-            "templates/models.mdx.j2:5: error: template failed: 'docgen.model.Product object' has "
-            "no attribute 'nmae'",
+            "templates/models.mdx.j2:5: error: template failed: "
+            "'docgen.registry.model.Product object' has no attribute 'nmae'",
         ),
         templates=template("---\ntitle: x\n---\n\n{{ product.nmae }}\n"),
     ),
@@ -719,8 +719,8 @@ TEMPLATES = [
         "template-profile-page-error",
         BUILD,
         (
-            "templates/profiles/[profile].mdx.j2:5: error: template failed: 'docgen.model.Profile "
-            "object' has no attribute 'nope'",
+            "templates/profiles/[profile].mdx.j2:5: error: template failed: "
+            "'docgen.registry.model.Profile object' has no attribute 'nope'",
         ),
         templates={"profiles/[profile].mdx.j2": "---\ntitle: x\n---\n\n{{ profile.nope }}\n"},
     ),

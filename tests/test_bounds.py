@@ -25,8 +25,8 @@ import pytest
 import yaml
 from conftest import MINIMAL_REGISTRY
 
-from docgen.registry import MAX_BYTES
-from docgen.yamlsource import MAX_DEPTH, MAX_NODES
+from docgen.registry.load import MAX_BYTES
+from docgen.registry.source import MAX_DEPTH, MAX_NODES
 
 TIME_LIMIT = 10.0  # seconds of processor time; generous for a slow CI machine
 WALL_LIMIT = 3 * TIME_LIMIT
@@ -34,10 +34,10 @@ MEMORY_LIMIT = 400 * 1024  # KiB of peak resident memory
 #: Runs the docgen command line with the template render deadline set (0: the default).
 DRIVER = """\
 import sys
-import docgen.render
+import docgen.render.environment
 seconds = int(sys.argv.pop(1))
 if seconds:
-    docgen.render.RENDER_SECONDS = seconds
+    docgen.render.environment.RENDER_SECONDS = seconds
 from docgen.cli import main
 sys.argv[0] = "docgen"
 main()
@@ -191,7 +191,7 @@ class LimitedLibyaml:
 def test_libyamls_own_nesting_limit_gives_docgens_located_error(monkeypatch, levels) -> None:
     """Whatever PyYAML release is installed, libyaml's refusal reads as docgen's own."""
     from docgen.errors import RegistryError
-    from docgen.registry import load_bytes
+    from docgen.registry.load import load_bytes
 
     monkeypatch.setattr(yaml, "CBaseLoader", LimitedLibyaml)
     text = "[" * levels + "]" * levels + "\n"

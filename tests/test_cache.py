@@ -19,12 +19,14 @@ from conftest import MINIMAL_REGISTRY, REPO, Outcome, Project
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from docgen import cache, registry, schema
+from docgen import cache
 from docgen import plan as plan_module
 from docgen.config import load_project
 from docgen.errors import DocgenError
-from docgen.registry import load_bytes
-from docgen.yamlsource import RUAMEL_WORDING_BYTES, load_fast, load_text
+from docgen.registry import load as registry
+from docgen.registry import schema
+from docgen.registry.load import load_bytes
+from docgen.registry.source import RUAMEL_WORDING_BYTES, load_fast, load_text
 
 
 def _schema_builder():
@@ -36,7 +38,7 @@ def _schema_builder():
 
 
 def test_compiled_schema_check_is_up_to_date():
-    from docgen import _schema_check
+    from docgen.registry import _schema_check
 
     build = _schema_builder()
     assert build.schema_digest() == _schema_check.SCHEMA_SHA256, (

@@ -596,7 +596,7 @@ def test_each_edit_gives_exactly_its_changes(make_project, run, case):
 
 
 def test_every_kind_has_an_edit():
-    from docgen.diff import KINDS
+    from docgen.changelog.diff import KINDS
 
     assert {c["kind"] for e in EDITS for c in e.changes} == set(KINDS)
 

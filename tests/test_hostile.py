@@ -36,9 +36,9 @@ from mdxc import Readback, mdx_read, require_mdx
 from ruamel.yaml import YAML
 from scale import docgen
 
-from docgen import variants
 from docgen.errors import Location
-from docgen.model import Agent, Source
+from docgen.registry.model import Agent, Source
+from docgen.render import variants
 
 BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 

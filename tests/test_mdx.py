@@ -1,4 +1,4 @@
-"""Tests for docgen.mdx: exact escapes, and the real MDX 3 compiler reading them back.
+"""Tests for docgen.render.mdx: exact escapes, and the real MDX 3 compiler reading them back.
 
 Readback normalisation (what "reads back unchanged" means below):
 - every context: bidirectional controls removed, NUL and lone surrogates -> U+FFFD;
@@ -22,7 +22,7 @@ from mdxc import Readback, compile_mdx, mdx_read, mdx_text_of, require_mdx
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from docgen.mdx import code_block, escape_cell, escape_prose, frontmatter_string, inline_code
+from docgen.render.mdx import code_block, escape_cell, escape_prose, frontmatter_string, inline_code
 
 BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 

@@ -10,10 +10,10 @@ import pytest
 from conftest import REPO
 from mkdocs.utils.meta import get_data
 
-from docgen import variants
 from docgen.errors import PageError
-from docgen.mdx_to_markdown import convert
-from docgen.registry import load
+from docgen.integrations.mdx_to_markdown import convert
+from docgen.registry.load import load
+from docgen.render import variants
 
 CORPUS = Path(__file__).parent / "fixtures" / "nemoclaw-docs" / "docs"
 SPDX_PAGE = """\

@@ -1,4 +1,4 @@
-"""The docgen MkDocs plugin and the preview site it serves (docgen.preview)."""
+"""The docgen MkDocs plugin and the preview site it serves (docgen.integrations.preview)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from mkdocs.structure.files import Files
 
 from docgen.config import load_project
 from docgen.errors import ConfigError, DocgenError
-from docgen.mkdocs_plugin import DocgenPlugin
+from docgen.integrations.mkdocs_plugin import DocgenPlugin
+from docgen.integrations.preview import build_site
 from docgen.plan import plan
-from docgen.preview import build_site
 
 PAGE = '---\ntitle: "{title}"\n---\n\n{body}\n'
 
@@ -118,7 +118,7 @@ def test_unresolved_routes_are_logged_in_the_words_of_their_level(
     plugin = DocgenPlugin()
     plugin.load_config({"unresolved_links": option})
     plugin.project_root = project.root
-    with caplog.at_level("INFO", logger="mkdocs.plugins.docgen.mkdocs_plugin"):
+    with caplog.at_level("INFO", logger="mkdocs.plugins.docgen.integrations.mkdocs_plugin"):
         plugin._report_links(plugin._site())
     assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
         (

@@ -1,4 +1,4 @@
-"""Registry values in the settings sentences (docgen.prose) are escaped for MDX prose.
+"""Registry values in the settings sentences (docgen.render.prose) are escaped for MDX prose.
 
 Each test puts one hostile value into the worked example's registry, builds it, checks
 the exact sentence in the page source, then compiles every generated page with MDX 3
@@ -12,7 +12,7 @@ from conftest import Project
 from markupsafe import Markup
 from mdxc import mdx_read, require_mdx
 
-from docgen.prose import code, count, speculative_name
+from docgen.render.prose import code, count, speculative_name
 
 SETUP = "docs/inference/set-up-vllm.mdx"
 STATION = "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx"

@@ -8,7 +8,7 @@ import pytest
 from conftest import MINIMAL_REGISTRY
 
 from docgen.errors import RegistryError
-from docgen.registry import load, load_bytes
+from docgen.registry.load import load, load_bytes
 
 
 def broken(old: str, new: str) -> str:

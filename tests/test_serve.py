@@ -17,8 +17,8 @@ import subprocess
 import pytest
 from conftest import MINIMAL_REGISTRY, Project
 
-from docgen import registry
-from docgen.serve import ServeCommand, override_command
+from docgen.registry import load as registry
+from docgen.registry.serve import ServeCommand, override_command
 
 PROFILE = "vllm.box.tiny"
 

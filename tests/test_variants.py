@@ -11,9 +11,9 @@ import pytest
 from conftest import REPO
 from mdxc import compile_mdx, require_mdx
 
-from docgen import variants
 from docgen.errors import PageError
-from docgen.registry import load
+from docgen.registry.load import load
+from docgen.render import variants
 
 CORPUS = Path(__file__).parent / "fixtures" / "nemoclaw-docs" / "docs"
 TOKEN = "$$nemoclaw"

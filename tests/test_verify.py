@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from conftest import MINIMAL_REGISTRY, REPO
 
-from docgen import verify, vllm_env
 from docgen.config import load_project
 from docgen.errors import Location
+from docgen.integrations import vllm_env
+from docgen.integrations import vllm_verify as verify
 from docgen.plan import plan
-from docgen.vllm import Catalog
+from docgen.vllm.catalog import Catalog
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
 TINY = ("vllm", "serve", "acme/Tiny-1B", "--max-model-len", "32768")

@@ -1,4 +1,4 @@
-"""Tests of docgen.vllm: the shipped catalog, value checks, argv tokens and argv checks."""
+"""Tests of docgen.vllm.catalog: the shipped catalog, value checks, argv tokens and argv checks."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from docgen.vllm import CATALOG_FILE, VERSIONS_FILE, Catalog, Flag, parse_int
+from docgen.vllm.catalog import CATALOG_FILE, VERSIONS_FILE, Catalog, Flag, parse_int
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "docgen" / "data"

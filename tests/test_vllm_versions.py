@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from conftest import MINIMAL_REGISTRY
 
-from docgen import vllm
-from docgen.registry import load_bytes
-from docgen.vllm import Catalog, UnknownRelease, VersionIndex, release_key
+from docgen.registry.load import load_bytes
+from docgen.vllm import catalog as vllm
+from docgen.vllm.catalog import Catalog, UnknownRelease, VersionIndex, release_key
 
 SAMPLED = "among the sampled releases it exists in"
 

@@ -32,7 +32,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from docgen.errors import Location, PageError
-from docgen.variants import split_frontmatter
+from docgen.render.variants import split_frontmatter
 
 LinkFunction = Callable[[str], "str | None"]
 """Maps a link target to its new target, or to None to show the link text alone."""

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from docgen.errors import ConfigError, Location, Problem
-from docgen.model import Override, Product, Profile
-from docgen.vllm import Catalog
+from docgen.registry.model import Override, Product, Profile
+from docgen.vllm.catalog import Catalog
 
 
 def quote(token: str) -> str:

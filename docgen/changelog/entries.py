@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from docgen import mdx
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
-from docgen.model import Registry
+from docgen.registry.model import Registry
+from docgen.render import mdx
 
 if TYPE_CHECKING:
-    from docgen.diff import Change
-    from docgen.render import Renderer
+    from docgen.changelog.diff import Change
+    from docgen.render.environment import Renderer
 
 VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
 HEADING = re.compile(r"^## (v\d+\.\d+\.\d+)$")
@@ -532,7 +532,7 @@ def create_entry(
             "registry has no semantic change since that state and "
             f"{project.config.fragments}/ holds no notes",
         )
-    from docgen.render import Renderer
+    from docgen.render.environment import Renderer
 
     renderer = Renderer(registry, [project.path(project.config.templates)])
     release = compose(renderer, project, changes, version, date, summary, notes)

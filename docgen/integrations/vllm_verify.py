@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from docgen import vllm_env
 from docgen.config import Project
 from docgen.errors import Location
-from docgen.model import Arg, Override, Profile
-from docgen.vllm import release_key
+from docgen.integrations import vllm_env
+from docgen.registry.model import Arg, Override, Profile
+from docgen.vllm.catalog import release_key
 
 PROBE = Path(__file__).with_name("vllm_probe.py")
 PROBE_ENV = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"}
@@ -86,7 +86,7 @@ class Report:
 
 def registry_commands(profiles: Iterable[Profile]) -> Iterator[Shown]:
     """Each profile's effective command, then the command with each override applied."""
-    from docgen.serve import serve_command
+    from docgen.registry.serve import serve_command
 
     for profile in profiles:
         release = profile.image.vllm if profile.image else ""
@@ -102,7 +102,7 @@ def registry_commands(profiles: Iterable[Profile]) -> Iterator[Shown]:
 
 
 def _override_command(profile: Profile, override: Override, release: str) -> Shown:
-    from docgen.serve import serve_command
+    from docgen.registry.serve import serve_command
 
     return Shown(
         tuple(serve_command(profile, override).argv),

@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from docgen.errors import Location, PageError, Problem, did_you_mean
-from docgen.model import Agent
+from docgen.registry.model import Agent
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")

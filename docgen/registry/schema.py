@@ -9,8 +9,8 @@ from importlib import resources
 from typing import Any
 
 from docgen.errors import Problem, did_you_mean
-from docgen.model import dotted
-from docgen.yamlsource import Positions
+from docgen.registry.model import dotted
+from docgen.registry.source import Positions
 
 _TYPE_NAMES = {
     "string": "a string",
@@ -44,7 +44,7 @@ def is_valid(data: Any) -> bool:
     """A fast yes/no answer from the compiled validator (no explanations)."""
     from fastjsonschema import JsonSchemaException
 
-    from docgen import _schema_check
+    from docgen.registry import _schema_check
 
     try:
         _schema_check.validate(data)
@@ -74,7 +74,7 @@ def _suspects(data: Any) -> Any:
     """
     from fastjsonschema import JsonSchemaException
 
-    from docgen import _schema_check
+    from docgen.registry import _schema_check
 
     if not isinstance(data, dict):
         return data

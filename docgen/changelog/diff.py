@@ -15,7 +15,7 @@ from typing import Any
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
-from docgen.model import Arg, Override, Profile, Registry, Source
+from docgen.registry.model import Arg, Override, Profile, Registry, Source
 
 KINDS = (
     "profile-added", "profile-removed", "profile-renamed",
@@ -102,7 +102,7 @@ def registry_at(project: Project, ref: str) -> Registry:
     raw = _git_bytes(
         project.root, "show", f"{ref}:{rel}", what=f"{project.config.registry} at revision '{ref}'"
     )
-    from docgen.registry import load_bytes
+    from docgen.registry.load import load_bytes
 
     return load_bytes(raw, f"{ref}:{project.config.registry}")
 
@@ -113,7 +113,7 @@ def registry_file(project: Project, path: str) -> Registry:
         raw = target.read_bytes()
     except OSError as exc:
         raise ConfigError.at(Location(path), f"cannot read registry: {exc.strerror}") from None
-    from docgen.registry import load_bytes
+    from docgen.registry.load import load_bytes
 
     return load_bytes(raw, path)
 

@@ -49,8 +49,10 @@ class DocgenProject(pytest.Collector):
     """Plans the project once and yields an item per output and per changelog entry."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from docgen import changelog, plan, releases, sync
+        from docgen import plan, sync
+        from docgen.changelog import entries as changelog
         from docgen.config import load_project
+        from docgen.verbs import releases
 
         try:
             project = load_project(self.path)

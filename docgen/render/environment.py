@@ -19,12 +19,12 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from docgen import mdx
 from docgen.errors import Location, Problem, TemplateError
-from docgen.model import Override, Profile, Registry
 from docgen.notice import NOTICE_MARK  # noqa: E402,F401 - re-exported
-from docgen.prose import describe, settings_sentences, speculative_name
-from docgen.serve import override_command, serve_command
+from docgen.registry.model import Override, Profile, Registry
+from docgen.registry.serve import override_command, serve_command
+from docgen.render import mdx
+from docgen.render.prose import describe, settings_sentences, speculative_name
 
 
 def _finalize(value: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from docgen.errors import Location, PageError, Problem, did_you_mean
 
 if TYPE_CHECKING:
-    from docgen.render import Renderer
+    from docgen.render.environment import Renderer
 
 BEGIN = re.compile(r"^\{/\*\s*docgen:begin\s+([A-Za-z0-9_.-]+)((?:\s+[^\s*]+)*)\s*\*/\}\s*$")
 END = re.compile(r"^\{/\*\s*docgen:end\s*\*/\}\s*$")

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, did_you_mean
-from docgen.registry import catalog_for, load_registry
-from docgen.serve import ServeCommand, parse_extra_args, serve_command
+from docgen.registry.load import catalog_for, load_registry
+from docgen.registry.serve import ServeCommand, parse_extra_args, serve_command
 
 
 def suggest_id(name: str, known: Iterable[str]) -> str:

@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from docgen import variants
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, did_you_mean
-from docgen.mdx_to_markdown import LinkFunction, convert, markdown_text
-from docgen.model import Agent, Registry
+from docgen.integrations.mdx_to_markdown import LinkFunction, convert, markdown_text
 from docgen.plan import Plan, hand_written_pages, owned, read_text, variant_path
+from docgen.registry.model import Agent, Registry
+from docgen.render import variants
 
 ASSET_SUFFIXES = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".pdf"}

@@ -12,8 +12,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from docgen import mdx
-from docgen.model import Profile
+from docgen.registry.model import Profile
+from docgen.render import mdx
 
 NUMBER_WORDS = {
     1: "one",

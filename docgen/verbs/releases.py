@@ -6,11 +6,12 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import replace
 
-from docgen import changelog, diff
+from docgen.changelog import diff
+from docgen.changelog import entries as changelog
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
-from docgen.model import Registry
 from docgen.plan import Output, Plan
+from docgen.registry.model import Registry
 
 
 def base_registry(project: Project, since: str | None, since_file: str | None) -> Registry:
@@ -28,7 +29,7 @@ def base_registry(project: Project, since: str | None, since_file: str | None) -
 def changes_since(
     project: Project, since: str | None, since_file: str | None
 ) -> tuple[Registry, list[diff.Change]]:
-    from docgen.registry import load_registry
+    from docgen.registry.load import load_registry
 
     old = base_registry(project, since, since_file)
     new = load_registry(project)

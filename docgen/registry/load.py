@@ -14,10 +14,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from docgen import schema
 from docgen.config import Project
 from docgen.errors import Location, Problem, RegistryError, decode, did_you_mean
-from docgen.model import (
+from docgen.registry import schema
+from docgen.registry.model import (
     Agent,
     Arg,
     Evidence,
@@ -31,14 +31,14 @@ from docgen.model import (
     Source,
     Spdx,
 )
-from docgen.vllm import Catalog, UnknownRelease, VersionIndex, release_key
-from docgen.yamlsource import (
+from docgen.registry.source import (
     Document,
     Positions,
     load_fast,
     load_text,
     walk_leaves,
 )
+from docgen.vllm.catalog import Catalog, UnknownRelease, VersionIndex, release_key
 
 #: Largest registry file docgen reads (bounded time and memory on hostile input).
 MAX_BYTES = 4_000_000

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from mkdocs.livereload import LiveReloadServer
 
     from docgen.config import Project
-    from docgen.preview import Site
+    from docgen.integrations.preview import Site
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
 
@@ -82,8 +82,8 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
         return load_project(self.project_root, self.config.registry)
 
     def _site(self) -> Site:
+        from docgen.integrations.preview import build_site
         from docgen.plan import plan
-        from docgen.preview import build_site
 
         try:
             project = self._project()

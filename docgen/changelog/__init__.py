@@ -1,0 +1,1 @@
+"""The changelog: the registry's semantic diff, dated entries and their history rules."""

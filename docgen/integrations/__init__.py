@@ -1,0 +1,1 @@
+"""docgen inside other tools: MkDocs, pytest and vLLM's own argument parser."""

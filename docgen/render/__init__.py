@@ -1,0 +1,1 @@
+"""Rendering: the Jinja environment, MDX escaping, prose, managed regions and agent variants."""

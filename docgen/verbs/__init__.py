@@ -1,0 +1,1 @@
+"""The verbs a user runs, as core functions: build, check, changelog, serve-command, init."""

@@ -1,0 +1,1 @@
+"""What docgen knows of `vllm serve` arguments: the catalog, value checks, argv, releases."""
