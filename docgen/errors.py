@@ -7,7 +7,7 @@ turn them into exit codes or framework errors. Nothing here imports click.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 
@@ -29,11 +29,16 @@ class Location:
 
 @dataclass(frozen=True)
 class Problem:
-    """One located finding, printed gcc style: ``path:line:col: error: message``."""
+    """One located finding, printed gcc style: ``path:line:col: error: message``.
+
+    ``rule`` is a stable id of the rule that was broken (``changelog-version-unique``,
+    ``registry``, ...): reports and plugins tell problems apart by it, never by wording.
+    """
 
     message: str
     location: Location | None = None
     severity: str = "error"
+    rule: str = ""
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
@@ -47,10 +52,13 @@ class DocgenError(Exception):
     """Base of every error a user can cause; exit code 2 at the command line."""
 
     exit_code = 2
+    #: The rule id given to each of its problems that names none of its own.
+    rule = "input"
 
     def __init__(self, problems: Problem | Sequence[Problem]) -> None:
-        self.problems: tuple[Problem, ...] = (
-            (problems,) if isinstance(problems, Problem) else tuple(problems)
+        given = (problems,) if isinstance(problems, Problem) else tuple(problems)
+        self.problems: tuple[Problem, ...] = tuple(
+            p if p.rule else replace(p, rule=self.rule) for p in given
         )
         super().__init__("\n".join(str(p) for p in self.problems))
 
@@ -62,21 +70,31 @@ class DocgenError(Exception):
 class RegistryError(DocgenError):
     """The registry file cannot be read, parsed or validated."""
 
+    rule = "registry"
+
 
 class TemplateError(DocgenError):
     """A template does not compile or fails while rendering."""
+
+    rule = "template"
 
 
 class PageError(DocgenError):
     """A hand-written page has broken AgentOnly blocks or docgen regions."""
 
+    rule = "page"
+
 
 class ConfigError(DocgenError):
     """Project configuration or a command-line argument is invalid."""
 
+    rule = "settings"
+
 
 class OwnershipError(DocgenError):
     """docgen was asked to overwrite a file it does not own."""
+
+    rule = "ownership"
 
 
 def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:

@@ -25,6 +25,8 @@ from docgen.plan import Output, Plan, owned
 from docgen.registry.model import Source
 
 NEW, CHANGED, UNCHANGED, STALE = "new", "changed", "unchanged", "stale"
+#: The statuses of a file that is not as docgen would write it.
+DRIFTED = (NEW, CHANGED, STALE)
 #: Why a file that is not unchanged fails ``check``, in the words every report uses
 #: (``Change.why`` names the changelog entries instead where they are the cause).
 WHY = {

@@ -120,7 +120,7 @@ def test_check_github_after_one_registry_edit(make_project, run):
 
 
 def test_check_github_escapes_workflow_command_data(make_project, run):
-    from docgen.cli import _escape_data, _escape_property
+    from docgen.report import _escape_data, _escape_property
 
     assert _escape_data("100% done\r\nnext: a,b") == "100%25 done%0D%0Anext: a,b"
     assert _escape_property("100% a:b,c\n") == "100%25 a%3Ab%2Cc%0A"

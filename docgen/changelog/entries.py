@@ -153,6 +153,7 @@ def check_history(project: Project, registry: Registry, routes: set[str]) -> lis
                     Problem(
                         f"version {section.version} is already released in {seen[section.version]}",
                         where,
+                        rule="changelog-version-unique",
                     )
                 )
             seen.setdefault(section.version, entry.path)

@@ -46,32 +46,35 @@ class DocgenFailure(Exception):
 
 
 class DocgenProject(pytest.Collector):
-    """Plans the project once and yields an item per output and per changelog entry."""
+    """Checks the project once and yields an item per output and per changelog entry."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from docgen import plan, sync
-        from docgen.changelog import entries as changelog
+        from docgen.changelog.entries import entry_files
         from docgen.config import load_project
-        from docgen.verbs import releases
+        from docgen.verbs.build import check
 
         try:
             project = load_project(self.path)
-            the_plan = plan.plan(project)
-            report = sync.compare(project, the_plan)
+            report = check(project)
+            entries = [p.relative_to(project.root).as_posix() for p in entry_files(project)]
         except DocgenError as exc:
             yield ProblemItem.from_parent(self, name="registry", problems=exc.problems)
             return
         for change in report.changes:
             yield OutputItem.from_parent(self, name=change.path, change=change)
-        routes = changelog.published_routes(project, the_plan.pages, the_plan.registry)
-        for entry in changelog.entries(project):
-            problems = changelog.check_entry(entry, the_plan.registry, routes)
-            yield ProblemItem.from_parent(self, name=entry.path, problems=tuple(problems))
-        history = releases.history_problems(project, the_plan)
-        duplicates = [p for p in history if "already released" in p.message]
-        yield ProblemItem.from_parent(
-            self, name="changelog-versions-unique", problems=tuple(duplicates)
-        )
+        by_item: dict[str, list[Problem]] = {name: [] for name in [*entries, ACROSS_ENTRIES]}
+        for problem in report.findings:
+            path = problem.location.path if problem.location else ""
+            across = problem.rule == UNIQUE_VERSIONS or path not in by_item
+            by_item[ACROSS_ENTRIES if across else path].append(problem)
+        for name, problems in by_item.items():
+            yield ProblemItem.from_parent(self, name=name, problems=tuple(problems))
+
+
+#: The history rule checked across entries, and the item that shows it (with any finding
+#: that is not about one entry).
+UNIQUE_VERSIONS = "changelog-version-unique"
+ACROSS_ENTRIES = "changelog-versions-unique"
 
 
 class DocgenItem(pytest.Item):
@@ -92,15 +95,10 @@ class OutputItem(DocgenItem):
         self.change = change
 
     def runtest(self) -> None:
-        change = self.change
-        if change.status == "unchanged":
-            return
-        lines = [f"{change.path}: {change.why}"]
-        if change.status == "changed":
-            lines.append(change.diff().rstrip("\n"))
-            lines += [f"{change.behind_label} behind it: {s}" for s in change.behind()]
-        lines.append("run `docgen build` to bring the docs back in sync")
-        raise DocgenFailure("\n".join(lines))
+        from docgen.report import drift_failure
+
+        if self.change.status != "unchanged":
+            raise DocgenFailure(drift_failure(self.change))
 
 
 class ProblemItem(DocgenItem):

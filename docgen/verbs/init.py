@@ -6,9 +6,9 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-from docgen import plan, sync
 from docgen.config import load_project
 from docgen.errors import ConfigError, Location
+from docgen.sync import DRIFTED
 
 #: Files and folders whose presence means a project is already there.
 EXISTING = ("profiles.yaml", "templates", "docgen.toml", "mkdocs.yml", "changelog")
@@ -33,7 +33,9 @@ def _walk(node: Traversable, prefix: str) -> list[tuple[str, str]]:
 
 
 def init(target: Path) -> list[str]:
-    """Write the scaffold into ``target`` and build it; refuse to touch an existing project."""
+    """Write the scaffold into ``target`` (made if missing) and build it; refuse to touch an
+    existing project."""
+    target.mkdir(parents=True, exist_ok=True)
     for name in EXISTING:
         if (target / name).exists():
             raise ConfigError.at(
@@ -50,7 +52,8 @@ def init(target: Path) -> list[str]:
         (target / folder).mkdir(exist_ok=True)
         (target / folder / ".gitkeep").write_text("", "utf-8")
         written.append(f"{folder}/.gitkeep")
-    project = load_project(target)
-    report = sync.compare(project, plan.plan(project))
-    written += [c.path for c in sync.apply(project, report)]
+    from docgen.verbs.build import build
+
+    built = build(load_project(target))
+    written += [c.path for c in built.report.of(*DRIFTED)]
     return written

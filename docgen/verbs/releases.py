@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import subprocess
 from collections.abc import Callable
 from dataclasses import replace
@@ -41,13 +42,14 @@ def write_changelog(
     version: str,
     since: str | None,
     since_file: str | None,
-    date: str,
+    date: str | None,
     summary: str | None,
     dry_run: bool,
     notify: Callable[[str], None] | None = None,
 ) -> changelog.Written:
-    """Create the dated entry, refresh what is generated from the entries (the overview),
-    then remove the merged fragments; write nothing when ``dry_run``.
+    """Create the dated entry (``date`` defaults to today), refresh what is generated from
+    the entries (the overview), then remove the merged fragments; write nothing when
+    ``dry_run``.
 
     Everything is composed and checked before the first write, under the build lock, so
     the tree is left in sync (``check`` passes when it passed before) or untouched.
@@ -56,7 +58,8 @@ def write_changelog(
 
     with sync.build_lock(project, notify=notify):
         registry, changes = changes_since(project, since, since_file)
-        written = changelog.create_entry(project, registry, changes, version, date, summary)
+        day = date or datetime.date.today().isoformat()
+        written = changelog.create_entry(project, registry, changes, version, day, summary)
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
@@ -120,3 +123,16 @@ def _changed_since(project: Project, ref: str, folder: str) -> list[str]:
         check=False,
     )
     return done.stdout.split() + untracked.stdout.split()
+
+
+def release_notes(
+    project: Project, version: str, site_url: str | None
+) -> tuple[str, Problem | None]:
+    """One release's section as plain Markdown, and a warning when its root-relative links
+    stay relative (no site URL given or set as ``product.site_url``)."""
+    from docgen.registry.load import load_registry
+
+    registry = load_registry(project)
+    url = site_url if site_url is not None else registry.product.site_url
+    notes = changelog.release_notes(project, registry, version, url)
+    return notes, changelog.relative_links_warning(notes, url)

@@ -1,0 +1,178 @@
+"""What ``build`` and ``check`` found, worded for a terminal, a JSON reader, GitHub or pytest.
+
+Every function returns lines; the caller chooses the stream. Each line is a ``Line``
+whose ``channel`` says where it belongs: ``out`` (always printed), ``diff`` (printed,
+styled as a diff line on a terminal), ``info`` (left out by ``-q``) and ``err`` (stderr).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from docgen.sync import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
+from docgen.verbs.build import Built
+
+
+class Line(NamedTuple):
+    text: str
+    channel: str = "out"
+
+
+_BUILD_WORDS = {NEW: "write", CHANGED: "update", STALE: "delete", UNCHANGED: "keep"}
+
+
+def build_lines(built: Built, verbose: bool) -> list[Line]:
+    """One line per file written, updated or pruned (and kept, when ``verbose``), then
+    the counts; prefixed with "would" for a dry run."""
+    verb = "would " if built.dry_run else ""
+    report = built.report
+    lines = [
+        Line(f"{verb}{_BUILD_WORDS[c.status]} {c.path}", "info")
+        for c in report.changes
+        if c.status != UNCHANGED or verbose
+    ]
+    n = {s: len(report.of(s)) for s in DRIFTED}
+    unchanged = len(report.changes) - built.changed
+    summary = f"{n[NEW]} written, {n[CHANGED]} updated, {n[STALE]} pruned, {unchanged} unchanged"
+    return [*lines, Line(f"{verb}{summary}", "info")]
+
+
+def written_line(status: str, path: str) -> Line:
+    """How a file another verb refreshed is reported (``docgen changelog``)."""
+    return Line(f"{_BUILD_WORDS[status]} {path}", "info")
+
+
+def drift_line(change: Change) -> int:
+    """First line of the file on disk that differs from what docgen would write."""
+    old = (change.old or "").splitlines()
+    new = change.output.text.splitlines() if change.output else []
+    for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
+        if a != b:
+            return number
+    return min(len(old), len(new)) + 1
+
+
+def _first_line(change: Change) -> int:
+    return drift_line(change) if change.status == CHANGED else 1
+
+
+def check_text(report: Report, verbose: bool) -> list[Line]:
+    """Each finding, each drifted file with its diff and the entries behind it, then a
+    verdict."""
+    lines = [Line(str(finding)) for finding in report.findings]
+    drifted = report.of(*DRIFTED)
+    for change in drifted:
+        lines.append(Line(f"{change.path}:{_first_line(change)}:1: error: {change.why}"))
+        if change.status == CHANGED:
+            lines += [Line(text, "diff") for text in change.diff().splitlines()]
+            lines += [Line(f"  {change.behind_label} behind it: {s}") for s in change.behind()]
+    if verbose:
+        lines += [Line(f"{c.path}: in sync", "info") for c in report.of(UNCHANGED)]
+    if report.in_sync:
+        lines.append(Line(f"{len(report.changes)} generated files match the registry", "info"))
+    elif drifted:
+        lines.append(
+            Line(f"docs are out of sync with {causes(drifted)}: run `docgen build`", "err")
+        )
+    return lines
+
+
+def drift_failure(change: Change) -> str:
+    """Why one generated file fails, as the pytest plugin shows it."""
+    lines = [f"{change.path}: {change.why}"]
+    if change.status == CHANGED:
+        lines.append(change.diff().rstrip("\n"))
+        lines += [f"{change.behind_label} behind it: {s}" for s in change.behind()]
+    lines.append("run `docgen build` to bring the docs back in sync")
+    return "\n".join(lines)
+
+
+def check_json(report: Report) -> dict[str, Any]:
+    """The stable ``check --format json`` shape (version 1)."""
+    files = []
+    for change in report.changes:
+        item: dict[str, Any] = {"path": change.path, "status": change.status}
+        if change.status == CHANGED:
+            item["line"] = drift_line(change)
+            item["diff"] = change.diff()
+            item["sources"] = [
+                {
+                    "key": s.name,
+                    "file": s.location.path,
+                    "line": s.location.line,
+                    "column": s.location.col,
+                }
+                for s in change.behind()
+            ]
+        files.append(item)
+    findings = [
+        {
+            "file": f.location.path if f.location else None,
+            "line": f.location.line if f.location else None,
+            "message": f.message,
+            "rule": f.rule,
+        }
+        for f in report.findings
+    ]
+    return {"version": 1, "in_sync": report.in_sync, "files": files, "findings": findings}
+
+
+def check_github(report: Report) -> list[Line]:
+    """Workflow commands: an error per finding, per drifted file and per distinct registry
+    (or changelog) location behind the drift, a summary notice, then each drifted file's
+    diff in a collapsed group of the log."""
+    lines = []
+    for finding in report.findings:
+        loc = finding.location
+        if loc is None:
+            lines.append(annotation(finding.message))
+        else:
+            lines.append(annotation(finding.message, loc.path, loc.line or 1, loc.col))
+    drifted = report.of(*DRIFTED)
+    behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
+    for change in drifted:
+        lines.append(annotation(change.why, change.path, _first_line(change)))
+        for source in change.behind():
+            loc = source.location
+            where = (loc.path, loc.line, loc.col)
+            behind.setdefault(where, (source.name, []))[1].append(change.path)
+    for (path, line, col), (name, paths) in behind.items():
+        more = len(paths) - 1
+        others = f" and {more} other generated file{'s' if more > 1 else ''}" if more else ""
+        message = f"{name} changed; run docgen build to update {paths[0]}{others}"
+        lines.append(annotation(message, path, line, col))
+    if drifted:  # a notice: GitHub shows 10 errors per step, and notices besides
+        n = len(drifted)
+        summary = f"{n} generated file{'s are' if n > 1 else ' is'} out of sync with "
+        lines.append(annotation(f"{summary}{causes(drifted)}; run docgen build", level="notice"))
+    for change in drifted:
+        lines.append(Line(f"::group::{_escape_data(change.path)}"))
+        lines += [Line(text) for text in change.diff().splitlines()]
+        lines.append(Line("::endgroup::"))
+    return lines
+
+
+def annotation(
+    message: str,
+    file: str | None = None,
+    line: int | None = None,
+    col: int | None = None,
+    level: str = "error",
+) -> Line:
+    """One ``::error`` (or ``::notice``) workflow command, properties and message escaped."""
+    props = ",".join(
+        f"{key}={_escape_property(str(value))}"
+        for key, value in (("file", file), ("line", line), ("col", col))
+        if value
+    )
+    return Line(f"::{level}{' ' if props else ''}{props}::{_escape_data(message)}")
+
+
+def _escape_data(text: str) -> str:
+    """A workflow command's message: ``%``, CR and LF escaped as GitHub reads them."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    """A workflow command's property value: as a message, plus ``:`` and ``,``."""
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")

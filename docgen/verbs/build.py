@@ -1,0 +1,78 @@
+"""The ``build`` and ``check`` verbs: plan the project, compare it with disk, then write or judge.
+
+Both own the whole sequence every caller needs (the CLI, ``init``, the pytest plugin):
+the build lock, the digest cache, re-planning when a cached plan finds drift (a cached
+plan holds only digests, so it can prove a tree in sync but not name what drifted), the
+changelog history rules and the changelog gate. A caller gets a ``Report``, never a plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from docgen import sync
+from docgen.config import Project
+from docgen.plan import Plan, plan
+from docgen.sync import DRIFTED, Report
+from docgen.verbs import releases
+
+
+@dataclass(frozen=True)
+class Built:
+    """What ``build`` did (or, with ``dry_run``, would do) to each generated file."""
+
+    report: Report
+    dry_run: bool
+
+    @property
+    def changed(self) -> int:
+        return len(self.report.of(*DRIFTED))
+
+
+def build(
+    project: Project,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> Built:
+    """Render every output and write the ones that changed; prune stale generated files.
+
+    ``progress`` is called with the number of files written so far and the number to
+    write; ``notify`` hears that another build holds the lock. Nothing is written when
+    any input is broken.
+    """
+    from docgen.cache import remember
+
+    with sync.build_lock(project, notify=notify):
+        the_plan, digest, report = _compared(project)
+        if not dry_run:
+            total = len(report.of(*DRIFTED))
+            step = None if progress is None else lambda done: progress(done, total)
+            sync.apply(project, report, progress=step)
+            remember(project, digest, the_plan)
+    return Built(report, dry_run)
+
+
+def check(project: Project, changelog_since: str | None = None) -> Report:
+    """Compare every output with disk and apply the changelog history rules (and, with
+    ``changelog_since``, the changelog gate); write nothing."""
+    the_plan, _digest, report = _compared(project)
+    report.findings += releases.history_problems(project, the_plan)
+    if changelog_since:
+        report.findings += releases.changelog_gate(project, changelog_since)
+    return report
+
+
+def _compared(project: Project) -> tuple[Plan, str, Report]:
+    """The plan, its input digest and its comparison with disk: from the cached plan when
+    that proves the tree in sync, else from a complete plan (which names the registry
+    lines behind drift and holds the texts a build writes)."""
+    from docgen.cache import cached_plan
+
+    the_plan, digest = cached_plan(project)
+    report = sync.compare(project, the_plan)
+    if not report.in_sync and not the_plan.complete:
+        the_plan = plan(project)
+        report = sync.compare(project, the_plan)
+    return the_plan, digest, report
