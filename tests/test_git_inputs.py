@@ -1,0 +1,136 @@
+"""What docgen reads from git: the older registry of ``--since`` and the files the
+changelog gate counts, with the exact error for each way git can fail."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+
+GIT_USER = ("-c", "user.email=a@b", "-c", "user.name=a")
+
+
+def git(project, *args: str) -> None:
+    subprocess.run(["git", *GIT_USER, *args], cwd=project.root, check=True, capture_output=True)
+
+
+@pytest.fixture
+def committed(make_project, run):
+    """A built project whose every file is committed as HEAD."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    git(project, "commit", "-qm", "base")
+    return project
+
+
+def tuned(project) -> None:
+    """A registry change the changelog must mention (gpu-memory-utilization 0.5 -> 0.6)."""
+    project.edit("profiles.yaml", "gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+
+
+def test_since_outside_a_git_repository(make_project, run):
+    project = make_project()
+    result = run(project, "diff", "--since", "HEAD")
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "--since: error: cannot read a git repository: fatal: not a git repository"
+    )
+
+
+def test_since_a_revision_without_the_registry(committed, run):
+    committed.write("other.yaml", MINIMAL_REGISTRY)
+    result = run(committed, "--registry", "other.yaml", "diff", "--since", "HEAD")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "--since: error: cannot read other.yaml at revision 'HEAD': fatal: path 'other.yaml' "
+        "exists on disk, but not in 'HEAD'\n"
+    )
+
+
+def test_since_without_git_installed(committed, run, monkeypatch):
+    monkeypatch.setenv("PATH", str(committed.root / "no-such-folder"))
+    result = run(committed, "diff", "--since", "HEAD")
+    assert result.exit_code == 2
+    assert result.stderr == "--since: error: git is not installed\n"
+
+
+def test_since_reads_the_registry_as_committed_not_as_on_disk(committed, run):
+    tuned(committed)
+    result = run(committed, "diff", "--since", "HEAD")
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "profiles.yaml:40:7: arg-changed vllm.box.tiny gpu-memory-utilization: 0.5 -> 0.6\n"
+        "1 semantic change\n"
+    )
+
+
+def gate(project, run):
+    return run(project, "check", "--changelog-since", "HEAD")
+
+
+GATE_ERROR = (
+    "profiles.yaml:40:7: error: the registry changed since HEAD (1 semantic change) but "
+    "there is no new changelog entry or note in changelog.d/: run `docgen changelog` or "
+    "add a note"
+)
+
+
+def test_gate_fails_when_only_the_generated_pages_changed(committed, run):
+    """Rebuilt pages are .mdx files that changed since the revision, but not changelog
+    entries: only the changelog folder counts."""
+    tuned(committed)
+    assert run(committed, "build").exit_code == 0
+    result = gate(committed, run)
+    assert result.exit_code == 1
+    assert GATE_ERROR in result.stdout
+
+
+def test_gate_fails_with_only_an_old_committed_entry(committed, run):
+    """An entry that was already there at the revision is not a new one."""
+    committed.write("changelog/2026-01-01.mdx", entry("v0.0.1"))
+    git(committed, "add", ".")
+    git(committed, "commit", "-qm", "first release")
+    tuned(committed)
+    assert run(committed, "build").exit_code == 0
+    result = gate(committed, run)
+    assert result.exit_code == 1
+    assert GATE_ERROR in result.stdout
+
+
+def test_gate_passes_with_an_entry_committed_since_the_revision(committed, run):
+    tuned(committed)
+    assert run(committed, "build").exit_code == 0
+    assert run(committed, "changelog", "--since", "HEAD", "--version", "v0.0.1").exit_code == 0
+    git(committed, "add", ".")
+    git(committed, "commit", "-qm", "release")
+    result = run(committed, "check", "--changelog-since", "HEAD~1")
+    assert result.exit_code == 0, result.output
+
+
+def test_gate_passes_with_a_new_entry_not_yet_committed(committed, run):
+    tuned(committed)
+    assert run(committed, "build").exit_code == 0
+    assert run(committed, "changelog", "--since", "HEAD", "--version", "v0.0.1").exit_code == 0
+    assert gate(committed, run).exit_code == 0
+
+
+def test_gate_ignores_an_entry_git_ignores(committed, run):
+    committed.write(".gitignore", "changelog/2099-*.mdx\n")
+    committed.write("changelog/2099-01-01.mdx", entry("v9.0.0"))
+    tuned(committed)
+    assert run(committed, "build").exit_code == 0
+    result = gate(committed, run)
+    assert result.exit_code == 1
+    assert GATE_ERROR in result.stdout
+
+
+def entry(version: str) -> str:
+    """A dated entry that passes every history rule of the minimal project."""
+    return (
+        "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+        " * SPDX-License-Identifier: Apache-2.0\n */}\n\n"
+        f"## {version}\n\nAcme {version} is a release.\n"
+    )
