@@ -1,0 +1,183 @@
+"""How ``docgen changelog`` words a release, exactly: the summary, one bullet per changed
+subject with its changes in a fixed order, hand-written notes, and the closing link."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+
+SECOND_PROFILE = """\
+  vllm.box.small:
+    model: tiny
+    host: box
+    image: img
+    selection: explicit-only
+    args:
+      max-model-len: 8192
+"""
+LINK = "  For more information, refer to [Models](/guide/alpha/models).\n"
+
+
+def edited(*pairs: tuple[str, str], base: str = MINIMAL_REGISTRY) -> str:
+    for old, new in pairs:
+        assert old in base, old
+        base = base.replace(old, new, 1)
+    return base
+
+
+@pytest.fixture
+def release(make_project, run):
+    """Write ``old`` as the base and ``new`` as the registry; return the dry-run section."""
+
+    def dry_run(old: str, new: str, *options: str, notes: dict[str, str] | None = None) -> str:
+        project = make_project(registry=new, files={"old.yaml": old, **(notes or {})})
+        assert run(project, "build").exit_code == 0
+        args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0"]
+        result = run(project, *args, "--date", "2026-12-01", "--dry-run", *options)
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    return dry_run
+
+
+ONE_PROFILE_EDITS = (
+    ("      max-num-seqs: 2\n", ""),
+    ("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6"),
+    (
+        "      enable-prefix-caching: true\n",
+        "      enable-prefix-caching: true\n      dtype: half\n",
+    ),
+    (
+        "    default: true\n    image: img",
+        "    default: true\n    support: experimental\n    image: img",
+    ),
+)
+
+
+def test_a_profiles_changes_are_one_bullet_in_a_fixed_order(release):
+    """Removed, changed, added arguments, then support: whatever order the diff has."""
+    section = release(MINIMAL_REGISTRY, edited(*ONE_PROFILE_EDITS))
+    assert section == (
+        "## v0.1.0\n\n"
+        "Acme v0.1.0 updates the managed vLLM serving profiles for Big Box.\n\n"
+        "- The Big Box `acme/Tiny-1B` profile no longer sets `--max-num-seqs 2`.\n"
+        "  The Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.6` instead "
+        "of `--gpu-memory-utilization 0.5`.\n"
+        "  The Big Box `acme/Tiny-1B` profile now sets `--dtype half`.\n"
+        "  The Big Box `acme/Tiny-1B` profile is now experimental instead of supported.\n"
+        f"{LINK}"
+    )
+
+
+def test_an_expectation_change_is_left_out_and_does_not_hide_later_changes(release):
+    old = MINIMAL_REGISTRY + SECOND_PROFILE
+    new = edited(
+        ("    args:\n      max-model-len: 32768", "    expect:\n      absent: [quantization]\n"
+         "    args:\n      max-model-len: 32768"),
+        ("      max-model-len: 8192", "      max-model-len: 4096"),
+        base=old,
+    )  # fmt: skip
+    section = release(old, new)
+    assert section.split("\n\n", 2)[2] == (
+        "- The Big Box `acme/Tiny-1B` profile now uses `--max-model-len 4096` instead of "
+        "`--max-model-len 8192`.\n"
+        f"{LINK}"
+    )
+
+
+def test_profiles_hosts_and_models_each_get_their_own_bullet(release):
+    big = "  big:\n    hf: acme/Big-70B\n    label: Big 70B\n"
+    old = edited(("profiles:\n", f"{big}profiles:\n")) + SECOND_PROFILE.replace(
+        "model: tiny", "model: big"
+    )
+    new = edited(
+        ("    notes: Box default.", "    notes: Box default.\n    min_compute_capability: '8.0'"),
+        ("    default: true\n    image: img", "    image: img"),
+        ("    selection: explicit-only\n", "    default: true\n"),
+        base=old,
+    )
+    body = release(old, new).split("\n\n", 2)[2]
+    assert body == (
+        "- The Big Box `acme/Big-70B` profile is now selected automatically.\n"
+        f"{LINK}"
+        "- Big Box now defaults to `acme/Big-70B` instead of `acme/Tiny-1B`.\n"
+        f"{LINK}"
+        "- The `tiny` model's min compute capability is now `8.0`.\n"
+        f"{LINK}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("old_value", "new_value", "sentence"),
+    [
+        (None, "'8.0'", "The `tiny` model's min compute capability is now `8.0`."),
+        ("'7.5'", "'8.0'", "The `tiny` model's min compute capability is now `8.0` instead of `7.5`."),  # noqa: E501
+        ("'7.5'", None, "The `tiny` model no longer declares a min compute capability (it was `7.5`)."),  # noqa: E501
+    ],
+)  # fmt: skip
+def test_a_model_value_added_changed_or_removed(release, old_value, new_value, sentence):
+    def with_capability(value: str | None) -> str:
+        if value is None:
+            return MINIMAL_REGISTRY
+        extra = f"    notes: Box default.\n    min_compute_capability: {value}"
+        return edited(("    notes: Box default.", extra))
+
+    body = release(with_capability(old_value), with_capability(new_value)).split("\n\n", 2)[2]
+    assert body == f"- {sentence}\n{LINK}"
+
+
+TUNED = (("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6"),)
+
+
+@pytest.mark.parametrize(
+    ("summary", "line"),
+    [
+        ("tunes memory", "Acme v0.1.0 tunes memory."),
+        ("Acme v0.1.0 tunes memory", "Acme v0.1.0 tunes memory."),
+        ("tunes memory.", "Acme v0.1.0 tunes memory."),
+        ("brings these changes:", "Acme v0.1.0 brings these changes:"),
+    ],
+)
+def test_a_given_summary_gets_the_lead_and_one_full_stop(release, summary, line):
+    section = release(MINIMAL_REGISTRY, edited(*TUNED), "--summary", summary)
+    assert section.split("\n\n")[1] == line
+
+
+def test_notes_follow_the_bullets_as_bullets_of_their_own(release):
+    notes = {
+        "changelog.d/a.md": "- Fixed the launcher.\nIt now waits for the port.\n",
+        "changelog.d/b.md": "Plain note without a dash.\n",
+    }
+    body = release(MINIMAL_REGISTRY, edited(*TUNED), notes=notes).split("\n\n", 2)[2]
+    assert body.endswith(
+        f"{LINK}- Fixed the launcher.\n  It now waits for the port.\n- Plain note without a dash.\n"
+    )
+
+
+def test_the_link_names_the_first_page_template_when_no_link_page_is_set(make_project, run):
+    templates = {
+        "profiles/[profile].mdx.j2": '---\ntitle: "{{ profile.id }}"\n---\n\nPage.\n',
+        "setup.mdx.j2": '---\ntitle: "Set Up"\n---\n\n{{ models_table() }}\n',
+    }
+    project = make_project(
+        registry=edited(*TUNED), templates=templates, files={"old.yaml": MINIMAL_REGISTRY}
+    )
+    assert run(project, "build").exit_code == 0
+    args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0", "--dry-run"]
+    result = run(project, *args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith(
+        "  For more information, refer to [Set Up](/guide/alpha/setup).\n"
+    )
+
+
+def test_no_link_sentence_without_a_page_template(make_project, run):
+    templates = {"profiles/[profile].mdx.j2": '---\ntitle: "{{ profile.id }}"\n---\n\nPage.\n'}
+    project = make_project(
+        registry=edited(*TUNED), templates=templates, files={"old.yaml": MINIMAL_REGISTRY}
+    )
+    assert run(project, "build").exit_code == 0
+    args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0", "--dry-run"]
+    result = run(project, *args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.endswith("instead of `--gpu-memory-utilization 0.5`.\n")
