@@ -1,0 +1,94 @@
+"""``docgen release-notes``: one release as plain Markdown for a release body, exactly."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+
+HEADER = (
+    "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+    " * SPDX-License-Identifier: Apache-2.0\n */}\n"
+)
+ENTRY = (
+    f"{HEADER}\n"
+    "## v0.2.0\n\n"
+    "Acme v0.2.0 adds a profile.\n\n"
+    "- A new profile. {/* a comment\n   over two lines */}\n"
+    "  For more information, refer to [Models](/guide/alpha/models).\n"
+    "  See also [the FAQ](/guide/alpha/faq).\n\n"
+    "## v0.1.0\n\n"
+    "Acme v0.1.0 is the first release.\n"
+)
+NOTES_020 = (
+    "## v0.2.0\n\n"
+    "Acme v0.2.0 adds a profile.\n\n"
+    "- A new profile. "
+    "  For more information, refer to [Models]({base}/guide/alpha/models).\n"
+    "  See also [the FAQ]({base}/guide/alpha/faq).\n"
+)
+
+
+@pytest.fixture
+def released(make_project, run):
+    project = make_project(files={"changelog/2026-02-01.mdx": ENTRY})
+    project.write(
+        "templates/faq.mdx.j2", '---\ntitle: "FAQ"\n---\n\nQuestions about {{ product.name }}.\n'
+    )
+    assert run(project, "build").exit_code == 0
+    return project
+
+
+@pytest.mark.parametrize("site_url", ["https://docs.example.com", "https://docs.example.com/"])
+def test_links_get_the_site_url_and_comments_go(released, run, site_url):
+    result = run(released, "release-notes", "v0.2.0", "--site-url", site_url)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == NOTES_020.replace("{base}", "https://docs.example.com")
+    assert result.stderr == ""
+
+
+def test_without_a_site_url_links_stay_relative_with_a_warning(released, run):
+    result = run(released, "release-notes", "v0.2.0")
+    assert result.exit_code == 0
+    assert result.stdout == NOTES_020.replace("{base}", "")
+    assert result.stderr == (
+        "release-notes: warning: neither product.site_url nor --site-url is set, so 2 "
+        "root-absolute links, such as '/guide/alpha/models', stay relative\n"
+    )
+    quiet = run(released, "-q", "release-notes", "v0.2.0")
+    assert quiet.stderr == ""
+
+
+def test_a_site_url_of_only_a_slash_is_no_site_url(released, run):
+    result = run(released, "release-notes", "v0.2.0", "--site-url", "/")
+    assert result.stdout == NOTES_020.replace("{base}", "")
+    assert "stay relative" in result.stderr
+
+
+def test_one_relative_link_is_named(released, run):
+    result = run(released, "release-notes", "v0.1.0")
+    assert result.stdout == "## v0.1.0\n\nAcme v0.1.0 is the first release.\n"
+    assert result.stderr == ""
+    released.write(
+        "changelog/2026-03-01.mdx",
+        f"{HEADER}\n## v0.3.0\n\nAcme v0.3.0 links [once](/guide/alpha/models).\n",
+    )
+    result = run(released, "release-notes", "v0.3.0")
+    assert result.stderr == (
+        "release-notes: warning: neither product.site_url nor --site-url is set, so the "
+        "root-absolute link '/guide/alpha/models' stays relative\n"
+    )
+
+
+def test_an_unknown_version_lists_the_known_ones(released, run, make_project, tmp_path):
+    result = run(released, "release-notes", "v9.9.9")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "release-notes: error: no release v9.9.9 in changelog/ (known: v0.1.0, v0.2.0)\n"
+    )
+
+
+def test_an_unknown_version_without_any_release(make_project, run):
+    project = make_project(registry=MINIMAL_REGISTRY)
+    result = run(project, "release-notes", "v0.1.0")
+    assert result.exit_code == 2
+    assert result.stderr == "release-notes: error: no release v0.1.0 in changelog/ (known: none)\n"
