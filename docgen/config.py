@@ -111,7 +111,7 @@ def _text(path: Path) -> str:
     try:
         return decode(path.read_bytes(), path.name)
     except RegistryError as exc:
-        raise ConfigError(exc.problems) from None
+        raise ConfigError([replace(p, rule=ConfigError.rule) for p in exc.problems]) from None
 
 
 def _toml_position(message: str) -> tuple[int, int]:

@@ -54,14 +54,14 @@ CORE = {
 
 #: Tests whose docgen runs in a child process (see the module docstring).
 CHILD_PROCESS_TESTS = [
-    "tests/test_bounds.py",
+    "tests/system/test_bounds.py",
     "tests/test_interruption.py",
-    "tests/test_concurrency.py",
-    "tests/test_determinism.py",
-    "tests/test_browser.py",
-    "tests/test_precommit.py",
-    "tests/test_verify.py",
-    "tests/test_benchmarks.py",
+    "tests/system/test_concurrency.py",
+    "tests/system/test_determinism.py",
+    "tests/integrations/test_browser.py",
+    "tests/integrations/test_precommit.py",
+    "tests/integrations/test_vllm_verify.py",
+    "tests/system/test_benchmarks.py",
     "tests/test_parallel.py",
 ]
 

@@ -16,6 +16,9 @@ from docgen.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
 
+# The bad-input corpus's shared runner asserts: rewrite it so a failure shows both sides.
+pytest.register_assert_rewrite("bad_input_cases")
+
 MINIMAL_REGISTRY = """\
 schema: 1
 product:

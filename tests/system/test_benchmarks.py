@@ -9,9 +9,9 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import Outcome, invoke_cli
+from conftest import REPO, Outcome, invoke_cli
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = REPO / "benchmarks"
 
 
 def load(name: str) -> ModuleType:

@@ -9,7 +9,7 @@ hand-written shared page with managed regions and AgentOnly blocks. Then:
 - the build succeeds, and every generated page and agent variant compiles with MDX 3;
 - every table has the shape it has when the same project holds plain text;
 - the value reads back literally in prose, inline code, table cells, code blocks and
-  frontmatter (after the documented normalisation of tests/test_mdx.py: bidi controls
+  frontmatter (after the documented normalisation of tests/render/test_mdx.py: bidi controls
   dropped, NUL as U+FFFD, line endings as spaces in one-line contexts);
 - a value that is Jinja syntax is never evaluated.
 

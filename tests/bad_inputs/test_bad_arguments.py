@@ -1,0 +1,96 @@
+"""Bad command-line arguments: each gives an exact located error and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from bad_input_cases import OLD, Case, check, entry, param
+
+CLI_ARGS = [
+    Case(
+        "serve-command-unknown-profile",
+        ("serve-command", "vllm.box.tin"),
+        ("serve-command: error: unknown profile 'vllm.box.tin'; did you mean 'vllm.box.tiny'?",),
+    ),
+    Case(
+        "serve-command-unknown-override",
+        ("serve-command", "vllm.box.tiny", "--override", "smal"),
+        (
+            "--override: error: profile 'vllm.box.tiny' has no override 'smal'; did you mean "
+            "'small'?",
+        ),
+    ),
+    Case(
+        "extra-args-not-json",
+        ("serve-command", "vllm.box.tiny", "--extra-args-json", "[--max-num-seqs"),
+        ("--extra-args-json: error: not valid JSON: Expecting value at column 2",),
+    ),
+    Case(
+        "extra-args-not-strings",
+        ("serve-command", "vllm.box.tiny", "--extra-args-json", "[1, 2]"),
+        ("--extra-args-json: error: must be a JSON array of vLLM serve argument strings",),
+    ),
+    Case(
+        "extra-args-unknown-flag",
+        ("serve-command", "vllm.box.tiny", "--extra-args-json", '["--max-num-seq", "4"]'),
+        (
+            "--extra-args-json: error: token 1 ('--max-num-seq'): unknown option '--max-num-seq'; "
+            "did you mean '--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+        ),
+    ),
+    Case(
+        "extra-args-control-character",
+        ("serve-command", "vllm.box.tiny", "--extra-args-json", '["--max-num\\u0007-seqs", "4"]'),
+        ("--extra-args-json: error: token 1 contains a control character",),
+    ),
+    Case(
+        "extra-args-bad-value",
+        ("serve-command", "vllm.box.tiny", "--extra-args-json", '["--max-num-seqs", "many"]'),
+        (
+            "--extra-args-json: error: token 2 ('many'): '--max-num-seqs' expects an integer, got "
+            "'many'",
+        ),
+    ),
+    Case(
+        "changelog-missing-version",
+        ("changelog", "--since-file", "old.yaml"),
+        ("Error: Missing option '--version'.",),
+        files={"old.yaml": OLD},
+        usage=True,
+    ),
+    Case(
+        "diff-without-since",
+        ("diff",),
+        ("docgen: error: give exactly one of --since REF and --since-file FILE",),
+    ),
+    Case(
+        "diff-both-bases",
+        ("diff", "--since", "HEAD", "--since-file", "old.yaml"),
+        ("docgen: error: give exactly one of --since REF and --since-file FILE",),
+        files={"old.yaml": OLD},
+    ),
+    Case(
+        "check-unknown-format",
+        ("check", "--format", "xml"),
+        ("Error: Invalid value for '--format': 'xml' is not one of 'text', 'json', 'github'.",),
+        usage=True,
+    ),
+    Case(
+        "registry-missing",
+        ("--registry", "nope.yaml", "validate"),
+        ("nope.yaml: error: registry file not found",),
+    ),
+    Case(
+        "release-notes-unknown-version",
+        ("release-notes", "v9.9.9"),
+        ("release-notes: error: no release v9.9.9 in changelog/ (known: v1.0.0)",),
+        files=entry(),
+        built=True,
+    ),
+]
+
+CASES = CLI_ARGS
+
+
+@pytest.mark.parametrize("case", [param(c) for c in CASES])
+def test_bad_input_is_a_located_error_and_changes_nothing(make_project, run, monkeypatch, case):
+    check(case, make_project, run, monkeypatch)

@@ -1,0 +1,178 @@
+"""Broken hand-written pages (AgentOnly blocks, agent variants, managed regions): each gives an
+exact located error and changes nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from bad_input_cases import BUILD, Case, check, page, param
+
+PAGES = [
+    Case(
+        "agentonly-nested",
+        BUILD,
+        (
+            "docs/guide.mdx:8: error: nested <AgentOnly> block (the block opened on line 7 is "
+            "still open)",
+            "docs/guide.mdx:11: error: stray </AgentOnly> without an opening tag",
+        ),
+        files=page(
+            '<AgentOnly variant="alpha">\n<AgentOnly variant="beta">\nx\n'
+            "</AgentOnly>\n</AgentOnly>\n"
+        ),
+    ),
+    Case(
+        "agentonly-unclosed",
+        BUILD,
+        ("docs/guide.mdx:7: error: unclosed <AgentOnly> block: add </AgentOnly> on its own line",),
+        files=page('<AgentOnly variant="alpha">\nx\n'),
+    ),
+    Case(
+        "agentonly-stray-close",
+        BUILD,
+        ("docs/guide.mdx:8: error: stray </AgentOnly> without an opening tag",),
+        files=page("x\n</AgentOnly>\n"),
+    ),
+    Case(
+        "agentonly-inline",
+        BUILD,
+        (
+            "docs/guide.mdx:7: error: inline <AgentOnly> tag: put each opening and closing tag "
+            "alone on its own line",
+        ),
+        files=page('Only <AgentOnly variant="alpha">this</AgentOnly>.\n'),
+    ),
+    Case(
+        "agentonly-unknown-agent",
+        BUILD,
+        ("docs/guide.mdx:7: error: unknown agent 'alhpa' in <AgentOnly>; did you mean 'alpha'?",),
+        files=page('<AgentOnly variant="alhpa">\nx\n</AgentOnly>\n'),
+    ),
+    Case(
+        "agentonly-no-agent",
+        BUILD,
+        ("docs/guide.mdx:7: error: <AgentOnly> names no agent",),
+        files=page('<AgentOnly variant="">\nx\n</AgentOnly>\n'),
+    ),
+    Case(
+        "agentonly-empty-heading",
+        BUILD,
+        (
+            "docs/guide.mdx:7: error: heading 'Beta only' has no content in the alpha variant: "
+            "move the heading into the <AgentOnly> block that holds its body",
+        ),
+        files=page('## Beta only\n\n<AgentOnly variant="beta">\nx\n</AgentOnly>\n'),
+    ),
+    Case(
+        "token-on-single-agent-page",
+        BUILD,
+        (
+            "docs/guide.mdx:6: error: '$$acme' on a page published only for 'alpha': write the "
+            "CLI name literally or publish the page for more agents",
+        ),
+        files=page("x\n", 'agent-variants: ["alpha"]\n'),
+    ),
+    Case(
+        "agent-variants-not-flow-list",
+        BUILD,
+        (
+            'docs/guide.mdx:3: error: agent-variants must be a flow list like ["openclaw", '
+            '"hermes"]',
+        ),
+        files=page("x\n", "agent-variants: alpha\n"),
+    ),
+    Case(
+        "agent-variants-unknown-agent",
+        BUILD,
+        ("docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'",),
+        files=page("x\n", 'agent-variants: ["alpha", "gamma"]\n'),
+    ),
+    Case(
+        "runtime-component",
+        BUILD,
+        (
+            "docs/guide.mdx:7: error: runtime component <AgentCli> is not resolved in variants: "
+            "write the CLI token or literal text instead",
+        ),
+        files=page("Run <AgentCli /> now.\n"),
+    ),
+    Case(
+        "region-unknown",
+        BUILD,
+        ("docs/ref.mdx:3: error: unknown region 'model-table'; did you mean 'models-table'?",),
+        files={"docs/ref.mdx": "# Ref\n\n{/* docgen:begin model-table */}\n{/* docgen:end */}\n"},
+    ),
+    Case(
+        "region-unclosed",
+        BUILD,
+        ("docs/ref.mdx:3: error: region 'models-table' is never closed: add {/* docgen:end */}",),
+        files={"docs/ref.mdx": "# Ref\n\n{/* docgen:begin models-table */}\n"},
+    ),
+    Case(
+        "region-end-without-begin",
+        BUILD,
+        ("docs/ref.mdx:3: error: docgen:end without a docgen:begin",),
+        files={"docs/ref.mdx": "# Ref\n\n{/* docgen:end */}\n"},
+    ),
+    Case(
+        "region-malformed-marker",
+        BUILD,
+        (
+            "docs/ref.mdx:3: error: malformed docgen marker: write {/* docgen:begin NAME */} or "
+            "{/* docgen:end */} alone on a line",
+        ),
+        files={"docs/ref.mdx": "# Ref\n\nSee {/* docgen:begin models-table */}\n"},
+    ),
+    Case(
+        "region-nested",
+        BUILD,
+        (
+            "docs/ref.mdx:2: error: docgen:begin inside region 'models-table' (opened on line 1); "
+            "close it first",
+        ),
+        files={
+            "docs/ref.mdx": "{/* docgen:begin models-table */}\n"
+            "{/* docgen:begin host-defaults */}\n{/* docgen:end */}\n"
+        },
+    ),
+    Case(
+        "region-unknown-profile",
+        BUILD,
+        (
+            "docs/ref.mdx:1: error: unknown profile 'vllm.box.tin' in region 'serve-command'; did "
+            "you mean 'vllm.box.tiny'?",
+        ),
+        files={
+            "docs/ref.mdx": "{/* docgen:begin serve-command vllm.box.tin */}\n{/* docgen:end */}\n"
+        },
+    ),
+    Case(
+        "region-unexpected-argument",
+        BUILD,
+        ("docs/ref.mdx:1: error: region 'models-table' takes no arguments",),
+        files={"docs/ref.mdx": "{/* docgen:begin models-table wide */}\n{/* docgen:end */}\n"},
+    ),
+    Case(
+        "hand-written-at-generated-path",
+        BUILD,
+        (
+            "docs/models.mdx:1:1: error: refusing to overwrite docs/models.mdx: it has no docgen "
+            "notice, so it was written by hand (move it away or delete it to let docgen generate "
+            "it from templates/models.mdx.j2)",
+        ),
+        files={"docs/models.mdx": "# Mine\n"},
+    ),
+    Case(
+        "page-invalid-utf8",
+        BUILD,
+        ("docs/bad.mdx:1: error: invalid UTF-8 in page",),
+        files={"docs/bad.mdx": b"# Caf\xe9\n\nOK\n"},
+    ),
+]
+
+CASES = PAGES
+
+
+@pytest.mark.parametrize("case", [param(c) for c in CASES])
+def test_bad_input_is_a_located_error_and_changes_nothing(make_project, run, monkeypatch, case):
+    check(case, make_project, run, monkeypatch)

@@ -1,0 +1,105 @@
+"""Broken project templates: each gives an exact located error and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from bad_input_cases import BUILD, Case, check, param, template
+
+TEMPLATES = [
+    Case(
+        "template-unclosed-if",
+        BUILD,
+        (
+            "templates/models.mdx.j2:6: error: template syntax: Unexpected end of template. Jinja "
+            "was looking for the following tags: 'elif' or 'else' or 'endif'. The innermost block "
+            "that needs to be closed is 'if'.",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{% if true %}\nhello\n"),
+    ),
+    Case(
+        "template-undefined-name",
+        BUILD,
+        ("templates/models.mdx.j2:6: error: template failed: 'nope' is undefined",),
+        templates=template("---\ntitle: x\n---\n\nText.\n{{ nope }}\n"),
+    ),
+    Case(
+        "template-undefined-attribute",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: "
+            "'docgen.registry.model.Product object' has no attribute 'nmae'",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ product.nmae }}\n"),
+    ),
+    Case(
+        "template-unknown-filter",
+        BUILD,
+        ("templates/models.mdx.j2:5: error: template syntax: No filter named 'shout'.",),
+        templates=template("---\ntitle: x\n---\n\n{{ product.name | shout }}\n"),
+    ),
+    Case(
+        "template-missing-include",
+        BUILD,
+        ("templates/models.mdx.j2:5: error: template not found: _nope.mdx.j2",),
+        templates=template("---\ntitle: x\n---\n\n{% include '_nope.mdx.j2' %}\n"),
+    ),
+    Case(
+        "template-empty-page",
+        BUILD,
+        ("templates/models.mdx.j2:1: error: template rendered an empty page",),
+        templates=template("{# nothing #}\n"),
+    ),
+    Case(
+        "template-fence-in-code",
+        BUILD,
+        (
+            "templates/models.mdx.j2:6: error: template failed: a code fence inside generated "
+            "code; use code_block instead",
+        ),
+        templates=template("---\ntitle: x\n---\n\n```\n{{ '```' | in_code }}\n```\n"),
+    ),
+    Case(
+        "template-unknown-override",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: profile 'vllm.box.tiny' has no "
+            "override 'huge'",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ override_command(profiles[0], 'huge') }}\n"),
+    ),
+    Case(
+        "template-profile-page-error",
+        BUILD,
+        (
+            "templates/profiles/[profile].mdx.j2:5: error: template failed: "
+            "'docgen.registry.model.Profile object' has no attribute 'nope'",
+        ),
+        templates={"profiles/[profile].mdx.j2": "---\ntitle: x\n---\n\n{{ profile.nope }}\n"},
+    ),
+    Case(
+        "template-endless-loop",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template rendering took longer than 0.5 s (an "
+            "endless loop?)",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{% for i in range(10**12) %}{% endfor %}\n"),
+        deadline=0.5,
+    ),
+    Case(
+        "template-float-overflow",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: "
+            "(34, 'Numerical result out of range')",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ 2.0 ** 5000 }}\n"),
+    ),
+]
+
+CASES = TEMPLATES
+
+
+@pytest.mark.parametrize("case", [param(c) for c in CASES])
+def test_bad_input_is_a_located_error_and_changes_nothing(make_project, run, monkeypatch, case):
+    check(case, make_project, run, monkeypatch)

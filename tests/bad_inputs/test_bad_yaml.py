@@ -1,0 +1,79 @@
+"""Registry files that are not readable YAML: each gives an exact located error and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from bad_input_cases import BUILD, Case, arg, check, param, reg
+from conftest import MINIMAL_REGISTRY
+
+REGISTRY_SYNTAX = [
+    Case(
+        "yaml-unclosed-flow-list",
+        BUILD,
+        ("profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>'",),
+        reg("hosts:\n", "hosts: [\n"),
+    ),
+    Case(
+        "yaml-duplicate-flag",
+        BUILD,
+        ("profiles.yaml:42:7: error: duplicate key 'max-num-seqs' (first defined on line 41)",),
+        arg("max-num-seqs: 2\n      max-num-seqs: 4"),
+    ),
+    Case(
+        "yaml-tab-indentation",
+        BUILD,
+        ("profiles.yaml:30:1: error: tab characters are not allowed for indentation; use spaces",),
+        reg("    label: Tiny 1B", "\tlabel: Tiny 1B"),
+    ),
+    Case(
+        "yaml-mapping-value-in-scalar",
+        BUILD,
+        ("profiles.yaml:30:16: error: mapping values are not allowed here",),
+        reg("    label: Tiny 1B", "    label: Tiny: 1B"),
+    ),
+    Case(
+        "yaml-unclosed-quote",
+        BUILD,
+        ("profiles.yaml:50:1: error: found unexpected end of stream",),
+        reg("    label: Tiny 1B", '    label: "Tiny 1B'),
+    ),
+    Case(
+        "yaml-undefined-alias",
+        BUILD,
+        ("profiles.yaml:31:12: error: found undefined alias 'nowhere'",),
+        reg("    notes: Box default.", "    notes: *nowhere"),
+    ),
+    Case(
+        "yaml-recursive-alias",
+        BUILD,
+        ("profiles.yaml:19:8: error: hosts.box must be a mapping, got null",),
+        reg("hosts:\n  box: {name: Big Box, arch: amd64}", "hosts: &h\n  box: *h"),
+    ),
+    Case(
+        "yaml-invalid-utf8",
+        BUILD,
+        ("profiles.yaml:20:19: error: invalid UTF-8 byte 0xff",),
+        MINIMAL_REGISTRY.encode().replace(b"Big Box", b"Big \xff Box"),
+    ),
+    Case(
+        "yaml-empty",
+        BUILD,
+        ("profiles.yaml:1:1: error: the file is empty; expected a mapping",),
+        "",
+    ),
+    Case(
+        "yaml-top-level-list",
+        BUILD,
+        ("profiles.yaml:1:1: error: the registry must be a mapping of sections",),
+        "- schema\n- product\n",
+    ),
+]
+
+CASES = REGISTRY_SYNTAX
+
+
+@pytest.mark.parametrize("case", [param(c) for c in CASES])
+def test_bad_input_is_a_located_error_and_changes_nothing(make_project, run, monkeypatch, case):
+    check(case, make_project, run, monkeypatch)

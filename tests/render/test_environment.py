@@ -1,0 +1,236 @@
+"""The Jinja environment (docgen/render/environment.py), unit by unit: a Renderer built from
+the minimal registry and a folder of small templates, no project and no CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+from markupsafe import Markup
+
+from docgen.errors import Location, Problem, TemplateError
+from docgen.registry.load import load_bytes
+from docgen.registry.model import Registry
+from docgen.registry.serve import serve_command
+from docgen.render import environment, mdx
+from docgen.render.environment import Renderer
+
+HOSTILE = "<b>{x}</b> | `tick` {{ 7*7 }}"
+
+Render = Callable[..., str]
+
+
+@pytest.fixture(scope="module")
+def registry() -> Registry:
+    return load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
+
+
+@pytest.fixture
+def render(registry: Registry, tmp_path: Path) -> Render:
+    """Factory: write one template (and any includes) and render it with a context."""
+
+    def make(source: str, includes: dict[str, str] | None = None, /, **context: object) -> str:
+        for name, body in {"page.mdx.j2": source, **(includes or {})}.items():
+            (tmp_path / name).write_text(body, "utf-8")
+        return Renderer(registry, [tmp_path]).render("page.mdx.j2", "tpl/page.mdx.j2", **context)
+
+    return make
+
+
+def failure(render: Render, source: str, /, **context: object) -> tuple[Problem, ...]:
+    with pytest.raises(TemplateError) as caught:
+        render(source, **context)
+    return caught.value.problems
+
+
+def test_an_undefined_name_is_a_located_template_error(render):
+    assert failure(render, "Text.\n\n{{ nope }}\n") == (
+        Problem(
+            "template failed: 'nope' is undefined", Location("tpl/page.mdx.j2", 3), rule="template"
+        ),
+    )
+
+
+def test_an_undefined_attribute_is_located_at_its_line(render):
+    (problem,) = failure(render, "{{ product.name }}\n{{ product.nmae }}\n")
+    assert problem.location == Location("tpl/page.mdx.j2", 2)
+    assert problem.message == (
+        "template failed: 'docgen.registry.model.Product object' has no attribute 'nmae'"
+    )
+
+
+def test_every_expression_is_escaped_as_mdx_prose(render):
+    assert render("{{ text }}\n", text=HOSTILE) == mdx.escape_prose(HOSTILE) + "\n"
+    assert "49" not in render("{{ text }}\n", text=HOSTILE)
+
+
+def test_registry_text_is_escaped_too(render, registry):
+    name = registry.product.name
+    assert render("{{ product.name }} {{ cli }}\n") == (
+        f"{mdx.escape_prose(name)} {mdx.escape_prose(registry.product.cli_token)}\n"
+    )
+
+
+def test_booleans_read_as_yaml_and_none_as_nothing(render):
+    assert render("{{ yes }}/{{ no }}/{{ none }}.\n", yes=True, no=False, none=None) == (
+        "true/false/.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("{{ text | mdx }}", mdx.escape_prose(HOSTILE)),
+        ("{{ text | mdx_cell }}", mdx.escape_cell(HOSTILE)),
+        ("{{ text | mdx_code }}", mdx.inline_code(HOSTILE)),
+        ("{{ text | mdx_code(true) }}", mdx.inline_code(HOSTILE, in_table=True)),
+        ("{{ text | mdx_fm }}", mdx.frontmatter_string(HOSTILE)),
+        ("{{ code(text) }}", mdx.inline_code(HOSTILE)),
+        ("{{ text | in_code }}", HOSTILE),
+    ],
+)
+def test_a_context_filter_makes_text_safe_and_is_not_escaped_again(render, template, expected):
+    assert render(template + "\n", text=HOSTILE) == expected + "\n"
+
+
+def test_code_block_fences_the_text_verbatim(render):
+    text = "echo {{ 7*7 }}\n```\n<b>"
+    out = render('{{ text | code_block("bash") }}\n', text=text)
+    assert out == mdx.code_block(text, "bash")
+    assert out.startswith("````bash\necho {{ 7*7 }}\n```\n<b>\n````")
+
+
+def test_code_block_refuses_a_language_with_a_backtick(render):
+    (problem,) = failure(render, "x\n{{ 'ls' | code_block('b`sh') }}\n")
+    assert problem == Problem(
+        "template failed: code block language must be one line without backticks: 'b`sh'",
+        Location("tpl/page.mdx.j2", 2),
+        rule="template",
+    )
+
+
+def test_mdx_cell_keeps_a_table_cell_in_one_piece(render):
+    text = "a | b\nc"
+    out = render("| {{ text | mdx_cell }} |\n", text=text)
+    assert out == f"| {mdx.escape_cell(text)} |\n"
+    assert "\n" not in out.rstrip("\n") and out.count("|") - out.count("\\|") == 2
+
+
+def test_in_code_refuses_a_fence(render):
+    (problem,) = failure(render, "```\n{{ text | in_code }}\n```\n", text="a\n  ~~~\n")
+    assert problem.message == (
+        "template failed: a code fence inside generated code; use code_block instead"
+    )
+    assert problem.location == Location("tpl/page.mdx.j2", 2)
+
+
+def test_in_code_and_fm_comment_replace_nul(render):
+    assert render("{{ text | in_code }}\n", text="a\x00b") == "a\ufffdb\n"
+    assert render("# {{ text | fm_comment }}\n", text="one\ntwo\x00") == "# one two\ufffd\n"
+
+
+def test_gb_and_sentence_list_filters(render):
+    assert environment.gb(1234567890) == "1.23 GB"
+    assert environment.gb(9600000000, 1) == "9.6 GB"
+    assert environment.gb(None) == ""
+    # gb gives plain text, so the page escapes it like any other value
+    assert render("{{ 1234567890 | gb }}\n") == mdx.escape_prose("1.23 GB") + "\n"
+    assert render("{{ ['a'] | sentence_list }}; {{ ['a', 'b'] | sentence_list('or') }}\n") == (
+        "a; a or b\n"
+    )
+    assert environment.sentence_list(["a", "b", "c"]) == "a, b, and c"
+
+
+def test_table_escapes_plain_cells_and_keeps_markup_cells():
+    out = environment.table(["A|B", "C"], [("x | y", environment.mdx_code("p|q", True))])
+    assert isinstance(out, Markup)
+    assert out.splitlines() == [
+        f"| {mdx.escape_cell('A|B')} | C |",
+        "|---|---|",
+        f"| {mdx.escape_cell('x | y')} | {mdx.inline_code('p|q', in_table=True)} |",
+    ]
+
+
+def test_a_missing_include_is_located_at_its_line(render):
+    (problem,) = failure(render, "---\ntitle: x\n---\n\n{% include '_nope.mdx.j2' %}\n")
+    assert problem == Problem(
+        "template not found: _nope.mdx.j2", Location("tpl/page.mdx.j2", 5), rule="template"
+    )
+
+
+def test_an_include_from_the_project_folder_renders_with_the_same_escaping(render):
+    out = render("{% include '_part.mdx.j2' %}", {"_part.mdx.j2": "{{ text }}\n"}, text="{x}")
+    assert out == mdx.escape_prose("{x}") + "\n"
+
+
+def test_a_syntax_error_is_located_at_its_line(render):
+    (problem,) = failure(render, "a\nb\n{% if true %}\n")
+    assert problem.location == Location("tpl/page.mdx.j2", 3)
+    assert problem.message.startswith("template syntax: Unexpected end of template.")
+
+
+def test_a_syntax_error_in_an_include_names_the_include(render, tmp_path):
+    (tmp_path / "_bad.mdx.j2").write_text("x\n{% endif %}\n", "utf-8")
+    (problem,) = failure(render, "{% include '_bad.mdx.j2' %}\n")
+    assert problem.location is not None
+    assert problem.location.path.endswith("_bad.mdx.j2")
+    assert problem.location.line == 2
+
+
+def test_docgens_own_templates_are_found_after_the_project_folder(render, registry):
+    (profile,) = registry.profiles.values()
+    out = render("{% for p in profiles %}{% include '_builtin/serve-command.mdx.j2' %}{% endfor %}")
+    assert out == mdx.code_block(serve_command(profile, None).shell(multiline=True), "bash")
+
+
+def test_serve_command_and_override_command_helpers(render, registry):
+    (profile,) = registry.profiles.values()
+    plain = render("{{ serve_command(profiles[0], multiline=false) | in_code }}")
+    assert plain == serve_command(profile, None).shell(multiline=False)
+    small = render("{{ serve_command(profiles[0], 'small') | in_code }}")
+    assert small == serve_command(profile, profile.override("small")).shell(multiline=True)
+    assert "--gpu-memory-utilization 0.3" in small
+    (problem,) = failure(render, "{{ override_command(profiles[0], 'huge') }}\n")
+    assert problem.message == "template failed: profile 'vllm.box.tiny' has no override 'huge'"
+
+
+def test_the_tables_are_built_once_per_renderer(registry, tmp_path):
+    renderer = Renderer(registry, [tmp_path])
+    assert renderer.models_table() is renderer.models_table()
+    assert renderer.host_defaults_table() is renderer.host_defaults_table()
+    assert renderer.host_defaults_table().splitlines() == [
+        "| Host profile | Default model |",
+        "|---|---|",
+        "| Big Box | `acme/Tiny-1B` |",
+    ]
+    assert renderer.models_table().splitlines()[2] == (
+        "| `tiny` | `acme/Tiny-1B` | Big Box |  | Box default. |"
+    )
+
+
+def test_a_template_that_runs_too_long_is_stopped_at_its_line(render, monkeypatch):
+    monkeypatch.setattr(environment, "RENDER_SECONDS", 0.2)
+    (problem,) = failure(render, "x\n{% for i in range(10**12) %}{% endfor %}\n")
+    assert problem == Problem(
+        "template rendering took longer than 0.2 s (an endless loop?)",
+        Location("tpl/page.mdx.j2", 2),
+        rule="template",
+    )
+
+
+def test_the_deadline_outside_the_main_thread_sets_no_timer():
+    import threading
+
+    seen: list[bool] = []
+
+    def body() -> None:
+        with environment.deadline(0.01):
+            seen.append(True)
+
+    worker = threading.Thread(target=body)
+    worker.start()
+    worker.join()
+    assert seen == [True]

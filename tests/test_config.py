@@ -1,0 +1,221 @@
+"""Project settings (docgen/config.py): where they are read from, their defaults, and a
+located error for every setting a user can get wrong.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docgen.config import Config, Project, load_project
+from docgen.errors import ConfigError, Location, Problem
+
+
+def settings(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    """A project root holding the given settings files."""
+    root = tmp_path / "proj"
+    root.mkdir()
+    for name, text in files.items():
+        if isinstance(text, bytes):
+            (root / name).write_bytes(text)
+        else:
+            (root / name).write_text(text, "utf-8")
+    return root
+
+
+def problems(root: Path, registry: str | None = None, rule: str = "settings") -> list[str]:
+    """The located messages of the settings error ``load_project`` raises."""
+    with pytest.raises(ConfigError) as caught:
+        load_project(root, registry)
+    assert all(p.rule == rule for p in caught.value.problems)
+    return [str(p) for p in caught.value.problems]
+
+
+def test_a_project_without_settings_uses_the_defaults(tmp_path):
+    root = settings(tmp_path, {})
+    project = load_project(root)
+    assert project == Project(root.resolve(), Config())
+    assert project.config == Config(
+        registry="profiles.yaml",
+        templates="templates",
+        docs="docs",
+        changelog="changelog",
+        variants="docs/_build/agent-variants",
+        variant_pattern="{dir}/{stem}.{agent}.generated.mdx",
+        export="docs/_build/registry.json",
+        fragments="changelog.d",
+        changelog_link="",
+        release_route="release-notes/{year}/{month}/{day}",
+        routes={},
+    )
+    assert project.registry_path == root.resolve() / "profiles.yaml"
+    assert project.path("docs/a.mdx") == root.resolve() / "docs/a.mdx"
+
+
+def test_the_root_is_resolved(tmp_path):
+    root = settings(tmp_path, {})
+    assert load_project(root / ".." / "proj").root == root.resolve()
+
+
+def test_settings_come_from_pyproject_tool_docgen(tmp_path):
+    root = settings(
+        tmp_path,
+        {
+            "pyproject.toml": '[project]\nname = "x"\n\n[tool.docgen]\n'
+            'docs = "site/docs"\nregistry = "data/profiles.yaml"\n'
+            '[tool.docgen.routes]\n"site/docs/a.mdx" = "/alpha/"\n'
+        },
+    )
+    config = load_project(root).config
+    assert (config.docs, config.registry, config.templates) == (
+        "site/docs",
+        "data/profiles.yaml",
+        "templates",
+    )
+    assert config.routes == {"site/docs/a.mdx": "/alpha/"}
+    assert load_project(root).registry_path == root.resolve() / "data/profiles.yaml"
+
+
+def test_a_pyproject_without_a_docgen_table_gives_the_defaults(tmp_path):
+    root = settings(tmp_path, {"pyproject.toml": '[tool.other]\ndocs = "x"\n'})
+    assert load_project(root).config == Config()
+    root.joinpath("pyproject.toml").write_text('[tool]\ndocgen = "site"\n', "utf-8")
+    assert load_project(root).config == Config()
+
+
+def test_docgen_toml_wins_over_pyproject(tmp_path):
+    root = settings(
+        tmp_path,
+        {
+            "docgen.toml": 'docs = "from-toml"\n',
+            "pyproject.toml": '[tool.docgen]\ndocs = "from-pyproject"\ntemplates = "tpl"\n',
+        },
+    )
+    config = load_project(root).config
+    assert (config.docs, config.templates) == ("from-toml", "templates")
+
+
+def test_an_unknown_setting_suggests_the_closest_name(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'docs = "d"\n  template = "tpl"\n'})
+    assert problems(root) == [
+        "docgen.toml:2:3: error: unknown setting 'template'; did you mean 'templates'?"
+    ]
+
+
+def test_an_unknown_setting_in_pyproject_is_located_in_pyproject(tmp_path):
+    root = settings(tmp_path, {"pyproject.toml": '[project]\n\n[tool.docgen]\nexprot = "x"\n'})
+    assert problems(root) == [
+        "pyproject.toml:4:1: error: unknown setting 'exprot'; did you mean 'export'?"
+    ]
+
+
+def test_an_unknown_setting_far_from_any_name_has_no_suggestion(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'colour = "blue"\n'})
+    assert problems(root) == ["docgen.toml:1:1: error: unknown setting 'colour'"]
+
+
+def test_invalid_toml_is_located_at_its_line_and_column(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'docs = "d"\nexport = \n'})
+    assert problems(root) == [
+        "docgen.toml:2:10: error: invalid TOML: Invalid value (at line 2, column 10)"
+    ]
+
+
+def test_settings_that_are_not_utf8_are_a_settings_error_at_the_byte(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": b'docs = "d"\nexport = "caf\xe9"\n'})
+    assert problems(root, rule="settings") == ["docgen.toml:2:14: error: invalid UTF-8 byte 0xe9"]
+
+
+def test_every_wrong_setting_is_reported_at_once(tmp_path):
+    root = settings(
+        tmp_path,
+        {"docgen.toml": 'docs = 1\ntemplate = "t"\nroutes = {"a.mdx" = 2}\n'},
+    )
+    assert problems(root) == [
+        "docgen.toml:1:1: error: setting 'docs' must be a string",
+        "docgen.toml:2:1: error: unknown setting 'template'; did you mean 'templates'?",
+        "docgen.toml:3:1: error: setting 'routes' must map page paths to routes",
+    ]
+
+
+def test_routes_must_be_a_table(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'routes = "a"\n'})
+    assert problems(root) == [
+        "docgen.toml:1:1: error: setting 'routes' must map page paths to routes"
+    ]
+
+
+@pytest.mark.parametrize("value", ["/abs/docs", "../outside", "docs/../../up", " ", ""])
+def test_a_path_setting_must_stay_inside_the_project(tmp_path, value):
+    root = settings(tmp_path, {"docgen.toml": f'docs = "{value}"\n'})
+    assert problems(root) == [
+        f"docgen.toml:1:1: error: path '{value}' must be relative and stay inside the project"
+    ]
+
+
+def test_a_path_setting_is_normalised_to_posix(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'docs = "site\\\\docs/./x"\n'})
+    assert load_project(root).config.docs == "site/docs/x"
+
+
+def test_the_variant_pattern_must_stay_inside_the_project(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'variant_pattern = "../{dir}/{stem}.{agent}.mdx"\n'})
+    assert problems(root) == [
+        "docgen.toml:1:1: error: path '../d/s.a.mdx' must be relative and stay inside the project"
+    ]
+
+
+def test_plain_text_settings_are_kept_as_written(tmp_path):
+    root = settings(
+        tmp_path,
+        {"docgen.toml": 'variant_pattern = "{dir}/./{stem}-{agent}.mdx"\nchangelog_link = "/x"\n'},
+    )
+    config = load_project(root).config
+    assert config.variant_pattern == "{dir}/./{stem}-{agent}.mdx"
+    assert config.changelog_link == "/x"
+
+
+def test_a_missing_root_is_a_located_error(tmp_path):
+    missing = tmp_path / "nowhere"
+    assert problems(missing) == [f"{missing}: error: project root is not a directory"]
+
+
+def test_the_registry_argument_overrides_the_setting(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'registry = "a.yaml"\n'})
+    assert load_project(root, "data\\b.yaml").config.registry == "data/b.yaml"
+    inside = str(root / "data" / "c.yaml")
+    assert load_project(root, inside).config.registry == "data/c.yaml"
+
+
+def test_the_registry_argument_may_not_leave_the_project(tmp_path):
+    root = settings(tmp_path, {})
+    outside = str(tmp_path / "elsewhere.yaml")
+    assert problems(root, outside) == [
+        f"{outside}: error: the registry must lie inside the project root"
+    ]
+    assert problems(root, "../up.yaml") == [
+        "../up.yaml: error: path '../up.yaml' must be relative and stay inside the project"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("page", "route"),
+    [
+        ("docs/a/b.mdx", "a/b"),
+        ("docs/index.md", "index"),
+        ("docs/a.b/c", "a.b/c"),
+        ("docs/readme", "readme"),
+        ("other/x.mdx", "other/x"),
+        ("docs/mapped.mdx", "guide/mapped"),
+    ],
+)
+def test_the_route_of_a_page(page, route):
+    config = Config(routes={"docs/mapped.mdx": "/guide/mapped/"})
+    assert config.route(page) == route
+
+
+def test_a_settings_error_is_exit_code_two():
+    error = ConfigError.at(Location("docgen.toml", 1, 1), "x")
+    assert error.exit_code == 2
+    assert error.problems == (Problem("x", Location("docgen.toml", 1, 1), rule="settings"),)
