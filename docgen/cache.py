@@ -25,7 +25,6 @@ import hashlib
 import hmac
 import os
 import pickle
-import stat
 import tempfile
 import types
 from collections.abc import Iterator
@@ -33,7 +32,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from docgen.config import Project
+from docgen.io import files
 from docgen.plan import Plan
+from docgen.render.syntax import NOTICE_REACH, owned
 
 FOLDER = ".docgen-cache"
 FORMAT = b"docgen-plan-cache-2\n"
@@ -68,38 +69,32 @@ def _inputs(project: Project) -> Iterator[tuple[str, bytes]]:
         if path.suffix in (".py", ".j2", ".json") and path.is_file():
             info = path.stat()
             yield f"docgen:{path.name}", _sha(f"{info.st_size}:{info.st_mtime_ns}".encode())
-    inside = _Inside(project.root)
+    inside = files.Inside(project.root)
     yield "registry", _file_digest(project.registry_path, inside)
     cfg = project.config
     # Templates are trusted code that Jinja reads through any link, so they are followed.
-    for path in _files(project.path(cfg.templates), skip=None):
-        yield _name(project, path), _file_digest(path, None)
-    overview = project.path(cfg.changelog) / "overview.mdx"  # an output, not an input
-    for path in _files(project.path(cfg.changelog), skip=None):
-        if path != overview:
-            yield _name(project, path), _file_digest(path, inside)
-    for path in _files(project.path(cfg.docs), skip=project.path(cfg.variants)):
-        if path.suffix == ".mdx":
-            text = _page_input(path, inside)
-            if text is not None:
-                yield _name(project, path), _sha(text)
-
-
-def _name(project: Project, path: Path) -> str:
-    return str(path.relative_to(project.root))
+    for found in files.listing(project, cfg.templates).files:
+        yield found.rel, _file_digest(found.path, None)
+    overview = f"{cfg.changelog}/overview.mdx"  # an output, not an input
+    for found in files.listing(project, cfg.changelog).files:
+        if found.rel != overview:
+            yield found.rel, _file_digest(found.path, inside)
+    for found in files.pages(project):
+        text = _page_input(found.path, inside)
+        if text is not None:
+            yield found.rel, _sha(text)
 
 
 def _sha(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
 
 
-def _page_input(path: Path, inside: _Inside) -> bytes | None:
+def _page_input(path: str, inside: files.Inside) -> bytes | None:
     """What of a page can change the plan: nothing for a generated page, the text outside
     its regions for a page with regions, else all of it (a marker where it is not read)."""
-    from docgen.plan import owned
     from docgen.render.regions import strip_regions
 
-    where = _readable(path, inside)
+    where = files.readable(path, inside)
     if where is None:
         return _file_digest(path, inside)
     try:
@@ -107,7 +102,7 @@ def _page_input(path: Path, inside: _Inside) -> bytes | None:
             raw = handle.read()
     except OSError:
         return MISSING
-    head = raw[:2000].decode("utf-8", "replace")
+    head = raw[:NOTICE_REACH].decode("utf-8", "replace")
     if owned(head):
         return None
     if b"docgen:" in raw:
@@ -115,61 +110,13 @@ def _page_input(path: Path, inside: _Inside) -> bytes | None:
     return raw
 
 
-def _files(folder: Path, skip: Path | None) -> list[Path]:
-    found = []
-    for top, dirs, names in os.walk(folder):
-        here = Path(top)
-        dirs[:] = sorted(d for d in dirs if skip is None or here / d != skip)
-        found += [here / n for n in sorted(names)]
-    return found
-
-
 MISSING = b"\0missing"
 
 
-class _Inside:
-    """Whether a path, through any symbolic links, lies inside the project root (the real
-    path of each folder is looked up once)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = os.path.realpath(root)
-        self.folders: dict[str, str] = {}
-
-    def real(self, path: str, link: bool) -> str | None:
-        """The real path of ``path`` (a symbolic link when ``link``) if it lies inside the
-        root, else None."""
-        if link:
-            real = os.path.realpath(path)
-        else:
-            folder, name = os.path.split(path)
-            if folder not in self.folders:
-                self.folders[folder] = os.path.realpath(folder)
-            real = os.path.join(self.folders[folder], name)
-        return real if real == self.root or real.startswith(self.root + os.sep) else None
-
-
-def _readable(path: Path, inside: _Inside | None) -> str | None:
-    """Where to read ``path``: a regular file (through links, within the root unless
-    ``inside`` is None), or None for anything the plan refuses or never reads. A device
-    or a FIFO is never opened (reading /dev/zero would never end)."""
-    text = os.fspath(path)
-    try:
-        info = os.lstat(text)
-        link = stat.S_ISLNK(info.st_mode)
-        real = text if inside is None else inside.real(text, link)
-        if real is None:
-            return None
-        if link:
-            info = os.stat(real)
-    except OSError:
-        return None
-    return real if stat.S_ISREG(info.st_mode) else None
-
-
-def _file_digest(path: Path, inside: _Inside | None) -> bytes:
+def _file_digest(path: str | Path, inside: files.Inside | None) -> bytes:
     """The SHA-256 of a file's bytes, read in blocks; for a file that is not read (see
-    ``_readable``), a marker of what lies there instead."""
-    where = _readable(path, inside)
+    ``files.readable``), a marker of what lies there instead."""
+    where = files.readable(path, inside)
     if where is None:
         try:
             return b"\0not read:" + os.fsencode(os.readlink(path))
@@ -278,7 +225,7 @@ def slim(plan: Plan) -> Plan:
     Texts, the registry's profiles and the sources behind each output are left out (they
     would be most of the storing and loading time); a caller that finds drift re-plans.
     """
-    registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={}, data={})
+    registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={})
     outputs = tuple(
         replace(o, text="", sources=(), digest=hashlib.sha256(o.text.encode()).hexdigest())
         for o in plan.outputs

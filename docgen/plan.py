@@ -7,7 +7,6 @@ pytest plugins serve it, so no two verbs can disagree.
 from __future__ import annotations
 
 import json
-import os
 import posixpath
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -15,15 +14,16 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from docgen.config import Project
-from docgen.errors import Location, PageError, TemplateError
-from docgen.notice import NOTICE_MARK
+from docgen.errors import Location, TemplateError
+from docgen.io import files
 from docgen.registry.model import Profile, Registry, Source
+from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
+from docgen.render.syntax import notice, owned, with_notice
 
 if TYPE_CHECKING:
     from docgen.changelog.entries import Entry
     from docgen.render.environment import Renderer
 
-PROFILE_SLOT = "[profile]"
 EXPORT_VERSION = 1
 
 
@@ -57,6 +57,9 @@ class Plan:
     #: False for a cached plan: no profiles in the registry, and each output has only the
     #: digest of its text and no sources; enough to prove a tree in sync, nothing more.
     complete: bool = True
+    #: The text of each published page docgen does not write (a hand-written page without
+    #: regions), so the preview serves every page from the plan; empty in a cached plan.
+    texts: tuple[tuple[str, str], ...] = ()
 
     def by_path(self) -> dict[str, Output]:
         return {o.path: o for o in self.outputs}
@@ -77,7 +80,7 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     reg = registry or load_registry(project)
     renderer = Renderer(reg, [project.path(project.config.templates)])
     jobs = list(_jobs(project, reg))
-    hand = hand_written_pages(project, {job.path for job in jobs})
+    hand = _hand_written_pages(project, {job.path for job in jobs})
     custom = _custom_regions(project)
     units: list[_Job | Path] = [*jobs, *hand]
     with settled():
@@ -91,7 +94,8 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
         outputs.append(overview)
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
-    return Plan(reg, tuple(outputs), pages)
+    texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
+    return Plan(reg, tuple(outputs), pages, texts=texts)
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,7 @@ class _Unit:
     variants: tuple[Output, ...] = ()
     published: bool = False
     audience: tuple[str, ...] = ()
+    text: str = ""  # a published hand-written page's text, when docgen does not write it
 
 
 def _jobs(project: Project, reg: Registry) -> Iterator[_Job]:
@@ -139,18 +144,19 @@ def _unit(
             return _Unit(unit.path, page)
         found, audience = _variants(project, reg, unit.path, raw)
         return _Unit(unit.path, page, found, True, audience)
-    text = read_text(project, unit)
-    rel = project_relative(project, unit)
+    text = files.read_text(project, unit)
+    rel = unit.relative_to(project.root).as_posix()
     if owned(text):
         return _Unit(rel, None)
     output = None
     if regions.has_markers(text):
         text = regions.fill(rel, text, renderer, custom)
         output = Output(rel, text, rel, kind="region")
+    kept = "" if output is not None else text
     if not variants.is_shared(text, reg.product.cli_token):
-        return _Unit(rel, output, published=True)
+        return _Unit(rel, output, published=True, text=kept)
     found, audience = _variants(project, reg, rel, text)
-    return _Unit(rel, output, found, True, audience)
+    return _Unit(rel, output, found, True, audience, kept)
 
 
 def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
@@ -167,79 +173,25 @@ def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
     )
 
 
-def notice(origin: str, registry: str, comment: str = "mdx") -> str:
-    """The generated-file notice that marks a file as docgen's to rewrite or delete."""
-    text = (
-        f"This file is {NOTICE_MARK} from {registry} and {origin}. "
-        "Do not edit it by hand: change those and run `docgen build`."
-    )
-    return f"{{/* {text} */}}" if comment == "mdx" else text
-
-
-def with_notice(text: str, note: str) -> str:
-    """Insert ``note`` after the frontmatter (or at the top when there is none)."""
-    if text.startswith("---\n"):
-        end = text.find("\n---\n", 4)
-        if end != -1:
-            cut = end + len("\n---\n")
-            return f"{text[:cut]}\n{note}\n{text[cut:]}"
-    return f"{note}\n\n{text}"
-
-
-def page_templates(project: Project) -> list[str]:
-    """Template names (POSIX, relative to the templates folder) that become pages."""
-    root = project.path(project.config.templates)
-    if not root.is_dir():
-        return []
-    names = []
-    for path in root.rglob("*.j2"):
-        rel = PurePosixPath(path.relative_to(root).as_posix())
-        if not any(part.startswith(("_", ".")) for part in rel.parts):
-            names.append(str(rel))
-    return sorted(names)
-
-
 def _render(renderer: Renderer, reg: Registry, job: _Job) -> tuple[Output, str]:
-    context: dict[str, Any] = {"page": {"path": job.path, "template": job.display}}
+    context = PageContext(page=PageInfo(path=job.path, template=job.display))
     if job.profile is not None:
         context["profile"] = reg.profiles[job.profile]
-    text = renderer.render(job.name, job.display, **context)
+    text = renderer.render(job.name, job.display, context)
     if not text.strip():
         raise TemplateError.at(Location(job.display, 1), "template rendered an empty page")
     note = notice(job.display, reg.path)
     return Output(job.path, with_notice(text, note), job.display), text
 
 
-def hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
+def _hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
     """MDX pages under the docs folder that people write (no notice, not generated).
 
     The variants folder is not entered, and neither is a linked folder or file: a page
-    is read only where it really lies inside the docs folder.
+    is read only where it really lies inside the docs folder (never a FIFO or a device).
     """
-    docs = project.path(project.config.docs)
-    variants_dir = project.path(project.config.variants)
-    out = []
-    for top, dirs, names in os.walk(docs):
-        here = Path(top)
-        dirs[:] = [d for d in dirs if here / d != variants_dir]
-        for name in names:
-            path = here / name
-            rel = path.relative_to(project.root).as_posix()
-            if name.endswith(".mdx") and rel not in skip and not path.is_symlink():
-                out.append(path)
-    out.sort(key=lambda path: path.parts)
-    return out
-
-
-def read_text(project: Project, path: Path) -> str:
-    """A page's text; invalid UTF-8 is a located error at its project path."""
-    raw = path.read_bytes()
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        where = Location(project_relative(project, path), line)
-        raise PageError.at(where, "invalid UTF-8 in page") from None
+    pages = [f for f in files.pages(project) if f.kind == files.FILE and f.rel not in skip]
+    return sorted((Path(f.path) for f in pages), key=lambda path: path.parts)
 
 
 def _custom_regions(project: Project) -> set[str]:
@@ -294,6 +246,7 @@ def overview_output(
     release's heading is a source, so drift names the entry behind it.
     """
     from docgen.changelog import entries as changelog
+    from docgen.changelog.notes import overview_text
 
     releases = []
     sources = []
@@ -306,7 +259,7 @@ def overview_output(
             sources.append(Source((section.version,), where, section.version))
     if not releases:
         return None
-    text = changelog.overview_text(project, reg, releases)
+    text = overview_text(project, reg, releases)
     note = notice(f"the entries in {project.config.changelog}/", reg.path)
     path = f"{project.config.changelog}/overview.mdx"
     return Output(path, with_notice(text, note), path, tuple(sources), "page", basis="changelog")
@@ -380,12 +333,3 @@ def _export_profile(p: Profile) -> dict[str, Any]:
 def _export(project: Project, reg: Registry) -> Output:
     text = json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
     return Output(project.config.export, text, "docgen export", _all_sources(reg), "export")
-
-
-def owned(text: str) -> bool:
-    """Whether a file's text carries docgen's notice near its top."""
-    return NOTICE_MARK in text[:2000]
-
-
-def project_relative(project: Project, path: Path) -> str:
-    return path.relative_to(project.root).as_posix()

@@ -1,7 +1,8 @@
-"""Compare a plan with the files on disk; write it atomically (build) or report (check).
+"""Drift: compare a plan with the files on disk, and say which registry entries are behind it.
 
-Nothing is written until every output has rendered and every ownership check
-has passed, so a failed build leaves the tree exactly as it was.
+``build`` writes what differs (through ``docgen.io.writes``), ``check`` reports it.
+Nothing is written until every output has rendered and every ownership check has
+passed, so a failed build leaves the tree exactly as it was.
 """
 
 from __future__ import annotations
@@ -10,19 +11,17 @@ import hashlib
 import json
 import os
 import re
-import stat
-import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from docgen.config import Project
-from docgen.errors import ConfigError, Location, OwnershipError, Problem
-from docgen.plan import Output, Plan, owned
+from docgen.errors import Location, OwnershipError, Problem
+from docgen.io import files, writes
+from docgen.io.writes import Write
+from docgen.plan import Output, Plan
 from docgen.registry.model import Source
+from docgen.render.syntax import NOTICE_REACH, owned
 
 NEW, CHANGED, UNCHANGED, STALE = "new", "changed", "unchanged", "stale"
 #: The statuses of a file that is not as docgen would write it.
@@ -35,6 +34,8 @@ WHY = {
     STALE: "stale: no template or registry entry produces it any more",
 }
 REGISTRY, CHANGELOG = "the registry", "the changelog entries"
+#: The kinds of file docgen writes, and so may find stale and prune.
+OWNABLE = (".mdx", ".md", ".json")
 
 
 @dataclass(frozen=True)
@@ -126,12 +127,11 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     """Classify some outputs (no stale files: ``compare`` adds those); refuse foreign files."""
     report = Report()
     foreign: list[Problem] = []
-    root = str(project.root.resolve())
+    inside = files.Inside(project.root)
     base = str(project.root)
-    _real_dir.cache_clear()
     for output in outputs:
         target = os.path.join(base, output.path)
-        if not _inside(target, root):
+        if not inside.contains(target):
             foreign.append(
                 Problem(
                     f"refusing to write {output.path}: it leads outside the "
@@ -140,7 +140,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
                 )
             )
             continue
-        raw = _read_bytes(target)
+        raw = files.read_bytes(target)
         old = None if raw is None else raw.decode("utf-8", errors="replace")
         if old is not None and output.owned and not owned(old):
             foreign.append(_foreign(output))
@@ -156,21 +156,6 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     return report
 
 
-def _inside(path: str, root: str) -> bool:
-    """Whether ``path`` (through any symbolic links) stays inside the resolved ``root``."""
-    if os.path.islink(path):
-        target = os.path.realpath(path)
-    else:
-        folder, name = os.path.split(path)
-        target = os.path.join(_real_dir(folder), name)
-    return target == root or target.startswith(root + os.sep)
-
-
-@lru_cache(maxsize=4096)
-def _real_dir(folder: str) -> str:
-    return os.path.realpath(folder)
-
-
 def _foreign(output: Output) -> Problem:
     return Problem(
         f"refusing to overwrite {output.path}: it has no docgen notice, so it was written by hand "
@@ -179,144 +164,37 @@ def _foreign(output: Output) -> Problem:
     )
 
 
-def _read(path: Path) -> str | None:
-    raw = _read_bytes(path)
-    return None if raw is None else raw.decode("utf-8", errors="replace")
-
-
-def _read_bytes(path: str | Path) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-
-
 def owned_files(project: Project, skip: set[str] | None = None) -> Iterator[str]:
-    """Project-relative paths of files under the docs folder that carry the notice.
+    """Project-relative paths of files under the docs and changelog folders that carry
+    the notice.
 
     A folder that leads outside the project root (a symbolic link) is not entered: what
     lies there is never docgen's to read or delete. Links below it are not followed.
     """
-    folders = [project.path(project.config.docs), project.path(project.config.changelog)]
-    root = str(project.root.resolve())
-    _real_dir.cache_clear()
-    found: set[str] = set()
-    for folder in folders:
-        if not _inside(str(folder), root):
-            continue
-        for top, _dirs, names in os.walk(folder):
-            found.update(
-                os.path.join(top, n) for n in names if n.endswith((".mdx", ".md", ".json"))
-            )
-    cut = len(str(project.root)) + 1
+    found: dict[str, files.Found] = {}
+    for folder in (project.config.docs, project.config.changelog):
+        listed = files.listing(project, folder)
+        if listed.inside:
+            found.update((f.path, f) for f in listed.files if f.path.endswith(OWNABLE))
     for name in sorted(found):
-        rel = name[cut:].replace(os.sep, "/")
-        if skip is not None and rel in skip:
+        rel = found[name].rel
+        if (skip is not None and rel in skip) or found[name].kind != files.FILE:
             continue
-        path = Path(name)
-        if path.is_file() and not path.is_symlink():
-            text = _read(path)
-            if text is not None and owned(text):
-                yield rel
+        head = files.read_head(name, 4 * NOTICE_REACH)  # UTF-8: up to 4 bytes a character
+        if head is not None and owned(head.decode("utf-8", errors="replace")):
+            yield rel
 
 
 def apply(
     project: Project, report: Report, progress: Callable[[int], None] | None = None
 ) -> list[Change]:
     """Write new and changed outputs atomically and delete stale ones; return what changed."""
-    sweep_temporaries(project, report)
-    data: dict[str, bytes] = {}
-    for change in report.of(NEW, CHANGED):  # refuse before the first write, not midway
-        assert change.output is not None and not change.output.digest, "a cached plan"
-        try:
-            data[change.path] = change.output.text.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            raise OwnershipError(
-                Problem(f"cannot write {change.path}: {exc.reason}", Location(change.path, 1, 1))
-            ) from None
     todo = report.of(NEW, CHANGED, STALE)
-    root = str(project.root)  # strings, not Paths: this loop runs once per file
-    for folder in sorted({os.path.dirname(os.path.join(root, c.path)) for c in todo if c.output}):
-        os.makedirs(folder, exist_ok=True)
-    done: list[Change] = []
-    for change in todo:  # one thread: on thousands of small files it beats a pool
-        target = os.path.join(root, change.path)
-        if change.output is not None:
-            write_atomic(target, data[change.path], change.status == NEW)
-        else:
-            with suppress(FileNotFoundError):
-                os.unlink(target)
-        done.append(change)
-        if progress is not None:
-            progress(len(done))
-    return done
-
-
-TMP_SUFFIX = ".docgen-tmp"
-
-
-def sweep_temporaries(project: Project, report: Report) -> None:
-    """Remove temporary files an interrupted build left beside its outputs."""
-    root = str(project.root)
-    for folder in {os.path.dirname(os.path.join(root, c.path)) for c in report.changes}:
-        try:
-            entries = list(os.scandir(folder))
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        for entry in entries:
-            if entry.name.startswith(".") and entry.name.endswith(TMP_SUFFIX):
-                with suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-
-
-def write_atomic(path: str | Path, text: str | bytes, new: bool = False) -> None:
-    """Write through a temporary file in the same folder, then rename over ``path``.
-
-    A killed build leaves every file old or new, never half written. A new file gets the
-    mode a plain write would give it (the kernel applies the umask), a rewritten one keeps
-    its own; ``new`` says the caller knows ``path`` does not exist yet. Files are not
-    fsynced one by one (that costs seconds on thousands of files); a power cut can still
-    lose the newest writes, as with most build tools.
-    """
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    path = os.fspath(path)
-    mode = None if new else _mode_of(path)
-    folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}{TMP_SUFFIX}")
-    try:
-        fd = os.open(tmp, _CREATE, 0o666)
-    except FileExistsError:  # left by a killed build that had this process id
-        os.unlink(tmp)
-        fd = os.open(tmp, _CREATE, 0o666)
-    except FileNotFoundError:
-        os.makedirs(folder, exist_ok=True)
-        fd = os.open(tmp, _CREATE, 0o666)
-    try:
-        try:
-            if mode is not None:
-                os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view) :]
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-
-
-def _mode_of(path: str) -> int | None:
-    """The permission bits ``path`` has now, or None when it does not exist."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
+    for change in todo:
+        assert change.output is None or not change.output.digest, "a cached plan"
+    planned = [Write(c.path, c.output.text if c.output else None, c.status == NEW) for c in todo]
+    writes.apply(project, planned, [c.path for c in report.changes], progress)
+    return todo
 
 
 def attribute(old: str, output: Output) -> list[Source]:
@@ -375,44 +253,3 @@ def _flat(value: Any, path: str) -> Iterator[str]:
 def _count(text: str, haystack: str) -> int:
     """Occurrences of ``text`` not followed by a word character (``1`` is not in ``12``)."""
     return len(re.findall(re.escape(text) + r"(?![\w.])", haystack))
-
-
-@contextmanager
-def build_lock(
-    project: Project, wait: float = 120.0, notify: Callable[[str], None] | None = None
-) -> Iterator[None]:
-    """Hold an exclusive lock on the project root so two builds never interleave writes.
-
-    A second build waits (saying so once) and then plans against the first one's
-    result; after ``wait`` seconds it stops with a clear error instead.
-    """
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX: no lock
-        yield
-        return
-    fd = os.open(project.root, os.O_RDONLY)
-    try:
-        _acquire(fd, fcntl, wait, notify)
-        yield
-    finally:
-        os.close(fd)
-
-
-def _acquire(fd: int, fcntl: Any, wait: float, notify: Callable[[str], None] | None) -> None:
-    deadline = time.monotonic() + wait
-    told = False
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return
-        except BlockingIOError:
-            if not told and notify is not None:
-                notify("docgen: another docgen build is running in this project; waiting")
-                told = True
-            if time.monotonic() > deadline:
-                raise ConfigError.at(
-                    Location("docgen"),
-                    f"another docgen build kept this project locked for {wait:.0f} s; try again",
-                ) from None
-            time.sleep(0.05)

@@ -3,8 +3,8 @@
 The shipped JSON Schema (docgen/data/registry.schema.json) stays the source of truth:
 jsonschema explains every error; this generated module only answers "valid or not"
 quickly on the happy path. The generated module records the SHA-256 of the schema it was
-compiled from, so tests/test_cache.py fails when the schema changed without it, whatever
-fastjsonschema release the machine has.
+compiled from, so tests/registry/test_schema.py fails when the schema changed without it,
+whatever fastjsonschema release the machine has.
 
     python3 scripts/build_schema_check.py
 """

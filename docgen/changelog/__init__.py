@@ -1,1 +1,1 @@
-"""The changelog: the registry's semantic diff, dated entries and their history rules."""
+"""The changelog: the registry's semantic diff, the dated entries, their rules, new releases."""

@@ -7,14 +7,15 @@ the registry node behind it (in the newer state where it exists, else the older)
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from docgen.changelog import git
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
+from docgen.registry.load import load_bytes
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
 
 KINDS = (
@@ -80,59 +81,17 @@ def _text(value: Any) -> str:
 
 def registry_at(project: Project, ref: str) -> Registry:
     """The registry as committed at git revision ``ref``."""
-    root = _git(project.root, "rev-parse", "--show-toplevel", what="a git repository").strip()
-    rel = project.registry_path.resolve().relative_to(Path(root).resolve()).as_posix()
-    try:
-        _git(
-            project.root,
-            "rev-parse",
-            "--verify",
-            "--quiet",
-            f"{ref}^{{commit}}",
-            what=f"revision '{ref}'",
-        )
-    except ConfigError:
-        shallow = _git(project.root, "rev-parse", "--is-shallow-repository", what="git").strip()
-        hint = (
-            " (this is a shallow clone: fetch more history, e.g. `git fetch --unshallow`)"
-            if shallow == "true"
-            else ""
-        )
-        raise ConfigError.at(Location("--since"), f"unknown git revision '{ref}'{hint}") from None
-    raw = _git_bytes(
-        project.root, "show", f"{ref}:{rel}", what=f"{project.config.registry} at revision '{ref}'"
-    )
-    from docgen.registry.load import load_bytes
-
-    return load_bytes(raw, f"{ref}:{project.config.registry}")
+    return load_bytes(git.registry_bytes_at(project, ref), f"{ref}:{project.config.registry}")
 
 
 def registry_file(project: Project, path: str) -> Registry:
+    """The registry in the file ``path`` (project-relative, or absolute)."""
     target = (project.root / path) if not Path(path).is_absolute() else Path(path)
     try:
         raw = target.read_bytes()
     except OSError as exc:
         raise ConfigError.at(Location(path), f"cannot read registry: {exc.strerror}") from None
-    from docgen.registry.load import load_bytes
-
     return load_bytes(raw, path)
-
-
-def _git(cwd: Path, *args: str, what: str) -> str:
-    return _git_bytes(cwd, *args, what=what).decode("utf-8", "replace")
-
-
-def _git_bytes(cwd: Path, *args: str, what: str) -> bytes:
-    try:
-        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
-    except FileNotFoundError:
-        raise ConfigError.at(Location("--since"), "git is not installed") from None
-    if done.returncode != 0:
-        raise ConfigError.at(
-            Location("--since"),
-            f"cannot read {what}: {done.stderr.decode('utf-8', 'replace').strip() or 'git failed'}",
-        )
-    return done.stdout
 
 
 def diff(old: Registry, new: Registry) -> list[Change]:
@@ -228,47 +187,27 @@ def _profile_changes(old: Profile, new: Profile) -> Iterator[Change]:
 
 
 def _arg_changes(
-    subject: str,
-    old: tuple[Arg, ...],
-    new: tuple[Arg, ...],
-    fallback: Source,
-    ctx: dict[str, Any],
-    prefix: str = "",
+    subject: str, old: tuple[Arg, ...], new: tuple[Arg, ...], fallback: Source, ctx: dict[str, Any]
 ) -> Iterator[Change]:
+    """Args added and changed in the newer order, then the removed ones (located at
+    ``fallback``, as they have no node in the newer state)."""
     before = {a.name: a for a in old}
     after = {a.name: a for a in new}
     for name, arg in after.items():
-        if name not in before:
+        was = before.get(name)
+        if was is None:
             yield Change(
-                "arg-added",
-                subject,
-                prefix + name,
-                None,
-                _value(arg),
-                arg.source,
-                {**ctx, "arg": arg},
+                "arg-added", subject, name, None, _value(arg), arg.source, {**ctx, "arg": arg}
             )
-        elif before[name].tokens != arg.tokens:
+        elif was.tokens != arg.tokens:
+            context = {**ctx, "arg": arg, "old_arg": was}
             yield Change(
-                "arg-changed",
-                subject,
-                prefix + name,
-                _value(before[name]),
-                _value(arg),
-                arg.source,
-                {**ctx, "arg": arg, "old_arg": before[name]},
+                "arg-changed", subject, name, _value(was), _value(arg), arg.source, context
             )
     for name, arg in before.items():
         if name not in after:
-            yield Change(
-                "arg-removed",
-                subject,
-                prefix + name,
-                _value(arg),
-                None,
-                fallback,
-                {**ctx, "old_arg": arg},
-            )
+            context = {**ctx, "old_arg": arg}
+            yield Change("arg-removed", subject, name, _value(arg), None, fallback, context)
 
 
 def _value(arg: Arg) -> str:

@@ -16,8 +16,9 @@ Pure text in, text out; no MkDocs import. What changes:
   becomes an indented code block.
 - Links go through a caller's function, so route-style links can be re-aimed.
 
-The CLI token and ``<AgentOnly>`` blocks are resolved before this, by the variants
-engine: this module sees one agent's page.
+Lists, callouts and nested code are re-indented by ``markdown_nesting``. The CLI token
+and ``<AgentOnly>`` blocks are resolved before this, by the variants engine: this module
+sees one agent's page.
 """
 
 from __future__ import annotations
@@ -25,34 +26,25 @@ from __future__ import annotations
 import html
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from docgen.errors import Location, PageError
-from docgen.render.variants import split_frontmatter
+from docgen.integrations.markdown_nesting import (
+    Block,
+    Code,
+    callouts,
+    reindent_lists,
+    render_blocks,
+)
+from docgen.render import syntax
 
 LinkFunction = Callable[[str], "str | None"]
 """Maps a link target to its new target, or to None to show the link text alone."""
 
-CALLOUTS = {
-    "Note": "note",
-    "Info": "info",
-    "Tip": "tip",
-    "Warning": "warning",
-    "Error": "danger",
-    "Success": "success",
-    "Check": "success",
-    "Launch": "note",
-}
-_NAMES = "|".join(CALLOUTS)
-_ATTR = r"""(?:\s+title=(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'))?"""
-CALLOUT_OPEN = re.compile(rf"^(?P<indent> *)<(?P<name>{_NAMES}){_ATTR}\s*>(?P<rest>.*)$")
-CALLOUT_CLOSE = re.compile(rf"^(?P<before>.*?)</(?:{_NAMES})>\s*$")
-FENCE_OPEN = re.compile(r"^(?P<indent> *)(?P<marker>`{3,}|~{3,})(?P<info>[^`]*)$")
-LIST_ITEM = re.compile(r"^(?P<indent> *)(?P<marker>[-*+]|\d{1,9}[.)])(?P<gap> +|$)")
 ESM = re.compile(r"^(?:import|export)\s")
 WHOLE_LINE_COMMENT = re.compile(r"^[ \t]*\{/\*.*?\*/\}[ \t]*(?:\n|\Z)", re.M | re.S)
 CODE_OR_COMMENT = re.compile(
@@ -68,19 +60,6 @@ PLACEHOLDER = re.compile("\x00(\\d+)\x00")
 
 
 @dataclass(frozen=True)
-class Fence:
-    """A fenced code block; ``body`` lines have the fence's indentation removed."""
-
-    indent: int
-    marker: str
-    lang: str
-    body: tuple[str, ...]
-
-
-Block = str | Fence  # a prose line, or a whole fenced code block
-
-
-@dataclass(frozen=True)
 class Converted:
     """One page as MkDocs Markdown, with the title taken from its frontmatter."""
 
@@ -90,10 +69,10 @@ class Converted:
 
 def convert(text: str, path: str = "<page>", link: LinkFunction | None = None) -> Converted:
     """Turn one MDX page into MkDocs Markdown; ``link`` re-aims link targets."""
-    frontmatter, _has, body = split_frontmatter(text.replace("\r\n", "\n"))
-    meta = read_meta(frontmatter, path)
+    parts = syntax.split(text.replace("\r\n", "\n"))
+    meta = read_meta(parts.frontmatter, path)
     title = _string(meta.get("title"))
-    blocks = list(_blocks(line.text for line in body))
+    blocks = list(_blocks(parts.body.split("\n")))
     blocks = list(drop_esm(strip_comments(blocks)))
     blocks = list(callouts(list(reindent_lists(blocks))))
     lines = [(code, line if code else _inline(line, link)) for code, line in render_blocks(blocks)]
@@ -148,21 +127,16 @@ def markdown_text(text: str) -> str:
     return re.sub(r"([\\`*_\[\]{}#!])", r"\\\1", html.escape(text, quote=False))
 
 
-def _blocks(lines: Iterable[str]) -> Iterator[Block]:
-    """Group the body into prose lines and fenced code blocks (an unclosed fence runs on)."""
-    pending = iter(lines)
-    for line in pending:
-        match = FENCE_OPEN.match(line)
-        if match is None or ("`" in match["marker"] and "`" in match["info"]):
-            yield line
+def _blocks(lines: list[str]) -> Iterator[Block]:
+    """The body as prose lines and fenced code blocks (each body line out of its fence's
+    indentation)."""
+    for block in syntax.code_blocks(lines):
+        if isinstance(block, str):
+            yield block
             continue
-        indent, marker = len(match["indent"]), match["marker"]
-        body = []
-        for inner in pending:
-            if re.match(rf"^ *{re.escape(marker[0])}{{{len(marker)},}}\s*$", inner):
-                break
-            body.append(_dedent(inner, indent))
-        yield Fence(indent, marker, _language(match["info"]), tuple(body))
+        fence = block.fence
+        body = tuple(_dedent(line, fence.indent) for line in block.body)
+        yield Code(fence.indent, fence.marker, _language(fence.language), body)
 
 
 def _dedent(line: str, count: int) -> str:
@@ -170,9 +144,8 @@ def _dedent(line: str, count: int) -> str:
     return line[min(spaces, count) :]
 
 
-def _language(info: str) -> str:
-    """The first word of a fence's info string (``bash title="x"`` -> ``bash``)."""
-    word = info.strip().split(" ", 1)[0] if info.strip() else ""
+def _language(word: str) -> str:
+    """The fence's language, when Python-Markdown can take it as a class name."""
     return word if re.fullmatch(r"[\w#.+-]+", word) else ""
 
 
@@ -213,130 +186,6 @@ def drop_esm(blocks: list[Block]) -> Iterator[Block]:
         else:
             blank = in_esm = False
         yield block
-
-
-def _indent(block: Block) -> int:
-    if isinstance(block, Fence):
-        return block.indent
-    return len(block) - len(block.lstrip(" "))
-
-
-def _shift(block: Block, indent: int) -> Block:
-    """The block moved to ``indent`` spaces."""
-    if isinstance(block, Fence):
-        return replace(block, indent=indent)
-    return " " * indent + block.lstrip(" ")
-
-
-@dataclass
-class _ListLevel:
-    marker: int  # column of the item's marker in the MDX
-    source: int  # column where this item's content starts in the MDX
-    target: int  # column where it must start for Python-Markdown (a multiple of four)
-    loose: bool = False  # a blank line occurred inside the item
-
-
-def reindent_lists(blocks: list[Block]) -> Iterator[Block]:
-    """CommonMark list nesting (content under the marker) as Python-Markdown's four spaces."""
-    levels: list[_ListLevel] = []
-    previous = ""  # the last prose line ("" after a blank line or a fence)
-    for block in blocks:
-        if isinstance(block, str) and not block.strip():
-            previous = ""
-            if levels:
-                levels[-1].loose = True
-            yield block
-            continue
-        item = LIST_ITEM.match(block) if isinstance(block, str) else None
-        if isinstance(block, str) and item is not None:
-            yield from _list_item(block, item, levels, previous)
-        else:
-            yield _continuation(block, levels, after_blank=not previous)
-        previous = block if isinstance(block, str) else ""
-
-
-def _list_item(
-    line: str, item: re.Match[str], levels: list[_ListLevel], previous: str
-) -> Iterator[str]:
-    column = len(item["indent"])
-    while levels and levels[-1].marker > column:
-        levels.pop()
-    sibling = bool(levels) and levels[-1].source > column  # another item of the same list
-    if previous and (levels[-1].loose if sibling else not LIST_ITEM.match(previous)):
-        yield ""  # Python-Markdown needs a blank line before a list that follows a paragraph,
-        # and between items once an item holds more than one block
-    if sibling:
-        levels.pop()
-    target = levels[-1].target if levels else 0
-    content = column + len(item["marker"]) + max(len(item["gap"]), 1)
-    levels.append(_ListLevel(column, content, target + 4))
-    yield " " * target + line.lstrip(" ")
-
-
-def _continuation(block: Block, levels: list[_ListLevel], after_blank: bool) -> Block:
-    column = _indent(block)
-    if after_blank:
-        while levels and levels[-1].source > column:
-            levels.pop()
-    for level in reversed(levels):
-        if column >= level.source:
-            return _shift(block, level.target + column - level.source)
-    return block
-
-
-def callouts(blocks: list[Block]) -> Iterator[Block]:
-    """``<Note>`` ... ``</Note>`` as ``!!! note`` with its content four spaces deeper."""
-    depth = 0
-    for block in blocks:
-        if isinstance(block, Fence):
-            yield _shift(block, block.indent + 4 * depth)
-            continue
-        opened = CALLOUT_OPEN.match(block)
-        closed = CALLOUT_CLOSE.match(block)
-        if opened is not None:
-            lines, depth = _open_callout(opened, depth)
-            yield from lines
-        elif closed is not None and depth:
-            if closed["before"].strip():
-                yield " " * (4 * depth) + closed["before"]
-            depth -= 1
-            yield ""
-        else:
-            yield " " * (4 * depth) + block if block.strip() else block
-
-
-def _open_callout(opened: re.Match[str], depth: int) -> tuple[list[str], int]:
-    """The admonition line, any content on the tag's line, and the new depth."""
-    column = len(opened["indent"]) + 4 * depth
-    kind = CALLOUTS[opened["name"]]
-    raw = opened["dq"] if opened["dq"] is not None else opened["sq"]
-    title = f' "{html.escape(html.unescape(raw))}"' if raw else ""
-    lines = ["", " " * column + f"!!! {kind}{title}"]
-    rest = opened["rest"]
-    closed = CALLOUT_CLOSE.match(rest)
-    if closed is not None:
-        rest = closed["before"]
-    if rest.strip():
-        lines.append(" " * (column + 4) + rest.strip())
-    if closed is not None:
-        return [*lines, ""], depth
-    return lines, depth + 1
-
-
-def render_blocks(blocks: list[Block]) -> Iterator[tuple[bool, str]]:
-    """Lines tagged with whether they are code; nested fences become indented code."""
-    for block in blocks:
-        if isinstance(block, str):
-            yield False, block
-        elif block.indent == 0:
-            yield True, f"{block.marker}{block.lang}"
-            yield from ((True, line) for line in block.body)
-            yield True, block.marker
-        else:
-            yield False, ""
-            pad = " " * (block.indent + 4)
-            yield from ((True, pad + line if line.strip() else "") for line in block.body)
-            yield False, ""
 
 
 def _inline(line: str, link: LinkFunction | None) -> str:

@@ -29,7 +29,8 @@ from typing import Any
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, did_you_mean
 from docgen.integrations.mdx_to_markdown import LinkFunction, convert, markdown_text
-from docgen.plan import Plan, hand_written_pages, owned, read_text, variant_path
+from docgen.io import files
+from docgen.plan import Plan, variant_path
 from docgen.registry.model import Agent, Registry
 from docgen.render import variants
 
@@ -99,10 +100,16 @@ def build_site(project: Project, the_plan: Plan, wanted: Sequence[str] = ()) -> 
 
 
 def source_pages(project: Project, the_plan: Plan, agents: Sequence[Agent]) -> Iterator[SourcePage]:
-    """The docs folder's MDX pages, each with its text for every agent it is published for."""
+    """The docs folder's MDX pages, each with its text for every agent it is published for.
+
+    All of it comes from the plan: the page's own output or the hand-written text it
+    kept, each agent's variant, and the agents the page is published for.
+    """
     docs = project.config.docs
     outputs = the_plan.by_path()
-    for path, text in _mdx_pages(project, the_plan):
+    kept = dict(the_plan.texts)
+    for path, audience in sorted(the_plan.pages):
+        text = outputs[path].text if path in outputs else kept[path]
         route = str(PurePosixPath(path).relative_to(docs).with_suffix(""))
         own = {a.id: outputs.get(variant_path(project, path, a.id)) for a in agents}
         if any(own.values()):
@@ -112,27 +119,8 @@ def source_pages(project: Project, the_plan: Plan, agents: Sequence[Agent]) -> I
                 if out is not None
             }
         else:
-            page = variants.parse(path, text, the_plan.registry.agents)
-            audience = {a.id for a in variants.published_for(page, the_plan.registry.agents)}
             texts = {a.id: text for a in agents if a.id in audience}
         yield SourcePage(path, route, text, texts)
-
-
-def _mdx_pages(project: Project, the_plan: Plan) -> list[tuple[str, str]]:
-    """Generated and region pages from the plan, then hand-written ones from disk."""
-    docs = PurePosixPath(project.config.docs)
-    pages = {
-        o.path: o.text
-        for o in the_plan.outputs
-        if o.kind in ("page", "region")
-        and o.path.endswith(".mdx")
-        and docs in PurePosixPath(o.path).parents
-    }
-    for file in hand_written_pages(project, set(pages)):
-        text = read_text(project, file)
-        if not owned(text):
-            pages[file.relative_to(project.root).as_posix()] = text
-    return sorted(pages.items())
 
 
 def _page(source: SourcePage, agent: Agent, links: Links) -> SitePage:
@@ -286,12 +274,12 @@ def _section_title(folder: str) -> str:
 
 def _assets(project: Project, agents: Sequence[Agent]) -> Iterator[tuple[str, Path]]:
     """Images and downloads under the docs folder, copied into every agent's section."""
-    docs = project.path(project.config.docs)
+    docs = files.listing(project, project.config.docs)
     skip = project.path(project.config.variants)
-    if not docs.is_dir():
-        return
-    for file in sorted(docs.rglob("*")):
-        if file.suffix.lower() in ASSET_SUFFIXES and file.is_file() and skip not in file.parents:
-            rel = file.relative_to(docs).as_posix()
+    suffix = ASSET_SUFFIXES
+    found = [Path(f.path) for f in docs.files if PurePosixPath(f.rel).suffix.lower() in suffix]
+    for file in sorted(found):
+        if file.is_file() and skip not in file.parents:
+            rel = file.relative_to(docs.folder).as_posix()
             for agent in agents:
                 yield f"{agent.id}/{rel}", file

@@ -22,13 +22,13 @@ from docgen.config import Project
 from docgen.errors import Location
 from docgen.integrations import vllm_env
 from docgen.registry.model import Arg, Override, Profile
-from docgen.vllm.catalog import release_key
+from docgen.render.syntax import CLOSING, CODE, roles
+from docgen.vllm.versions import release_key
 
 PROBE = Path(__file__).with_name("vllm_probe.py")
 PROBE_ENV = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"}
 PROBE_TIMEOUT = 900  # seconds; importing vLLM takes 6-20 s, each command about 1 ms
 SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)")
 _OPERATOR = re.compile(r"^[();<>|&]+$")
 _OPTION = re.compile(r"--[A-Za-z0-9][\w.-]*")
 
@@ -133,22 +133,16 @@ def _shell_lines(text: str) -> Iterator[tuple[int, str]]:
     A backslash at the end of a line joins the next one; a quote left open does too
     (with the newline kept, inside the quoted word).
     """
-    fence: str | None = None
-    language = ""
     pending: str | None = None
     start = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        opening = _FENCE.match(line)
-        if fence is None:
-            if opening:
-                fence, language = opening[1], opening[2].lower()
+    lines = text.splitlines()
+    for number, (line, (role, fence)) in enumerate(zip(lines, roles(lines), strict=True), 1):
+        if role == CLOSING and pending is not None:
+            yield start, _unprompt(pending)
+        if role != CODE:
+            pending = None
             continue
-        if opening and opening[1].startswith(fence) and not opening[2]:
-            if pending is not None:
-                yield start, _unprompt(pending)
-            fence, pending = None, None
-            continue
-        if language not in SHELL_LANGUAGES:
+        if fence is None or fence.language.lower() not in SHELL_LANGUAGES:
             continue
         if pending is None:
             start, pending = number, ""

@@ -1,20 +1,23 @@
 """The typed, immutable registry that templates and every verb receive.
 
-Objects here are built by ``registry.load`` after validation; each keeps the
-key path and file location of the YAML node it came from.
+Objects here are built by ``registry.builder`` after validation; each keeps the
+key path and file location of the YAML node it came from. No raw YAML leaves the
+package: the ``vllm`` section travels as ``VllmSettings``, and ``Registry.catalog``
+gives the vLLM catalog a profile's args are checked against.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
 from docgen.errors import Location
+from docgen.registry.source import KeyPath
+from docgen.vllm.catalog import Catalog
 
-KeyPath = tuple[Any, ...]
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
@@ -182,6 +185,35 @@ class Profile:
 
 
 @dataclass(frozen=True)
+class VllmSettings:
+    """The registry's ``vllm`` section: flags it declares and values it adds to known flags."""
+
+    extra_flags: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    extra_values: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, section: Any) -> VllmSettings:
+        """The settings a parsed ``vllm`` section declares; a part of the wrong shape
+        counts as absent (the schema reports it)."""
+        section = section if isinstance(section, dict) else {}
+        flags, values = section.get("extra_flags"), section.get("extra_values")
+        return cls(
+            MappingProxyType(dict(flags)) if isinstance(flags, dict) else EMPTY,
+            MappingProxyType(dict(values)) if isinstance(values, dict) else EMPTY,
+        )
+
+    def catalog(self, release: str = "", image: str = "") -> Catalog:
+        """The catalog that checks args: vLLM 0.34.0, or ``release`` (the version image
+        ``image`` declares; raises UnknownRelease), plus the declared flags and values."""
+        base = Catalog.load()
+        if release:
+            base = base.for_version(release, image)
+        if not self.extra_flags and not self.extra_values:
+            return base
+        return base.extend(self.extra_flags, self.extra_values)
+
+
+@dataclass(frozen=True)
 class Registry:
     path: str
     product: Product
@@ -190,9 +222,7 @@ class Registry:
     images: Mapping[str, Image]
     models: Mapping[str, Model]
     profiles: Mapping[str, Profile]
-    vllm_extra_flags: Mapping[str, Any] = field(default_factory=dict)
-    vllm_extra_values: Mapping[str, Any] = field(default_factory=dict)
-    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    vllm: VllmSettings = field(default_factory=VllmSettings)
 
     @property
     def default_agent(self) -> Agent:
@@ -200,6 +230,12 @@ class Registry:
 
     def agent(self, agent_id: str) -> Agent | None:
         return next((a for a in self.agents if a.id == agent_id), None)
+
+    def catalog(self, image: str | None = None) -> Catalog:
+        """The catalog for args of a profile whose image is ``image``: the vLLM release
+        that image declares, else the default one, plus the registry's extras."""
+        found = self.images.get(image) if image is not None else None
+        return self.vllm.catalog(found.vllm if found is not None else "", image or "")
 
     def host_default(self, host_id: str) -> Profile | None:
         """The default profile of a host, if one is marked."""

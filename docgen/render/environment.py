@@ -10,18 +10,17 @@ from __future__ import annotations
 import signal
 import threading
 import traceback
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import jinja2
 from markupsafe import Markup
 
 from docgen.errors import Location, Problem, TemplateError
-from docgen.notice import NOTICE_MARK  # noqa: E402,F401 - re-exported
-from docgen.registry.model import Override, Profile, Registry
+from docgen.registry.model import Agent, Host, Image, Model, Override, Product, Profile, Registry
 from docgen.registry.serve import override_command, serve_command
 from docgen.render import mdx
 from docgen.render.prose import describe, settings_sentences, speculative_name
@@ -100,6 +99,29 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:
     return _safe("\n".join(lines))
 
 
+class TemplateGlobals(TypedDict):
+    """What every template sees, besides what its caller passes (see ``Renderer.render``)."""
+
+    registry: Registry
+    product: Product
+    agents: tuple[Agent, ...]
+    hosts: Mapping[str, Host]
+    images: Mapping[str, Image]
+    models: Mapping[str, Model]
+    profiles: list[Profile]
+    cli: str
+    table: Callable[[Sequence[str], Iterable[Sequence[Any]]], Markup]
+    serve_command: Callable[..., str]
+    override_command: Callable[[Profile, Override | str], str]
+    host_default: Callable[[str], Profile | None]
+    host_defaults_table: Callable[[], Markup]
+    models_table: Callable[[], Markup]
+    describe: Callable[[Profile], Any]
+    speculative_name: Callable[..., str]
+    settings_sentences: Callable[..., Any]
+    code: Callable[[str], Markup]
+
+
 class Renderer:
     """Loads templates (project folder first, then docgen's own) and renders pages."""
 
@@ -131,7 +153,7 @@ class Renderer:
         )
         self.env.globals.update(self._globals())
 
-    def _globals(self) -> dict[str, Any]:
+    def _globals(self) -> TemplateGlobals:
         reg = self.registry
         return {
             "registry": reg,
@@ -217,11 +239,12 @@ class Renderer:
         product = self.registry.product
         return override_command(product, profile, override, product.cli_token)
 
-    def render(self, name: str, display: str, **context: Any) -> str:
-        """Render template ``name``; any failure is a TemplateError at its line."""
+    def render(self, name: str, display: str, context: Mapping[str, object]) -> str:
+        """Render template ``name`` with ``context`` (a TypedDict of its caller, e.g.
+        ``PageContext``) on top of the globals; any failure is a TemplateError at its line."""
         try:
             with deadline(RENDER_SECONDS):
-                return self.env.get_template(name).render(**context)
+                return self.env.get_template(name).render(context)
         except RenderTimeout as exc:
             where = _template_line(exc, display)
             raise TemplateError(

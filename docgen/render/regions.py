@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from docgen.errors import Location, PageError, Problem, did_you_mean
+from docgen.registry.model import Profile
 
 if TYPE_CHECKING:
     from docgen.render.environment import Renderer
@@ -22,6 +23,19 @@ BEGIN = re.compile(r"^\{/\*\s*docgen:begin\s+([A-Za-z0-9_.-]+)((?:\s+[^\s*]+)*)\
 END = re.compile(r"^\{/\*\s*docgen:end\s*\*/\}\s*$")
 ANY_MARKER = re.compile(r"docgen:(begin|end)\b")
 BUILTIN = ("models-table", "host-defaults", "serve-command", "override-examples")
+
+
+class CustomRegionContext(TypedDict):
+    """What a project's region template (``templates/_regions/NAME.mdx.j2``) receives: the
+    marker's arguments."""
+
+    args: list[str]
+
+
+class BuiltinRegionContext(TypedDict):
+    """What a built-in region template receives: the profile its marker names."""
+
+    p: Profile
 
 
 @dataclass(frozen=True)
@@ -108,9 +122,8 @@ def _content(
 ) -> str:
     where = Location(path, region.line)
     if region.name in custom:
-        return renderer.render(
-            f"_regions/{region.name}.mdx.j2", f"{path}:{region.line}", args=list(region.args)
-        )
+        context = CustomRegionContext(args=list(region.args))
+        return renderer.render(f"_regions/{region.name}.mdx.j2", f"{path}:{region.line}", context)
     builder = BUILDERS.get(region.name)
     if builder is None:
         names = sorted({*BUILTIN, *custom})
@@ -125,7 +138,7 @@ def _content(
         return ""
 
 
-def _profile(renderer: Renderer, args: tuple[str, ...], region: str) -> object:
+def _profile(renderer: Renderer, args: tuple[str, ...], region: str) -> Profile:
     if len(args) != 1:
         raise LookupError(f"region '{region}' takes one profile id, got {len(args)} arguments")
     profiles = renderer.registry.profiles
@@ -153,14 +166,14 @@ def _host_defaults(renderer: Renderer, args: tuple[str, ...]) -> str:
 
 def _serve(renderer: Renderer, args: tuple[str, ...]) -> str:
     profile = _profile(renderer, args, "serve-command")
-    return renderer.render("_builtin/serve-command.mdx.j2", "docgen:serve-command", p=profile)
+    context = BuiltinRegionContext(p=profile)
+    return renderer.render("_builtin/serve-command.mdx.j2", "docgen:serve-command", context)
 
 
 def _overrides(renderer: Renderer, args: tuple[str, ...]) -> str:
     profile = _profile(renderer, args, "override-examples")
-    return renderer.render(
-        "_builtin/override-examples.mdx.j2", "docgen:override-examples", p=profile
-    )
+    context = BuiltinRegionContext(p=profile)
+    return renderer.render("_builtin/override-examples.mdx.j2", "docgen:override-examples", context)
 
 
 BUILDERS: dict[str, Callable[[Renderer, tuple[str, ...]], str]] = {

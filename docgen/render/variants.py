@@ -18,16 +18,17 @@ from typing import NamedTuple
 
 from docgen.errors import Location, PageError, Problem, did_you_mean
 from docgen.registry.model import Agent
+from docgen.render import syntax
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")
 ANY_TAG = re.compile(r"(?<!\\)</?AgentOnly\b")
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
-FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 AGENT_GUIDE_IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*[\"'][^\"']*AgentGuide[\"'];?\s*$")
 IMPORT_PATH = re.compile(r"""^(import\s[^"']*from\s*["'])(\.{1,2}/[^"']+)(["'];?\s*)$""")
 BLANK_RUN = re.compile(r"\n{3,}")
 LINK_PATH = re.compile(r"""(!?\[[^\]]*\]\(|\bsrc=["'])(\.{1,2}/[^)"'\s#?]+\.[A-Za-z0-9]+)""")
+RUNTIME_COMPONENTS = re.compile(r"<(AgentCli|AgentProductName|GuideLink)\b")
 
 
 class Line(NamedTuple):
@@ -50,7 +51,7 @@ class Page:
 
     path: str
     frontmatter: str  # the lines between the --- markers, or ""
-    has_frontmatter: bool
+    head: str  # the frontmatter with its --- markers, as written, or ""
     body_text: str
     first_line: int  # the body's first line number in the file
     blocks: tuple[Block, ...]
@@ -58,38 +59,17 @@ class Page:
     @cached_property
     def body(self) -> tuple[Line, ...]:
         """The body lines with their numbers (built only when lines are needed)."""
-        return _numbered(self.body_text, self.first_line)
+        return tuple(map(Line._make, enumerate(self.body_text.split("\n"), self.first_line)))
 
     def line_of(self, offset: int) -> int:
         """The file line number of character ``offset`` of the body."""
         return self.first_line + self.body_text.count("\n", 0, offset)
 
 
-def _numbered(text: str, first: int) -> tuple[Line, ...]:
-    return tuple(map(Line._make, enumerate(text.split("\n"), first)))
-
-
-def _split(text: str) -> tuple[str, bool, str, int]:
-    """Frontmatter, whether there is one, the body text and its first line number."""
-    if text.startswith("---\n"):
-        end = text.find("\n---\n", 3)
-        if end != -1:
-            body_start = end + len("\n---\n")
-            return text[4:end], True, text[body_start:], text.count("\n", 0, body_start) + 1
-        if text.endswith("\n---"):
-            return text[4 : -len("\n---")], True, "", text.count("\n") + 2
-    return "", False, text, 1
-
-
-def split_frontmatter(text: str) -> tuple[str, bool, list[Line]]:
-    """Frontmatter text, whether there is one, and the body lines with their numbers."""
-    frontmatter, has_fm, body, first = _split(text)
-    return frontmatter, has_fm, list(_numbered(body, first))
-
-
 def parse(path: str, text: str, agents: Sequence[Agent]) -> Page:
     """Split and check a page's AgentOnly blocks; raise PageError with every problem."""
-    page = Page(path, *_split(text), blocks=())
+    parts = syntax.split(text)
+    page = Page(path, parts.frontmatter, parts.closed_head, parts.body, parts.first_line, ())
     if "AgentOnly" not in page.body_text:
         return page  # no tag at all: nothing to parse
     known = [a.id for a in agents]
@@ -206,8 +186,8 @@ def _events(page: Page) -> list[_Event]:
     """The page body as headings and runs of content (consecutive runs merged)."""
     out: list[_Event] = []
     blocks, k = page.blocks, 0
-    fence = ""
-    for index, line in enumerate(page.body):
+    roles = syntax.roles(line.text for line in page.body)
+    for (index, line), (role, _fence) in zip(enumerate(page.body), roles, strict=True):
         while k < len(blocks) and index > blocks[k].end:
             k += 1
         where = None
@@ -216,12 +196,7 @@ def _events(page: Page) -> list[_Event]:
                 continue  # a tag line
             where = k
         text = line.text
-        if fence:
-            if text.strip().startswith(fence):
-                fence = ""
-        elif ("`" in text[:4] or "~" in text[:4]) and (match := FENCE.match(text)):
-            fence = match[1]
-        elif "#" in text[:4] and (heading := HEADING.match(text)):
+        if role == syntax.PROSE and "#" in text[:4] and (heading := HEADING.match(text)):
             title = (heading[2] or "").strip()
             out.append(_Event(where, len(heading[1]), line.number, title))
             continue
@@ -297,9 +272,6 @@ def leftover_token(page: Page, token: str, agents: Sequence[str]) -> list[Proble
     ]
 
 
-RUNTIME_COMPONENTS = re.compile(r"<(AgentCli|AgentProductName|GuideLink)\b")
-
-
 def published_for(page: Page, agents: Sequence[Agent]) -> list[Agent]:
     """The agents a page is published for: its ``agent-variants`` list, or every agent."""
     declared = _declared_agents(page)
@@ -347,10 +319,7 @@ def render(page: Page, agent: Agent, token: str, target: str) -> str:
     else:
         body = page.body_text
     body = rewrite_paths(body.replace(token, agent.cli), page.path, target)
-    head = (
-        f"---\n{page.frontmatter.replace(token, agent.cli)}\n---\n" if page.has_frontmatter else ""
-    )
-    return collapse_blank_runs(head + body)
+    return collapse_blank_runs(page.head.replace(token, agent.cli) + body)
 
 
 def check(page: Page, agents: Sequence[Agent], token: str) -> None:

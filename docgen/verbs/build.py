@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from docgen import sync
 from docgen.config import Project
+from docgen.io.lock import build_lock
 from docgen.plan import Plan, plan
 from docgen.sync import DRIFTED, Report
 from docgen.verbs import releases
@@ -44,7 +45,7 @@ def build(
     """
     from docgen.cache import remember
 
-    with sync.build_lock(project, notify=notify):
+    with build_lock(project, notify=notify):
         the_plan, digest, report = _compared(project)
         if not dry_run:
             total = len(report.of(*DRIFTED))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime
-import subprocess
 from collections.abc import Callable
 from dataclasses import replace
 
-from docgen.changelog import diff
+from docgen.changelog import compose, diff, git, history
 from docgen.changelog import entries as changelog
+from docgen.changelog import notes as changelog_notes
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.plan import Output, Plan
@@ -46,7 +46,7 @@ def write_changelog(
     summary: str | None,
     dry_run: bool,
     notify: Callable[[str], None] | None = None,
-) -> changelog.Written:
+) -> compose.Written:
     """Create the dated entry (``date`` defaults to today), refresh what is generated from
     the entries (the overview), then remove the merged fragments; write nothing when
     ``dry_run``.
@@ -55,24 +55,24 @@ def write_changelog(
     the tree is left in sync (``check`` passes when it passed before) or untouched.
     """
     from docgen import sync
+    from docgen.io.lock import build_lock
+    from docgen.io.writes import write_atomic
 
-    with sync.build_lock(project, notify=notify):
+    with build_lock(project, notify=notify):
         registry, changes = changes_since(project, since, since_file)
         day = date or datetime.date.today().isoformat()
-        written = changelog.create_entry(project, registry, changes, version, day, summary)
+        written = compose.create_entry(project, registry, changes, version, day, summary)
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
-        sync.write_atomic(project.root / written.path, written.text)
+        write_atomic(project.root / written.path, written.text)
         done = sync.apply(project, refresh)
         for fragment in written.fragments:
             fragment.unlink()
     return replace(written, refreshed=tuple((c.status, c.path) for c in done))
 
 
-def _entry_outputs(
-    project: Project, registry: Registry, written: changelog.Written
-) -> list[Output]:
+def _entry_outputs(project: Project, registry: Registry, written: compose.Written) -> list[Output]:
     """The generated files that depend on the changelog entries, with ``written`` in them."""
     from docgen.plan import overview_output
 
@@ -83,8 +83,8 @@ def _entry_outputs(
 
 
 def history_problems(project: Project, plan: Plan) -> list[Problem]:
-    routes = changelog.published_routes(project, plan.pages, plan.registry)
-    return changelog.check_history(project, plan.registry, routes)
+    routes = history.published_routes(project, plan.pages, plan.registry)
+    return history.check_history(project, plan.registry, routes)
 
 
 def changelog_gate(project: Project, ref: str) -> list[Problem]:
@@ -92,7 +92,7 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     registry, changes = changes_since(project, ref, None)
     if not [c for c in changes if c.kind != "expect-changed"]:
         return []
-    touched = _changed_since(project, ref, project.config.changelog)
+    touched = git.changed_since(project, ref, project.config.changelog)
     # Only a dated entry counts: the overview is generated, and changes with any rebuild.
     dated = [p for p in touched if changelog.DATED.match(p.rpartition("/")[2])]
     if dated or changelog.fragment_files(project):
@@ -109,24 +109,6 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     ]
 
 
-def _changed_since(project: Project, ref: str, folder: str) -> list[str]:
-    done = subprocess.run(
-        ["git", "diff", "--name-only", ref, "--", folder],
-        cwd=project.root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    untracked = subprocess.run(
-        ["git", "ls-files", "--others", "--exclude-standard", "--", folder],
-        cwd=project.root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return done.stdout.split() + untracked.stdout.split()
-
-
 def release_notes(
     project: Project, version: str, site_url: str | None
 ) -> tuple[str, Problem | None]:
@@ -136,5 +118,5 @@ def release_notes(
 
     registry = load_registry(project)
     url = site_url if site_url is not None else registry.product.site_url
-    notes = changelog.release_notes(project, registry, version, url)
-    return notes, changelog.relative_links_warning(notes, url)
+    notes = changelog_notes.release_notes(project, registry, version, url)
+    return notes, changelog_notes.relative_links_warning(notes, url)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, did_you_mean
-from docgen.registry.load import catalog_for, load_registry
+from docgen.registry.load import load_registry
 from docgen.registry.serve import ServeCommand, parse_extra_args, serve_command
 
 
@@ -39,5 +39,5 @@ def effective_command(
             raise ConfigError.at(
                 Location("--override"), f"profile '{profile_id}' has no override '{override}'{hint}"
             )
-    extra = parse_extra_args(extra_json, catalog_for(reg.data)) if extra_json else []
+    extra = parse_extra_args(extra_json, reg.catalog()) if extra_json else []
     return serve_command(profile, chosen, extra)

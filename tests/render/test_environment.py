@@ -35,7 +35,7 @@ def render(registry: Registry, tmp_path: Path) -> Render:
     def make(source: str, includes: dict[str, str] | None = None, /, **context: object) -> str:
         for name, body in {"page.mdx.j2": source, **(includes or {})}.items():
             (tmp_path / name).write_text(body, "utf-8")
-        return Renderer(registry, [tmp_path]).render("page.mdx.j2", "tpl/page.mdx.j2", **context)
+        return Renderer(registry, [tmp_path]).render("page.mdx.j2", "tpl/page.mdx.j2", context)
 
     return make
 

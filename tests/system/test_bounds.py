@@ -25,8 +25,9 @@ import pytest
 import yaml
 from conftest import MINIMAL_REGISTRY
 
+from docgen.registry.depth import MAX_DEPTH
 from docgen.registry.load import MAX_BYTES
-from docgen.registry.source import MAX_DEPTH, MAX_NODES
+from docgen.registry.source import MAX_NODES
 
 TIME_LIMIT = 10.0  # seconds of processor time; generous for a slow CI machine
 WALL_LIMIT = 3 * TIME_LIMIT

@@ -1,6 +1,6 @@
 """Two builds at once never interleave their writes: the second waits, then plans afresh.
 
-``docgen build`` holds an exclusive lock on the project root (``sync.build_lock``)
+``docgen build`` holds an exclusive lock on the project root (``docgen.io.lock``)
 from before it plans until its last write. A second build says once on stderr that
 it is waiting, writes nothing meanwhile, and then plans against the first one's
 result, so the tree always ends as one whole build of one registry.
@@ -19,7 +19,8 @@ from scale import docgen, docgen_process, snapshot, write_corpus
 
 from docgen.config import load_project
 from docgen.errors import ConfigError
-from docgen.sync import TMP_SUFFIX, build_lock
+from docgen.io.lock import build_lock
+from docgen.io.writes import TMP_SUFFIX
 
 WAITING = "docgen: another docgen build is running in this project; waiting"
 SUMMARY = re.compile(r"^(\d+) written, (\d+) updated, (\d+) pruned, (\d+) unchanged$", re.M)

@@ -22,7 +22,7 @@ ENTRY = (
 NOTES_020 = (
     "## v0.2.0\n\n"
     "Acme v0.2.0 adds a profile.\n\n"
-    "- A new profile. "
+    "- A new profile.\n"
     "  For more information, refer to [Models]({base}/guide/alpha/models).\n"
     "  See also [the FAQ]({base}/guide/alpha/faq).\n"
 )

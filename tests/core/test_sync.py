@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import MINIMAL_TEMPLATE, Outcome, Project
+from conftest import MINIMAL_REGISTRY, MINIMAL_TEMPLATE, Outcome, Project
 
 from docgen.cache import FOLDER as CACHE
 
@@ -23,6 +23,8 @@ LEADS_OUT = "it leads outside the project root (through a symbolic link)"
 PROFILE_PAGE = "---\ntitle: x\n---\n\n{{ profile.id | mdx_code }}\n"
 TEMPLATES = {"models.mdx.j2": MINIMAL_TEMPLATE, "profiles/[profile].mdx.j2": PROFILE_PAGE}
 Run = Callable[..., Outcome]
+VARIANTS = "docs/_build/agent-variants"
+SHARED = 'Run `$$acme onboard`.\n\n<AgentOnly variant="alpha">\nAlpha only.\n</AgentOnly>\n'
 
 
 def everything(folder: Path) -> dict[str, str]:
@@ -191,3 +193,41 @@ def test_a_docs_folder_linked_inside_the_root_is_still_pruned(
         "0 written, 0 updated, 3 pruned, 4 unchanged",
     ]
     assert not (project.root / "pages/profiles/vllm.box.tiny.mdx").exists()
+
+
+# -- variants of removed pages, profiles and agents are pruned ---------------------------
+
+
+def test_deleting_a_shared_page_fails_check_and_build_prunes_its_variants(make_project, run):
+    project = make_project(files={"docs/guide/start.mdx": SHARED})
+    run(project, "build")
+    (project.root / "docs/guide/start.mdx").unlink()
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert (
+        f"{VARIANTS}/guide/start.alpha.generated.mdx:1:1: error: stale: no template or "
+        "registry entry produces it any more"
+    ) in result.output
+    build = run(project, "build")
+    assert f"delete {VARIANTS}/guide/start.beta.generated.mdx" in build.output
+    assert list((project.root / VARIANTS / "guide").glob("*.mdx")) == []
+    assert run(project, "check").exit_code == 0
+
+
+def test_removed_profile_and_agent_prune_their_pages(make_project, run):
+    project = make_project(templates={"p/[profile].mdx.j2": "{{ profile.id }}\n"})
+    run(project, "build")
+    assert (project.root / VARIANTS / "p/vllm.box.tiny.beta.generated.mdx").exists()
+    fewer = MINIMAL_REGISTRY.replace(
+        "  - id: beta\n    title: Acme for Beta\n    cli: acme-beta\n", ""
+    )
+    project.write("profiles.yaml", fewer)
+    result = run(project, "build")
+    assert f"delete {VARIANTS}/p/vllm.box.tiny.beta.generated.mdx" in result.output
+    assert run(project, "check").exit_code == 0
+
+
+def test_hand_written_file_in_variants_folder_is_never_deleted(make_project, run):
+    project = make_project(files={f"{VARIANTS}/notes.mdx": "mine\n"})
+    run(project, "build")
+    assert project.read(f"{VARIANTS}/notes.mdx") == "mine\n"

@@ -1,14 +1,18 @@
-"""Version-aware argument checks: an image's declared vLLM release decides what is valid."""
+"""Tests of docgen.vllm.versions: an image's declared vLLM release decides what is valid."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from conftest import MINIMAL_REGISTRY
+from conftest import MINIMAL_REGISTRY, REPO
 
 from docgen.registry.load import load_bytes
-from docgen.vllm import catalog as vllm
-from docgen.vllm.catalog import Catalog, UnknownRelease, VersionIndex, release_key
+from docgen.vllm import versions
+from docgen.vllm.catalog import Catalog
+from docgen.vllm.versions import VERSIONS_FILE, UnknownRelease, VersionIndex, release_key
 
+DATA = REPO / "docgen" / "data"
 SAMPLED = "among the sampled releases it exists in"
 
 
@@ -222,8 +226,25 @@ def test_extra_flags_apply_on_top_of_a_release() -> None:
 
 
 def test_the_history_is_read_only_when_an_image_declares_a_version() -> None:
-    vllm._version_index.cache_clear()
+    versions._version_index.cache_clear()
     assert errors(registry(None)) == []
-    assert vllm._version_index.cache_info().currsize == 0
+    assert versions._version_index.cache_info().currsize == 0
     assert errors(registry("0.34.0")) == []
-    assert vllm._version_index.cache_info().currsize == 1
+    assert versions._version_index.cache_info().currsize == 1
+
+
+# --- the data file ----------------------------------------------------------------
+
+
+def test_versions_file_holds_the_history_for_version_checks() -> None:
+    data = json.loads((DATA / VERSIONS_FILE).read_text(encoding="utf-8"))
+    matrix = data["flag_version_matrix"]
+    sampled = matrix["versions"]
+    assert sampled[0] == "0.8.5.post1" and sampled[-1] == "0.34.0" and len(sampled) == 30
+    seen = [sampled[i] for i in matrix["present_in"]["--async-scheduling"]]
+    assert seen[0] == "0.10.0" and seen[-1] == "0.34.0"
+    assert "0.34.0" not in [sampled[i] for i in matrix["present_in"]["--swap-space"]]
+    assert len(data["removed_flags"]) == 65
+    assert "qwen3" in data["parsers"]["reasoning_parsers"]
+    assert data["parsers"]["tool_call_parser_history"]["minimax"]["last_seen"] == "0.23.0"
+    assert {"--kv-cache-dtype", "--tokenizer-mode"} <= data["value_history"].keys()

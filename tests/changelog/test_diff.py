@@ -805,6 +805,21 @@ def test_text_format_names_line_kind_subject_and_values(make_project, run):
     ]
 
 
+def test_diff_counts_in_the_singular_and_q_leaves_the_count_out(make_project, run):
+    tuned = edit(BASE, ("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6"))
+    project = make_project(files={"old.yaml": MINIMAL_REGISTRY})
+    project.write("profiles.yaml", tuned)
+    change = "profiles.yaml:40:7: arg-changed vllm.box.tiny gpu-memory-utilization: 0.5 -> 0.6"
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert result.output.splitlines() == [change, "1 semantic change"]
+    quiet = run(project, "diff", "-q", "--since-file", "old.yaml")
+    assert (quiet.exit_code, quiet.output.splitlines()) == (0, [change])
+    project.write("profiles.yaml", tuned.replace("max-num-seqs: 2", "max-num-seqs: 3"))
+    assert run(project, "diff", "--since-file", "old.yaml").output.endswith(
+        "\n2 semantic changes\n"
+    )
+
+
 # A page that shows everything the diff compares: every model field, the host defaults,
 # and per profile its support, selection, image, command and overrides.
 DOC_TEMPLATE = """\

@@ -4,9 +4,16 @@ case per rule with its exact message, and the cases where one rule could hide an
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
-from conftest import Outcome, Project
+from conftest import MINIMAL_REGISTRY, Outcome, Project
+
+from docgen import config
+from docgen.changelog import history
+from docgen.changelog.entries import parse_entry
+from docgen.errors import Location, Problem
+from docgen.registry.load import load_bytes
 
 HEADER = (
     "{/*\n"
@@ -182,15 +189,127 @@ def test_each_broken_rule_is_reported_exactly(make_project, run, files, expected
     )
 
 
-def test_an_entry_linked_from_outside_the_root_is_refused_unread(make_project, run, tmp_path):
-    outside = tmp_path / "outside.mdx"
-    outside.write_text(VALID.replace("Acme v1.0.0", "secret"), "utf-8")
-    project = make_project(files={DAY: VALID})
-    (project.root / "changelog/2026-01-03.mdx").symlink_to(outside)
-    result = run(project, "check")
-    assert (result.exit_code, result.stdout, result.stderr) == (
-        2,
-        "",
-        "changelog/2026-01-03.mdx: error: the changelog entry is a symbolic link that leaves "
-        "the project root; docgen reads only files inside it\n",
+# The worked example's entry, damaged one way at a time: (id, edit, line, message).
+EXAMPLE_ENTRY = "changelog/2026-08-04.mdx"
+DAMAGED = [
+    (
+        "header",
+        lambda t: t.replace("Apache-2.0", "MIT", 1),
+        1,
+        "the entry must start with the exact SPDX header",
+    ),
+    (
+        "html-comment",
+        lambda t: t + "<!-- note -->\n",
+        16,
+        "HTML comments are not allowed in changelog entries; use {/* ... */}",
+    ),
+    (
+        "token",
+        lambda t: t + "Run `$$nemoclaw onboard`.\n",
+        16,
+        "the CLI token '$$nemoclaw' is not replaced in changelog entries; write the CLI name "
+        "literally",
+    ),
+    (
+        "agentonly",
+        lambda t: t + '<AgentOnly variant="hermes">\n',
+        16,
+        "<AgentOnly> is not resolved in changelog entries",
+    ),
+    (
+        "relative-link",
+        lambda t: t.replace("(/user-guide/openclaw/inference/local-inference/", "(../inference/"),
+        15,
+        "relative link '../inference/set-up-vllm': changelog links must be root-absolute routes "
+        "such as /user-guide/...",
+    ),
+    (
+        "dead-link",
+        lambda t: t.replace("local-inference/set-up-vllm", "local-inference/nope"),
+        15,
+        "link '/user-guide/openclaw/inference/local-inference/nope' does not resolve to a page the "
+        "project publishes",
+    ),
+    (
+        "bad-heading",
+        lambda t: t.replace("## v0.0.102", "## Version 0.0.102"),
+        1,
+        "no release heading: add '## vX.Y.Z'",
+    ),
+    (
+        "order",
+        lambda t: t + "\n## v0.0.103\n\nNemoClaw v0.0.103 adds things.\n",
+        17,
+        "v0.0.103 comes after v0.0.102: list releases newest first",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "message"), [c[1:] for c in DAMAGED], ids=[c[0] for c in DAMAGED]
+)
+def test_damaged_past_entry_fails_check_with_file_and_line(example, run, edit, line, message):
+    example.write(EXAMPLE_ENTRY, edit(example.read(EXAMPLE_ENTRY)))
+    result = run(example, "check")
+    assert result.exit_code == 1
+    assert f"{EXAMPLE_ENTRY}:{line}: error: {message}" in result.output
+
+
+def test_duplicate_version_across_files_and_bad_file_name(example, run):
+    example.write("changelog/2026-08-05.mdx", example.read(EXAMPLE_ENTRY))
+    example.write(
+        "changelog/2026-13-01.mdx", example.read(EXAMPLE_ENTRY).replace("v0.0.102", "v0.0.1")
     )
+    result = run(example, "check")
+    assert result.exit_code == 1
+    assert (
+        "changelog/2026-08-05.mdx:6: error: version v0.0.102 is already released in "
+        f"{EXAMPLE_ENTRY}"
+    ) in result.output
+    assert (
+        "changelog/2026-13-01.mdx:1: error: changelog file name '2026-13-01.mdx' is not a "
+        "real date as YYYY-MM-DD.mdx"
+    ) in result.output
+
+
+def minimal_registry():
+    return load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
+
+
+def test_without_known_routes_a_root_absolute_link_is_not_looked_up():
+    """Only a project that publishes pages can tell a dead link; a relative one is wrong
+    either way."""
+    registry = minimal_registry()
+    anywhere = parse_entry(DAY, entry(section("v1.0.0", "/guide/alpha/anywhere")))
+    assert history.check_entry(anywhere, registry, set()) == []
+    assert history.check_entry(anywhere, registry, {LINK}) == [
+        Problem(
+            "link '/guide/alpha/anywhere' does not resolve to a page the project publishes",
+            Location(DAY, 11),
+        )
+    ]
+    relative = parse_entry(DAY, entry(section("v1.0.0", "models")))
+    assert [p.message for p in history.check_entry(relative, registry, set())] == [
+        "relative link 'models': changelog links must be root-absolute routes such as "
+        "/user-guide/..."
+    ]
+
+
+def test_published_routes_are_each_page_for_its_agents_and_each_release_for_all(
+    tmp_path: Path,
+):
+    project = config.Project(tmp_path, config.Config())
+    for name in ("2026-01-02.mdx", "draft.mdx", "overview.mdx"):
+        (tmp_path / "changelog").mkdir(exist_ok=True)
+        (tmp_path / "changelog" / name).write_text(VALID, "utf-8")
+    pages = [("docs/models.mdx", ("alpha", "beta")), ("docs/beta/only.mdx", ("beta",))]
+    assert history.published_routes(project, pages, minimal_registry()) == {
+        "/guide/alpha/models",
+        "/guide/beta/models",
+        "/guide/beta/beta/only",
+        "/guide/alpha/release-notes/2026/1/2",
+        "/guide/beta/release-notes/2026/1/2",
+        "/guide/alpha/draft",
+        "/guide/beta/draft",
+    }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import markdown
 import pytest
@@ -15,7 +14,7 @@ from docgen.integrations.mdx_to_markdown import convert
 from docgen.registry.load import load
 from docgen.render import variants
 
-CORPUS = Path(__file__).parent / "fixtures" / "nemoclaw-docs" / "docs"
+CORPUS = REPO / "tests" / "fixtures" / "nemoclaw-docs" / "docs"
 SPDX_PAGE = """\
 ---
 # SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.

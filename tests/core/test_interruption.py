@@ -2,7 +2,7 @@
 
 The worked example is built once ("old"), then its inputs are edited so that a build
 creates, rewrites and deletes files ("new"). A driver runs ``docgen build`` in a child
-process with the primitives ``docgen.sync`` writes through wrapped: creating a
+process with the primitives ``docgen.io.writes`` writes through wrapped: creating a
 temporary file (``os.open``), writing it (``os.write``), renaming it into place
 (``os.replace``), deleting a stale file (``os.unlink``) and making a folder
 (``os.makedirs``). Each call is a numbered write point; the child logs it and, at the
@@ -34,9 +34,9 @@ import pytest
 from conftest import REPO, Outcome, Project
 from scale import Tree, docgen, snapshot
 
-from docgen.sync import TMP_SUFFIX
+from docgen.io.writes import TMP_SUFFIX
 
-#: Runs the docgen command line with ``docgen.sync``'s file primitives wrapped: each call
+#: Runs the docgen command line with ``docgen.io.writes``' file primitives wrapped: each call
 #: is logged as ``KIND PATH`` and the one numbered ``kill_at`` (from 1; 0: none) SIGKILLs
 #: the process, before the call or, for a write, after half of its bytes.
 DRIVER = """\
@@ -44,7 +44,7 @@ import os
 import signal
 import sys
 
-import docgen.sync
+import docgen.io.writes
 
 kill_at, log_path = int(sys.argv.pop(1)), sys.argv.pop(1)
 log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -69,7 +69,7 @@ class Hooked:
         return getattr(os, name)
 
     def open(self, path, flags, mode=0o777, **kwargs):
-        if not flags & os.O_CREAT:  # the build lock, opened to read
+        if not flags & os.O_CREAT:  # not a file being written
             return os.open(path, flags, mode, **kwargs)
         if point("create", path):
             die()
@@ -105,7 +105,7 @@ class Hooked:
         return os.makedirs(path, *args, **kwargs)
 
 
-docgen.sync.os = Hooked()
+docgen.io.writes.os = Hooked()
 from docgen.cli import main
 
 sys.argv[0] = "docgen"

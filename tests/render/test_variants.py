@@ -1,4 +1,4 @@
-"""Per-agent variants, managed regions, and ownership of generated files."""
+"""Per-agent variants of shared pages (and the managed regions such pages hold)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from docgen.errors import PageError
 from docgen.registry.load import load
 from docgen.render import variants
 
-CORPUS = Path(__file__).parent / "fixtures" / "nemoclaw-docs" / "docs"
+CORPUS = REPO / "tests" / "fixtures" / "nemoclaw-docs" / "docs"
 TOKEN = "$$nemoclaw"
 VARIANTS = "docs/_build/agent-variants"
 
@@ -302,46 +302,6 @@ def test_region_errors_are_located(make_project, run, page, expected):
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [expected]
     assert project.snapshot() == before
-
-
-# -- ownership and pruning ----------------------------------------------------------------
-
-
-def test_deleting_a_shared_page_fails_check_and_build_prunes_its_variants(make_project, run):
-    project = make_project(files={"docs/guide/start.mdx": SHARED})
-    run(project, "build")
-    (project.root / "docs/guide/start.mdx").unlink()
-    result = run(project, "check")
-    assert result.exit_code == 1
-    assert (
-        f"{VARIANTS}/guide/start.alpha.generated.mdx:1:1: error: stale: no template or "
-        "registry entry produces it any more"
-    ) in result.output
-    build = run(project, "build")
-    assert f"delete {VARIANTS}/guide/start.beta.generated.mdx" in build.output
-    assert list((project.root / VARIANTS / "guide").glob("*.mdx")) == []
-    assert run(project, "check").exit_code == 0
-
-
-def test_removed_profile_and_agent_prune_their_pages(make_project, run):
-    from conftest import MINIMAL_REGISTRY
-
-    project = make_project(templates={"p/[profile].mdx.j2": "{{ profile.id }}\n"})
-    run(project, "build")
-    assert (project.root / VARIANTS / "p/vllm.box.tiny.beta.generated.mdx").exists()
-    fewer = MINIMAL_REGISTRY.replace(
-        "  - id: beta\n    title: Acme for Beta\n    cli: acme-beta\n", ""
-    )
-    project.write("profiles.yaml", fewer)
-    result = run(project, "build")
-    assert f"delete {VARIANTS}/p/vllm.box.tiny.beta.generated.mdx" in result.output
-    assert run(project, "check").exit_code == 0
-
-
-def test_hand_written_file_in_variants_folder_is_never_deleted(make_project, run):
-    project = make_project(files={f"{VARIANTS}/notes.mdx": "mine\n"})
-    run(project, "build")
-    assert project.read(f"{VARIANTS}/notes.mdx") == "mine\n"
 
 
 # -- the empty-section rule, against the plain definition --------------------------------

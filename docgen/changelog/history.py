@@ -1,0 +1,157 @@
+"""The rules past changelog entries must keep, checked file by file and line by line."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Sequence
+
+from docgen.changelog.entries import (
+    DATED,
+    HEADING,
+    Entry,
+    agent_base,
+    entries,
+    entry_files,
+    header,
+    parse_version,
+    read_entry,
+    release_route,
+)
+from docgen.config import Project
+from docgen.errors import Location, Problem
+from docgen.registry.model import Registry
+
+ANY_HEADING = re.compile(r"^#{1,6}\s")
+LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def check_history(project: Project, registry: Registry, routes: set[str]) -> list[Problem]:
+    """Every problem in the dated entries; each names file and line."""
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}
+    for path in entry_files(project):
+        entry = read_entry(project, path)
+        problems += check_entry(entry, registry, routes)
+        for section in entry.sections:
+            where = Location(entry.path, section.line)
+            if section.version in seen:
+                problems.append(
+                    Problem(
+                        f"version {section.version} is already released in {seen[section.version]}",
+                        where,
+                        rule="changelog-version-unique",
+                    )
+                )
+            seen.setdefault(section.version, entry.path)
+    return problems
+
+
+def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Problem]:
+    """The problems of one entry alone: its file, each line, then the release order."""
+    problems = _file_level(entry, registry)
+    lines = entry.text.split("\n")
+    token = registry.product.cli_token
+    for number, line in enumerate(lines, start=1):
+        where = Location(entry.path, number)
+        problems += _line_problems(line, where, token, routes)
+    problems += _order_problems(entry)
+    return problems
+
+
+def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
+    problems = []
+    name = entry.path.rsplit("/", 1)[-1]
+    match = DATED.match(name)
+    try:
+        if match is None:
+            raise ValueError
+        _dt.date.fromisoformat(match[1])
+    except ValueError:
+        problems.append(
+            Problem(
+                f"changelog file name '{name}' is not a real date as YYYY-MM-DD.mdx",
+                Location(entry.path, 1),
+            )
+        )
+    expected = header(registry)
+    if expected and not entry.text.startswith(expected):
+        problems.append(
+            Problem(
+                "the entry must start with the exact SPDX header:\n" + expected.rstrip("\n"),
+                Location(entry.path, 1),
+            )
+        )
+    if not entry.sections:
+        problems.append(Problem("no release heading: add '## vX.Y.Z'", Location(entry.path, 1)))
+    return problems
+
+
+def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> list[Problem]:
+    problems = []
+    if "<!--" in line:
+        problems.append(
+            Problem("HTML comments are not allowed in changelog entries; use {/* ... */}", where)
+        )
+    if token in line:
+        problems.append(
+            Problem(
+                f"the CLI token '{token}' is not replaced in changelog entries; "
+                "write the CLI name literally",
+                where,
+            )
+        )
+    if "AgentOnly" in line:
+        problems.append(Problem("<AgentOnly> is not resolved in changelog entries", where))
+    if ANY_HEADING.match(line) and not HEADING.match(line):
+        problems.append(
+            Problem(f"headings in changelog entries are '## vX.Y.Z', got '{line.strip()}'", where)
+        )
+    for target in LINK.findall(line):
+        problems += _link_problem(target, where, routes)
+    return problems
+
+
+def _link_problem(target: str, where: Location, routes: set[str]) -> list[Problem]:
+    if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith(("#", "//")):
+        return []
+    if not target.startswith("/"):
+        return [
+            Problem(
+                f"relative link '{target}': changelog links must be root-absolute "
+                "routes such as /user-guide/...",
+                where,
+            )
+        ]
+    route = target.split("#", 1)[0].rstrip("/")
+    if routes and route not in routes:
+        return [Problem(f"link '{target}' does not resolve to a page the project publishes", where)]
+    return []
+
+
+def _order_problems(entry: Entry) -> list[Problem]:
+    problems = []
+    keys = [(s, parse_version(s.version, Location(entry.path, s.line))) for s in entry.sections]
+    for (prev, a), (section, b) in zip(keys, keys[1:], strict=False):
+        if b >= a:
+            problems.append(
+                Problem(
+                    f"{section.version} comes after {prev.version}: list releases newest first",
+                    Location(entry.path, section.line),
+                )
+            )
+    return problems
+
+
+def published_routes(
+    project: Project, pages: Sequence[tuple[str, Sequence[str]]], registry: Registry
+) -> set[str]:
+    """Every root-absolute route the project publishes: each page for each of its agents."""
+    routes = set()
+    for page, agents in pages:
+        for agent in agents:
+            routes.add(f"{agent_base(registry, agent)}/{project.config.route(page)}")
+    for entry in entries(project):
+        for each in registry.agents:
+            routes.add(f"{agent_base(registry, each.id)}/{release_route(project, entry.day)}")
+    return routes

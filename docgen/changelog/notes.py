@@ -1,0 +1,92 @@
+"""What is read out of the entries: one release as plain Markdown, and the overview page."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from docgen.changelog.entries import (
+    agent_base,
+    entries,
+    known_versions,
+    parse_version,
+    release_route,
+)
+from docgen.config import Project
+from docgen.errors import ConfigError, Location, Problem
+from docgen.registry.model import Registry
+from docgen.render import mdx
+
+ROOT_LINK = re.compile(r"\]\((/[^)]*)\)")
+
+
+def release_notes(project: Project, registry: Registry, version: str, site_url: str) -> str:
+    """One release's section as plain Markdown for a release body."""
+    for entry in entries(project):
+        for section in entry.sections:
+            if section.version == version:
+                return _plain(f"## {version}\n" + "\n".join(section.lines), site_url)
+    known = sorted(known_versions(project))
+    raise ConfigError.at(
+        Location("release-notes"),
+        f"no release {version} in "
+        f"{project.config.changelog}/ (known: {', '.join(known) or 'none'})",
+    )
+
+
+def relative_links_warning(notes: str, site_url: str) -> Problem | None:
+    """A warning when ``notes`` keep root-absolute links relative for want of a site URL
+    (a release body on another site would link nowhere)."""
+    links = ROOT_LINK.findall(notes)
+    if site_url.rstrip("/") or not links:
+        return None
+    if len(links) == 1:
+        which = f"the root-absolute link '{links[0]}' stays relative"
+    else:
+        which = f"{len(links)} root-absolute links, such as '{links[0]}', stay relative"
+    return Problem(
+        f"neither product.site_url nor --site-url is set, so {which}",
+        Location("release-notes"),
+        severity="warning",
+    )
+
+
+#: An MDX comment: with its line when it stands alone there, else just the comment (and
+#: the blanks before it), so the next line is never joined to the text before it.
+MDX_COMMENT = re.compile(
+    r"^[ \t]*\{/\*.*?\*/\}[ \t]*\n|[ \t]*\{/\*.*?\*/\}", re.DOTALL | re.MULTILINE
+)
+
+
+def _plain(text: str, site_url: str) -> str:
+    """A section as plain Markdown: MDX comments gone, root-absolute links on the site."""
+    text = MDX_COMMENT.sub("", text)
+    base = site_url.rstrip("/")
+    if base:
+        text = ROOT_LINK.sub(lambda m: f"]({base}{m[1]})", text)
+    return text.strip("\n") + "\n"
+
+
+def overview_text(
+    project: Project, registry: Registry, releases: Sequence[tuple[str, str, str]]
+) -> str:
+    """The release overview page: frontmatter, then one line per release, newest first."""
+
+    def key(item: tuple[str, str, str]) -> tuple[int, int, int]:
+        return parse_version(item[0], Location("overview"))
+
+    base = agent_base(registry, registry.default_agent.id)
+    lines = []
+    for version, day, summary in sorted(releases, key=key, reverse=True):
+        route = f"{base}/{release_route(project, day)}"
+        lines.append(f"- [{version}]({route}) ({day}): {summary.strip()}")
+    spdx = registry.product.spdx
+    head = ["---"]
+    if spdx is not None:
+        head += [
+            f"# SPDX-FileCopyrightText: {spdx.copyright}",
+            f"# SPDX-License-Identifier: {spdx.license}",
+        ]
+    head += ['title: "Release Notes"', "---", ""]
+    intro = f"Every {mdx.escape_prose(registry.product.name)} release, newest first."
+    return "\n".join([*head, intro, "", *lines]) + "\n"

@@ -1,0 +1,53 @@
+"""The build lock: one exclusive lock on the project root, so two builds never interleave writes."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from docgen.config import Project
+from docgen.errors import ConfigError, Location
+
+
+@contextmanager
+def build_lock(
+    project: Project, wait: float = 120.0, notify: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Hold an exclusive lock on the project root so two builds never interleave writes.
+
+    A second build waits (saying so once) and then plans against the first one's
+    result; after ``wait`` seconds it stops with a clear error instead.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no lock
+        yield
+        return
+    fd = os.open(project.root, os.O_RDONLY)
+    try:
+        _acquire(fd, fcntl, wait, notify)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _acquire(fd: int, fcntl: Any, wait: float, notify: Callable[[str], None] | None) -> None:
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if not told and notify is not None:
+                notify("docgen: another docgen build is running in this project; waiting")
+                told = True
+            if time.monotonic() > deadline:
+                raise ConfigError.at(
+                    Location("docgen"),
+                    f"another docgen build kept this project locked for {wait:.0f} s; try again",
+                ) from None
+            time.sleep(0.05)

@@ -1,0 +1,195 @@
+"""Turn a validated registry document into the frozen, typed model (``Registry``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from docgen.registry.model import (
+    Agent,
+    Arg,
+    Evidence,
+    Host,
+    Image,
+    Model,
+    Override,
+    Product,
+    Profile,
+    Registry,
+    Source,
+    Spdx,
+    VllmSettings,
+)
+from docgen.registry.source import Document, KeyPath
+from docgen.vllm.catalog import Catalog
+from docgen.vllm.values import scalar_text
+
+
+class Builder:
+    """Turns validated data into frozen model objects."""
+
+    def __init__(self, doc: Document) -> None:
+        self.data: dict[str, Any] = doc.data
+        self.pos = doc.positions
+        self.vllm = VllmSettings.of(self.data.get("vllm"))
+        self.catalog = self.vllm.catalog()
+        self._catalogs: dict[str, Catalog] = {}
+
+    def _catalog(self, image: Image | None) -> Catalog:
+        """The catalog of the vLLM release a profile's image declares (validated already)."""
+        key = image.id if image is not None else ""
+        if key not in self._catalogs:
+            self._catalogs[key] = self.vllm.catalog(image.vllm if image else "", key)
+        return self._catalogs[key]
+
+    def src(self, *keypath: Any, text: str = "") -> Source:
+        return Source(tuple(keypath), self.pos.of_key(tuple(keypath)), text)
+
+    def registry(self) -> Registry:
+        data = self.data
+        hosts = {k: self.host(k, v) for k, v in data["hosts"].items()}
+        images = {k: self.image(k, v) for k, v in (data.get("images") or {}).items()}
+        models = {k: self.model(k, v) for k, v in data["models"].items()}
+        profiles = {
+            k: self.profile(k, v, hosts, images, models) for k, v in data["profiles"].items()
+        }
+        return Registry(
+            path=self.pos.path,
+            product=self.product(data["product"]),
+            agents=tuple(self.agent(i, a) for i, a in enumerate(data["agents"])),
+            hosts=_frozen(hosts),
+            images=_frozen(images),
+            models=_frozen(models),
+            profiles=_frozen(profiles),
+            vllm=self.vllm,
+        )
+
+    def product(self, p: dict[str, Any]) -> Product:
+        spdx = p.get("spdx")
+        return Product(
+            name=p["name"],
+            cli_token=p["cli_token"],
+            model_env=p.get("model_env", "MODEL"),
+            extra_args_env=p.get("extra_args_env", "EXTRA_ARGS_JSON"),
+            provider_env=_env(p.get("provider_env")),
+            onboard=p.get("onboard", "onboard --non-interactive"),
+            docs_base=p.get("docs_base", "/{agent}"),
+            site_url=p.get("site_url", ""),
+            spdx=Spdx(spdx["copyright"], spdx["license"]) if spdx else None,
+        )
+
+    def agent(self, index: int, a: dict[str, Any]) -> Agent:
+        return Agent(
+            a["id"],
+            a["title"],
+            a["cli"],
+            _env(a.get("env")),
+            bool(a.get("default")),
+            self.src("agents", index),
+        )
+
+    def host(self, hid: str, h: dict[str, Any]) -> Host:
+        return Host(
+            hid,
+            h["name"],
+            h.get("arch", ""),
+            h.get("notes", ""),
+            self.src("hosts", hid, text=h["name"]),
+        )
+
+    def image(self, iid: str, i: dict[str, Any]) -> Image:
+        return Image(
+            iid,
+            i["ref"],
+            i.get("digest", ""),
+            i.get("compressed_bytes"),
+            i.get("platform", ""),
+            i.get("vllm", ""),
+            i.get("notes", ""),
+            self.src("images", iid, text=i.get("digest", "")),
+        )
+
+    def model(self, mid: str, m: dict[str, Any]) -> Model:
+        return Model(
+            mid,
+            m["hf"],
+            m["label"],
+            m.get("served_name", ""),
+            m.get("revision", ""),
+            m.get("min_compute_capability", ""),
+            m.get("download_bytes"),
+            bool(m.get("gated", False)),
+            m.get("notes", ""),
+            self.src("models", mid, text=m["hf"]),
+        )
+
+    def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:
+        out = []
+        for name, value in args.items():
+            tokens = tuple(self.catalog.tokens(name, value))
+            out.append(Arg(name, value, tokens, self.src(*base, name, text=" ".join(tokens))))
+        return tuple(out)
+
+    def profile(
+        self,
+        pid: str,
+        p: dict[str, Any],
+        hosts: Mapping[str, Host],
+        images: Mapping[str, Image],
+        models: Mapping[str, Model],
+    ) -> Profile:
+        base = ("profiles", pid)
+        expect = p.get("expect") or {}
+        image = images[p["image"]] if p.get("image") else None
+        self.catalog = self._catalog(image)
+        return Profile(
+            id=pid,
+            model=models[p["model"]],
+            host=hosts[p["host"]],
+            default=bool(p.get("default", False)),
+            support=p.get("support", "supported"),
+            selection=p.get("selection", "automatic"),
+            image=image,
+            summary=p.get("summary", ""),
+            env=_env(p.get("env")),
+            args=self.args((*base, "args"), p["args"]),
+            expect_absent=tuple(expect.get("absent") or ()),
+            expect_present=_frozen(expect.get("present") or {}),
+            overrides=tuple(
+                self.override(base, oid, o) for oid, o in (p.get("overrides") or {}).items()
+            ),
+            evidence=tuple(
+                self.evidence(base, i, e) for i, e in enumerate(p.get("evidence") or [])
+            ),
+            source=self.src(*base),
+        )
+
+    def override(self, base: KeyPath, oid: str, o: dict[str, Any]) -> Override:
+        keypath = (*base, "overrides", oid)
+        return Override(
+            oid,
+            o["summary"],
+            self.args((*keypath, "args"), o["args"]),
+            tuple(o.get("tradeoffs") or ()),
+            self.src(*keypath),
+        )
+
+    def evidence(self, base: KeyPath, index: int, e: dict[str, Any]) -> Evidence:
+        results = tuple((str(k), scalar_text(v)) for k, v in (e.get("results") or {}).items())
+        return Evidence(
+            e["date"], e["host"], e.get("setup", ""), results, self.src(*base, "evidence", index)
+        )
+
+
+def build(doc: Document) -> Registry:
+    """The typed registry of a validated document."""
+    return Builder(doc).registry()
+
+
+def _env(value: Mapping[str, Any] | None) -> Mapping[str, str]:
+    return MappingProxyType({k: scalar_text(v) for k, v in (value or {}).items()})
+
+
+def _frozen(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(value))

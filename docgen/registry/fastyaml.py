@@ -1,0 +1,183 @@
+"""Read the common registry with libyaml in one flat loop: the fast path beside ``source``.
+
+libyaml (through PyYAML's C parser) produces the event stream; docgen composes data and
+positions from it in one loop without building a node tree, resolves plain scalars by
+YAML 1.2's core schema itself, and measures nesting as it goes, so no parser ever
+recurses into a deep document. Anything unusual (aliases, anchors, merge keys, duplicate
+keys, explicit tags, directives, several documents, numbers whose 1.2 reading is not
+obvious) returns None, and the careful ruamel.yaml path runs instead, so messages and
+semantics stay ruamel's. A syntax error is worded by ruamel.yaml too, unless the text is
+too large for its round-trip parser to read in bounded time.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docgen.errors import Location, RegistryError
+from docgen.registry.depth import MAX_DEPTH, libyaml_depth_refusal, too_deep
+from docgen.registry.source import Document, KeyPath, Positions, marked_problem
+
+_NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
+_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
+_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
+_UNSURE = re.compile(
+    r"^[-+]?(?:0[0-9]|0[oxOX]|\.(?:inf|Inf|INF|nan|NaN|NAN)$)|^[-+.0-9][-+.0-9_eE:]*_"
+)
+_NUMBER_START = frozenset("0123456789+-.")
+_WORD_START = frozenset("~nNtTfF")
+#: Largest text whose syntax errors ruamel.yaml words; libyaml words them beyond it.
+RUAMEL_WORDING_BYTES = 512_000
+_NO_KEY = object()
+
+
+class _Fallback(Exception):
+    """The fast path declines this document."""
+
+
+def load_fast(text: str, path: str) -> Document | None:
+    """Parse with libyaml when possible; None means "use ``load_text``".
+
+    Nesting deeper than ``MAX_DEPTH`` is a located RegistryError here, and so is a
+    syntax error in text too large for ruamel.yaml to word in bounded time.
+    """
+    try:
+        import yaml
+
+        parser = yaml.CBaseLoader(text)
+    except (ImportError, AttributeError):
+        return None
+    try:
+        return _Composer(path).document(parser.get_event)
+    except _Fallback:
+        return None
+    except yaml.MarkedYAMLError as exc:
+        refusal = libyaml_depth_refusal(exc, text, path)
+        if refusal is not None:
+            raise refusal from None
+        if len(text) > RUAMEL_WORDING_BYTES:
+            raise RegistryError(marked_problem(exc, path)) from None
+        return None
+    except yaml.YAMLError:
+        return None
+    finally:
+        parser.dispose()
+
+
+class _Frame:
+    """An open mapping or sequence: its container, key path and the key awaiting a value."""
+
+    __slots__ = ("container", "keypath", "key")
+
+    def __init__(self, container: Any, keypath: KeyPath) -> None:
+        self.container = container
+        self.keypath = keypath
+        self.key: Any = _NO_KEY
+
+
+class _Composer:
+    """Builds data and positions from libyaml's events with an explicit stack."""
+
+    def __init__(self, path: str) -> None:
+        self.positions = Positions(path)
+
+    def document(self, next_event: Any) -> Document | None:
+        import yaml
+
+        next_event()  # the stream start
+        start = next_event()
+        if not isinstance(start, yaml.DocumentStartEvent):
+            return None  # an empty stream: ruamel words it
+        if start.version or start.tags:
+            raise _Fallback
+        root = self._compose(next_event, yaml)
+        if not isinstance(next_event(), yaml.StreamEndEvent):
+            raise _Fallback  # a second document
+        return Document(root, self.positions)
+
+    def _compose(self, next_event: Any, yaml: Any) -> Any:
+        # long: one loop over every event of the document; splitting it would add a call
+        # per event on the path that makes loading fast.
+        scalar, mapping, sequence = (
+            yaml.ScalarEvent,
+            yaml.MappingStartEvent,
+            yaml.SequenceStartEvent,
+        )
+        end_mapping, end_sequence = yaml.MappingEndEvent, yaml.SequenceEndEvent
+        keys, values = self.positions.keys, self.positions.values
+        stack: list[_Frame] = []
+        root: Any = None
+        while True:
+            event = next_event()
+            kind = type(event)
+            if kind is end_mapping or kind is end_sequence:
+                value = stack.pop().container
+            elif kind is scalar or kind is mapping or kind is sequence:
+                if event.anchor is not None or event.tag is not None:
+                    raise _Fallback
+                mark = event.start_mark
+                where = (mark.line + 1, mark.column + 1)
+                if not stack:
+                    keypath: KeyPath = ()
+                else:
+                    frame = stack[-1]
+                    if frame.key is _NO_KEY and type(frame.container) is dict:
+                        frame.key = self._key(event, frame, kind is scalar)
+                        keys[(*frame.keypath, frame.key)] = where
+                        continue
+                    index = frame.key if frame.key is not _NO_KEY else len(frame.container)
+                    keypath = (*frame.keypath, index)
+                    if len(keypath) > MAX_DEPTH:
+                        raise RegistryError.at(Location(self.positions.path, *where), too_deep())
+                values[keypath] = where
+                if kind is scalar:
+                    value = _resolve(event)
+                else:
+                    stack.append(_Frame({} if kind is mapping else [], keypath))
+                    continue
+            elif kind is yaml.DocumentEndEvent:
+                return root
+            else:
+                raise _Fallback  # an alias
+            if not stack:
+                root = value
+                continue
+            frame = stack[-1]
+            if frame.key is _NO_KEY:
+                frame.container.append(value)
+            else:
+                frame.container[frame.key] = value
+                frame.key = _NO_KEY
+
+    def _key(self, event: Any, frame: _Frame, is_scalar: bool) -> Any:
+        if not is_scalar or (event.value == "<<" and not event.style):
+            raise _Fallback  # a complex key or a merge key
+        key = _resolve(event)
+        if key in frame.container:
+            raise _Fallback  # ruamel words the duplicate
+        return key
+
+
+def _resolve(event: Any) -> Any:
+    """A scalar by YAML 1.2's core schema (quoted scalars are strings)."""
+    value: str = event.value
+    if event.style:  # quoted, literal or folded: a string
+        return value
+    if not value:
+        return None
+    first = value[0]
+    if first in _NUMBER_START:
+        if _UNSURE.search(value):
+            raise _Fallback
+        if _INT.match(value):
+            return int(value)
+        if _FLOAT.match(value):
+            return float(value)
+    elif first in _WORD_START:
+        if _NULL.match(value):
+            return None
+        if value in _BOOL:
+            return _BOOL[value]
+    return value

@@ -1,0 +1,46 @@
+"""Which template files become pages, and where: one per template, or one per profile."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import TypedDict
+
+from docgen.config import Project
+from docgen.registry.model import Profile
+
+
+class PageInfo(TypedDict):
+    """``page`` in a page template: where the page goes and which template made it."""
+
+    path: str
+    template: str
+
+
+class PageContext(TypedDict, total=False):
+    """What a page template receives: ``page`` always, ``profile`` once per profile."""
+
+    page: PageInfo
+    profile: Profile
+
+
+#: In a template's name, the slot a profile id fills: the template renders once per profile.
+PROFILE_SLOT = "[profile]"
+
+
+def page_templates(project: Project) -> list[str]:
+    """Template names (POSIX, relative to the templates folder) that become pages."""
+    root = project.path(project.config.templates)
+    if not root.is_dir():
+        return []
+    names = []
+    for path in root.rglob("*.j2"):
+        rel = PurePosixPath(path.relative_to(root).as_posix())
+        if not any(part.startswith(("_", ".")) for part in rel.parts):
+            names.append(str(rel))
+    return sorted(names)
+
+
+def page_path(project: Project, name: str) -> str:
+    """The project-relative page template ``name`` renders to (before a profile fills
+    its slot): ``models.mdx.j2`` -> ``docs/models.mdx``."""
+    return f"{project.config.docs}/{name[: -len('.j2')]}"

@@ -1,0 +1,335 @@
+"""A new release: `docgen changelog` words it from the registry diff and the notes, checks
+its version and date, and writes (or, with --dry-run, prints) the dated entry."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import MINIMAL_REGISTRY, REPO
+
+from docgen.changelog import compose
+from docgen.changelog.diff import Change
+from docgen.registry.load import load_bytes
+
+SEED = "tests/fixtures/profiles-v0.0.101.yaml"
+SEED_SUMMARY = (
+    "reduces the managed single-node DGX Spark Qwen profile's default memory demand "
+    "during long-context agent workflows."
+)
+ENTRY = "changelog/2026-08-04.mdx"
+
+
+def seed_args(*extra: str) -> list[str]:
+    return [
+        "changelog",
+        "--version",
+        "v0.0.102",
+        "--since-file",
+        str(REPO / SEED),
+        "--date",
+        "2026-08-04",
+        "--summary",
+        SEED_SUMMARY,
+        *extra,
+    ]
+
+
+def test_seed_release_is_written_by_one_command(example, run):
+    committed = example.read(ENTRY)
+    (example.root / ENTRY).unlink()
+    (example.root / "changelog/overview.mdx").unlink()
+    result = run(example, *seed_args())
+    assert result.exit_code == 0, result.output
+    assert example.read(ENTRY) == committed
+    lines = committed.splitlines()
+    assert lines[:4] == [
+        "{/*",
+        " * SPDX-FileCopyrightText: Copyright (c) 2026 NVIDIA CORPORATION & AFFILIATES. "
+        "All rights reserved.",
+        " * SPDX-License-Identifier: Apache-2.0",
+        " */}",
+    ]
+    assert lines[5] == "## v0.0.102"
+    assert lines[7].startswith("NemoClaw v0.0.102 reduces the managed single-node DGX Spark")
+    bullet = "\n".join(lines[9:])
+    assert bullet.startswith(
+        "- The DGX Spark `nvidia/Qwen3.6-35B-A3B-NVFP4` profile no longer "
+        "enables multi-token prediction (MTP) speculative decoding by "
+        "default.\n  It retains async scheduling and all other registered "
+        "serve arguments.\n"
+    )
+    assert "  Operators can now apply the `bounded-long-context` override" in bullet
+    assert "  It does not guarantee protection against a DGX Spark host freeze." in bullet
+    assert bullet.endswith(
+        "  For more information, refer to [Set Up vLLM](/user-guide/openclaw/"
+        "inference/local-inference/set-up-vllm)."
+    )
+    assert run(example, "build").exit_code == 0
+    assert run(example, "check").exit_code == 0
+
+
+def test_rerunning_a_release_is_refused_without_touching_the_file(example, run):
+    before = example.snapshot()
+    result = run(example, *seed_args())
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{ENTRY}: error: version v0.0.102 is already released here; "
+        "entries are history and are never rewritten\n"
+    )
+    assert example.snapshot() == before
+
+
+def test_dry_run_prints_the_section_and_writes_nothing(example, run):
+    (example.root / ENTRY).unlink()
+    before = example.snapshot()
+    result = run(example, *seed_args("--dry-run"))
+    assert result.exit_code == 0
+    assert result.output.startswith("## v0.0.102\n\nNemoClaw v0.0.102 reduces")
+    assert example.snapshot() == before
+
+
+def with_change(text: str = MINIMAL_REGISTRY) -> str:
+    return text.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+
+
+def base_project(make_project, run):
+    project = make_project(files={"old.yaml": MINIMAL_REGISTRY})
+    project.write("profiles.yaml", with_change())
+    assert run(project, "build").exit_code == 0
+    return project
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ["--version", "0.1.0"],
+            "--version: error: malformed version '0.1.0'; expected vX.Y.Z, e.g. v0.0.102",
+        ),
+        (
+            ["--version", "v1.0.0", "--date", "2026-02-30"],
+            "--date: error: malformed date '2026-02-30'; expected a real date as YYYY-MM-DD",
+        ),
+        (
+            ["--version", "v1.0.0", "--date", "yesterday"],
+            "--date: error: malformed date 'yesterday'; expected a real date as YYYY-MM-DD",
+        ),
+    ],
+)
+def test_bad_version_and_date_are_refused(make_project, run, args, expected):
+    project = base_project(make_project, run)
+    before = project.snapshot()
+    result = run(project, "changelog", "--since-file", "old.yaml", *args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [expected]
+    assert project.snapshot() == before
+
+
+def release(run, project, version: str, date: str = "2026-01-02"):
+    return run(
+        project, "changelog", "--version", version, "--since-file", "old.yaml", "--date", date
+    )
+
+
+@pytest.mark.parametrize("version", ["v1.0.0", "v0.0.1", "v10.20.30"])
+def test_the_version_check_accepts_vx_y_z(make_project, run, version):
+    project = base_project(make_project, run)
+    result = release(run, project, version)
+    assert (result.exit_code, result.stdout.splitlines(), result.stderr) == (
+        0,
+        [f"write changelog/2026-01-02.mdx ({version})", "write changelog/overview.mdx"],
+        "",
+    )
+    assert f"\n## {version}\n\nAcme {version} " in project.read("changelog/2026-01-02.mdx")
+
+
+@pytest.mark.parametrize("version", ["1.0.0", "v1.0", "v1.0.0-rc1", "V1.0.0", "v1.0.0.0", "vx.y.z"])
+def test_the_version_check_refuses_anything_but_vx_y_z(make_project, run, version):
+    project = base_project(make_project, run)
+    before = project.snapshot()
+    result = release(run, project, version)
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        f"--version: error: malformed version '{version}'; expected vX.Y.Z, e.g. v0.0.102\n",
+    )
+    assert project.snapshot() == before
+
+
+def test_the_version_check_refuses_a_released_version_on_any_day(make_project, run):
+    project = base_project(make_project, run)
+    assert release(run, project, "v1.0.0").exit_code == 0
+    before = project.snapshot()
+    again = release(run, project, "v1.0.0", "2026-01-03")
+    assert (again.exit_code, again.stdout, again.stderr) == (
+        2,
+        "",
+        "changelog/2026-01-02.mdx: error: version v1.0.0 is already released here; entries "
+        "are history and are never rewritten\n",
+    )
+    assert project.snapshot() == before
+    newer = release(run, project, "v1.0.1", "2026-01-03")
+    assert (newer.exit_code, newer.stdout.splitlines()) == (
+        0,
+        ["write changelog/2026-01-03.mdx (v1.0.1)", "update changelog/overview.mdx"],
+    )
+
+
+def test_empty_diff_without_notes_is_refused(make_project, run):
+    project = make_project(files={"old.yaml": MINIMAL_REGISTRY})
+    before = project.snapshot()
+    result = run(
+        project,
+        "changelog",
+        "--version",
+        "v1.0.0",
+        "--since-file",
+        "old.yaml",
+        "--date",
+        "2026-01-02",
+    )
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "profiles.yaml: error: nothing to release: the registry has no "
+        "semantic change since that state and changelog.d/ holds no notes\n"
+    )
+    assert project.snapshot() == before
+
+
+def test_fragments_are_merged_then_removed_and_same_day_release_goes_on_top(make_project, run):
+    project = base_project(make_project, run)
+    project.write("changelog.d/fix.md", "Fixed the Beta installer.\nIt now retries once.\n")
+    first = run(
+        project,
+        "changelog",
+        "--version",
+        "v1.0.0",
+        "--since-file",
+        "old.yaml",
+        "--date",
+        "2026-01-02",
+        "--summary",
+        "tunes the Big Box profile.",
+    )
+    assert first.exit_code == 0, first.output
+    assert not (project.root / "changelog.d/fix.md").exists()
+    text = project.read("changelog/2026-01-02.mdx")
+    assert (
+        "- The Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.6` "
+        "instead of `--gpu-memory-utilization 0.5`."
+    ) in text
+    assert "- Fixed the Beta installer.\n  It now retries once.\n" in text
+    project.write("changelog.d/more.md", "- Documented the Alpha agent.\n")
+    second = run(
+        project,
+        "changelog",
+        "--version",
+        "v1.0.1",
+        "--since-file",
+        "profiles.yaml",
+        "--date",
+        "2026-01-02",
+    )
+    assert second.exit_code == 0, second.output
+    assert second.stdout.splitlines() == [
+        "write changelog/2026-01-02.mdx (v1.0.1)",
+        "update changelog/overview.mdx",
+        "merged and removed more.md",
+    ]
+    text = project.read("changelog/2026-01-02.mdx")
+    assert text.index("## v1.0.1") < text.index("## v1.0.0")
+    assert text.startswith("{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n")
+    assert text.count("SPDX-FileCopyrightText") == 1
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
+
+
+def test_a_new_release_leaves_the_tree_in_sync(example, run):
+    """`changelog` refreshes what the entries generate (the overview) in the same command."""
+    assert run(example, "check").exit_code == 0
+    args = ["--version", "v0.0.103", "--since-file", str(REPO / SEED), "--date", "2026-08-10"]
+    result = run(example, "changelog", *args)
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "write changelog/2026-08-10.mdx (v0.0.103)",
+        "update changelog/overview.mdx",
+    ]
+    assert "- [v0.0.103](/user-guide/openclaw/release-notes/2026/8/10) (2026-08-10): " in (
+        example.read("changelog/overview.mdx")
+    )
+    check = run(example, "check")
+    assert check.exit_code == 0, check.output
+    assert run(example, "build").output == "0 written, 0 updated, 0 pruned, 30 unchanged\n"
+
+
+# -- the wording's building blocks, one by one ---------------------------------------------
+
+
+def test_changes_are_grouped_by_subject_in_first_seen_order_and_ranked_within():
+    changes = [
+        Change("arg-added", "p1", "a"),
+        Change("expect-changed", "p2", "expect"),
+        Change("host-default-changed", "box", "default model"),
+        Change("profile-renamed", "p1"),
+        Change("model-changed", "tiny", "label"),
+        Change("arg-removed", "p1", "b"),
+        Change("model-changed", "box", "notes"),
+        Change("some-new-kind", "p1"),
+    ]
+    groups = compose.groups(changes)
+    assert [g.subject for g in groups] == ["p1", "host:box", "model:tiny", "model:box"]
+    assert [c.kind for c in groups[0].changes] == [
+        "profile-renamed",
+        "arg-removed",
+        "arg-added",
+        "some-new-kind",
+    ]
+    assert groups[0].profile is None
+
+
+def test_a_group_names_the_first_profile_its_changes_carry():
+    first, second = object(), object()
+    group = compose.Group(
+        "p",
+        (
+            Change("arg-added", "p", extra={}),
+            Change("arg-changed", "p", extra={"profile": first}),
+            Change("arg-removed", "p", extra={"profile": second}),
+        ),
+    )
+    assert group.profile is first
+
+
+def test_a_bullet_is_one_sentence_per_line_under_a_dash():
+    assert compose.bullet(["  One. ", "", "Two.", "   "]) == "- One.\n  Two."
+    assert compose.fragment_bullet("\n- Fixed it.\n\n   It retries.\n") == (
+        "- Fixed it.\n  It retries."
+    )
+    assert compose.fragment_bullet("Fixed it.\n") == "- Fixed it."
+
+
+def test_a_release_section_is_heading_summary_and_bullets():
+    release = compose.Release("v1.0.0", "2026-01-02", "Acme v1.0.0 ships.", ("- A.", "- B."))
+    assert release.section() == "## v1.0.0\n\nAcme v1.0.0 ships.\n\n- A.\n- B.\n"
+
+
+def test_the_entry_text_puts_a_new_release_on_top_under_the_header():
+    registry = load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
+    header = (
+        "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+        " * SPDX-License-Identifier: Apache-2.0\n */}\n"
+    )
+    new = compose.Release("v1.0.1", "2026-01-02", "Acme v1.0.1 ships.", ("- B.",))
+    old = "## v1.0.0\n\nAcme v1.0.0 ships.\n\n- A.\n"
+    assert compose.entry_text(registry, new, None) == f"{header}\n{new.section()}"
+    assert compose.entry_text(registry, new, f"{header}\n\n{old}") == (
+        f"{header}\n{new.section()}\n{old}"
+    )
+    # An existing entry without the header gets it (the history check asks for it).
+    assert compose.entry_text(registry, new, old) == f"{header}\n{new.section()}\n{old}"
+    plain = load_bytes(
+        MINIMAL_REGISTRY.replace(
+            "  spdx:\n    copyright: Copyright (c) 2026 Acme Inc.\n    license: Apache-2.0\n", ""
+        ).encode(),
+        "profiles.yaml",
+    )
+    assert compose.entry_text(plain, new, None) == new.section()

@@ -1,0 +1,223 @@
+"""The semantic diff's exact text, the context each change hands a project's own bullet
+template, and how git's own failures read (through a stand-in ``git`` on ``PATH``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL_REGISTRY, Project
+
+from docgen.changelog.diff import Change
+
+BASE = MINIMAL_REGISTRY
+# A second profile of the same model and host, appended after the last line (line 50).
+EXTRA = "  vllm.box.extra:\n    model: tiny\n    host: box\n    args: {max-model-len: 1024}\n"
+
+
+def edit(text: str, *pairs: tuple[str, str]) -> str:
+    """``text`` with each ``(old, new)`` replaced; each ``old`` must occur exactly once."""
+    for old, new in pairs:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def diff_lines(make_project, run, old: str, new: str) -> list[str]:
+    """What `diff --since-file old.yaml` prints from ``old`` to ``new``, line by line."""
+    project = make_project(registry=new, files={"old.yaml": old})
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    return result.stdout.splitlines()
+
+
+# --- the text of one change -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "text"),
+    [
+        (Change("profile-added", "vllm.box.x"), "profile-added vllm.box.x"),
+        (Change("arg-added", "p", "max-num-seqs", None, "4"), "arg-added p max-num-seqs: (none) -> 4"),
+        (Change("arg-removed", "p", "max-num-seqs", "4"), "arg-removed p max-num-seqs: 4 -> (none)"),
+        (Change("model-changed", "tiny", "gated", False, True), "model-changed tiny gated: false -> true"),
+    ],
+    ids=["no-source-name-or-values", "only-new", "only-old", "booleans"],
+)
+def test_a_change_without_a_source_reads_kind_subject_name_and_values(change, text):
+    assert str(change) == text
+
+
+def test_an_added_or_removed_profile_is_one_line_without_name_or_values(make_project, run):
+    renamed = EXTRA.replace("vllm.box.extra", "vllm.box.other").replace("tiny", "big")
+    new = edit(BASE, ("  tiny:\n", "  big: {hf: acme/Big-7B, label: Big 7B}\n  tiny:\n"))
+    assert diff_lines(make_project, run, BASE + EXTRA, new + renamed) == [
+        "profiles.yaml:51:3: profile-added vllm.box.other",
+        "old.yaml:50:3: profile-removed vllm.box.extra",
+        "2 semantic changes",
+    ]
+
+
+def test_a_list_value_reads_as_its_words_and_two_absent_flags_are_listed(make_project, run):
+    new = edit(
+        BASE,
+        ("      max-num-seqs: 2\n", "      max-num-seqs: 2\n      ignore-patterns: ['*.pt', '*.bin']\n"),
+        ("    image: img\n", "    image: img\n    expect: {absent: [speculative-config, quantization]}\n"),
+    )
+    assert diff_lines(make_project, run, BASE, new) == [
+        "profiles.yaml:43:7: arg-added vllm.box.tiny ignore-patterns: (none) -> *.pt *.bin",
+        "profiles.yaml:33:3: expect-changed vllm.box.tiny expect: (none) -> "
+        "absent speculative-config, quantization",
+        "2 semantic changes",
+    ]
+
+
+@pytest.mark.parametrize("ref", ["example.org/vllm:2.0", "XXXX"])
+def test_a_profile_that_gains_an_image_of_only_a_ref_is_an_image_change(make_project, run, ref):
+    """Whatever the ref: "no image" never compares equal to an image."""
+    old = edit(BASE, ("    image: img\n", ""))
+    new = edit(BASE, ("    image: img\n", "    image: bare\n"), ("images:\n", f"images:\n  bare: {{ref: {ref}}}\n"))
+    assert diff_lines(make_project, run, old, new) == [
+        f"profiles.yaml:22:3: image-changed vllm.box.tiny image: (none) -> {ref}",
+        "1 semantic change",
+    ]
+
+
+def test_a_model_changed_after_a_new_model_is_still_listed(make_project, run):
+    """Models are compared in the newer order; a new one (nothing to compare) is skipped,
+    not the end of the comparison."""
+    new = edit(
+        BASE,
+        ("  tiny:\n", "  big: {hf: acme/Big-7B, label: Big 7B}\n  tiny:\n"),
+        ("label: Tiny 1B", "label: Tiny One B"),
+    )
+    assert diff_lines(make_project, run, BASE, new) == [
+        "profiles.yaml:29:3: model-changed tiny label: Tiny 1B -> Tiny One B",
+        "1 semantic change",
+    ]
+
+
+# --- the context a project's own bullet template receives -----------------------------
+
+# Each change of a group, then what its context holds (by id, name or slug).
+CONTEXT_BULLET = """\
+{% for c in group.changes %}
+{{ c.kind }} {{ c.subject }} {{ c.name }}:{% for key, value in c.extra | dictsort %} {{ key }}={{ value.id if value.id is defined else value.name }}{% endfor %}
+
+{% endfor %}
+"""
+
+
+def test_a_bullet_template_gets_the_profiles_overrides_args_and_model_behind_each_change(
+    make_project, run
+):
+    old = edit(
+        BASE,
+        ("          - It lowers throughput.\n", "          - It lowers throughput.\n      gone:\n        summary: Old.\n        args: {max-num-seqs: 1}\n"),
+    )
+    new = edit(
+        BASE,
+        ("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6"),
+        ("          gpu-memory-utilization: 0.3\n", "          gpu-memory-utilization: 0.2\n"),
+        ("          - It lowers throughput.\n", "          - It lowers throughput.\n      tight:\n        summary: Less.\n        args: {max-num-seqs: 1}\n"),
+        ("label: Tiny 1B", "label: Tiny One B"),
+    )
+    project = make_project(
+        registry=new,
+        files={"old.yaml": old},
+        templates={"models.mdx.j2": "Models.\n", "_changelog/bullet.mdx.j2": CONTEXT_BULLET},
+    )
+    assert run(project, "build").exit_code == 0
+    result = run(
+        project, "changelog", "--since-file", "old.yaml", "--version", "v0.1.0",
+        "--date", "2026-12-01", "--dry-run",
+    )  # fmt: skip
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.split("\n\n", 2)[2].splitlines() == []
+
+
+# --- git's own failures, through a stand-in git ----------------------------------------
+
+REAL_GIT = shutil.which("git")
+GIT_USER = ("-c", "user.email=a@b", "-c", "user.name=a")
+
+
+@pytest.fixture
+def committed(make_project, run) -> Project:
+    """The minimal project committed as HEAD."""
+    project = make_project()
+    for args in (("init", "-q"), ("add", "."), (*GIT_USER, "commit", "-qm", "base")):
+        subprocess.run(["git", *args], cwd=project.root, check=True, capture_output=True)
+    return project
+
+
+@pytest.fixture
+def stand_in_git(tmp_path: Path, monkeypatch):
+    """Put a ``git`` first on PATH that runs ``action`` (shell) when its arguments contain
+    ``when``, and the real git otherwise."""
+
+    def install(when: str, action: str) -> None:
+        folder = tmp_path / "stand-in"
+        folder.mkdir()
+        script = folder / "git"
+        script.write_text(
+            f'#!/bin/sh\ncase "$*" in\n  *{when}*) {action};;\n  *) exec {REAL_GIT} "$@";;\nesac\n',
+            "utf-8",
+        )
+        script.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+
+    return install
+
+
+def test_a_git_message_that_is_not_utf8_is_shown_with_replacement_characters(
+    committed, run, stand_in_git
+):
+    """A git speaking Latin-1 (a non-UTF-8 locale): docgen still says what git said."""
+    stand_in_git("--show-toplevel", r"printf 'fatal: d\351p\364t introuvable\n' >&2; exit 128")
+    result = run(committed, "diff", "--since", "HEAD")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--since: error: cannot read a git repository: fatal: d\ufffdp\ufffdt introuvable\n",
+    )
+
+
+def test_a_git_failure_without_a_message_says_git_failed(committed, run, stand_in_git):
+    stand_in_git("--show-toplevel", "exit 1")
+    result = run(committed, "diff", "--since", "HEAD")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--since: error: cannot read a git repository: git failed\n",
+    )
+
+
+def test_a_failing_shallow_check_after_an_unknown_revision_is_reported(
+    committed, run, stand_in_git
+):
+    stand_in_git("--is-shallow-repository", "echo 'fatal: cannot tell' >&2; exit 128")
+    result = run(committed, "diff", "--since", "nope")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--since: error: cannot read git: fatal: cannot tell\n",
+    )
+
+
+def test_a_shallow_answer_that_is_not_utf8_is_not_a_shallow_clone(committed, run, stand_in_git):
+    stand_in_git("--is-shallow-repository", r"printf '\377\n'")
+    result = run(committed, "diff", "--since", "nope")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--since: error: unknown git revision 'nope'\n",
+    )
+
+
+@pytest.mark.parametrize("ref", ["HEAD..HEAD", "--all"])
+def test_since_takes_one_revision_not_a_range_or_an_option(committed, run, ref):
+    result = run(committed, "diff", "--since", ref)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"--since: error: unknown git revision '{ref}'\n",
+    )

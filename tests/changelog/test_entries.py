@@ -1,0 +1,193 @@
+"""Changelog entries and fragments on disk: finding them (never outside the project root),
+parsing sections, versions and dates, the SPDX header and the routes releases live at."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+
+from docgen import config
+from docgen.changelog import entries
+from docgen.errors import ConfigError, Location
+from docgen.registry.load import load_bytes
+
+HEADER = (
+    "{/*\n"
+    " * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+    " * SPDX-License-Identifier: Apache-2.0\n"
+    " */}\n"
+)
+VALID = (
+    f"{HEADER}\n## v1.0.0\n\nAcme v1.0.0 tunes the Big Box profile.\n\n"
+    "- The Big Box profile uses less memory.\n"
+    "  For more information, refer to [Models](/guide/alpha/models).\n"
+)
+DAY = "changelog/2026-01-02.mdx"
+
+
+def registry(text: str = MINIMAL_REGISTRY):
+    return load_bytes(text.encode(), "profiles.yaml")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> config.Project:
+    """An empty project with the default settings."""
+    return config.Project(tmp_path, config.Config())
+
+
+def put(project: config.Project, relative: str, text: str) -> Path:
+    path = project.root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, "utf-8")
+    return path
+
+
+def test_the_header_is_the_products_spdx_as_an_mdx_comment_or_nothing():
+    assert entries.header(registry()) == HEADER
+    without = MINIMAL_REGISTRY.replace(
+        "  spdx:\n    copyright: Copyright (c) 2026 Acme Inc.\n    license: Apache-2.0\n", ""
+    )
+    assert entries.header(registry(without)) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "parsed"),
+    [("v0.0.102", (0, 0, 102)), ("v1.10.0", (1, 10, 0)), ("v10.2.3", (10, 2, 3))],
+)
+def test_a_version_is_three_numbers(text, parsed):
+    assert entries.parse_version(text, Location("--version")) == parsed
+
+
+@pytest.mark.parametrize("text", ["1.0.0", "v1.0", "v1.0.0-rc1", "V1.0.0", "v1.0.0 ", "", "vx.y.z"])
+def test_anything_else_is_a_malformed_version(text):
+    with pytest.raises(ConfigError) as caught:
+        entries.parse_version(text, Location("--version"))
+    assert str(caught.value) == (
+        f"--version: error: malformed version '{text}'; expected vX.Y.Z, e.g. v0.0.102"
+    )
+
+
+def test_a_date_is_a_real_day_written_yyyy_mm_dd():
+    assert entries.parse_date("2024-02-29", Location("--date")) == datetime.date(2024, 2, 29)
+    for text in ("2026-02-30", "2026-1-02", "20260102", "yesterday", "2026-01-02T00:00"):
+        with pytest.raises(ConfigError) as caught:
+            entries.parse_date(text, Location("--date"))
+        assert str(caught.value) == (
+            f"--date: error: malformed date '{text}'; expected a real date as YYYY-MM-DD"
+        )
+
+
+def test_an_entry_is_split_into_its_release_sections():
+    text = VALID + "\n## v0.9.0\n\nAcme v0.9.0 is older.\n### not a release\n"
+    entry = entries.parse_entry(DAY, text)
+    assert (entry.path, entry.text, entry.day) == (DAY, text, "2026-01-02")
+    assert entry.sections == (
+        entries.Section(
+            "v1.0.0",
+            6,
+            (
+                "",
+                "Acme v1.0.0 tunes the Big Box profile.",
+                "",
+                "- The Big Box profile uses less memory.",
+                "  For more information, refer to [Models](/guide/alpha/models).",
+                "",
+            ),
+        ),
+        entries.Section("v0.9.0", 13, ("", "Acme v0.9.0 is older.", "### not a release", "")),
+    )
+    assert entries.parse_entry(DAY, "## Version 1\n## v1.0\n").sections == ()
+
+
+def test_entries_are_the_dated_files_in_name_order_without_the_overview(project):
+    assert entries.entry_files(project) == []
+    put(project, "changelog/2026-01-03.mdx", VALID)
+    put(project, "changelog/2026-01-02.mdx", VALID.replace("v1.0.0", "v0.9.0"))
+    put(project, "changelog/overview.mdx", "---\n---\n")
+    put(project, "changelog/notes.md", "not an entry")
+    found = entries.entries(project)
+    assert [e.path for e in found] == ["changelog/2026-01-02.mdx", "changelog/2026-01-03.mdx"]
+    assert entries.known_versions(project) == {
+        "v0.9.0": "changelog/2026-01-02.mdx",
+        "v1.0.0": "changelog/2026-01-03.mdx",
+    }
+
+
+def test_an_entry_is_read_even_with_bytes_that_are_not_utf8(project):
+    path = project.root / DAY
+    path.parent.mkdir()
+    path.write_bytes(b"## v1.0.0\n\nCaf\xe9.\n")
+    assert entries.read_entry(project, path).sections[0].lines[1] == "Caf\ufffd."
+
+
+def test_fragments_are_the_md_notes_in_name_order(project):
+    assert entries.fragment_files(project) == []
+    put(project, "changelog.d/b.md", "B.\n")
+    put(project, "changelog.d/a.md", "A.\n")
+    put(project, "changelog.d/c.txt", "C.\n")
+    assert entries.fragment_files(project) == [
+        project.root / "changelog.d/a.md",
+        project.root / "changelog.d/b.md",
+    ]
+
+
+def test_a_link_inside_the_root_is_followed(project):
+    target = put(project, "notes/real.md", "Real.\n")
+    (project.root / "changelog.d").mkdir()
+    (project.root / "changelog.d/link.md").symlink_to(target)
+    assert entries.fragment_files(project) == [project.root / "changelog.d/link.md"]
+    assert entries.within_root(project, project.root / "changelog.d/link.md")
+    assert not entries.within_root(project, project.root.parent)
+
+
+def test_a_fragment_linked_outside_the_root_is_refused_unread(make_project, run, tmp_path):
+    project = make_project(files={"old.yaml": MINIMAL_REGISTRY})
+    project.edit("profiles.yaml", "gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+    assert run(project, "build").exit_code == 0
+    secret = tmp_path / "outside.md"
+    secret.write_text("hunter2\n", "utf-8")
+    (project.root / "changelog.d").mkdir()
+    (project.root / "changelog.d/leak.md").symlink_to(secret)
+    before = project.snapshot()
+    args = ["--version", "v1.0.0", "--since-file", "old.yaml", "--date", "2026-01-02"]
+    result = run(project, "changelog", *args)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "changelog.d/leak.md: error: the changelog fragment is a symbolic link that leaves "
+        "the project root; docgen reads only files inside it\n"
+    )
+    assert "hunter2" not in result.output
+    assert project.snapshot() == before
+    assert secret.read_text("utf-8") == "hunter2\n"
+
+
+def test_an_entry_linked_from_outside_the_root_is_refused_unread(make_project, run, tmp_path):
+    outside = tmp_path / "outside.mdx"
+    outside.write_text(VALID.replace("Acme v1.0.0", "secret"), "utf-8")
+    project = make_project(files={DAY: VALID})
+    (project.root / "changelog/2026-01-03.mdx").symlink_to(outside)
+    result = run(project, "check")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        2,
+        "",
+        "changelog/2026-01-03.mdx: error: the changelog entry is a symbolic link that leaves "
+        "the project root; docgen reads only files inside it\n",
+    )
+
+
+def test_an_agents_pages_live_under_its_docs_base():
+    reg = registry()
+    assert entries.agent_base(reg, "beta") == "/guide/beta"
+    slashed = MINIMAL_REGISTRY.replace("docs_base: /guide/{agent}", "docs_base: /g/{agent}/")
+    assert entries.agent_base(registry(slashed), "alpha") == "/g/alpha"
+
+
+def test_a_release_page_route_comes_from_the_entrys_date(project):
+    assert entries.release_route(project, "2026-01-02") == "release-notes/2026/1/2"
+    assert entries.release_route(project, "2026-13-01") == "2026-13-01"
+    custom = replace(project, config=replace(project.config, release_route="r/{year}-{month}"))
+    assert entries.release_route(custom, "2026-11-30") == "r/2026-11"

@@ -1,0 +1,149 @@
+"""docgen's one door to git: the registry as committed at a revision (`--since`), the
+changelog files changed since one (the gate), and the exact error for each failure."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import MINIMAL_REGISTRY, Project
+
+from docgen.changelog import git as docgen_git
+from docgen.config import load_project
+from docgen.errors import ConfigError
+
+TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+
+
+def git(project, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=project.root, check=True, capture_output=True)
+
+
+def commit(project, message: str) -> None:
+    git(project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", message)
+
+
+def test_since_git_revision_and_the_changelog_gate(make_project, run):
+    project = make_project()
+    git(project, "init", "-q")
+    git(project, "-c", "user.email=a@b", "-c", "user.name=a", "add", ".")
+    git(project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "base")
+    project.write("profiles.yaml", TUNED)
+    result = run(project, "diff", "--since", "HEAD")
+    assert result.output.splitlines()[0] == (
+        "profiles.yaml:40:7: arg-changed vllm.box.tiny gpu-memory-utilization: 0.5 -> 0.6"
+    )
+    run(project, "build")
+    gate = run(project, "check", "--changelog-since", "HEAD")
+    assert gate.exit_code == 1
+    assert (
+        "profiles.yaml:40:7: error: the registry changed since HEAD (1 semantic change) "
+        "but there is no new changelog entry or note in changelog.d/"
+    ) in gate.output
+    project.write("changelog.d/note.md", "Tuned memory.\n")
+    assert run(project, "check", "--changelog-since", "HEAD").exit_code == 0
+    missing = run(project, "diff", "--since", "nope")
+    assert missing.exit_code == 2
+    assert missing.stderr == "--since: error: unknown git revision 'nope'\n"
+
+
+def test_shallow_clone_is_a_clear_error(make_project, run, tmp_path):
+    project = make_project()
+    git(project, "init", "-q")
+    for n in range(2):
+        project.write("profiles.yaml", MINIMAL_REGISTRY + f"# {n}\n")
+        git(
+            project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qam", str(n)
+        ) if n else git(project, "add", ".")
+        if not n:
+            git(project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "0")
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{project.root}", str(clone)], check=True
+    )
+    result = run(Project(clone), "diff", "--since", "HEAD~1")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "--since: error: unknown git revision 'HEAD~1' (this is a shallow "
+        "clone: fetch more history, e.g. `git fetch --unshallow`)\n"
+    )
+
+
+@pytest.fixture
+def repo(make_project) -> Project:
+    """The minimal project committed as HEAD (the registry in a sub-folder of the
+    repository, to show paths are taken from the repository's top)."""
+    project = make_project(registry=None)
+    project.write("site/profiles.yaml", MINIMAL_REGISTRY)
+    project.write("site/changelog/2026-01-01.mdx", "## v0.0.1\n")
+    project.write("site/.gitignore", "changelog/*.tmp\n")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    commit(project, "base")
+    return project
+
+
+def site(repo: Project):
+    return load_project(repo.root / "site")
+
+
+def test_the_registry_is_read_as_committed_byte_for_byte(repo):
+    repo.write("site/profiles.yaml", TUNED)
+    assert docgen_git.registry_bytes_at(site(repo), "HEAD") == MINIMAL_REGISTRY.encode()
+    commit_all = ["-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qam", "tuned"]
+    git(repo, *commit_all)
+    assert docgen_git.registry_bytes_at(site(repo), "HEAD") == TUNED.encode()
+    assert docgen_git.registry_bytes_at(site(repo), "HEAD~1") == MINIMAL_REGISTRY.encode()
+
+
+def test_the_changed_files_are_the_changed_then_the_new_ones_git_does_not_ignore(repo):
+    project = site(repo)
+    assert docgen_git.changed_since(project, "HEAD", "changelog") == []
+    repo.write("site/changelog/2026-01-01.mdx", "## v0.0.1\n\nEdited.\n")
+    repo.write("site/changelog/2026-01-02.mdx", "## v0.0.2\n")
+    repo.write("site/changelog/draft.tmp", "ignored\n")
+    repo.write("site/docs/page.mdx", "outside the folder\n")
+    # git diff names a file from the repository's top, ls-files from the project's root
+    # (the gate looks only at the file name).
+    assert docgen_git.changed_since(project, "HEAD", "changelog") == [
+        "site/changelog/2026-01-01.mdx",
+        "changelog/2026-01-02.mdx",
+    ]
+
+
+def test_a_git_failure_gives_no_changed_files(tmp_path: Path):
+    project = load_project(tmp_path)
+    assert docgen_git.changed_since(project, "HEAD", "changelog") == []
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("nope", "--since: error: unknown git revision 'nope'"),
+        ("HEAD~1", "--since: error: unknown git revision 'HEAD~1'"),
+    ],
+)
+def test_an_unknown_revision_is_refused(repo, ref, message):
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.registry_bytes_at(site(repo), ref)
+    assert str(caught.value) == message
+
+
+def test_outside_a_repository_git_says_why(tmp_path: Path):
+    (tmp_path / "profiles.yaml").write_text(MINIMAL_REGISTRY, "utf-8")
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.registry_bytes_at(load_project(tmp_path), "HEAD")
+    assert str(caught.value).startswith(
+        "--since: error: cannot read a git repository: fatal: not a git repository"
+    )
+
+
+def test_without_git_installed(repo, monkeypatch):
+    monkeypatch.setenv("PATH", str(repo.root / "no-such-folder"))
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.registry_bytes_at(site(repo), "HEAD")
+    assert str(caught.value) == "--since: error: git is not installed"
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.changed_since(site(repo), "HEAD", "changelog")
+    assert str(caught.value) == "--since: error: git is not installed"

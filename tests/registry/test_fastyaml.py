@@ -1,0 +1,146 @@
+"""The fast YAML path (libyaml): the same data and positions as the careful path (ruamel),
+or a refusal so that the careful path reads the document."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import REPO
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from docgen.errors import DocgenError
+from docgen.registry.fastyaml import RUAMEL_WORDING_BYTES, load_fast
+from docgen.registry.source import load_text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: 1\nb: [x, 'y', \"z\"]\nc: {d: null, e: true}\n",
+        "list:\n  - {k: 1.5}\n  - - nested\n    - ~\n",
+        "text: |\n  literal\n  block\nfolded: >\n  one\n  two\n",
+        "when: 2026-01-02\nplus: +1\nexp: 1e3\nword: True\n",
+    ],
+    ids=["flow", "block", "scalars", "core-schema"],
+)
+def test_the_fast_path_reads_small_documents_as_the_careful_one_does(text):
+    fast, careful = load_fast(text, "p"), load_text(text, "p")
+    assert fast is not None
+    assert json.dumps(fast.data) == json.dumps(careful.data)
+    assert (fast.positions.keys, fast.positions.values) == (
+        careful.positions.keys,
+        careful.positions.values,
+    )
+
+
+def test_an_empty_stream_is_left_to_the_careful_path():
+    assert load_fast("", "p") is None
+    assert load_fast("# only a comment\n", "p") is None
+
+
+def test_fast_and_careful_yaml_paths_agree_on_data_and_positions():
+    for name in ("profiles.yaml", "tests/fixtures/profiles-v0.0.101.yaml"):
+        text = (REPO / name).read_text()
+        fast, careful = load_fast(text, "p"), load_text(text, "p")
+        assert fast is not None
+        assert json.dumps(fast.data) == json.dumps(careful.data)
+        assert fast.positions.keys == careful.positions.keys
+        assert fast.positions.values == careful.positions.values
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a: !!str 1\n", "a: &x 1\nb: *x\n", "a: 0o17\n", "a: 1_000\n", "a: 1\na: 2\n", "a: [1\n"],
+)
+def test_fast_path_declines_what_it_cannot_read_exactly(text):
+    assert load_fast(text, "p") is None
+
+
+def test_syntax_errors_in_large_text_are_worded_by_libyaml():
+    text = "".join(f"a{i}: 1\n" for i in range(RUAMEL_WORDING_BYTES // 5)) + "b: [1\n"
+    with pytest.raises(DocgenError) as info:
+        load_fast(text, "p.yaml")
+    lines = text.count("\n")
+    assert str(info.value) == f"p.yaml:{lines + 1}:1: error: did not find expected ',' or ']'"
+
+
+def test_the_fast_path_measures_nesting_as_it_reads():
+    with pytest.raises(DocgenError) as info:
+        load_fast("k: " + "[" * 100 + "]" * 100 + "\n", "p.yaml")
+    assert str(info.value) == "p.yaml:1:68: error: YAML nesting deeper than 64 levels"
+
+
+# -- the fast path against ruamel.yaml, on generated documents -------------------------
+
+#: Plain scalars where YAML 1.2's core schema and YAML 1.1 habits part ways.
+TRICKY = [
+    "1", "-1", "+1", "0", "007", "0x1F", "0o17", "1_000", "1e3", "1E-3", "-.5", "1.", ".5",
+    ".inf", "-.Inf", ".NaN", "nan", "true", "True", "TRUE", "false", "yes", "no", "on", "off",
+    "null", "Null", "NULL", "~", "12:30", "2026-01-02", "1.0.0", "v1", "0.4", "a b", "x-y",
+    "--flag", "é", "a#b", "3.14e+2",
+]  # fmt: skip
+plain = st.one_of(st.sampled_from(TRICKY), st.from_regex(r"[a-z][a-z0-9_.-]{0,8}", fullmatch=True))
+scalar_text = st.one_of(
+    plain,
+    plain.map(lambda s: f"'{s}'"),
+    plain.map(lambda s: json.dumps(s)),
+)
+keys = st.from_regex(r"[a-z][a-z0-9-]{0,6}", fullmatch=True)
+trees = st.recursive(
+    scalar_text,
+    lambda inner: st.one_of(
+        st.lists(inner, min_size=1, max_size=4),
+        st.dictionaries(keys, inner, min_size=1, max_size=4),
+    ),
+    max_leaves=12,
+)
+
+
+def _flow(node: object) -> str:
+    if isinstance(node, list):
+        return "[" + ", ".join(_flow(n) for n in node) + "]"
+    if isinstance(node, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in node.items()) + "}"
+    return str(node)
+
+
+def _block(node: object, indent: int, flow_from: int) -> list[str]:
+    pad = "  " * indent
+    if not isinstance(node, (list, dict)) or indent >= flow_from:
+        return [_flow(node)]
+    out = []
+    items = node.items() if isinstance(node, dict) else (("-", v) for v in node)
+    for key, value in items:
+        head = f"{pad}{key}:" if isinstance(node, dict) else f"{pad}-"
+        if isinstance(value, (list, dict)) and value and indent + 1 < flow_from:
+            out += [head, *_block(value, indent + 1, flow_from)]
+        else:
+            out.append(f"{head} {_block(value, indent + 1, flow_from)[0]}")
+    return out
+
+
+def _typed(value: object) -> object:
+    """The data with every scalar's type kept (1, 1.0 and True all differ)."""
+    if isinstance(value, dict):
+        return [(k, _typed(v)) for k, v in value.items()]
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    return (type(value).__name__, repr(value))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(keys, trees, min_size=1, max_size=5), st.integers(min_value=1, max_value=4))
+def test_the_fast_path_reads_generated_documents_exactly_as_ruamel_does(tree, flow_from):
+    text = "\n".join(_block(tree, 0, flow_from)) + "\n"
+    try:
+        careful = load_text(text, "p")
+    except DocgenError:
+        assume(False)  # not YAML at all: nothing to compare
+    fast = load_fast(text, "p")
+    if fast is None:
+        return  # declined: ruamel.yaml reads it, as above
+    assert _typed(fast.data) == _typed(careful.data), text
+    assert fast.positions.keys == careful.positions.keys, text
+    assert fast.positions.values == careful.positions.values, text

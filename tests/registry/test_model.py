@@ -1,0 +1,82 @@
+"""The typed model: the vLLM catalog a registry gives each image, and derived values."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+from test_load import broken
+
+from docgen.registry.load import load_bytes
+from docgen.registry.model import Registry, VllmSettings, dotted
+from docgen.vllm.versions import UnknownRelease
+
+EXTRAS = "vllm:\n  extra_flags:\n    my-flag: {type: int}\n"
+
+
+def registry(text: str = MINIMAL_REGISTRY) -> Registry:
+    return load_bytes(text.encode(), "p.yaml")
+
+
+def test_the_catalog_of_an_image_is_the_release_it_declares_plus_the_registry_extras():
+    text = broken("    platform: linux/amd64", "    platform: linux/amd64\n    vllm: 0.10.0")
+    reg = registry(text + EXTRAS)
+    assert reg.catalog().version == "0.34.0"
+    assert reg.catalog("img").version == "0.10.0"
+    assert reg.catalog("unknown-image").version == "0.34.0"
+    for catalog in (reg.catalog(), reg.catalog("img")):
+        flag = catalog.lookup("my-flag")
+        assert flag is not None and flag.type == "int"
+    assert reg.catalog("img").lookup("aggregate-engine-logging") is None
+    assert reg.catalog().lookup("aggregate-engine-logging") is not None
+
+
+def test_an_image_without_a_release_and_a_registry_without_extras_use_the_shipped_catalog():
+    reg = registry()
+    assert reg.catalog("img").version == reg.catalog().version == "0.34.0"
+    assert reg.catalog().lookup("my-flag") is None
+
+
+def test_vllm_settings_name_an_unknown_release():
+    with pytest.raises(UnknownRelease):
+        VllmSettings().catalog("0.1.0", "img")
+
+
+@pytest.mark.parametrize(
+    ("section", "flags", "values"),
+    [
+        (None, {}, {}),
+        (5, {}, {}),
+        ({"extra_flags": 5, "extra_values": {"dtype": ["x"]}}, {}, {"dtype": ["x"]}),
+        ({"extra_flags": {"f": {"type": "int"}}}, {"f": {"type": "int"}}, {}),
+    ],
+    ids=["absent", "not-a-mapping", "flags-malformed", "flags"],
+)
+def test_vllm_settings_of_a_parsed_section_leave_out_what_has_the_wrong_shape(
+    section, flags, values
+):
+    settings = VllmSettings.of(section)
+    assert (dict(settings.extra_flags), dict(settings.extra_values)) == (flags, values)
+
+
+def test_the_argv_starts_with_the_flags_the_model_implies_unless_args_set_them():
+    text = broken("    label: Tiny 1B\n", "    label: Tiny 1B\n    revision: abc1234\n")
+    text = text.replace("    label: Tiny 1B\n", "    label: Tiny 1B\n    served_name: tiny\n", 1)
+    profile = registry(text).profiles["vllm.box.tiny"]
+    assert profile.tokens[:4] == ("--revision", "abc1234", "--served-model-name", "tiny")
+    text = broken("      max-num-seqs: 2", "      max-num-seqs: 2\n      served-model-name: other")
+    text = text.replace("    label: Tiny 1B\n", "    label: Tiny 1B\n    served_name: tiny\n", 1)
+    tokens = registry(text).profiles["vllm.box.tiny"].tokens
+    assert tokens[:2] == ("--max-model-len", "32768")
+    assert tokens.count("--served-model-name") == 1 and "other" in tokens
+
+
+def test_an_image_tag_is_the_part_after_the_last_colon_of_its_name():
+    reg = registry()
+    assert reg.images["img"].tag == "1.0"
+    bare = registry(broken("ref: example.org/vllm:1.0", "ref: localhost:5000/vllm"))
+    assert bare.images["img"].tag == ""
+
+
+def test_dotted_key_paths():
+    assert dotted(("profiles", "x", "args", "dtype")) == "profiles.x.args.dtype"
+    assert dotted(("agents", 1, "id")) == "agents.[1].id"
