@@ -25,6 +25,9 @@ from docgen.registry.model import Registry
 ANY_HEADING = re.compile(r"^#{1,6}\s")
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 
+#: The rule id of the release headings (each entry has one; each is `## vX.Y.Z`).
+HEADING_RULE = "changelog-heading"
+
 
 def check_history(project: Project, registry: Registry, routes: set[str]) -> list[Problem]:
     """Every problem in the dated entries; each names file and line."""
@@ -72,6 +75,7 @@ def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
             Problem(
                 f"changelog file name '{name}' is not a real date as YYYY-MM-DD.mdx",
                 Location(entry.path, 1),
+                rule="changelog-file-name",
             )
         )
     expected = header(registry)
@@ -80,10 +84,12 @@ def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
             Problem(
                 "the entry must start with the exact SPDX header:\n" + expected.rstrip("\n"),
                 Location(entry.path, 1),
+                rule="changelog-header",
             )
         )
     if not entry.sections:
-        problems.append(Problem("no release heading: add '## vX.Y.Z'", Location(entry.path, 1)))
+        where = Location(entry.path, 1)
+        problems.append(Problem("no release heading: add '## vX.Y.Z'", where, rule=HEADING_RULE))
     return problems
 
 
@@ -91,7 +97,11 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
     problems = []
     if "<!--" in line:
         problems.append(
-            Problem("HTML comments are not allowed in changelog entries; use {/* ... */}", where)
+            Problem(
+                "HTML comments are not allowed in changelog entries; use {/* ... */}",
+                where,
+                rule="changelog-no-html-comment",
+            )
         )
     if token in line:
         problems.append(
@@ -99,13 +109,24 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
                 f"the CLI token '{token}' is not replaced in changelog entries; "
                 "write the CLI name literally",
                 where,
+                rule="changelog-no-cli-token",
             )
         )
     if "AgentOnly" in line:
-        problems.append(Problem("<AgentOnly> is not resolved in changelog entries", where))
+        problems.append(
+            Problem(
+                "<AgentOnly> is not resolved in changelog entries",
+                where,
+                rule="changelog-no-agent-only",
+            )
+        )
     if ANY_HEADING.match(line) and not HEADING.match(line):
         problems.append(
-            Problem(f"headings in changelog entries are '## vX.Y.Z', got '{line.strip()}'", where)
+            Problem(
+                f"headings in changelog entries are '## vX.Y.Z', got '{line.strip()}'",
+                where,
+                rule=HEADING_RULE,
+            )
         )
     for target in LINK.findall(line):
         problems += _link_problem(target, where, routes)
@@ -121,11 +142,13 @@ def _link_problem(target: str, where: Location, routes: set[str]) -> list[Proble
                 f"relative link '{target}': changelog links must be root-absolute "
                 "routes such as /user-guide/...",
                 where,
+                rule="changelog-link-root-absolute",
             )
         ]
     route = target.split("#", 1)[0].rstrip("/")
     if routes and route not in routes:
-        return [Problem(f"link '{target}' does not resolve to a page the project publishes", where)]
+        message = f"link '{target}' does not resolve to a page the project publishes"
+        return [Problem(message, where, rule="changelog-link-published")]
     return []
 
 
@@ -138,6 +161,7 @@ def _order_problems(entry: Entry) -> list[Problem]:
                 Problem(
                     f"{section.version} comes after {prev.version}: list releases newest first",
                     Location(entry.path, section.line),
+                    rule="changelog-order",
                 )
             )
     return problems

@@ -48,6 +48,7 @@ def relative_links_warning(notes: str, site_url: str) -> Problem | None:
         f"neither product.site_url nor --site-url is set, so {which}",
         Location("release-notes"),
         severity="warning",
+        rule="release-notes-site-url",
     )
 
 

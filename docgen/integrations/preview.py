@@ -195,6 +195,7 @@ class Links:
                 f"route '{target}' is not a page of this site; the preview {shown}",
                 Location(source.path, line),
                 severity="warning",
+                rule="preview-route",
             )
         )
 

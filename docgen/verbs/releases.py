@@ -105,6 +105,7 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
             f"there is no new changelog entry or note in {project.config.fragments}/: "
             "run `docgen changelog` or add a note",
             where,
+            rule="changelog-gate",
         )
     ]
 

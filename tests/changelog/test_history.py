@@ -287,6 +287,7 @@ def test_without_known_routes_a_root_absolute_link_is_not_looked_up():
         Problem(
             "link '/guide/alpha/anywhere' does not resolve to a page the project publishes",
             Location(DAY, 11),
+            rule="changelog-link-published",
         )
     ]
     relative = parse_entry(DAY, entry(section("v1.0.0", "models")))

@@ -60,12 +60,14 @@ def test_the_links_warning_names_one_link_or_counts_them():
         "'/guide/a' stays relative",
         where,
         severity="warning",
+        rule="release-notes-site-url",
     )
     assert notes.relative_links_warning(two, "/") == Problem(
         "neither product.site_url nor --site-url is set, so 2 root-absolute links, such as "
         "'/guide/a', stay relative",
         where,
         severity="warning",
+        rule="release-notes-site-url",
     )
     assert notes.relative_links_warning(two, "https://docs.example.com") is None
     assert notes.relative_links_warning("- No links.\n", "") is None
