@@ -1,0 +1,119 @@
+"""docgen.report: one report, worded for a terminal, a JSON reader, GitHub and pytest."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from docgen import report
+from docgen.config import load_project
+from docgen.errors import Location, Problem
+from docgen.verbs.build import build, check
+
+EDIT = ("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+BEHIND = "profiles.yaml:40:7 profiles.vllm.box.tiny.args.gpu-memory-utilization"
+
+
+@pytest.fixture
+def drifted(make_project):
+    """A built minimal project whose registry was then edited (four outputs drift)."""
+    project = make_project()
+    build(load_project(project.root))
+    project.edit("profiles.yaml", *EDIT)
+    return check(load_project(project.root))
+
+
+def test_build_lines_say_what_was_done_then_the_counts(make_project):
+    project = make_project()
+    built = build(load_project(project.root), dry_run=True)
+    lines = report.build_lines(built, verbose=False)
+    assert lines[-1] == report.Line("would 4 written, 0 updated, 0 pruned, 0 unchanged", "info")
+    assert lines[0] == report.Line("would write docs/models.mdx", "info")
+    built = build(load_project(project.root))
+    again = build(load_project(project.root))
+    assert report.build_lines(again, verbose=False) == [
+        report.Line("0 written, 0 updated, 0 pruned, 4 unchanged", "info")
+    ]
+    kept = report.build_lines(again, verbose=True)
+    assert kept[0] == report.Line("keep docs/models.mdx", "info") and len(kept) == 5
+
+
+def test_check_text_in_sync_is_one_line(make_project):
+    project = make_project()
+    build(load_project(project.root))
+    found = check(load_project(project.root))
+    assert report.check_text(found, verbose=False) == [
+        report.Line("4 generated files match the registry", "info")
+    ]
+    verbose = report.check_text(found, verbose=True)
+    assert report.Line("docs/models.mdx: in sync", "info") in verbose
+
+
+def test_check_text_on_drift(drifted):
+    lines = report.check_text(drifted, verbose=False)
+    first = lines[0]
+    assert first == report.Line("docs/models.mdx:14:1: error: out of date with the registry")
+    diff = [line.text for line in lines if line.channel == "diff"]
+    assert "-  --gpu-memory-utilization 0.5 \\" in diff
+    assert "+  --gpu-memory-utilization 0.6 \\" in diff
+    assert lines.count(report.Line(f"  registry entry behind it: {BEHIND}")) == 4
+    assert lines[-1] == report.Line(
+        "docs are out of sync with the registry: run `docgen build`", "err"
+    )
+
+
+def test_drift_line_is_the_first_line_that_differs(drifted):
+    change = next(c for c in drifted.changes if c.path == "docs/models.mdx")
+    line = report.drift_line(change)
+    old, new = change.old.splitlines(), change.output.text.splitlines()
+    assert old[: line - 1] == new[: line - 1] and old[line - 1] != new[line - 1]
+
+
+def test_check_json_shape(drifted):
+    drifted.findings.append(Problem("broken", Location("changelog/x.mdx", 3), rule="r-id"))
+    data = json.loads(json.dumps(report.check_json(drifted)))
+    assert data["version"] == 1 and data["in_sync"] is False
+    changed = next(f for f in data["files"] if f["path"] == "docs/models.mdx")
+    assert changed["status"] == "changed" and changed["line"] > 1
+    assert changed["sources"] == [
+        {
+            "key": "profiles.vllm.box.tiny.args.gpu-memory-utilization",
+            "file": "profiles.yaml",
+            "line": 40,
+            "column": 7,
+        }
+    ]
+    assert data["findings"] == [
+        {"file": "changelog/x.mdx", "line": 3, "message": "broken", "rule": "r-id"}
+    ]
+
+
+def test_github_annotations_one_per_file_and_per_registry_line(drifted):
+    lines = [line.text for line in report.check_github(drifted)]
+    errors = [t for t in lines if t.startswith("::error")]
+    assert len(errors) == 4 + 1  # four drifted files, one registry line behind them all
+    assert errors[-1] == (
+        "::error file=profiles.yaml,line=40,col=7::profiles.vllm.box.tiny.args."
+        "gpu-memory-utilization changed; run docgen build to update "
+        "docs/models.mdx and 3 other generated files"
+    )
+    assert lines.count("::endgroup::") == 4
+    assert (
+        "::notice::4 generated files are out of sync with the registry; run docgen build" in lines
+    )
+
+
+def test_annotation_escapes_data_and_properties():
+    line = report.annotation("50% done\r\nnext", "a:b,c.mdx", 3, 1)
+    assert line.text == "::error file=a%3Ab%2Cc.mdx,line=3,col=1::50%25 done%0D%0Anext"
+    assert report.annotation("note", level="notice").text == "::notice::note"
+
+
+def test_drift_failure_for_pytest(drifted):
+    change = next(c for c in drifted.changes if c.path == "docs/models.mdx")
+    text = report.drift_failure(change)
+    assert text.startswith("docs/models.mdx: out of date with the registry\n--- a/docs/models.mdx")
+    assert text.endswith(
+        f"registry entry behind it: {BEHIND}\nrun `docgen build` to bring the docs back in sync"
+    )
