@@ -332,4 +332,6 @@ def _export_profile(p: Profile) -> dict[str, Any]:
 
 def _export(project: Project, reg: Registry) -> Output:
     text = json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
-    return Output(project.config.export, text, "docgen export", _all_sources(reg), "export")
+    # The export shows no host's name (a host's text), so no host is behind its drift.
+    sources = tuple(s for s in _all_sources(reg) if s.keypath[0] != "hosts")
+    return Output(project.config.export, text, "docgen export", sources, "export")

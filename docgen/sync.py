@@ -203,16 +203,17 @@ def attribute(old: str, output: Output) -> list[Source]:
     A value that merely shares a rewritten line (a prose sentence listing several
     settings) appears on both sides and is not blamed. The export is compared as one
     line per value (see ``_export_view``), so an argument's tokens, one per JSON line,
-    read as the words its source holds. A page made from changelog entries has one line
-    per release: every release whose line differs is behind it.
+    read as the words its source holds; values are counted, not the paths that key them.
+    A page made from changelog entries has one line per release: every release whose
+    line differs is behind it.
     """
     new = output.text
-    if output.kind == "export":
+    export = output.kind == "export"
+    if export:
         old, new = _export_view(old, new)
-    old_lines = old.splitlines()
-    new_lines = new.splitlines()
-    added = "\n".join(sorted(set(new_lines) - set(old_lines)))
-    removed = "\n".join(sorted(set(old_lines) - set(new_lines)))
+    old_lines, new_lines = set(old.splitlines()), set(new.splitlines())
+    added = _joined(new_lines - old_lines, export)
+    removed = _joined(old_lines - new_lines, export)
     if output.basis == "changelog":
         both = f"{added}\n{removed}"
         return [s for s in output.sources if s.text and _count(s.text, both)]
@@ -221,6 +222,12 @@ def attribute(old: str, output: Output) -> list[Source]:
         for s in output.sources
         if s.text and s.text in added and _count(s.text, added) > _count(s.text, removed)
     ]
+
+
+def _joined(lines: set[str], export: bool) -> str:
+    """The differing lines as one text to count values in; of the export, each line's
+    value alone (its path keeps equal values apart but is no registry entry's text)."""
+    return "\n".join(sorted(line.partition(": ")[2] if export else line for line in lines))
 
 
 def _export_view(old: str, new: str) -> tuple[str, str]:

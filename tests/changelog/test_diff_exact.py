@@ -14,7 +14,7 @@ from conftest import MINIMAL_REGISTRY, Project
 from docgen.changelog.diff import Change
 
 BASE = MINIMAL_REGISTRY
-# A second profile of the same model and host, appended after the last line (line 50).
+# A second profile of the same model and host, appended after the last line (from line 50).
 EXTRA = "  vllm.box.extra:\n    model: tiny\n    host: box\n    args: {max-model-len: 1024}\n"
 
 
@@ -41,9 +41,18 @@ def diff_lines(make_project, run, old: str, new: str) -> list[str]:
     ("change", "text"),
     [
         (Change("profile-added", "vllm.box.x"), "profile-added vllm.box.x"),
-        (Change("arg-added", "p", "max-num-seqs", None, "4"), "arg-added p max-num-seqs: (none) -> 4"),
-        (Change("arg-removed", "p", "max-num-seqs", "4"), "arg-removed p max-num-seqs: 4 -> (none)"),
-        (Change("model-changed", "tiny", "gated", False, True), "model-changed tiny gated: false -> true"),
+        (
+            Change("arg-added", "p", "max-num-seqs", None, "4"),
+            "arg-added p max-num-seqs: (none) -> 4",
+        ),
+        (
+            Change("arg-removed", "p", "max-num-seqs", "4"),
+            "arg-removed p max-num-seqs: 4 -> (none)",
+        ),
+        (
+            Change("model-changed", "tiny", "gated", False, True),
+            "model-changed tiny gated: false -> true",
+        ),
     ],
     ids=["no-source-name-or-values", "only-new", "only-old", "booleans"],
 )
@@ -64,8 +73,14 @@ def test_an_added_or_removed_profile_is_one_line_without_name_or_values(make_pro
 def test_a_list_value_reads_as_its_words_and_two_absent_flags_are_listed(make_project, run):
     new = edit(
         BASE,
-        ("      max-num-seqs: 2\n", "      max-num-seqs: 2\n      ignore-patterns: ['*.pt', '*.bin']\n"),
-        ("    image: img\n", "    image: img\n    expect: {absent: [speculative-config, quantization]}\n"),
+        (
+            "      max-num-seqs: 2\n",
+            "      max-num-seqs: 2\n      ignore-patterns: ['*.pt', '*.bin']\n",
+        ),
+        (
+            "    image: img\n",
+            "    image: img\n    expect: {absent: [speculative-config, quantization]}\n",
+        ),
     )
     assert diff_lines(make_project, run, BASE, new) == [
         "profiles.yaml:43:7: arg-added vllm.box.tiny ignore-patterns: (none) -> *.pt *.bin",
@@ -79,7 +94,11 @@ def test_a_list_value_reads_as_its_words_and_two_absent_flags_are_listed(make_pr
 def test_a_profile_that_gains_an_image_of_only_a_ref_is_an_image_change(make_project, run, ref):
     """Whatever the ref: "no image" never compares equal to an image."""
     old = edit(BASE, ("    image: img\n", ""))
-    new = edit(BASE, ("    image: img\n", "    image: bare\n"), ("images:\n", f"images:\n  bare: {{ref: {ref}}}\n"))
+    new = edit(
+        BASE,
+        ("    image: img\n", "    image: bare\n"),
+        ("images:\n", f"images:\n  bare: {{ref: {ref}}}\n"),
+    )
     assert diff_lines(make_project, run, old, new) == [
         f"profiles.yaml:22:3: image-changed vllm.box.tiny image: (none) -> {ref}",
         "1 semantic change",
@@ -103,26 +122,27 @@ def test_a_model_changed_after_a_new_model_is_still_listed(make_project, run):
 # --- the context a project's own bullet template receives -----------------------------
 
 # Each change of a group, then what its context holds (by id, name or slug).
-CONTEXT_BULLET = """\
-{% for c in group.changes %}
-{{ c.kind }} {{ c.subject }} {{ c.name }}:{% for key, value in c.extra | dictsort %} {{ key }}={{ value.id if value.id is defined else value.name }}{% endfor %}
-
-{% endfor %}
-"""
+CONTEXT_BULLET = (
+    "{% for c in group.changes %}\n"
+    "{{ c.kind }} {{ c.subject }} {{ c.name }}:{% for key, value in c.extra | dictsort %}"
+    " {{ key }}={{ value.id if value.id is defined else value.name }}{% endfor %}\n"
+    "\n"
+    "{% endfor %}\n"
+)
 
 
 def test_a_bullet_template_gets_the_profiles_overrides_args_and_model_behind_each_change(
     make_project, run
 ):
-    old = edit(
-        BASE,
-        ("          - It lowers throughput.\n", "          - It lowers throughput.\n      gone:\n        summary: Old.\n        args: {max-num-seqs: 1}\n"),
-    )
+    gone = "      gone:\n        summary: Old.\n        args: {max-num-seqs: 1}\n"
+    tight = "      tight:\n        summary: Less.\n        args: {max-num-seqs: 1}\n"
+    tradeoff = "          - It lowers throughput.\n"
+    old = edit(BASE, (tradeoff, tradeoff + gone))
     new = edit(
         BASE,
         ("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6"),
         ("          gpu-memory-utilization: 0.3\n", "          gpu-memory-utilization: 0.2\n"),
-        ("          - It lowers throughput.\n", "          - It lowers throughput.\n      tight:\n        summary: Less.\n        args: {max-num-seqs: 1}\n"),
+        (tradeoff, tradeoff + tight),
         ("label: Tiny 1B", "label: Tiny One B"),
     )
     project = make_project(
@@ -136,7 +156,22 @@ def test_a_bullet_template_gets_the_profiles_overrides_args_and_model_behind_eac
         "--date", "2026-12-01", "--dry-run",
     )  # fmt: skip
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout.split("\n\n", 2)[2].splitlines() == []
+    profiles = r"old\_profile=vllm.box.tiny profile=vllm.box.tiny"
+    assert result.stdout.splitlines() == [
+        "## v0.1.0",
+        "",
+        "Acme v0.1.0 updates the managed vLLM serving profiles for Big Box.",
+        "",
+        "- arg-changed vllm.box.tiny gpu-memory-utilization: arg=gpu-memory-utilization "
+        rf"old\_arg=gpu-memory-utilization {profiles}",
+        r"  override-added vllm.box.tiny tight: old\_profile=vllm.box.tiny override=tight "
+        "profile=vllm.box.tiny",
+        r"  override-changed vllm.box.tiny small: old\_profile=vllm.box.tiny override=small "
+        "profile=vllm.box.tiny",
+        r"  override-removed vllm.box.tiny gone: old\_profile=vllm.box.tiny override=gone "
+        "profile=vllm.box.tiny",
+        "- model-changed tiny label: model=tiny",
+    ]
 
 
 # --- git's own failures, through a stand-in git ----------------------------------------
@@ -146,7 +181,7 @@ GIT_USER = ("-c", "user.email=a@b", "-c", "user.name=a")
 
 
 @pytest.fixture
-def committed(make_project, run) -> Project:
+def committed(make_project) -> Project:
     """The minimal project committed as HEAD."""
     project = make_project()
     for args in (("init", "-q"), ("add", "."), (*GIT_USER, "commit", "-qm", "base")):
@@ -163,10 +198,8 @@ def stand_in_git(tmp_path: Path, monkeypatch):
         folder = tmp_path / "stand-in"
         folder.mkdir()
         script = folder / "git"
-        script.write_text(
-            f'#!/bin/sh\ncase "$*" in\n  *{when}*) {action};;\n  *) exec {REAL_GIT} "$@";;\nesac\n',
-            "utf-8",
-        )
+        cases = f'  *{when}*) {action};;\n  *) exec "{REAL_GIT}" "$@";;\n'
+        script.write_text(f'#!/bin/sh\ncase "$*" in\n{cases}esac\n', "utf-8")
         script.chmod(0o755)
         monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
 
