@@ -147,3 +147,16 @@ def test_without_git_installed(repo, monkeypatch):
     with pytest.raises(ConfigError) as caught:
         docgen_git.changed_since(site(repo), "HEAD", "changelog")
     assert str(caught.value) == "--since: error: git is not installed"
+
+
+def test_a_folder_whose_name_starts_with_a_dash_is_a_folder_to_git(repo):
+    """The folder is passed after ``--``: a name like ``-drafts`` is never read as an option."""
+    repo.write("site/-drafts/2026-01-01.mdx", "## v0.0.1\n")
+    git(repo, "add", ".")
+    commit(repo, "drafts")
+    repo.write("site/-drafts/2026-01-01.mdx", "## v0.0.1\n\nEdited.\n")
+    repo.write("site/-drafts/2026-01-02.mdx", "## v0.0.2\n")
+    assert docgen_git.changed_since(site(repo), "HEAD", "-drafts") == [
+        "site/-drafts/2026-01-01.mdx",
+        "-drafts/2026-01-02.mdx",
+    ]
