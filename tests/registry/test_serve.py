@@ -248,3 +248,18 @@ def test_override_command_round_trips_through_bash(project):
     printed = bash_argv(script, ["ACME_MODEL", "ACME_EXTRA_ARGS_JSON"])
     assert printed[:4] == ["vllm", "onboard", "--non-interactive", "tiny"]
     assert json.loads(printed[4]) == OVERRIDE_TOKENS
+
+
+def test_override_command_keeps_non_ascii_text_as_written(make_project):
+    """The paste-ready JSON shows the value as the registry has it (``café``), not as a
+    JSON escape (``caf\\u00e9``), which a reader would have to decode by eye."""
+    text = MINIMAL_REGISTRY.replace(
+        "          gpu-memory-utilization: 0.3\n",
+        "          gpu-memory-utilization: 0.3\n          served-model-name: café\n",
+    )
+    project = make_project(registry=text)
+    reg = registry.load(project.root / "profiles.yaml")
+    profile = reg.profiles["vllm.box.tiny"]
+    command = override_command(reg.product, profile, profile.overrides[0], "acme")
+    assert '"--served-model-name","café"]\'' in command
+    assert "\\u" not in command

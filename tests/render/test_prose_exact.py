@@ -83,3 +83,16 @@ def test_the_settings_sentences_read_each_limit_and_cache_type_with_its_article(
 )
 def test_article_exact(word: object, expected: str) -> None:
     assert article(word) == expected
+
+
+def test_async_scheduling_switched_off_is_said_to_be_disabled(make_project, run):
+    registry = MINIMAL_REGISTRY.replace(
+        "      enable-prefix-caching: true\n",
+        "      enable-prefix-caching: true\n      async-scheduling: false\n",
+    )
+    template = "{% for s in settings_sentences(profiles[0], product.name) %}{{ s }}\n{% endfor %}"
+    project = make_project(registry=registry, templates={"settings.mdx.j2": template})
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    body = project.read("docs/settings.mdx").split("*/}\n\n", 1)[1]
+    assert body.splitlines()[0] == "Acme does not enable async scheduling."
