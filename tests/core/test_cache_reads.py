@@ -1,0 +1,38 @@
+"""The cache key reads what the plan reads and nothing more: never a file outside the root,
+whatever a link under the docs folder points at."""
+
+from __future__ import annotations
+
+import builtins
+import os
+
+from docgen import cache
+from docgen.config import load_project
+
+
+def test_the_cache_key_never_opens_a_page_linked_from_outside_the_root(make_project, run, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.mdx"
+    secret.write_text('---\ntitle: "Secret"\n---\n\nNot for the cache.\n', "utf-8")
+    project = make_project()
+    (project.root / "docs").mkdir()
+    os.symlink(secret, project.root / "docs" / "leak.mdx")
+    assert run(project, "build").exit_code == 0
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def recording_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        opened.append(os.path.realpath(file) if isinstance(file, (str, os.PathLike)) else "")
+        return real_open(file, *args, **kwargs)
+
+    builtins.open = recording_open
+    try:
+        first = cache.key(load_project(project.root))
+    finally:
+        builtins.open = real_open
+    assert opened, "the key reads the project's files"
+    assert str(secret) not in opened
+    assert not [p for p in opened if p.startswith(str(outside))]
+    secret.write_text("changed outside the project\n", "utf-8")
+    assert cache.key(load_project(project.root)) == first  # what lies outside is no input
