@@ -36,3 +36,23 @@ def test_the_cache_key_never_opens_a_page_linked_from_outside_the_root(make_proj
     assert not [p for p in opened if p.startswith(str(outside))]
     secret.write_text("changed outside the project\n", "utf-8")
     assert cache.key(load_project(project.root)) == first  # what lies outside is no input
+
+
+def test_the_cache_folder_ignores_itself_in_git(make_project, run):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    assert (project.root / cache.FOLDER / ".gitignore").read_text("utf-8") == "*\n"
+
+
+def test_a_page_with_regions_and_bytes_that_are_not_utf8_is_a_located_error(make_project, run):
+    """The cache key reads such a page leniently; the plan then names the bad byte's line."""
+    project = make_project()
+    page = project.root / "docs" / "guide.mdx"
+    page.parent.mkdir(parents=True)
+    page.write_bytes(
+        b'---\ntitle: "Guide"\n---\n\n{/* docgen:begin models-table */}\n{/* docgen:end */}\n'
+        b"caf\xe9\n"
+    )
+    result = run(project, "check")
+    assert result.exit_code == 2
+    assert result.stderr == "docs/guide.mdx:7: error: invalid UTF-8 in page\n"
