@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from docgen.changelog.entries import OVERVIEW
 from docgen.config import Project
 from docgen.io import files
 from docgen.plan import Plan
@@ -75,7 +76,7 @@ def _inputs(project: Project) -> Iterator[tuple[str, bytes]]:
     # Templates are trusted code that Jinja reads through any link, so they are followed.
     for found in files.listing(project, cfg.templates).files:
         yield found.rel, _file_digest(found.path, None)
-    overview = f"{cfg.changelog}/overview.mdx"  # an output, not an input
+    overview = f"{cfg.changelog}/{OVERVIEW}"  # an output, not an input
     for found in files.listing(project, cfg.changelog).files:
         if found.rel != overview:
             yield found.rel, _file_digest(found.path, inside)

@@ -91,9 +91,10 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
     found = check_verb(state.project(), changelog_since)
     if fmt == "json":
         click.echo(json.dumps(report.check_json(found), indent=2))
+    elif fmt == "github":
+        state.print(report.check_github(found))
     else:
-        state.print(report.check_github(found) if fmt == "github" else [])
-        state.print(report.check_text(found, state.verbose) if fmt == "text" else [])
+        state.print(report.check_text(found, state.verbose))
     sys.exit(0 if found.in_sync else 1)
 
 

@@ -261,7 +261,7 @@ def overview_output(
         return None
     text = overview_text(project, reg, releases)
     note = notice(f"the entries in {project.config.changelog}/", reg.path)
-    path = f"{project.config.changelog}/overview.mdx"
+    path = f"{project.config.changelog}/{changelog.OVERVIEW}"
     return Output(path, with_notice(text, note), path, tuple(sources), "page", basis="changelog")
 
 

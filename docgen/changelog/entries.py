@@ -73,12 +73,21 @@ class Entry:
         return self.path.rsplit("/", 1)[-1][: -len(".mdx")]
 
 
+#: The release overview docgen generates in the changelog folder: an output, not an entry.
+OVERVIEW = "overview.mdx"
+
+
+def is_entry_name(name: str) -> bool:
+    """Whether a file of the changelog folder is an entry: any MDX page but the overview."""
+    return name.endswith(".mdx") and name != OVERVIEW
+
+
 def entry_files(project: Project) -> list[Path]:
     """The dated entries, sorted; refuse one that leads outside the project root."""
     folder = project.path(project.config.changelog)
     if not folder.is_dir():
         return []
-    files = sorted(p for p in folder.glob("*.mdx") if p.name != "overview.mdx")
+    files = sorted(p for p in folder.glob("*.mdx") if is_entry_name(p.name))
     return _inside_root(project, files, "changelog entry")
 
 

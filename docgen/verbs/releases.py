@@ -93,9 +93,9 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     if not [c for c in changes if c.kind != "expect-changed"]:
         return []
     touched = git.changed_since(project, ref, project.config.changelog)
-    # Only a dated entry counts: the overview is generated, and changes with any rebuild.
-    dated = [p for p in touched if changelog.DATED.match(p.rpartition("/")[2])]
-    if dated or changelog.fragment_files(project):
+    # The overview is no entry: it is generated, and changes with any rebuild.
+    new_entries = [p for p in touched if changelog.is_entry_name(p.rpartition("/")[2])]
+    if new_entries or changelog.fragment_files(project):
         return []
     first = changes[0].source
     where = first.location if first else Location(project.config.registry)
