@@ -218,3 +218,46 @@ def test_a_host_is_never_behind_the_export_which_shows_no_host_name(make_project
         "docs/_build/registry.json:26:1: error: out of date with the registry"
     )
     assert behind(result.stdout) == []
+
+
+def export_blame(make_project, run, old: str, new: str, registry: str = MINIMAL_REGISTRY):
+    """The "... behind it" lines of the export's drift after one edit of profiles.yaml."""
+    project = built(make_project(registry=registry, templates=PLAIN), run)
+    project.edit("profiles.yaml", old, new)
+    result = run(project, "check")
+    assert result.exit_code == 1
+    report = result.stdout.split("docs/_build/registry.json:")
+    assert len(report) == 2, result.stdout
+    return behind(report[1])
+
+
+BEHIND = "  registry entry behind it: "
+TINY = "profiles.vllm.box.tiny"
+CACHING = "      enable-prefix-caching: true\n"
+
+
+def test_an_export_value_holding_a_colon_and_space_is_blamed_whole(make_project, run):
+    """An export line is cut at its first ": " (no path holds one), so an argument whose
+    value holds one is still found in the command it is part of."""
+    name = "      served-model-name: 'Tiny: fast'\n"
+    blamed = export_blame(make_project, run, CACHING, CACHING + name)
+    assert blamed == [f"{BEHIND}profiles.yaml:43:7 {TINY}.args.served-model-name"]
+
+
+def test_a_value_that_names_a_removed_lines_path_is_still_blamed(make_project, run):
+    """The caching flag comes back while the override named after it changes: the removed
+    override line's path holds the flag's text, but a path is not a value, so the flag
+    shows more often in the new text than in the old and is blamed."""
+    override = (
+        "    overrides:\n      cache--enable-prefix-caching:\n        summary: Less.\n"
+        "        args: {max-num-seqs: 1}\n"
+    )
+    registry = MINIMAL_REGISTRY.replace(CACHING, "").replace("    overrides:\n", override)
+    old = "max-num-seqs: 2\n" + override
+    new = "max-num-seqs: 2\n" + CACHING + override.replace("seqs: 1", "seqs: 3")
+    blamed = export_blame(make_project, run, old, new, registry)
+    assert blamed == [
+        f"{BEHIND}profiles.yaml:42:7 {TINY}.args.enable-prefix-caching",
+        f"{BEHIND}profiles.yaml:46:16 {TINY}.overrides.cache--enable-prefix-caching"
+        ".args.max-num-seqs",
+    ]
