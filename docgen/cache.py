@@ -169,9 +169,9 @@ def store(project: Project, digest: str, plan: Plan) -> None:
     try:
         folder.mkdir(exist_ok=True)
         (folder / ".gitignore").write_text("*\n", "utf-8")
-        payload = pickle.dumps(slim(plan), protocol=pickle.HIGHEST_PROTOCOL)
+        payload = pickle.dumps(slim(plan))
         data = FORMAT + _seal(secret, payload) + payload
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=folder)  # beside its place: a rename is atomic
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)

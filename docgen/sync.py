@@ -240,10 +240,12 @@ def _export_view(old: str, new: str) -> tuple[str, str]:
 
 
 def _flat_lines(data: Any) -> str:
-    return "\n".join(_flat(data, ""))
+    return "\n".join(_flat(data))
 
 
-def _flat(value: Any, path: str) -> Iterator[str]:
+def _flat(value: Any, path: str = "") -> Iterator[str]:
+    """One ``path: value`` line per value; a list's items are keyed by position, which
+    keeps equal values apart as well as ids would (lines are compared by what they hold)."""
     if isinstance(value, dict):
         for key, item in value.items():
             yield from _flat(item, f"{path}.{key}")
@@ -251,10 +253,9 @@ def _flat(value: Any, path: str) -> Iterator[str]:
         yield f"{path}: {' '.join(value)}"
     elif isinstance(value, list):
         for n, item in enumerate(value):
-            name = item.get("id", n) if isinstance(item, dict) else n
-            yield from _flat(item, f"{path}[{name}]")
+            yield from _flat(item, f"{path}[{n}]")
     else:
-        yield f"{path}: {value if isinstance(value, str) else json.dumps(value)}"
+        yield f"{path}: {value}"
 
 
 def _count(text: str, haystack: str) -> int:

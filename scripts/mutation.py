@@ -9,10 +9,13 @@ Usage::
 mutmut (``pip install -e '.[dev]'``) makes each mutant (a flipped comparison, a changed
 constant, a dropped argument ...) and runs only the tests that reach the mutated function.
 This script keeps a copy of the repository under ``.cache/mutation/`` (ignored by git) for
-mutmut to work in, so the checkout is never touched; a later run re-checks only functions
-whose code or tests changed. Tests that run docgen in a child process (bounds, interruption,
-concurrency, determinism, the browser, pre-commit, the real vLLM parser, benchmarks) are left
-out: a child imports the installed docgen, not the mutant, so they could never kill one.
+mutmut to work in, so the checkout is never touched. A later run re-checks every mutant of a
+function whose code changed and every mutant that survived or met no test (against the
+tests as they are now); a killed mutant stays killed.
+
+Tests that run docgen in a child process (bounds, interruption, concurrency, determinism,
+the browser, pre-commit, the real vLLM parser, benchmarks) are left out: a child imports the
+installed docgen, not the mutant, so they could never kill one.
 
 The report prints, per module, the mutants killed (a test failed or timed out), survived,
 equivalent (listed in ``scripts/mutation_equivalent.toml`` with the reason no test can tell
@@ -25,6 +28,7 @@ Not run in CI: a full run takes about an hour on a 2-core machine.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -95,6 +99,8 @@ ALSO_COPY = [
 ]
 
 KILLED = {"killed", "timeout"}
+#: mutmut's exit codes for "survived" (0) and "no tests" (5, 33).
+UNDECIDED = {0, 5, 33}
 RESULT_LINE = re.compile(r"^\s*(?P<name>docgen\.\S+): (?P<status>[a-z ]+)$")
 
 
@@ -118,6 +124,19 @@ def sync_copy() -> None:
     link = WORK / "tests" / "mdx" / "node_modules"
     if modules.is_dir() and not link.exists():
         link.symlink_to(modules)
+
+
+def recheck_survivors() -> None:
+    """Forget the verdict on every mutant that survived or met no test, so that this run
+    tries it again with the tests as they are now (mutmut keeps verdicts while the mutated
+    function is unchanged, even when new tests would kill the mutant)."""
+    for meta in (WORK / "mutants").rglob("*.meta"):
+        data = json.loads(meta.read_text("utf-8"))
+        codes = data["exit_code_by_key"]
+        stale = [name for name, code in codes.items() if code in UNDECIDED]
+        if stale:
+            codes.update(dict.fromkeys(stale))
+            meta.write_text(json.dumps(data), "utf-8")
 
 
 def write_config(paths: list[str]) -> None:
@@ -259,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(WORK, ignore_errors=True)
         WORK.mkdir(parents=True, exist_ok=True)
         sync_copy()
+        recheck_survivors()
         write_config([path for m in modules for path in CORE[m]])
         if not run_mutmut(args.jobs, args.budget):
             print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)

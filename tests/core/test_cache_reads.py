@@ -56,3 +56,30 @@ def test_a_page_with_regions_and_bytes_that_are_not_utf8_is_a_located_error(make
     result = run(project, "check")
     assert result.exit_code == 2
     assert result.stderr == "docs/guide.mdx:7: error: invalid UTF-8 in page\n"
+
+
+def test_a_new_entry_is_written_beside_its_place_and_replaces_the_old(
+    make_project, run, monkeypatch
+):
+    """The temporary file is made in the cache folder (a rename across file systems would
+    fail) and renamed into place; then the old entry is gone and nothing else is left."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    loaded = load_project(project.root)
+    digest = cache.key(loaded)
+    stored = cache.load(loaded, digest)
+    assert stored is not None
+    folder = project.root / cache.FOLDER
+    renamed: list[tuple[str, str]] = []
+    real_replace = os.replace
+
+    def recording_replace(src, dst):  # type: ignore[no-untyped-def]
+        renamed.append((os.path.dirname(src), os.fspath(dst)))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", recording_replace)
+    other = "0" * 64
+    cache.store(loaded, other, stored)
+    assert renamed == [(str(folder), str(folder / f"{other}.pickle"))]
+    assert sorted(p.name for p in folder.iterdir()) == [".gitignore", f"{other}.pickle"]
+    assert cache.load(loaded, other) is not None
