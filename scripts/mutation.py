@@ -126,6 +126,16 @@ def sync_copy() -> None:
         link.symlink_to(modules)
 
 
+def forget_unmutated(paths: list[str]) -> None:
+    """Drop mutmut's plain copy of each of ``paths`` that an earlier run did not mutate:
+    mutmut takes a copy newer than its source for a finished mutation and would make no
+    mutants of a module added to the selection."""
+    for path in paths:
+        copy = WORK / "mutants" / path
+        if copy.is_file() and not copy.with_name(copy.name + ".meta").is_file():
+            copy.unlink()
+
+
 def recheck_survivors() -> None:
     """Forget the verdict on every mutant that survived or met no test, so that this run
     tries it again with the tests as they are now (mutmut keeps verdicts while the mutated
@@ -278,8 +288,10 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(WORK, ignore_errors=True)
         WORK.mkdir(parents=True, exist_ok=True)
         sync_copy()
+        paths = [path for m in modules for path in CORE[m]]
+        forget_unmutated(paths)
         recheck_survivors()
-        write_config([path for m in modules for path in CORE[m]])
+        write_config(paths)
         if not run_mutmut(args.jobs, args.budget):
             print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
     return report(results(), modules, not args.no_diffs)
