@@ -129,11 +129,16 @@ def sync_copy() -> None:
 def forget_unmutated(paths: list[str]) -> None:
     """Drop mutmut's plain copy of each of ``paths`` that an earlier run did not mutate:
     mutmut takes a copy newer than its source for a finished mutation and would make no
-    mutants of a module added to the selection."""
+    mutants of a module added to the selection. Its record of which tests reach which
+    function then goes too (it only knows the functions mutated when it was made)."""
+    added = False
     for path in paths:
         copy = WORK / "mutants" / path
         if copy.is_file() and not copy.with_name(copy.name + ".meta").is_file():
             copy.unlink()
+            added = True
+    if added:
+        (WORK / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
 
 
 def recheck_survivors() -> None:
