@@ -1,0 +1,51 @@
+"""The changelog gate, exactly: its finding, and which changed files count as an entry
+when the project sits below the repository's top."""
+
+from __future__ import annotations
+
+import subprocess
+
+from conftest import MINIMAL_REGISTRY
+
+from docgen.config import load_project
+from docgen.errors import Location, Problem
+from docgen.verbs.releases import changelog_gate
+
+TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+ENTRY = "site/changelog/2026-01-01.mdx"
+
+
+def git(root, *args: str) -> None:
+    who = ["-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)
+
+
+def committed_site(make_project):
+    """A project in ``site/`` of a repository, committed, then its registry tuned."""
+    project = make_project(registry=None)
+    project.write("site/profiles.yaml", MINIMAL_REGISTRY)
+    project.write(ENTRY, "## v0.0.1\n")
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+    project.write("site/profiles.yaml", TUNED)
+    return project
+
+
+def test_the_gate_names_the_first_change_its_count_and_its_rule(make_project):
+    project = committed_site(make_project)
+    assert changelog_gate(load_project(project.root / "site"), "HEAD") == [
+        Problem(
+            "the registry changed since HEAD (1 semantic change) but there is no new "
+            "changelog entry or note in changelog.d/: run `docgen changelog` or add a note",
+            Location("profiles.yaml", 40, 7),
+            rule="changelog-gate",
+        )
+    ]
+
+
+def test_an_entry_git_names_from_the_repositorys_top_counts(make_project):
+    """git diff names a changed entry ``site/changelog/...``: its file name decides."""
+    project = committed_site(make_project)
+    project.write(ENTRY, "## v0.0.1\n\nEdited.\n")
+    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
