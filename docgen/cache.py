@@ -7,10 +7,16 @@ the plan is rendered and stored. The cache lives in ``.docgen-cache/`` at the pr
 root (safe to delete, never committed); a damaged or foreign file is ignored.
 
 The key reads what the plan reads and nothing more: not the generated pages nor the
-release overview (outputs, which a build rewrites after computing the key), not a
-registry, page or changelog entry linked from outside the root (the plan refuses or
-ignores those), and never a file that is not a regular file (a FIFO, /dev/zero).
-Templates are followed wherever they lead, as Jinja follows them.
+release overview (outputs, which a build rewrites after computing the key), not a file
+linked from outside the root (the plan refuses or ignores those: the key holds the link
+instead), and never a file that is not a regular file (a FIFO, /dev/zero). The template
+folder is hashed as the template loader reads it: through links that stay inside the
+root. Folders count too (their names), so a folder where the plan expects a file (a
+template or entry name) misses the cache and the plan reports it: a warm cache never
+hides an error.
+
+The cache is written through ``docgen.io.writes`` into docgen's own folder only: when
+``.docgen-cache`` or its ``.gitignore`` is a symbolic link, there is no cache.
 
 Each file is sealed with an HMAC under a key that never leaves this user's cache
 folder (``$XDG_CACHE_HOME/docgen/cache-key``, else ``~/.cache/docgen/cache-key``), so
@@ -25,20 +31,21 @@ import hashlib
 import hmac
 import os
 import pickle
-import tempfile
 import types
 from collections.abc import Iterator
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 
 from docgen.changelog.entries import OVERVIEW
 from docgen.config import Project
-from docgen.io import files
+from docgen.errors import DocgenError
+from docgen.io import files, writes
 from docgen.plan import Plan
 from docgen.render.syntax import NOTICE_REACH, owned
 
-FOLDER = ".docgen-cache"
-FORMAT = b"docgen-plan-cache-2\n"
+FOLDER = files.OWN_FOLDER
+FORMAT = b"docgen-plan-cache-3\n"
 SEAL = hashlib.sha256().digest_size
 PACKAGE = Path(__file__).resolve().parent
 
@@ -73,17 +80,35 @@ def _inputs(project: Project) -> Iterator[tuple[str, bytes]]:
     inside = files.Inside(project.root)
     yield "registry", _file_digest(project.registry_path, inside)
     cfg = project.config
-    # Templates are trusted code that Jinja reads through any link, so they are followed.
-    for found in files.listing(project, cfg.templates).files:
-        yield found.rel, _file_digest(found.path, None)
     overview = f"{cfg.changelog}/{OVERVIEW}"  # an output, not an input
-    for found in files.listing(project, cfg.changelog).files:
-        if found.rel != overview:
-            yield found.rel, _file_digest(found.path, inside)
+    for folder in (cfg.templates, cfg.changelog):
+        listed = files.listing(project, folder)
+        if not listed.inside:
+            yield folder, b"\0outside"
+        for found in listed.folders:  # linked folders inside the root are read through
+            yield from _tree_input(project, found, inside)
+        for found in listed.files:
+            if found.rel != overview:
+                yield found.rel, _file_digest(found.path, inside)
     for found in files.pages(project):
         text = _page_input(found.path, inside)
         if text is not None:
             yield found.rel, _sha(text)
+
+
+def _tree_input(
+    project: Project, found: files.Found, inside: files.Inside
+) -> Iterator[tuple[str, bytes]]:
+    """A folder's name (a folder where a file is expected is an error the key must not
+    hide); for a linked one, where it leads and, when inside the root, all below it."""
+    if found.kind == files.DIR:
+        yield found.rel, b"\0folder"
+        return
+    yield found.rel, _file_digest(found.path, inside)  # the link's target
+    if inside.contains(found.path):
+        for below in files.followed(project, found.rel):
+            marker = b"\0folder" if below.kind == files.DIR else None
+            yield below.rel, marker or _file_digest(below.path, inside)
 
 
 def _sha(data: bytes) -> bytes:
@@ -103,7 +128,7 @@ def _page_input(path: str, inside: files.Inside) -> bytes | None:
             raw = handle.read()
     except OSError:
         return MISSING
-    head = raw[:NOTICE_REACH].decode("utf-8", "replace")
+    head = raw[: 4 * NOTICE_REACH].decode("utf-8", "replace")  # UTF-8: up to 4 bytes a char
     if owned(head):
         return None
     if b"docgen:" in raw:
@@ -150,11 +175,9 @@ def _sealed_payload(project: Project, digest: str) -> bytes | None:
     secret = _secret()
     if secret is None:
         return None
-    try:
-        raw = (project.root / FOLDER / f"{digest}.pickle").read_bytes()
-    except OSError:
-        return None
-    if not raw.startswith(FORMAT):
+    inside = files.Inside(project.root)
+    raw = files.read_quietly(project.root / FOLDER / f"{digest}.pickle", inside, MAX_BYTES)
+    if raw is None or not raw.startswith(FORMAT):
         return None
     seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], raw[len(FORMAT) + SEAL :]
     return payload if hmac.compare_digest(seal, _seal(secret, payload)) else None
@@ -162,27 +185,35 @@ def _sealed_payload(project: Project, digest: str) -> bytes | None:
 
 def store(project: Project, digest: str, plan: Plan) -> None:
     """Keep ``plan`` as the only cache entry; any failure just leaves no cache."""
-    folder = project.root / FOLDER
     secret = _secret(create=True)
     if secret is None:
         return
     try:
-        folder.mkdir(exist_ok=True)
-        (folder / ".gitignore").write_text("*\n", "utf-8")
         payload = pickle.dumps(slim(plan))
-        data = FORMAT + _seal(secret, payload) + payload
-        fd, tmp = tempfile.mkstemp(dir=folder)  # beside its place: a rename is atomic
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, folder / f"{digest}.pickle")
-        finally:
-            Path(tmp).unlink(missing_ok=True)
-        for old in folder.glob("*.pickle"):
-            if old.name != f"{digest}.pickle":
-                old.unlink(missing_ok=True)
-    except (OSError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
+    folder = writes.own_folder(project)
+    if folder is None or len(payload) > MAX_BYTES:
+        return
+    name = f"{digest}.pickle"
+    try:  # written beside its place: a rename is atomic
+        writes.write_atomic(os.path.join(folder, name), FORMAT + _seal(secret, payload) + payload)
+    except DocgenError:
+        return
+    try:
+        with os.scandir(folder) as listed:
+            old = [e.path for e in listed if e.name != name and e.name.endswith(_LEFT)]
+    except OSError:
+        return
+    for path in old:  # docgen's own folder is a real folder inside the root
+        with suppress(OSError):
+            writes.remove(path)
+
+
+#: The largest cache file read or written.
+MAX_BYTES = 256_000_000
+#: What a cache folder holds besides the entry: older entries and killed writes' temporaries.
+_LEFT = (".pickle", writes.TMP_SUFFIX)
 
 
 def _seal(secret: bytes, payload: bytes) -> bytes:

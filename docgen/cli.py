@@ -1,7 +1,8 @@
 """Command line: each command parses its options, makes one core call and prints the result.
 
 Exit codes: 0 success or in sync; 1 ``check`` found drift; 2 an input must be
-fixed (printed as ``path:line:col: error: message``, never a traceback).
+fixed (printed as ``path:line:col: error: message``, never a traceback); 3 a bug in
+docgen (one line; ``--traceback`` prints the traceback too); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -14,7 +15,18 @@ from typing import Any
 
 import click
 
-from docgen.terminal import NOTHING_MORE, State, flag_setter, notify, progress_bar, user_errors
+from docgen.terminal import (
+    NOTHING_MORE,
+    State,
+    flag_setter,
+    guarded,
+    notify,
+    progress_bar,
+    user_errors,
+)
+
+#: Help of ``--traceback``, before or after the command name.
+TRACEBACK = "On an internal error (a bug in docgen), also print the Python traceback."
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,24 +47,36 @@ from docgen.terminal import NOTHING_MORE, State, flag_setter, notify, progress_b
 @click.option(
     "-v", "--verbose", is_flag=True, help="Say more (build and check: also list unchanged files)."
 )
+@click.option("--traceback", "show_traceback", is_flag=True, help=TRACEBACK)
 @click.pass_context
-def cli(ctx: click.Context, root: Path, registry: str | None, quiet: bool, verbose: bool) -> None:
+def cli(
+    ctx: click.Context,
+    root: Path,
+    registry: str | None,
+    quiet: bool,
+    verbose: bool,
+    show_traceback: bool,
+) -> None:
     """Generate and check vLLM serving-profile docs from one YAML registry."""
-    ctx.obj = State(root, registry, quiet, verbose)
+    state = ctx.ensure_object(State)
+    state.root, state.registry, state.quiet, state.verbose = root, registry, quiet, verbose
+    state.traceback = show_traceback
 
 
 def command(
     *names: str, quiet: str = "Print only errors.", verbose: str = NOTHING_MORE
 ) -> Callable[[Callable[..., None]], click.Command]:
     """A subcommand that takes the state, turns DocgenErrors into exit 2, and accepts
-    ``-q``/``-v`` after its name too (``docgen build -q``), with help saying what they do."""
+    ``-q``/``-v``/``--traceback`` after its name too (``docgen build -q``), with help
+    saying what they do."""
 
     def decorate(func: Callable[..., None]) -> click.Command:
         wrapped = click.pass_obj(user_errors(func))
-        for flag, long, text in (("-v", "--verbose", verbose), ("-q", "--quiet", quiet)):
+        flags = (("--traceback",), ("-v", "--verbose"), ("-q", "--quiet"))
+        for flag, text in zip(flags, (TRACEBACK, verbose, quiet), strict=True):
             option = click.option(
-                flag, long, is_flag=True, expose_value=False, help=text,
-                callback=flag_setter(long[2:]),
+                *flag, is_flag=True, expose_value=False, help=text,
+                callback=flag_setter(flag[-1][2:]),
             )  # fmt: skip
             wrapped = option(wrapped)
         return cli.command(*names)(wrapped)
@@ -211,8 +235,13 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
 )
 def release_notes(state: State, version: str, site_url: str | None) -> None:
     """Print one release's section as plain Markdown for a release body."""
+    from docgen.errors import ConfigError, Location
+    from docgen.registry.rules import site_url_problem
     from docgen.verbs.releases import release_notes as notes_for
 
+    problem = site_url_problem(site_url) if site_url else None
+    if problem is not None:
+        raise ConfigError.at(Location("--site-url"), f"the site URL {problem}")
     notes, warning = notes_for(state.project(), version, site_url)
     if warning is not None and not state.quiet:
         click.echo(str(warning), err=True)
@@ -233,5 +262,9 @@ def init(state: State, directory: Path | None) -> None:
     state.say(f"next: {'' if here else f'cd {target} && '}docgen check && mkdocs serve")
 
 
-def main() -> None:
-    cli(prog_name="docgen")
+def main(args: list[str] | None = None) -> None:
+    """The ``docgen`` command: exit 0, 1 (drift), 2 (an input to fix) or 3 (a bug)."""
+    state = State()
+    sys.exit(
+        guarded(lambda: cli.main(args, prog_name="docgen", standalone_mode=False, obj=state), state)
+    )

@@ -6,13 +6,23 @@ Every path is relative to the project root and may not leave it.
 from __future__ import annotations
 
 import re
+import string
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from docgen.errors import ConfigError, Location, Problem, RegistryError, decode, did_you_mean
+from docgen.errors import (
+    CONTROL,
+    ConfigError,
+    Location,
+    Problem,
+    RegistryError,
+    decode,
+    did_you_mean,
+    one_line,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -46,7 +56,14 @@ class Config:
         return stem if dot and "/" not in suffix else rel
 
 
+#: Longest file or folder name file systems hold (NAME_MAX on Linux and macOS).
+NAME_BYTES = 255
 PATH_FIELDS = ("registry", "templates", "docs", "changelog", "variants", "export", "fragments")
+#: Settings docgen fills in with ``str.format``, and the only fields each may name.
+FORMAT_FIELDS = {
+    "variant_pattern": ("dir", "stem", "agent"),
+    "release_route": ("year", "month", "day"),
+}
 
 
 @dataclass(frozen=True)
@@ -81,9 +98,9 @@ def _relative(root: Path, given: str) -> str:
             return path.resolve().relative_to(root.resolve()).as_posix()
         except ValueError:
             raise ConfigError.at(
-                Location(given), "the registry must lie inside the project root"
+                Location(one_line(given)), "the registry must lie inside the project root"
             ) from None
-    return _checked(given, Location(given))
+    return _checked(given, Location(one_line(given)))
 
 
 def _read_settings(root: Path) -> Config:
@@ -136,6 +153,8 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
                 values[key] = value
         elif not isinstance(value, str):
             problems.append(Problem(f"setting '{key}' must be a string", where))
+        elif key in FORMAT_FIELDS and (problem := _format_problem(key, value)) is not None:
+            problems.append(Problem(problem, where))
         else:
             values[key] = _checked(value, where) if key in PATH_FIELDS else value
             if key == "variant_pattern":
@@ -148,6 +167,39 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     return Config(**values)
 
 
+def _format_problem(key: str, value: str) -> str | None:
+    """Why ``value`` cannot be the format string of setting ``key``, or None: only its
+    plain fields (``{agent}``), no index, attribute, conversion or format spec, so filling
+    it in can neither fail nor read anything else nor grow without bound."""
+    names = [f"{{{name}}}" for name in FORMAT_FIELDS[key]]
+    allowed = f"{', '.join(names[:-1])} and {names[-1]}"
+    try:
+        parts = list(string.Formatter().parse(value))
+    except ValueError:
+        return (
+            f"setting '{key}' has an unmatched brace; its fields are {allowed}, "
+            "and '{{' or '}}' writes a literal brace"
+        )
+    for _text, name, spec, conversion in parts:
+        if name is not None and (name not in FORMAT_FIELDS[key] or spec or conversion):
+            field = (
+                f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
+            )
+            return (
+                f"setting '{key}' may use only the fields {allowed} (no index, attribute, "
+                f"conversion or format spec), got '{field}'"
+            )
+    return None
+
+
+def setting_location(root: Path, key: str) -> Location:
+    """Where the setting ``key`` is written (its line in docgen.toml or pyproject.toml),
+    or the settings file alone when it is not written there."""
+    toml = root / "docgen.toml"
+    path = toml if toml.is_file() else root / "pyproject.toml"
+    return _key_location(path, key) if path.is_file() else Location(path.name)
+
+
 def _key_location(path: Path, key: str) -> Location:
     for number, line in enumerate(_text(path).splitlines(), start=1):
         if re.match(rf"\s*{re.escape(key)}\s*=", line):
@@ -156,9 +208,18 @@ def _key_location(path: Path, key: str) -> Location:
 
 
 def _checked(value: str, where: Location) -> str:
+    """A relative path inside the project that every file system can hold, else a
+    located error: no control characters, no part longer than ``NAME_BYTES``."""
     pure = PurePosixPath(value.replace("\\", "/"))
+    shown = one_line(value if len(value) <= 80 else f"{value[:77]}...")
     if pure.is_absolute() or ".." in pure.parts or not value.strip():
         raise ConfigError(
-            Problem(f"path '{value}' must be relative and stay inside the project", where)
+            Problem(f"path '{shown}' must be relative and stay inside the project", where)
+        )
+    if CONTROL.search(value):
+        raise ConfigError(Problem(f"path '{shown}' holds a control character", where))
+    if any(len(part.encode("utf-8", "replace")) > NAME_BYTES for part in pure.parts):
+        raise ConfigError(
+            Problem(f"path '{shown}' has a name longer than {NAME_BYTES} bytes", where)
         )
     return pure.as_posix()

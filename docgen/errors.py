@@ -6,9 +6,21 @@ turn them into exit codes or framework errors. Nothing here imports click.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
+
+#: Control characters: C0 (newline and tab too), DEL, C1, the line and paragraph separators
+#: and the bidirectional controls. No name in the registry holds one (its schema's
+#: ``plain`` class is this one), and a message shows an echoed input's as escapes.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def one_line(text: str) -> str:
+    """``text`` with every ``CONTROL`` character written as its escape (``\\n``), for
+    quoting an input's name in a message that must stay one line."""
+    return CONTROL.sub(lambda m: repr(m[0])[1:-1], text)
 
 
 @dataclass(frozen=True, order=True)
@@ -97,6 +109,12 @@ class OwnershipError(DocgenError):
     rule = "ownership"
 
 
+class WriteError(DocgenError):
+    """A file could not be written (read-only folder, full disk); nothing was changed."""
+
+    rule = "write"
+
+
 def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
     """Return ``"; did you mean 'x'?"`` for the closest candidates, or ``""``."""
     import difflib
@@ -104,7 +122,7 @@ def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
     if not close:
         return ""
-    quoted = [f"{quote}{c}{quote}" for c in close]
+    quoted = [f"{quote}{one_line(c)}{quote}" for c in close]
     joined = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
     return f"; did you mean {joined}?"
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from docgen.config import Project
 from docgen.errors import Location, TemplateError
 from docgen.io import files
+from docgen.outputs_check import refuse_collisions
 from docgen.registry.model import Profile, Registry, Source
 from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
 from docgen.render.syntax import notice, owned, with_notice
@@ -78,7 +79,7 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     from docgen.render.environment import Renderer
 
     reg = registry or load_registry(project)
-    renderer = Renderer(reg, [project.path(project.config.templates)])
+    renderer = Renderer(reg, [project.path(project.config.templates)], project.root)
     jobs = list(_jobs(project, reg))
     hand = _hand_written_pages(project, {job.path for job in jobs})
     custom = _custom_regions(project)
@@ -95,6 +96,7 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
+    refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     return Plan(reg, tuple(outputs), pages, texts=texts)
 
 

@@ -7,6 +7,7 @@ styled as a diff line on a terminal), ``info`` (left out by ``-q``) and ``err`` 
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from docgen.sync import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
@@ -147,7 +148,8 @@ def check_github(report: Report) -> list[Line]:
         lines.append(annotation(f"{summary}{causes(drifted)}; run docgen build", level="notice"))
     for change in drifted:
         lines.append(Line(f"::group::{_escape_data(change.path)}"))
-        lines += [Line(text) for text in change.diff().splitlines()]
+        diff = change.diff(_escape_data(change.path)).splitlines()
+        lines += [Line(_inert(text)) for text in diff]
         lines.append(Line("::endgroup::"))
     return lines
 
@@ -171,6 +173,19 @@ def annotation(
 def _escape_data(text: str) -> str:
     """A workflow command's message: ``%``, CR and LF escaped as GitHub reads them."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+#: Where the runner finds a workflow command in a line: ``::`` after leading whitespace
+#: (the current form), or ``##[`` anywhere in it (the legacy form it still reads).
+_COMMAND = re.compile(r"^\s*::|##\[")
+
+
+def _inert(line: str) -> str:
+    """A line of data (a diff line) that the runner cannot read as a workflow command:
+    as it is, or, when it would start one, with ``%``, ``:`` and ``[`` percent-escaped."""
+    if _COMMAND.search(line) is None:
+        return line
+    return line.replace("%", "%25").replace(":", "%3A").replace("[", "%5B")
 
 
 def _escape_property(text: str) -> str:

@@ -47,8 +47,9 @@ class Change:
     output: Output | None = None
     old: str | None = None
 
-    def diff(self) -> str:
-        """A unified diff from the file on disk to the planned text.
+    def diff(self, name: str | None = None) -> str:
+        """A unified diff from the file on disk to the planned text; its headers name the
+        file ``name`` (default: its path; a report may pass the path escaped).
 
         Patience diff, not difflib's matcher: generated pages repeat many lines, on which
         difflib takes seconds and pairs unrelated lines; patience anchors on the lines
@@ -58,11 +59,12 @@ class Change:
 
         old = (self.old or "").splitlines(keepends=True)
         new = (self.output.text if self.output else "").splitlines(keepends=True)
+        name = self.path if name is None else name
         lines = patiencediff.unified_diff(
             old,
             new,
-            f"a/{self.path}",
-            f"b/{self.path}",
+            f"a/{name}",
+            f"b/{name}",
             sequencematcher=patiencediff.PatienceSequenceMatcher,
         )
         return "".join(lines)

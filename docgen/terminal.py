@@ -1,5 +1,6 @@
 """How docgen talks to a terminal: report lines on their streams, styled diffs, a progress
-bar, and located errors on stderr with exit code 2."""
+bar, located errors on stderr with exit code 2, and the last line of defence against a bug
+(one line and exit code 3)."""
 
 from __future__ import annotations
 
@@ -19,8 +20,18 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class State:
-    def __init__(self, root: Path, registry: str | None, quiet: bool, verbose: bool) -> None:
+    """The global options of one run; ``main`` makes it first, the group fills it in."""
+
+    def __init__(
+        self,
+        root: Path = Path("."),
+        registry: str | None = None,
+        quiet: bool = False,
+        verbose: bool = False,
+        traceback: bool = False,
+    ) -> None:
         self.root, self.registry, self.quiet, self.verbose = root, registry, quiet, verbose
+        self.traceback = traceback
 
     def project(self) -> Project:
         from docgen.config import load_project
@@ -66,6 +77,60 @@ def user_errors(func: F) -> F:
             sys.exit(exc.exit_code)
 
     return wrapper  # type: ignore[return-value]
+
+
+#: The exit code of a bug in docgen (1 means drift, 2 an input to fix).
+INTERNAL_ERROR = 3
+#: The exit code of a run stopped with Ctrl-C, as shells report SIGINT.
+INTERRUPTED = 130
+#: Longest exception message an internal-error line repeats.
+_MESSAGE_CHARS = 300
+
+
+def guarded(run: Callable[[], object], state: State) -> int:
+    """Run the command line (click in non-standalone mode) and return its exit code.
+
+    Usage errors keep click's exit code 2, Ctrl-C is 130, a DocgenError that escaped a
+    command is its located lines and 2, and anything else is a bug: one line on stderr
+    and exit code 3 (the traceback too with ``--traceback``). ``SystemExit`` passes.
+    """
+    from docgen.errors import DocgenError
+
+    try:
+        code = run()
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except (click.Abort, KeyboardInterrupt):
+        return INTERRUPTED
+    except DocgenError as exc:
+        for problem in exc.problems:
+            click.echo(str(problem), err=True)
+        return exc.exit_code
+    except Exception as exc:  # noqa: BLE001 - the edge: every bug ends in one line
+        return internal_error(exc, state.traceback)
+    return code if isinstance(code, int) else 0
+
+
+def internal_error(exc: BaseException, show_traceback: bool = False) -> int:
+    """Report a bug in docgen on stderr in one line (plus the traceback if asked for)."""
+    import traceback
+
+    from docgen.errors import one_line
+
+    if show_traceback:
+        click.echo("".join(traceback.format_exception(exc)).rstrip("\n"), err=True)
+    text = one_line(" ".join(str(exc).split()))
+    if len(text) > _MESSAGE_CHARS:
+        text = text[: _MESSAGE_CHARS - 3] + "..."
+    what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    hint = "" if show_traceback else "; --traceback shows where"
+    click.echo(
+        f"docgen: internal error: {what} (this is a bug in docgen; please report it "
+        f"with the command you ran{hint})",
+        err=True,
+    )
+    return INTERNAL_ERROR
 
 
 def progress_bar(state: State) -> Callable[[int, int], None] | None:

@@ -20,7 +20,7 @@ LAYERS = [
     {"registry"},
     {"render"},
     {"changelog"},
-    {"plan", "sync", "cache"},
+    {"plan", "sync", "cache", "outputs_check"},
     {"verbs", "report"},
     {"integrations", "terminal"},
     {"cli", "__main__"},

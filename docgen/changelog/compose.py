@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -17,10 +17,13 @@ from docgen.changelog.entries import (
     known_versions,
     parse_date,
     parse_version,
+    read_changelog_file,
     within_root,
 )
-from docgen.config import Project
+from docgen.changelog.release_check import refuse_broken, summary_problem
+from docgen.config import Project, setting_location
 from docgen.errors import ConfigError, Location
+from docgen.io.files import Inside, read_input
 from docgen.registry.model import Registry
 from docgen.render import mdx
 from docgen.render.pages import PROFILE_SLOT, page_path, page_templates
@@ -102,11 +105,22 @@ def _rank(change: Change) -> int:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A note waiting in the fragments folder: its project-relative path and its text."""
+
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Release:
     version: str
     date: str
     summary: str
     bullets: tuple[str, ...]  # each already formatted, continuation lines indented
+    #: Where each line of ``section()`` came from when a person wrote it (a note's line,
+    #: the ``--summary`` flag); None for what docgen worded.
+    origins: tuple[Location | None, ...] = ()
 
     def section(self) -> str:
         body = "\n".join(self.bullets)
@@ -121,10 +135,20 @@ def bullet(sentences: Sequence[str]) -> str:
 
 def fragment_bullet(text: str) -> str:
     """A note as a bullet of its own, whether or not it was written as one."""
-    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    if lines and lines[0].startswith("- "):
-        lines[0] = lines[0][2:]
-    return bullet(lines)
+    return bullet([line for _number, line in note_lines(text)])
+
+
+def note_lines(text: str) -> list[tuple[int, str]]:
+    """The lines of a note that hold text, stripped, with their line numbers (lines end
+    as Markdown ends them: LF, CRLF or a lone CR); a first line's ``- `` is dropped."""
+    lines = [
+        (number, line.strip())
+        for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1)
+        if line.strip()
+    ]
+    if lines and lines[0][1].startswith("- "):
+        lines[0] = (lines[0][0], lines[0][1][2:])
+    return lines
 
 
 def compose(
@@ -134,28 +158,38 @@ def compose(
     version: str,
     date: str,
     summary: str | None,
-    notes: Sequence[str],
+    notes: Sequence[Note],
 ) -> Release:
     """Word the release: summary, one bullet per changed subject, then hand-written notes."""
     registry = renderer.registry
     link = _link_sentence(project, registry)
     bullets = []
+    origins: list[Location | None] = [None, None, Location("--summary") if summary else None]
+    origins.append(None)
+    chosen = project.config.changelog_link
+    setting = setting_location(project.root, "changelog_link") if chosen else None
     for group in groups(changes):
         text = renderer.render(
             BULLET_TEMPLATE, BULLET_TEMPLATE, BulletContext(group=group, link=link)
         )
         bullets.append(bullet(text.split("\n")))
-    bullets += [fragment_bullet(n) for n in notes]
-    product = registry.product.name
-    if summary:
-        lead = f"{product} {version}"
-        line = summary if summary.startswith(lead) else f"{lead} {summary}"
+        # The closing link names the page the changelog_link setting chose.
+        lines = bullets[-1].split("\n")
+        origins += [setting if link and link in line else None for line in lines]
+    for note in notes:
+        bullets.append(fragment_bullet(note.text))
+        origins += [Location(note.path, number) for number, _line in note_lines(note.text)]
+    if summary:  # the user's own words, after the product's name (registry text, escaped)
+        name = registry.product.name
+        lead = f"{mdx.escape_prose(name)} {version}"
+        given = summary.startswith((lead, f"{name} {version}"))
+        line = summary if given else f"{lead} {summary}"
     else:
         context = SummaryContext(version=version, groups=groups(changes))
         line = renderer.render(SUMMARY_TEMPLATE, SUMMARY_TEMPLATE, context).strip()
     if not line.endswith((".", ":")):
         line += "."
-    return Release(version, date, line, tuple(bullets))
+    return Release(version, date, line, tuple(bullets), tuple(origins))
 
 
 def _link_sentence(project: Project, registry: Registry) -> Markup | str:
@@ -175,7 +209,8 @@ def _first_page(project: Project) -> str:
 
 def _page_title(project: Project, page: str) -> str:
     path = project.root / page
-    text = path.read_text("utf-8") if within_root(project, path) and path.is_file() else ""
+    found = within_root(project, path) and path.is_file()
+    text = read_input(path, Inside(project.root), "page", display=page) if found else ""
     match = re.search(r'^title:\s*"?(.*?)"?\s*$', text, re.MULTILINE)
     return match[1] if match else project.config.route(page).rsplit("/", 1)[-1]
 
@@ -208,18 +243,17 @@ def create_entry(
     version: str,
     date: str,
     summary: str | None,
+    routes: Callable[[], set[str]] = set,
 ) -> Written:
-    """Compose the release and the file that will hold it; writes nothing."""
-    parse_version(version, Location("--version"))
-    parse_date(date, Location("--date"))
-    if version in (known := known_versions(project)):
-        raise ConfigError.at(
-            Location(known[version]),
-            f"version {version} is already released "
-            "here; entries are history and are never rewritten",
-        )
+    """Compose the release and the file that will hold it, and check it by the history
+    rules (``routes`` gives the routes links may name); writes nothing.
+
+    A broken input is a located error: at ``--version``, ``--date`` or ``--summary``, at
+    the line of the note it came from, or (for what docgen worded) at the entry's line.
+    """
+    _check_request(project, version, date, summary)
     fragments = fragment_files(project)
-    notes = [p.read_text("utf-8") for p in fragments]
+    notes = [Note(_rel(project, p), read_changelog_file(project, p, "note")) for p in fragments]
     if not any(c.kind != "expect-changed" for c in changes) and not notes:
         raise ConfigError.at(
             Location(project.config.registry),
@@ -229,11 +263,35 @@ def create_entry(
         )
     from docgen.render.environment import Renderer
 
-    renderer = Renderer(registry, [project.path(project.config.templates)])
+    renderer = Renderer(registry, [project.path(project.config.templates)], project.root)
     release = compose(renderer, project, changes, version, date, summary, notes)
     path = f"{project.config.changelog}/{date}.mdx"
     target = project.root / path
-    existing = target.read_text("utf-8") if target.is_file() else None
+    existing = read_changelog_file(project, target, "entry") if _lexists(target) else None
+    refuse_broken(path, header(registry), release, existing, registry, routes())
     return Written(
         path, entry_text(registry, release, existing), release.section(), tuple(fragments)
     )
+
+
+def _check_request(project: Project, version: str, date: str, summary: str | None) -> None:
+    """Refuse a malformed or already released version, a malformed date or summary."""
+    parse_version(version, Location("--version"))
+    parse_date(date, Location("--date"))
+    if summary and (problem := summary_problem(summary)) is not None:
+        raise ConfigError.at(Location("--summary"), problem)
+    if version in (known := known_versions(project)):
+        raise ConfigError.at(
+            Location(known[version]),
+            f"version {version} is already released "
+            "here; entries are history and are never rewritten",
+        )
+
+
+def _rel(project: Project, path: Path) -> str:
+    return path.relative_to(project.root).as_posix()
+
+
+def _lexists(path: Path) -> bool:
+    """Whether anything (a file, a folder, a dangling link) is at ``path``."""
+    return path.is_symlink() or path.exists()

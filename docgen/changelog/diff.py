@@ -14,8 +14,8 @@ from typing import Any
 
 from docgen.changelog import git
 from docgen.config import Project
-from docgen.errors import ConfigError, Location
-from docgen.registry.load import load_bytes
+from docgen.io import files
+from docgen.registry.load import MAX_BYTES, load_bytes
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
 
 KINDS = (
@@ -85,12 +85,11 @@ def registry_at(project: Project, ref: str) -> Registry:
 
 
 def registry_file(project: Project, path: str) -> Registry:
-    """The registry in the file ``path`` (project-relative, or absolute)."""
+    """The registry in the file ``path`` (project-relative, or absolute): a file the user
+    named, so it may lie anywhere, but it is read as the registry is (a regular file of at
+    most ``MAX_BYTES``; never a FIFO or a device)."""
     target = (project.root / path) if not Path(path).is_absolute() else Path(path)
-    try:
-        raw = target.read_bytes()
-    except OSError as exc:
-        raise ConfigError.at(Location(path), f"cannot read registry: {exc.strerror}") from None
+    raw = files.read_input_bytes(target, None, "registry", display=path, limit=MAX_BYTES)
     return load_bytes(raw, path)
 
 

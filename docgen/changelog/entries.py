@@ -15,12 +15,19 @@ from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
-from docgen.io.files import Inside
+from docgen.io.files import Inside, read_input
 from docgen.registry.model import Registry
 
-VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
-HEADING = re.compile(r"^## (v\d+\.\d+\.\d+)$")
+#: One number of a version: no leading zero (as semver), at most 9 digits.
+_NUMBER = r"(?:0|[1-9][0-9]{0,8})"
+VERSION = re.compile(rf"v({_NUMBER})\.({_NUMBER})\.({_NUMBER})")
+HEADING = re.compile(rf"^## (v{_NUMBER}\.{_NUMBER}\.{_NUMBER})$")
+#: A version written with a leading zero or too many digits (told apart in messages).
+_LOOSE_VERSION = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
 DATED = re.compile(r"^(\d{4}-\d{2}-\d{2})\.mdx$")
+#: The most of a bad value a message quotes.
+SHOWN = 40
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def header(registry: Registry) -> str:
@@ -36,10 +43,29 @@ def header(registry: Registry) -> str:
 
 def parse_version(text: str, where: Location) -> tuple[int, int, int]:
     """``vX.Y.Z`` as three numbers (they order releases); anything else is an error."""
-    match = VERSION.match(text)
+    match = VERSION.fullmatch(text)
     if match is None:
-        raise ConfigError.at(where, f"malformed version '{text}'; expected vX.Y.Z, e.g. v0.0.102")
+        raise ConfigError.at(where, version_problem(text))
     return int(match[1]), int(match[2]), int(match[3])
+
+
+def version_problem(text: str) -> str:
+    """Why ``text`` is not a version: ``vX.Y.Z``, each number without a leading zero and
+    of at most 9 digits (so one release has one spelling, and numbers stay small)."""
+    if _LOOSE_VERSION.fullmatch(text) is None:
+        return f"malformed version '{shown(text)}'; expected vX.Y.Z, e.g. v0.0.102"
+    numbers = text[1:].split(".")
+    if any(len(n) > 9 for n in numbers):
+        return f"version '{shown(text)}' has a number of more than 9 digits"
+    plain = "v" + ".".join(str(int(n)) for n in numbers)
+    return f"version '{text}' has a leading zero; write {plain}"
+
+
+def shown(text: str) -> str:
+    """``text`` as a message quotes it: cut to ``SHOWN`` characters, each line break or
+    control character as its escape (``\\n``)."""
+    cut = text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
+    return _CONTROL.sub(lambda m: repr(m[0])[1:-1], cut)
 
 
 def parse_date(text: str, where: Location) -> _dt.date:
@@ -50,7 +76,7 @@ def parse_date(text: str, where: Location) -> _dt.date:
         return _dt.date.fromisoformat(text)
     except ValueError:
         raise ConfigError.at(
-            where, f"malformed date '{text}'; expected a real date as YYYY-MM-DD"
+            where, f"malformed date '{shown(text)}'; expected a real date as YYYY-MM-DD"
         ) from None
 
 
@@ -116,9 +142,19 @@ def within_root(project: Project, path: Path) -> bool:
 
 
 def read_entry(project: Project, path: Path) -> Entry:
-    """The entry in the file ``path`` (undecodable bytes replaced, not refused)."""
-    text = path.read_bytes().decode("utf-8", "replace")
-    return parse_entry(path.relative_to(project.root).as_posix(), text)
+    """The entry in the file ``path``; one that is not a regular file inside the root, is
+    too large or is not UTF-8 is a located error."""
+    return parse_entry(_rel(project, path), read_changelog_file(project, path, "entry"))
+
+
+def read_changelog_file(project: Project, path: Path, what: str) -> str:
+    """The text of a changelog ``what`` (``entry``, ``note``), read as every input is
+    (see ``io.reads``): a regular file inside the root, bounded, UTF-8; else an error."""
+    return read_input(path, Inside(project.root), f"changelog {what}", display=_rel(project, path))
+
+
+def _rel(project: Project, path: Path) -> str:
+    return path.relative_to(project.root).as_posix()
 
 
 def parse_entry(path: str, text: str) -> Entry:

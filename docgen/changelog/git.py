@@ -8,19 +8,35 @@ from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
+from docgen.io.files import MAX_BYTES
 
 #: The option every git failure is reported against.
 SINCE = Location("--since")
 
 
 def registry_bytes_at(project: Project, ref: str) -> bytes:
-    """The registry file's bytes as committed at git revision ``ref``."""
+    """The registry file's bytes as committed at git revision ``ref``: a file (a blob) of
+    at most ``MAX_BYTES``, its size asked of git before it is read."""
     root = _text(project.root, "rev-parse", "--show-toplevel", what="a git repository").strip()
     rel = project.registry_path.resolve().relative_to(Path(root).resolve()).as_posix()
     _known_revision(project.root, ref)
-    return _bytes(
-        project.root, "show", f"{ref}:{rel}", what=f"{project.config.registry} at revision '{ref}'"
-    )
+    what = f"{project.config.registry} at revision '{ref}'"
+    spec = f"{ref}:{rel}"
+    found = _decode(_run(project.root, "cat-file", "--batch-check", given=f"{spec}\n").stdout)
+    fields = found.split() if "\n" not in spec else []
+    if len(fields) != 3 or fields[1:2] == ["missing"]:
+        _bytes(project.root, "show", spec, what=what)  # git says why, in its words
+        raise ConfigError.at(SINCE, f"cannot read {what}")
+    name, kind, size = fields
+    if kind != "blob":
+        raise ConfigError.at(SINCE, f"cannot read {what}: it is a {kind}, not a file")
+    if int(size) > MAX_BYTES:
+        raise ConfigError.at(
+            SINCE,
+            f"{what} is {int(size) / 1e6:.1f} MB; docgen reads registries up to "
+            f"{MAX_BYTES / 1e6:.0f} MB",
+        )
+    return _bytes(project.root, "cat-file", "blob", name, what=what)
 
 
 def changed_since(project: Project, ref: str, folder: str) -> list[str]:
@@ -60,9 +76,12 @@ def _bytes(cwd: Path, *args: str, what: str) -> bytes:
     return done.stdout
 
 
-def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+def _run(cwd: Path, *args: str, given: str = "") -> subprocess.CompletedProcess[bytes]:
+    """``git args`` run in ``cwd``, with ``given`` on its standard input."""
     try:
-        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
+        return subprocess.run(
+            ["git", *args], cwd=cwd, input=given.encode(), capture_output=True, check=False
+        )
     except FileNotFoundError:
         raise ConfigError.at(SINCE, "git is not installed") from None
 

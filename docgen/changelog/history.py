@@ -17,12 +17,25 @@ from docgen.changelog.entries import (
     parse_version,
     read_entry,
     release_route,
+    shown,
+    version_problem,
 )
 from docgen.config import Project
 from docgen.errors import Location, Problem
 from docgen.registry.model import Registry
+from docgen.render.syntax import PROSE, roles
 
-ANY_HEADING = re.compile(r"^#{1,6}\s")
+#: A heading: one to six ``#`` then a blank or the line's end, at any indentation or after
+#: list item or block quote markers (a heading inside a list item; MDX has no indented code).
+ANY_HEADING = re.compile(r"^[ \t]*(?:>[ \t]?|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+)*#{1,6}(?:[ \t]|$)")
+#: An HTML comment's opening (``\\<!--``, escaped, is text: prose escaping writes it).
+HTML_COMMENT = re.compile(r"(?<!\\)<!--")
+#: A setext underline: ``=`` or ``-`` alone on a line, which makes the line above a heading.
+SETEXT = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
+#: A line that starts a list item (a ``---`` right under it is a rule, not an underline).
+LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+#: A release heading with a version that is not well written (``## v01.0.0``).
+LOOSE_HEADING = re.compile(r"^## (v[0-9]+\.[0-9]+\.[0-9]+)$")
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 
 #: The rule id of the release headings (each entry has one; each is `## vX.Y.Z`).
@@ -55,9 +68,14 @@ def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Prob
     problems = _file_level(entry, registry)
     lines = entry.text.split("\n")
     token = registry.product.cli_token
-    for number, line in enumerate(lines, start=1):
+    above = ""  # the prose line above, "" after a blank line or code
+    kinds = [role for role, _fence in roles(lines)]
+    for number, (line, role) in enumerate(zip(lines, kinds, strict=True), start=1):
         where = Location(entry.path, number)
         problems += _line_problems(line, where, token, routes)
+        if role == PROSE:
+            problems += _heading_problems(line, above, where)
+        above = line if role == PROSE and line.strip() else ""
     problems += _order_problems(entry)
     return problems
 
@@ -95,7 +113,7 @@ def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
 
 def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> list[Problem]:
     problems = []
-    if "<!--" in line:
+    if HTML_COMMENT.search(line):
         problems.append(
             Problem(
                 "HTML comments are not allowed in changelog entries; use {/* ... */}",
@@ -120,17 +138,32 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
                 rule="changelog-no-agent-only",
             )
         )
-    if ANY_HEADING.match(line) and not HEADING.match(line):
-        problems.append(
-            Problem(
-                f"headings in changelog entries are '## vX.Y.Z', got '{line.strip()}'",
-                where,
-                rule=HEADING_RULE,
-            )
-        )
     for target in LINK.findall(line):
         problems += _link_problem(target, where, routes)
     return problems
+
+
+def _heading_problems(line: str, above: str, where: Location) -> list[Problem]:
+    """A heading that is not a release heading: ``## vX.Y.Z`` at the start of a line, the
+    version well written; nothing else (an indented heading, a setext underline) either."""
+    message = None
+    if ANY_HEADING.match(line) and not HEADING.match(line):
+        loose = LOOSE_HEADING.match(line)
+        if loose is not None:
+            message = f"release heading '{shown(line)}': {version_problem(loose[1])}"
+        elif not line.startswith("#"):
+            message = (
+                "headings in changelog entries are '## vX.Y.Z' at the start of a line, got "
+                f"a heading in a list item or indented: '{shown(line.strip())}'"
+            )
+        else:
+            message = f"headings in changelog entries are '## vX.Y.Z', got '{shown(line.strip())}'"
+    elif above and SETEXT.match(line) and (line[:1] in (" ", "\t") or not LIST_ITEM.match(above)):
+        message = (
+            f"'{shown(line.strip())}' under a line of text makes that line a heading; headings "
+            "in changelog entries are '## vX.Y.Z' alone"
+        )
+    return [] if message is None else [Problem(message, where, rule=HEADING_RULE)]
 
 
 def _link_problem(target: str, where: Location, routes: set[str]) -> list[Problem]:
@@ -176,6 +209,11 @@ def published_routes(
         for agent in agents:
             routes.add(f"{agent_base(registry, agent)}/{project.config.route(page)}")
     for entry in entries(project):
-        for each in registry.agents:
-            routes.add(f"{agent_base(registry, each.id)}/{release_route(project, entry.day)}")
+        routes |= release_routes(project, registry, entry.day)
     return routes
+
+
+def release_routes(project: Project, registry: Registry, day: str) -> set[str]:
+    """The routes of the release page of the entry of ``day``, one for each agent."""
+    route = release_route(project, day)
+    return {f"{agent_base(registry, each.id)}/{route}" for each in registry.agents}

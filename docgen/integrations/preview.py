@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from docgen.changelog.entries import agent_base
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, did_you_mean
 from docgen.integrations.mdx_to_markdown import LinkFunction, convert, markdown_text
@@ -138,7 +139,7 @@ class Links:
     """Re-aims route-style links at the site's pages; collects the ones that are not."""
 
     def __init__(self, registry: Registry, routes: dict[str, set[str]]) -> None:
-        self.product = registry.product
+        self.registry, self.product = registry, registry.product
         self.agents = [a.id for a in registry.agents]
         self.routes = routes
         self.unresolved: list[Problem] = []
@@ -169,7 +170,7 @@ class Links:
         """(agent, docs-relative route); a root-absolute route outside docs_base stays as is."""
         if route.startswith("/"):
             for other in self.agents:
-                base = self.product.docs_base.format(agent=other).rstrip("/")
+                base = agent_base(self.registry, other)
                 if route == base or route.startswith(base + "/"):
                     return other, route[len(base) :].strip("/")
             return agent, route
@@ -205,8 +206,7 @@ class Links:
             return None
         if route.startswith("/"):
             return f"{site}{route}{anchor}"
-        base = site + self.product.docs_base.format(agent=agent)
-        return f"{base.rstrip('/')}/{route}{anchor}"
+        return f"{site}{agent_base(self.registry, agent)}/{route}{anchor}"
 
 
 def _split_anchor(target: str) -> tuple[str, str]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from docgen.config import Project
 from docgen.errors import Location
-from docgen.integrations import vllm_env
+from docgen.integrations import vllm_answer, vllm_env
 from docgen.registry.model import Arg, Override, Profile
 from docgen.render.syntax import CLOSING, CODE, roles
 from docgen.vllm.versions import release_key
@@ -235,24 +235,25 @@ def run_probe(python: Path, request: dict[str, Any]) -> dict[str, Any]:
         raise _broken(python, f"exit code {result.returncode}:\n{tail}")
     try:
         answer: dict[str, Any] = json.loads(result.stdout)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):  # not JSON, or past json's own limits
         raise _broken(python, f"unexpected output: {result.stdout[:200]!r}") from None
     return answer
 
 
-def _broken(python: Path, detail: str) -> vllm_env.VllmEnvError:
+def _broken(python: Path, detail: str, what: str = "did not run") -> vllm_env.VllmEnvError:
     return vllm_env.VllmEnvError.at(
         Location(str(python)),
-        f"vLLM's parser did not run ({detail}); recreate the environment with "
-        f"`{vllm_env.SETUP_HINT}`",
+        f"vLLM's parser {what} ({detail}); recreate the environment with `{vllm_env.SETUP_HINT}`",
     )
 
 
 def parse(python: Path, commands: Sequence[Sequence[str]]) -> tuple[str, list[str | None]]:
     """vLLM's version and, per command, its rejection message or None."""
     answer = run_probe(python, {"commands": [list(c) for c in commands]})
-    errors = [None if r["ok"] else str(r["error"]) for r in answer["results"]]
-    return str(answer["vllm"]), errors
+    wrong = vllm_answer.problem(answer, len(commands))
+    if wrong is not None:
+        raise _broken(python, wrong, "gave an answer of the wrong shape")
+    return answer["vllm"], [None if r["ok"] else r["error"] for r in answer["results"]]
 
 
 def _checked_here(shown: Shown) -> bool:

@@ -1,95 +1,48 @@
 """Reading project files without leaving the project root, and one walk of each folder per command.
 
-A path lies inside the root when its real path does, through any symbolic links. A
-folder is walked once per ``Project`` (one command's view of the tree): the cache key,
-the plan, the stale scan and the preview all read the same listing, and a write through
-``docgen.io.writes.apply`` drops it. A walk never enters a linked folder, and a reader
-here never opens a FIFO or a device (reading /dev/zero would never end).
+Inputs are opened by ``docgen.io.reads`` (re-exported here: ``read_input``, ``Inside``,
+``readable``): within the root, regular files only, size-capped. A folder is walked once
+per ``Project`` (one command's view of the tree): the cache key, the plan, the stale scan
+and the preview all read the same listing, and a write through
+``docgen.io.writes.apply`` drops it. A walk never enters a linked folder; ``followed``
+(the template folder's walk) enters those that stay inside the root.
 """
 
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import Location, PageError
+from docgen.io.reads import MAX_BYTES as MAX_BYTES
+from docgen.io.reads import Inside as Inside
+from docgen.io.reads import Refused as Refused
+from docgen.io.reads import read_bytes as read_bytes
+from docgen.io.reads import read_head as read_head
+from docgen.io.reads import read_input as read_input
+from docgen.io.reads import read_input_bytes as read_input_bytes
+from docgen.io.reads import read_quietly as read_quietly
+from docgen.io.reads import readable as readable
 
-#: What a walked name is: a regular file, a symbolic link, or anything else (FIFO, device).
-FILE, LINK, OTHER = "file", "link", "other"
-
-
-class Inside:
-    """Whether a path, through any symbolic links, lies inside the project root (the real
-    path of each folder is looked up once)."""
-
-    def __init__(self, root: str | Path) -> None:
-        self.root = os.path.realpath(root)
-        self.folders: dict[str, str] = {}
-
-    def real(self, path: str, link: bool) -> str | None:
-        """The real path of ``path`` (a symbolic link when ``link``) if it lies inside the
-        root, else None."""
-        if link:
-            real = os.path.realpath(path)
-        else:
-            folder, name = os.path.split(path)
-            if folder not in self.folders:
-                self.folders[folder] = os.path.realpath(folder)
-            real = os.path.join(self.folders[folder], name)
-        return real if real == self.root or real.startswith(self.root + os.sep) else None
-
-    def contains(self, path: str) -> bool:
-        """Whether ``path`` (a link there followed) stays inside the root."""
-        return self.real(path, os.path.islink(path)) is not None
-
-
-def readable(path: str | Path, inside: Inside | None) -> str | None:
-    """Where to read ``path``: a regular file (through links, within the root unless
-    ``inside`` is None), or None for anything refused or never read (a device, a FIFO)."""
-    text = os.fspath(path)
-    try:
-        info = os.lstat(text)
-        link = stat.S_ISLNK(info.st_mode)
-        real = text if inside is None else inside.real(text, link)
-        if real is None:
-            return None
-        if link:
-            info = os.stat(real)
-    except OSError:
-        return None
-    return real if stat.S_ISREG(info.st_mode) else None
-
-
-def read_bytes(path: str | Path) -> bytes | None:
-    """A file's bytes, or None when there is no file there."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-
-
-def read_head(path: str | Path, size: int) -> bytes | None:
-    """The first ``size`` bytes of a file, or None when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(size)
-    except OSError:
-        return None
+#: What a walked name is: a regular file, a symbolic link, anything else (FIFO, device),
+#: or (in a ``followed`` walk only) a folder.
+FILE, LINK, OTHER, DIR = "file", "link", "other", "dir"
+#: docgen's own folder at the root (the plan cache, staged writes), ignored by git.
+OWN_FOLDER = ".docgen-cache"
 
 
 def read_text(project: Project, path: Path) -> str:
-    """A page's text; invalid UTF-8 is a located error at its project path."""
-    raw = path.read_bytes()
+    """A page's text (read by ``read_input``); invalid UTF-8 is a located error at its
+    project path."""
+    rel = path.relative_to(project.root).as_posix()
+    raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        where = Location(path.relative_to(project.root).as_posix(), line)
-        raise PageError.at(where, "invalid UTF-8 in page") from None
+        raise PageError.at(Location(rel, line), "invalid UTF-8 in page") from None
 
 
 # -- one walk of a folder ------------------------------------------------------------------
@@ -107,11 +60,13 @@ class Found:
 @dataclass(frozen=True)
 class Listing:
     """Every file under one folder, folders and names in sorted order, each folder's own
-    files before the folders below it (linked folders are not entered)."""
+    files before the folders below it (linked folders are not entered), and the folders
+    (DIR, or LINK for a linked one) in the same order."""
 
     folder: Path
     inside: bool  # whether the folder, through links, lies inside the project root
     files: tuple[Found, ...]
+    folders: tuple[Found, ...] = ()
 
 
 _LISTINGS: dict[int, tuple[Project, dict[str, Listing]]] = {}
@@ -128,37 +83,68 @@ def listing(project: Project, folder: str) -> Listing:
     if found is None:
         path = project.path(folder)
         inside = Inside(project.root).contains(str(path))
-        found = held[1][folder] = Listing(path, inside, _walk(project, str(path)))
+        found = held[1][folder] = Listing(path, inside, *_walk(project, str(path)))
     return found
 
 
 def forget(project: Project) -> None:
     """Drop the listings of ``project``: files were written, the next reader walks again."""
     _LISTINGS.pop(id(project), None)
+    _INSIDE.pop(id(project), None)
 
 
-def _walk(project: Project, top: str) -> tuple[Found, ...]:
-    """What ``os.walk(top)`` finds (sorted, links to folders not entered), with each
-    name's kind from the same directory read."""
+_INSIDE: dict[int, tuple[Project, Inside]] = {}
+
+
+def inside_of(project: Project) -> Inside:
+    """One ``Inside`` per command's project, so each folder's real path is looked up once."""
+    held = _INSIDE.get(id(project))
+    if held is None or held[0] is not project:
+        _INSIDE.clear()
+        held = _INSIDE[id(project)] = (project, Inside(project.root))
+    return held[1]
+
+
+def _walk(project: Project, top: str) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
+    """The files and the folders ``os.walk(top)`` finds (sorted, links to folders not
+    entered), with each name's kind from the same directory read."""
+    return _tree(project, top, None)
+
+
+def _tree(
+    project: Project, top: str, follow: Inside | None
+) -> tuple[tuple[Found, ...], tuple[Found, ...]]:
+    """The files and folders under ``top``; with ``follow``, linked folders that stay
+    inside the root are entered too, each real folder once, docgen's own folder never."""
     cut = len(str(project.root)) + 1
+    own = None if follow is None else os.path.join(follow.root, OWN_FOLDER)
     found: list[Found] = []
+    folders: list[Found] = []
+    seen: set[str] = set()
     pending = [top]
     while pending:
+        current = pending.pop()
+        if follow is not None:
+            real = os.path.realpath(current)
+            if real in seen or real == own:
+                continue
+            seen.add(real)
         try:
-            with os.scandir(pending.pop()) as listed:
+            with os.scandir(current) as listed:
                 entries = sorted(listed, key=lambda entry: entry.name)
         except OSError:
             continue
         below = []
         for entry in entries:
+            rel, linked = entry.path[cut:].replace(os.sep, "/"), entry.is_symlink()
             if _is_dir(entry):
-                if not entry.is_symlink():
-                    below.append(entry.path)
-                continue
-            kind = LINK if entry.is_symlink() else _kind(entry)
-            found.append(Found(entry.path, entry.path[cut:].replace(os.sep, "/"), kind))
+                enter = not linked or (follow is not None and follow.contains(entry.path))
+                folders.append(Found(entry.path, rel, DIR if enter else LINK))
+                below += [entry.path] if enter else []
+            else:
+                found.append(Found(entry.path, rel, LINK if linked else _kind(entry)))
         pending += reversed(below)
-    return tuple(found)
+    return tuple(found), tuple(folders)
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -188,3 +174,12 @@ def pages(project: Project) -> list[Found]:
         for f in docs.files
         if f.path.endswith(".mdx") and (skip is None or not f.path.startswith(skip))
     ]
+
+
+def followed(project: Project, folder: str) -> tuple[Found, ...]:
+    """Every folder (kind DIR) and then every file under the project folder ``folder``,
+    entering linked folders that stay inside the root: what a reader that follows such
+    links (the template loader) can open there. A link to a folder above cannot loop:
+    each real folder is entered once, docgen's own folder never."""
+    found, folders = _tree(project, str(project.path(folder)), Inside(project.root))
+    return folders + found

@@ -1,5 +1,14 @@
-"""Writing project files: each through a temporary file renamed into place, so a killed build
-leaves every file old or new, never half written.
+"""Writing project files: every change of one command staged first, then renamed into place,
+so a killed build leaves every file old or new and a failed one changes nothing.
+
+``apply`` writes each new text to a temporary file in docgen's staging folder
+(``.docgen-cache/staging``, which git ignores; beside the target instead when that folder
+is not usable or lies on another file system, so that every rename stays atomic) and
+keeps a hard link to each file it will replace or delete. Only when everything is staged
+does it rename the temporaries into place and delete stale files. A failure at any step
+(a read-only folder, a full disk) undoes what was done and is one located error naming
+the file and the reason; the next write sweeps what a killed one left. Nothing is ever
+written through a symbolic link that leaves the project root.
 
 Every file primitive here goes through this module's ``os`` (the interruption tests wrap
 it to kill a build at each write point).
@@ -11,24 +20,20 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from docgen.config import Project
-from docgen.errors import Location, OwnershipError, Problem
-from docgen.io import files
+from docgen.errors import Location, WriteError
+from docgen.io import files, vetting
+from docgen.io.vetting import Write as Write
 
 TMP_SUFFIX = ".docgen-tmp"
+#: A hard link to a file being replaced or deleted, kept until the whole write is done.
+OLD_SUFFIX = ".docgen-old"
+#: The folder under docgen's own folder where new files are staged.
+STAGING = "staging"
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-
-
-@dataclass(frozen=True)
-class Write:
-    """One file to write (``text``) or delete (``text`` is None), project-relative."""
-
-    path: str
-    text: str | None
-    new: bool = False  # the file is known not to exist yet
 
 
 def apply(
@@ -37,50 +42,91 @@ def apply(
     near: Iterable[str] = (),
     progress: Callable[[int], None] | None = None,
 ) -> None:
-    """Write or delete each of ``todo`` in order, after sweeping the temporaries an
-    interrupted build left beside them and beside ``near``.
+    """Write or delete each of ``todo``, all or nothing, after sweeping what an
+    interrupted write left (in the staging folder, and beside ``todo`` and ``near``).
 
-    Every text is encoded before the first write, so one that cannot be refuses the
-    whole lot. ``progress`` hears how many are done after each one.
+    Every text is encoded and every path checked before the first write, so one that
+    cannot be refuses the whole lot. ``progress`` hears how many are done after each
+    rename or deletion.
     """
     sweep_temporaries(project, [*near, *(w.path for w in todo)])
-    data: dict[str, bytes] = {}
-    for write in todo:
-        if write.text is not None:
-            try:
-                data[write.path] = write.text.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                where = Location(write.path, 1, 1)
-                problem = Problem(f"cannot write {write.path}: {exc.reason}", where)
-                raise OwnershipError(problem) from None
-    root = str(project.root)  # strings, not Paths: this loop runs once per file
-    folders = {os.path.dirname(os.path.join(root, w.path)) for w in todo if w.text is not None}
-    for folder in sorted(folders):
-        os.makedirs(folder, exist_ok=True)
+    if not todo:
+        return
+    data = vetting.encoded(todo)
+    vetting.refuse_outside(project, todo)
     files.forget(project)
-    for done, write in enumerate(todo, start=1):  # one thread: on thousands of small
-        target = os.path.join(root, write.path)  # files it beats a pool
-        if write.text is not None:
-            write_atomic(target, data[write.path], write.new)
-        else:
-            with suppress(FileNotFoundError):
-                os.unlink(target)
-        if progress is not None:
-            progress(done)
+    Transaction(project, data).run(todo, progress)
+
+
+def failed(path: str, verb: str, exc: OSError, kept: bool = False) -> WriteError:
+    """The located error for an OS failure while writing ``path`` (project-relative)."""
+    reason = exc.strerror or str(exc)
+    after = "the files written before it were kept" if kept else "no file was changed"
+    return WriteError.at(Location(path), f"cannot {verb} {path}: {reason}; {after}")
+
+
+def own_folder(project: Project) -> str | None:
+    """docgen's own folder (``.docgen-cache``), made if missing with a ``.gitignore`` that
+    ignores everything in it; None when it cannot be used: it or its ``.gitignore`` is a
+    symbolic link or not what it should be (nothing is written through either)."""
+    path = os.path.join(str(project.root), files.OWN_FOLDER)
+    ignore = os.path.join(path, ".gitignore")
+    made = False
+    try:
+        with suppress(FileExistsError):
+            os.mkdir(path)
+            made = True
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            return None
+        try:
+            return path if stat.S_ISREG(os.lstat(ignore).st_mode) else None
+        except FileNotFoundError:
+            write_new(ignore, b"*\n", None)  # on failure, nothing is left there
+    except OSError:
+        if made:
+            with suppress(OSError):
+                os.rmdir(path)
+        return None
+    return path
 
 
 def sweep_temporaries(project: Project, paths: Iterable[str]) -> None:
-    """Remove temporary files an interrupted build left in the folders of ``paths``."""
+    """Remove what an interrupted write left: the staging folder's files, and the
+    temporaries and kept old files beside ``paths``; never in a folder that leads
+    outside the root, nor through a linked own or staging folder."""
     root = str(project.root)
-    for folder in {os.path.dirname(os.path.join(root, p)) for p in paths}:
+    inside = files.Inside(root)
+    own = os.path.join(root, files.OWN_FOLDER)
+    staging = os.path.join(own, STAGING)
+    folders = {os.path.dirname(os.path.join(root, p)) for p in paths}
+    for folder in sorted(folders | {staging}):
         try:
+            if folder == staging and not (_plain_folder(own) and _plain_folder(staging)):
+                continue
+            if inside.real(folder, os.path.islink(folder)) is None:
+                continue
             entries = list(os.scandir(folder))
         except (FileNotFoundError, NotADirectoryError):
             continue
         for entry in entries:
-            if entry.name.startswith(".") and entry.name.endswith(TMP_SUFFIX):
-                with suppress(FileNotFoundError):
+            leftover = entry.name.startswith(".") and entry.name.endswith((TMP_SUFFIX, OLD_SUFFIX))
+            if folder == staging or leftover:
+                with suppress(FileNotFoundError, IsADirectoryError, PermissionError):
                     os.unlink(entry.path)
+
+
+def _plain_folder(path: str) -> bool:
+    """Whether ``path`` is a folder itself, not a symbolic link to one."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def remove(path: str | Path) -> None:
+    """Delete ``path`` (a link itself, not what it leads to); a missing one is fine."""
+    with suppress(FileNotFoundError):
+        os.unlink(path)
 
 
 def write_atomic(path: str | Path, text: str | bytes, new: bool = False) -> None:
@@ -90,20 +136,34 @@ def write_atomic(path: str | Path, text: str | bytes, new: bool = False) -> None
     mode a plain write would give it (the kernel applies the umask), a rewritten one keeps
     its own; ``new`` says the caller knows ``path`` does not exist yet. Files are not
     fsynced one by one (that costs seconds on thousands of files); a power cut can still
-    lose the newest writes, as with most build tools.
+    lose the newest writes, as with most build tools. An OS failure is a WriteError at
+    ``path``, with nothing changed.
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
     path = os.fspath(path)
-    mode = None if new else _mode_of(path)
     folder, name = os.path.split(path)
     tmp = os.path.join(folder, f".{name}.{os.getpid()}{TMP_SUFFIX}")
+    try:
+        mode = None if new else mode_of(path)
+        if not os.path.isdir(folder):
+            os.makedirs(folder, exist_ok=True)
+        write_new(tmp, data, mode)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            remove(tmp)
+            raise
+    except OSError as exc:
+        raise failed(path, "write", exc) from None
+
+
+def write_new(tmp: str, data: bytes, mode: int | None) -> None:
+    """Create ``tmp`` (replacing one a killed write left) holding ``data``, with the
+    permission bits ``mode`` when given; on failure nothing is left there."""
     try:
         fd = os.open(tmp, _CREATE, 0o666)
     except FileExistsError:  # left by a killed build that had this process id
         os.unlink(tmp)
-        fd = os.open(tmp, _CREATE, 0o666)
-    except FileNotFoundError:
-        os.makedirs(folder, exist_ok=True)
         fd = os.open(tmp, _CREATE, 0o666)
     try:
         try:
@@ -114,16 +174,171 @@ def write_atomic(path: str | Path, text: str | bytes, new: bool = False) -> None
                 view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
-        os.replace(tmp, path)
     except BaseException:
-        with suppress(FileNotFoundError):
-            os.unlink(tmp)
+        remove(tmp)
         raise
 
 
-def _mode_of(path: str) -> int | None:
+def mode_of(path: str) -> int | None:
     """The permission bits ``path`` has now, or None when it does not exist."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
     except (FileNotFoundError, NotADirectoryError):
         return None
+
+
+@dataclass
+class _Step:
+    """One write of a transaction: its target, and what is staged for it."""
+
+    write: Write
+    target: str
+    existed: bool = False
+    temporary: str | None = None  # the new text, staged
+    backup: str | None = None  # a hard link to the file it replaces or deletes
+    done: bool = False
+
+
+@dataclass
+class Transaction:
+    """One all-or-nothing ``apply``: folders made, every text staged, then the renames and
+    deletions; an OS failure undoes what was done and is a located WriteError."""
+
+    project: Project
+    data: dict[str, bytes]
+    made: list[str] = field(default_factory=list)  # folders made, parents first
+    steps: list[_Step] = field(default_factory=list)
+    staging: str | None = None
+    own_made: bool = False
+    current: tuple[str, str] = ("", "write")  # the path at hand and what is done to it
+    devices: dict[str, bool] = field(default_factory=dict)
+
+    def run(self, todo: Sequence[Write], progress: Callable[[int], None] | None) -> None:
+        try:
+            self.make_folders(todo)
+            self.staging = self.staging_folder()
+            for n, write in enumerate(todo, start=1):
+                self.current = (write.path, "write" if write.text is not None else "delete")
+                self.steps.append(self.stage(n, write))
+            self.commit(progress)
+        except BaseException as exc:
+            whole = self.roll_back()
+            self.discard(failed=True)
+            if isinstance(exc, OSError):
+                raise failed(*self.current, exc, kept=not whole) from None
+            raise
+        self.discard(failed=False)
+
+    def make_folders(self, todo: Sequence[Write]) -> None:
+        """Make each missing folder of a file to write, noting every level made."""
+        root = str(self.project.root)
+        for write in sorted(todo, key=lambda w: w.path):
+            folder = os.path.dirname(os.path.join(root, write.path))
+            if write.text is None or os.path.isdir(folder):
+                continue
+            self.current = (write.path, "write")
+            missing, up = [], folder
+            while not os.path.lexists(up):
+                missing.append(up)
+                up = os.path.dirname(up)
+            os.makedirs(folder)
+            self.made += reversed(missing)
+
+    def staging_folder(self) -> str | None:
+        """The staging folder, made if missing; None when it cannot be used."""
+        own = os.path.join(str(self.project.root), files.OWN_FOLDER)
+        existed = os.path.lexists(own)
+        if own_folder(self.project) is None:
+            return None
+        self.own_made = not existed
+        path = os.path.join(own, STAGING)
+        try:
+            with suppress(FileExistsError):
+                os.mkdir(path)
+            return path if stat.S_ISDIR(os.lstat(path).st_mode) else None
+        except OSError:
+            return None
+
+    def stage(self, n: int, write: Write) -> _Step:
+        """Stage the new text of ``write`` and keep a hard link to the file it replaces."""
+        step = _Step(write, os.path.join(str(self.project.root), write.path))
+        try:
+            step.existed = not write.new and os.lstat(step.target) is not None
+        except (FileNotFoundError, NotADirectoryError):
+            step.existed = False
+        if not step.existed and write.text is None:
+            return step  # nothing there to delete
+        if write.text is not None:
+            mode = mode_of(step.target) if step.existed else None
+            temporary = self.place(step.target, n, TMP_SUFFIX)
+            write_new(temporary, self.data[write.path], mode)
+            step.temporary = temporary
+        if step.existed:
+            backup = self.place(step.target, n, OLD_SUFFIX)
+            with suppress(OSError):  # no hard links here: this one cannot be undone
+                os.link(step.target, backup, follow_symlinks=False)
+                step.backup = backup
+        return step
+
+    def place(self, target: str, n: int, suffix: str) -> str:
+        """Where to stage for ``target``: the staging folder when it shares the target
+        folder's file system (a rename must not cross one), else beside the target."""
+        folder, name = os.path.split(target)
+        if self.staging is not None:
+            if folder not in self.devices:
+                here = os.stat(folder).st_dev
+                self.devices[folder] = here == os.stat(self.staging).st_dev
+            if self.devices[folder]:
+                return os.path.join(self.staging, f"{os.getpid()}-{n}{suffix}")
+        return os.path.join(folder, f".{name}.{os.getpid()}{suffix}")
+
+    def commit(self, progress: Callable[[int], None] | None) -> None:
+        """Rename every staged text into place and delete every stale file, in order."""
+        for n, step in enumerate(self.steps, start=1):
+            self.current = (step.write.path, "write" if step.temporary else "delete")
+            if step.temporary is not None:
+                os.replace(step.temporary, step.target)
+                step.temporary = None
+            elif step.existed:
+                remove(step.target)
+            step.done = True
+            if progress is not None:
+                progress(n)
+
+    def roll_back(self) -> bool:
+        """Put back what the renames and deletions done so far changed; whether all was."""
+        whole = True
+        for step in reversed(self.steps):
+            try:
+                if not step.done:
+                    continue
+                if step.backup is not None:
+                    os.replace(step.backup, step.target)
+                    step.backup = None
+                elif step.existed:
+                    whole = False  # replaced or deleted without a hard link to undo it
+                elif step.write.text is not None:
+                    remove(step.target)
+            except OSError:
+                whole = False
+        return whole
+
+    def discard(self, failed: bool) -> None:
+        """Remove what is staged and the kept old files; after a failure, the folders made
+        too (and docgen's own folder when this made it)."""
+        for step in self.steps:
+            for leftover in (step.temporary, step.backup):
+                if leftover is not None:
+                    remove(leftover)
+        if failed:
+            for folder in reversed(self.made):
+                with suppress(OSError):
+                    os.rmdir(folder)
+        if self.staging is not None:
+            with suppress(OSError):
+                os.rmdir(self.staging)
+            if failed and self.own_made:
+                own = os.path.dirname(self.staging)
+                with suppress(OSError):
+                    remove(os.path.join(own, ".gitignore"))
+                    os.rmdir(own)

@@ -18,6 +18,7 @@ from typing import Any
 from docgen.errors import Location, RegistryError
 from docgen.registry.depth import MAX_DEPTH, libyaml_depth_refusal, too_deep
 from docgen.registry.source import Document, KeyPath, Positions, marked_problem
+from docgen.vllm.values import long_int_problem
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
 _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
@@ -133,7 +134,7 @@ class _Composer:
                         raise RegistryError.at(Location(self.positions.path, *where), too_deep())
                 values[keypath] = where
                 if kind is scalar:
-                    value = _resolve(event)
+                    value = _resolve(event, self.positions.path)
                 else:
                     stack.append(_Frame({} if kind is mapping else [], keypath))
                     continue
@@ -154,14 +155,15 @@ class _Composer:
     def _key(self, event: Any, frame: _Frame, is_scalar: bool) -> Any:
         if not is_scalar or (event.value == "<<" and not event.style):
             raise _Fallback  # a complex key or a merge key
-        key = _resolve(event)
+        key = _resolve(event, self.positions.path)
         if key in frame.container:
             raise _Fallback  # ruamel words the duplicate
         return key
 
 
-def _resolve(event: Any) -> Any:
-    """A scalar by YAML 1.2's core schema (quoted scalars are strings)."""
+def _resolve(event: Any, path: str) -> Any:
+    """A scalar by YAML 1.2's core schema (quoted scalars are strings); an integer longer
+    than ``MAX_INT_DIGITS`` digits is a located error."""
     value: str = event.value
     if event.style:  # quoted, literal or folded: a string
         return value
@@ -172,7 +174,7 @@ def _resolve(event: Any) -> Any:
         if _UNSURE.search(value):
             raise _Fallback
         if _INT.match(value):
-            return int(value)
+            return _integer(value, event, path)
         if _FLOAT.match(value):
             return float(value)
     elif first in _WORD_START:
@@ -181,3 +183,11 @@ def _resolve(event: Any) -> Any:
         if value in _BOOL:
             return _BOOL[value]
     return value
+
+
+def _integer(value: str, event: Any, path: str) -> int:
+    problem = long_int_problem(value)
+    if problem is not None:
+        mark = event.start_mark
+        raise RegistryError.at(Location(path, mark.line + 1, mark.column + 1), problem)
+    return int(value)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from docgen.config import Project
-from docgen.errors import Location, Problem, RegistryError, decode
+from docgen.errors import Problem, RegistryError, decode
+from docgen.io import files
 from docgen.registry import schema
 from docgen.registry.builder import build
 from docgen.registry.fastyaml import load_fast
@@ -18,42 +19,31 @@ from docgen.registry.rules import Checker
 from docgen.registry.source import load_text
 
 #: Largest registry file docgen reads (bounded time and memory on hostile input).
-MAX_BYTES = 4_000_000
+MAX_BYTES = files.MAX_BYTES
 
 
 def load_registry(project: Project) -> Registry:
     """The validated registry of a project."""
-    return load(project.registry_path, project.config.registry)
+    return load(project.registry_path, project.config.registry, project.root)
 
 
-def load(path: Path, display: str | None = None) -> Registry:
-    """Read, validate and build the registry at ``path``; raise RegistryError."""
+def load(path: Path, display: str | None = None, root: Path | None = None) -> Registry:
+    """Read, validate and build the registry at ``path``; raise RegistryError.
+
+    The file is read only inside ``root`` (default: its own folder), through any link,
+    a regular file of at most ``MAX_BYTES``.
+    """
     name = display or path.name
-    if path.is_symlink() and not _within(path):
-        raise RegistryError.at(
-            Location(name),
-            "the registry is a symbolic link that leaves "
-            "the project root; docgen reads only files inside it",
-        )
-    try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise RegistryError.at(
-                Location(name, 1, 1),
-                f"the registry is {size / 1e6:.1f} MB; "
-                f"docgen reads registries up to {MAX_BYTES / 1e6:.0f} MB",
-            )
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise RegistryError.at(Location(name), "registry file not found") from None
-    except OSError as exc:
-        raise RegistryError.at(Location(name), f"cannot read registry: {exc.strerror}") from None
+    inside = files.Inside(root if root is not None else path.parent)
+    raw = files.read_input_bytes(
+        path,
+        inside,
+        "registry",
+        display=name,
+        error=RegistryError,
+        missing="registry file not found",
+    )
     return load_bytes(raw, name)
-
-
-def _within(path: Path) -> bool:
-    root = path.parent.resolve()
-    return path.resolve().is_relative_to(root)
 
 
 def load_bytes(raw: bytes, name: str) -> Registry:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from docgen.errors import Problem, did_you_mean
+from docgen.errors import Problem, did_you_mean, one_line
 from docgen.registry.model import VllmSettings
 from docgen.registry.source import Document, KeyPath, Positions, walk_leaves
 from docgen.vllm.catalog import Catalog
@@ -18,6 +18,15 @@ from docgen.vllm.versions import UnknownRelease, VersionIndex, release_key
 #: Lines of registry text that generated pages would read as directives.
 DIRECTIVE_LINE = re.compile(r"</?AgentOnly\b|docgen:(?:begin|end)\b")
 SURROGATE = re.compile("[\ud800-\udfff]")
+#: What breaks a one-line SPDX field: a line break or other control character (a new line
+#: of the page), or ``*/`` (the end of the MDX comment a changelog entry holds it in).
+SPDX_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]|\\*/")
+#: An absolute http(s) URL that joins safely with a root-absolute route: a host, an
+#: optional port and path, no query, fragment, space, quote, bracket or backslash.
+SITE_URL = re.compile(
+    r"https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?"
+    r"(?:/[A-Za-z0-9._~!$&*+,;=:@%/-]*)?"
+)
 #: What building a catalog from extras of the wrong shape raises.
 _MALFORMED = (AttributeError, TypeError, ValueError)
 
@@ -39,6 +48,8 @@ class Checker:
         """Every rule's problems; parts the schema already rejected are skipped."""
         problems: list[Problem] = []
         _collect(problems, self._text)
+        _collect(problems, self._spdx)
+        _collect(problems, self._site_url)
         _collect(problems, self._agents)
         _collect(problems, self._extra_flags)
         _collect(problems, self._image_releases)
@@ -69,6 +80,28 @@ class Checker:
                     "(write the character itself instead of a \\ud83d-style escape)",
                 )
 
+    def _spdx(self) -> Iterator[Problem]:
+        """Each SPDX field is one line of plain text: changelog entries write it inside an
+        MDX comment, the release overview as a comment line of its frontmatter."""
+        spdx = self.data["product"].get("spdx")
+        for name in ("copyright", "license"):
+            value = spdx.get(name) if isinstance(spdx, dict) else None
+            found = SPDX_BREAK.search(value) if isinstance(value, str) else None
+            if found is not None:
+                char = f"U+{ord(found[0][0]):04X}, a line break or control character"
+                what = "'*/'" if found[0] == "*/" else char
+                yield self.at(
+                    ("product", "spdx", name),
+                    f"product.spdx.{name} holds {what}; it is one line of plain text "
+                    "(no line breaks, control characters or '*/')",
+                )
+
+    def _site_url(self) -> Iterator[Problem]:
+        url = self.data["product"].get("site_url")
+        problem = site_url_problem(url) if isinstance(url, str) else None
+        if problem is not None:
+            yield self.at(("product", "site_url"), f"product.site_url {problem}")
+
     def _agents(self) -> Iterator[Problem]:
         seen: set[str] = set()
         defaults = 0
@@ -87,7 +120,7 @@ class Checker:
                 hint = Catalog.load().suggest(name)
                 yield self.at(
                     ("vllm", "extra_values", name),
-                    f"extra_values names unknown vLLM flag '--{name}'{hint}",
+                    f"extra_values names unknown vLLM flag '--{one_line(name)}'{hint}",
                     key=True,
                 )
 
@@ -148,7 +181,8 @@ class Checker:
         if target is not None and target not in known:
             hint = did_you_mean(target, known)
             yield self.at(
-                (*base, field), f"profile '{base[-1]}' names unknown {field} '{target}'{hint}"
+                (*base, field),
+                f"profile '{base[-1]}' names unknown {field} '{one_line(target)}'{hint}",
             )
 
     def _args(self, base: KeyPath, args: dict[str, Any]) -> Iterator[Problem]:
@@ -168,7 +202,7 @@ class Checker:
             message = f"write '--{name}' by its full name, '--{flag.name}'"
         else:
             message = self.catalog.missing(f"--{name}") or (
-                f"unknown vLLM flag '--{name}'{self.catalog.suggest(name)}"
+                f"unknown vLLM flag '--{one_line(name)}'{self.catalog.suggest(name)}"
             )
         return self.at(keypath, message, key=True)
 
@@ -178,7 +212,9 @@ class Checker:
         for index, name in enumerate(expect.get("absent") or []):
             keypath = (*base, "expect", "absent", index)
             if self.catalog.lookup(name) is None and self.catalogs[None].lookup(name) is None:
-                yield self.at(keypath, f"unknown vLLM flag '--{name}'{self.catalog.suggest(name)}")
+                yield self.at(
+                    keypath, f"unknown vLLM flag '--{one_line(name)}'{self.catalog.suggest(name)}"
+                )
             elif name in args:
                 yield self.at(
                     (*base, "args", name),
@@ -213,7 +249,21 @@ class Checker:
         try:
             _dt.date.fromisoformat(value)
         except ValueError:
-            yield self.at(keypath, f"invalid date '{value}'; expected a real date as YYYY-MM-DD")
+            yield self.at(
+                keypath, f"invalid date '{one_line(value)}'; expected a real date as YYYY-MM-DD"
+            )
+
+
+def site_url_problem(url: str) -> str | None:
+    """Why ``url`` cannot be the published site's URL (``product.site_url``,
+    ``--site-url``), or None; empty (or only ``/``) means "not set"."""
+    if not url.rstrip("/") or SITE_URL.fullmatch(url):
+        return None
+    shown = one_line(url if len(url) <= 60 else url[:57] + "...")
+    return (
+        "must be an absolute http(s) URL such as https://docs.example.com "
+        f"(no query, fragment, spaces or quotes), got '{shown}'"
+    )
 
 
 def _collect(problems: list[Problem], rule: Callable[[], Iterator[Problem]]) -> None:

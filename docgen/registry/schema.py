@@ -1,14 +1,22 @@
-"""The registry's JSON Schema: shipped as package data, mapped back to YAML lines."""
+"""The registry's JSON Schema: shipped as package data, mapped back to YAML lines.
+
+Two engines read it: the compiled check (``_schema_check``, fastjsonschema) answers yes or
+no quickly, and jsonschema explains each violation. Both read a pattern as the schema
+means it, an ECMA-262 regular expression, where ``$`` matches only at the very end:
+Python's ``$`` also matches before a final newline, which would let ``"reboot\n"`` pass
+as a name and reach a printed shell command.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from docgen.errors import Problem, did_you_mean
+from docgen.errors import CONTROL, Problem, did_you_mean, one_line
 from docgen.registry.model import dotted
 from docgen.registry.source import Positions
 
@@ -33,11 +41,31 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
+#: An unescaped ``$``: rewritten to ``\Z``, as fastjsonschema does in the compiled check.
+_DOLLAR = re.compile(r"(?<!\\)\$")
+
+
+@cache
+def pattern(source: str) -> re.Pattern[str]:
+    """A schema pattern compiled for Python with ECMA-262's meaning of ``$`` (the end)."""
+    return re.compile(_DOLLAR.sub(r"\\Z", source))
+
+
+def _ecma_pattern(validator: Any, source: str, instance: Any, _schema: Any) -> Iterator[Any]:
+    from jsonschema.exceptions import ValidationError
+
+    if validator.is_type(instance, "string") and not pattern(source).search(instance):
+        yield ValidationError(f"{instance!r} does not match {source!r}")
+
+
 @cache
 def _validator() -> Any:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
-    return Draft202012Validator(schema())
+    ecma = validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator, {"pattern": _ecma_pattern}
+    )
+    return ecma(schema())
 
 
 def is_valid(data: Any) -> bool:
@@ -60,9 +88,28 @@ _SECTIONS = {"hosts": "host", "images": "image", "models": "model", "profiles": 
 def validate(data: Any, positions: Positions) -> list[Problem]:
     """Every schema violation in ``data``, each located and worded for a person."""
     problems: list[Problem] = []
-    for error in _validator().iter_errors(_suspects(data)):
+    suspects = _suspects(data)
+    for error in _validator().iter_errors(suspects):
         problems.extend(_explain(error, positions))
+    if not problems and not is_valid(data):  # the engines disagree: refuse, never build
+        problems.append(_unexplained(suspects, positions))
     return problems
+
+
+def _unexplained(suspects: Any, positions: Positions) -> Problem:
+    """The first entry only the compiled check rejects (the document when none is)."""
+    for section in _SECTIONS:
+        entries = suspects.get(section) if isinstance(suspects, dict) else None
+        for key in entries if isinstance(entries, dict) else ():
+            return Problem(
+                f"{dotted((section, key))} does not match the registry schema "
+                "(docgen cannot say why; please report it)",
+                positions.of_key((section, key)),
+            )
+    return Problem(
+        "the registry does not match its schema (docgen cannot say why; please report it)",
+        positions.of_value(()),
+    )
 
 
 def _suspects(data: Any) -> Any:
@@ -140,7 +187,7 @@ def _bad_name(error: Any, keypath: tuple[Any, ...], positions: Positions) -> Ite
         name = sub.instance
         rule = sub.schema.get("description") or f"names must match {sub.schema.get('pattern')}"
         yield Problem(
-            f"invalid id '{name}'{_where(keypath)}: {rule}",
+            f"invalid id {_key(name)}{_where(keypath)}: {_why(name, rule)}",
             positions.of_key((*keypath, name)),
         )
 
@@ -160,13 +207,30 @@ def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
     if kind == "const":
         return f"{name} must be {_show(error.validator_value)}, got {got}"
     if kind == "pattern":
-        rule = error.schema.get("description")
-        return f"{name} {got} is malformed" + (f": {rule}" if rule else "")
+        why = _why(error.instance, error.schema.get("description"))
+        return f"{name} {got} is malformed" + (f": {why}" if why else "")
     if kind in ("minLength", "minItems"):
         return f"{name} must not be empty"
     if kind in ("exclusiveMinimum", "minimum"):
         return f"{name} must be greater than {error.validator_value}, got {got}"
     return f"{name}: {error.message}"
+
+
+def _why(value: Any, rule: str | None) -> str:
+    """Why a string is refused: a control character it holds, then the rule. Tab and
+    newline come last: command text may hold them, names may not."""
+    found = (
+        sorted(CONTROL.findall(value), key=lambda c: c in "\t\n")[:1]
+        if isinstance(value, str)
+        else []
+    )
+    held = [f"it holds a control character (U+{ord(c):04X})" for c in found]
+    return "; ".join([*held, *([rule] if rule else [])])
+
+
+def _key(name: Any) -> str:
+    """A mapping key as written, quoted, its control characters as escapes."""
+    return f"'{one_line(name)}'" if isinstance(name, str) else _show(name)
 
 
 def _show(value: Any) -> str:

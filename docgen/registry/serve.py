@@ -1,12 +1,17 @@
 """Effective ``vllm serve`` commands and the operator override commands built from them.
 
 Tokens are shell-quoted the way NemoClaw quotes them: only when a token holds a
-character outside ``[A-Za-z0-9_@%+=:,./-]`` (exactly ``shlex.quote``'s rule).
+character outside ``[A-Za-z0-9_@%+=:,./-]`` (exactly ``shlex.quote``'s rule). Every
+printed command reads back through ``bash`` as exactly the intended argv and
+environment: values are quoted; the words that cannot be quoted (environment variable
+names, the CLI) are shell-safe because the registry schema admits nothing else, and are
+checked again here.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import unicodedata
 from collections.abc import Sequence
@@ -15,10 +20,22 @@ from dataclasses import dataclass
 from docgen.errors import ConfigError, Location, Problem
 from docgen.registry.model import Override, Product, Profile
 from docgen.vllm.catalog import Catalog
+from docgen.vllm.values import JsonLimit, load_json, show_value
+
+#: What bash takes as a variable name in ``NAME=value command`` (the schema's ``envname``).
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def quote(token: str) -> str:
     return shlex.quote(token)
+
+
+def assignment(name: str, value: str) -> str:
+    """``NAME=value`` for a command's environment; a name bash would not read as one is
+    a bug upstream (the registry refuses it), never printed."""
+    if not _ENV_NAME.fullmatch(name):
+        raise ValueError(f"not an environment variable name: {name!r}")
+    return f"{name}={quote(value)}"
 
 
 @dataclass(frozen=True)
@@ -35,7 +52,7 @@ class ServeCommand:
 
     def shell(self, multiline: bool = False) -> str:
         """The command as a person types it; one flag per line when ``multiline``."""
-        env = [f"{k}={quote(v)}" for k, v in self.env]
+        env = [assignment(k, v) for k, v in self.env]
         head = " ".join([*env, "vllm", "serve", quote(self.model)])
         groups = _flag_groups(self.tokens)
         if not multiline:
@@ -71,12 +88,17 @@ def serve_command(
 
 
 def override_command(product: Product, profile: Profile, override: Override, cli: str) -> str:
-    """The environment-variable command an operator pastes to apply ``override``."""
+    """The environment-variable command an operator pastes to apply ``override``.
+
+    ``cli`` stays as given: it is the product's CLI token, which each agent variant
+    replaces with its own CLI. ``product.onboard`` is words the schema keeps shell-safe;
+    quoting each one changes nothing for those and keeps any other word one argument.
+    """
     array = json.dumps(list(override.tokens), separators=(",", ":"), ensure_ascii=False)
-    lines = [f"{k}={quote(v)}" for k, v in product.provider_env.items()]
-    lines.append(f"{product.model_env}={quote(profile.model.id)}")
-    lines.append(f"{product.extra_args_env}={quote(array)}")
-    lines.append(f"{cli} {product.onboard}")
+    lines = [assignment(k, v) for k, v in product.provider_env.items()]
+    lines.append(assignment(product.model_env, profile.model.id))
+    lines.append(assignment(product.extra_args_env, array))
+    lines.append(" ".join([cli, *(quote(word) for word in product.onboard.split(" "))]))
     return " \\\n  ".join(lines)
 
 
@@ -84,7 +106,9 @@ def parse_extra_args(text: str, catalog: Catalog, origin: str = "--extra-args-js
     """Validate operator extra args like NemoClaw's ``*_EXTRA_ARGS_JSON`` variable."""
     where = Location(origin)
     try:
-        value = json.loads(text)
+        value = load_json(text)
+    except JsonLimit as exc:
+        raise ConfigError.at(where, str(exc)) from None
     except json.JSONDecodeError as exc:
         raise ConfigError.at(where, f"not valid JSON: {exc.msg} at column {exc.colno}") from None
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
@@ -93,7 +117,7 @@ def parse_extra_args(text: str, catalog: Catalog, origin: str = "--extra-args-js
     problems = [Problem(m, where) for m in _token_problems(tokens)]
     if not problems:
         problems = [
-            Problem(f"token {i + 1} ('{tokens[i]}'): {m}", where)
+            Problem(f"token {i + 1} ({show_value(tokens[i])}): {m}", where)
             for i, m in catalog.check_argv(tokens)
         ]
     if problems:

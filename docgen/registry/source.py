@@ -17,6 +17,7 @@ from typing import Any
 
 from docgen.errors import Location, Problem, RegistryError
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
+from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
 
@@ -82,18 +83,32 @@ def load_text(text: str, path: str) -> Document:
 
 @cache
 def _constructor() -> Any:
-    """The round-trip constructor, with timestamps left as strings (checked later)."""
+    """The round-trip constructor, with timestamps left as strings (checked later) and
+    integers longer than ``MAX_INT_DIGITS`` digits refused at their place."""
     from ruamel.yaml.constructor import RoundTripConstructor
 
     class Constructor(RoundTripConstructor):
         pass
 
     Constructor.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
+    Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_int)
     return Constructor
 
 
 def _timestamp_as_text(constructor: Any, node: Any) -> str:
     return str(node.value)
+
+
+def _bounded_int(constructor: Any, node: Any) -> Any:
+    from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
+
+    problem = long_int_problem(str(node.value))
+    if problem is None:
+        number = RoundTripConstructor.construct_yaml_int(constructor, node)
+        problem = long_int_problem(int(number))
+        if problem is None:
+            return number
+    raise ConstructorError(None, None, problem, node.start_mark)
 
 
 def marked_problem(exc: Any, path: str, text: str = "") -> Problem:

@@ -21,8 +21,9 @@ from markupsafe import Markup
 
 from docgen.errors import Location, Problem, TemplateError
 from docgen.registry.model import Agent, Host, Image, Model, Override, Product, Profile, Registry
-from docgen.registry.serve import override_command, serve_command
+from docgen.registry.serve import override_command, quote, serve_command
 from docgen.render import mdx
+from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, settings_sentences, speculative_name
 
 
@@ -125,13 +126,15 @@ class TemplateGlobals(TypedDict):
 class Renderer:
     """Loads templates (project folder first, then docgen's own) and renders pages."""
 
-    def __init__(self, registry: Registry, template_dirs: Sequence[Path]) -> None:
+    def __init__(
+        self, registry: Registry, template_dirs: Sequence[Path], root: Path | None = None
+    ) -> None:
+        from docgen.render.loader import ConfinedLoader  # reads only inside ``root``
+
         self.registry = registry
-        loaders: list[jinja2.BaseLoader] = [
-            jinja2.FileSystemLoader([str(d) for d in template_dirs])
-        ]
+        loaders: list[jinja2.BaseLoader] = [ConfinedLoader(template_dirs, root)]
         loaders.append(jinja2.PackageLoader("docgen", "templates"))
-        self.env = jinja2.Environment(
+        self.env = BoundedEnvironment(
             loader=jinja2.ChoiceLoader(loaders),
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
@@ -147,6 +150,7 @@ class Renderer:
             mdx_fm=mdx_fm,
             code_block=code_block,
             in_code=in_code,
+            shell_quote=quote,
             fm_comment=fm_comment,
             gb=gb,
             sentence_list=sentence_list,
@@ -270,10 +274,11 @@ class Renderer:
             LookupError,
             IndexError,
             RecursionError,
+            MemoryError,
+            jinja2.TemplateError,
         ) as exc:
             where = _template_line(exc, display)
-            message = str(exc) if not isinstance(exc, RecursionError) else "recursion too deep"
-            raise TemplateError(Problem(f"template failed: {message}", where)) from None
+            raise TemplateError(Problem(f"template failed: {_reason(exc)}", where)) from None
 
 
 #: Longest one template may render before docgen stops it.
@@ -302,6 +307,14 @@ def deadline(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "recursion too deep"
+    if isinstance(exc, MemoryError):
+        return "out of memory (a value too large to build?)"
+    return str(exc)
 
 
 def _display(filename: str | None, display: str, name: str) -> str:

@@ -1,13 +1,24 @@
-"""``docgen init``: scaffold a small working project that passes ``check`` at once."""
+"""``docgen init``: scaffold a small working project that passes ``check`` at once.
+
+Everything is checked before the first write: the folder can be made, and no file or
+folder of the scaffold is already there (a dangling symbolic link counts: writing
+through it would write where it leads). The scaffold is written in one staged write
+(``docgen.io.writes.apply``), then built; when the build fails, exactly what ``init``
+wrote is removed again, so a refused ``init`` leaves the folder as it found it.
+"""
 
 from __future__ import annotations
 
+import os
+from contextlib import suppress
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
-from docgen.config import load_project
+from docgen.config import Config, Project, load_project
 from docgen.errors import ConfigError, Location
+from docgen.io import files, writes
+from docgen.io.writes import Write
 from docgen.sync import DRIFTED
 
 #: Files and folders whose presence means a project is already there.
@@ -34,26 +45,74 @@ def _walk(node: Traversable, prefix: str) -> list[tuple[str, str]]:
 
 def init(target: Path) -> list[str]:
     """Write the scaffold into ``target`` (made if missing) and build it; refuse to touch an
-    existing project."""
-    target.mkdir(parents=True, exist_ok=True)
-    for name in EXISTING:
-        if (target / name).exists():
-            raise ConfigError.at(
-                Location(str(target / name)),
-                "a project is already here; docgen init never overwrites files",
-            )
-    written = []
-    for rel, text in scaffold_files().items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, "utf-8")
-        written.append(rel)
-    for folder in EMPTY_FOLDERS:
-        (target / folder).mkdir(exist_ok=True)
-        (target / folder / ".gitkeep").write_text("", "utf-8")
-        written.append(f"{folder}/.gitkeep")
+    existing project, and leave the folder as it was when anything fails."""
+    todo = _scaffold()
+    made = _make_root(target)
+    try:
+        _refuse_existing(target, todo)
+        project = Project(target.resolve(), Config())
+        new = [project.root / f for f in _folders(todo) if not os.path.lexists(project.root / f)]
+        own = project.root / files.OWN_FOLDER  # the staged write makes it
+        new += [] if os.path.lexists(own) else [own]
+        writes.apply(project, todo)
+    except BaseException:
+        _remove_folders(made)
+        raise
     from docgen.verbs.build import build
 
-    built = build(load_project(target))
-    written += [c.path for c in built.report.of(*DRIFTED)]
-    return written
+    try:
+        built = build(load_project(target))
+    except BaseException:
+        with suppress(Exception):
+            writes.apply(project, [Write(w.path, None) for w in todo])
+        _remove_folders([*made, *new])
+        raise
+    return [w.path for w in todo] + [c.path for c in built.report.of(*DRIFTED)]
+
+
+def _scaffold() -> list[Write]:
+    """The files ``init`` writes: the scaffold, and a ``.gitkeep`` in each empty folder."""
+    todo = [Write(rel, text, new=True) for rel, text in scaffold_files().items()]
+    return todo + [Write(f"{folder}/.gitkeep", "", new=True) for folder in EMPTY_FOLDERS]
+
+
+def _make_root(target: Path) -> list[Path]:
+    """Make ``target`` and its missing parents; the folders made, deepest last."""
+    missing = [p for p in (target, *target.parents) if not os.path.lexists(p)][::-1]
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError.at(
+            Location(str(target)), f"cannot make the project folder: {exc.strerror or exc}"
+        ) from None
+    return missing
+
+
+def _refuse_existing(target: Path, todo: list[Write]) -> None:
+    """Refuse a folder that holds a project, or any file or folder of the scaffold; a
+    symbolic link there counts, even one that leads nowhere."""
+    if not target.is_dir():
+        raise ConfigError.at(Location(str(target)), "the project folder is not a folder")
+    for name in dict.fromkeys([*EXISTING, *(w.path for w in todo)]):
+        path = target / name
+        if os.path.lexists(path):
+            what = "a project is already here" if name in EXISTING else "this file is already here"
+            link = " (a symbolic link)" if path.is_symlink() else ""
+            raise ConfigError.at(
+                Location(str(path)), f"{what}{link}; docgen init never overwrites files"
+            )
+
+
+def _folders(todo: list[Write]) -> list[str]:
+    """Every folder the files of ``todo`` lie in, parents first."""
+    every = {str(p) for w in todo for p in Path(w.path).parents if str(p) != "."}
+    return sorted(every, key=lambda f: (f.count("/"), f))
+
+
+def _remove_folders(made: list[Path]) -> None:
+    """Remove the folders ``init`` made (parents first in ``made``), deepest first."""
+    for folder in reversed(made):
+        with suppress(OSError):
+            if folder.name == files.OWN_FOLDER:
+                writes.remove(folder / ".gitignore")
+            folder.rmdir()

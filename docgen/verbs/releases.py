@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 from docgen.changelog import compose, diff, git, history
 from docgen.changelog import entries as changelog
@@ -61,7 +62,8 @@ def write_changelog(
     with build_lock(project, notify=notify):
         registry, changes = changes_since(project, since, since_file)
         day = date or datetime.date.today().isoformat()
-        written = compose.create_entry(project, registry, changes, version, day, summary)
+        routes = partial(_routes, project, registry, day)  # planned only when needed
+        written = compose.create_entry(project, registry, changes, version, day, summary, routes)
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
@@ -70,6 +72,16 @@ def write_changelog(
         for fragment in written.fragments:
             fragment.unlink()
     return replace(written, refreshed=tuple((c.status, c.path) for c in done))
+
+
+def _routes(project: Project, registry: Registry, day: str) -> set[str]:
+    """The routes a new release's links may name: the pages the project publishes (from
+    the cached plan when it is current) and the release pages, its own among them."""
+    from docgen.cache import cached_plan
+
+    the_plan, _digest = cached_plan(project)
+    published = history.published_routes(project, the_plan.pages, registry)
+    return published | history.release_routes(project, registry, day)
 
 
 def _entry_outputs(project: Project, registry: Registry, written: compose.Written) -> list[Output]:

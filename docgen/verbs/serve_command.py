@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from docgen.config import Project
-from docgen.errors import ConfigError, Location, did_you_mean
+from docgen.errors import ConfigError, Location, did_you_mean, one_line
 from docgen.registry.load import load_registry
 from docgen.registry.serve import ServeCommand, parse_extra_args, serve_command
 
@@ -29,7 +29,7 @@ def effective_command(
     if profile is None:
         raise ConfigError.at(
             Location("serve-command"),
-            f"unknown profile '{profile_id}'{suggest_id(profile_id, reg.profiles)}",
+            f"unknown profile '{one_line(profile_id)}'{suggest_id(profile_id, reg.profiles)}",
         )
     chosen = None
     if override is not None:
@@ -37,7 +37,8 @@ def effective_command(
         if chosen is None:
             hint = suggest_id(override, [o.id for o in profile.overrides])
             raise ConfigError.at(
-                Location("--override"), f"profile '{profile_id}' has no override '{override}'{hint}"
+                Location("--override"),
+                f"profile '{profile_id}' has no override '{one_line(override)}'{hint}",
             )
     extra = parse_extra_args(extra_json, reg.catalog()) if extra_json else []
     return serve_command(profile, chosen, extra)

@@ -1,7 +1,9 @@
 """Checking one value against a flag the way vLLM 0.34.0's parser reads it, only stricter.
 
 Stricter where the parser is lax: values outside a known list are errors even where
-argparse lets them through (they fail later, at engine start).
+argparse lets them through (they fail later, at engine start). Bounded where Python is
+not: integers have at most ``MAX_INT_DIGITS`` digits and JSON nests at most
+``MAX_JSON_DEPTH`` levels (``load_json``), so no value can overflow, recurse or stall.
 """
 
 from __future__ import annotations
@@ -29,6 +31,71 @@ _HUMAN_INT = re.compile(r"(\d+(?:\.\d+)?)([kKmMgGtT])")
 _DECIMAL = {"k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12}
 _BINARY = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 _NONE_TEXT = ("", "None")  # vLLM's optional types read these as "unset"
+#: Most digits an integer may have, in the registry or a value (far beyond any real
+#: setting, well inside what floats, JSON and messages hold).
+MAX_INT_DIGITS = 100
+_INT_LIMIT = 10**MAX_INT_DIGITS
+#: Deepest nesting of a JSON value (as for YAML in the registry).
+MAX_JSON_DEPTH = 64
+#: Longest value a message quotes in full.
+_SHOWN_CHARS = 60
+_JSON_SPECIAL = re.compile(r'[\[\]{}"\\]')
+
+
+class JsonLimit(ValueError):
+    """JSON text beyond docgen's limits; the message says which and what is allowed."""
+
+
+def long_int_problem(number: str | int) -> str | None:
+    """The message for an integer, or the text of one, longer than ``MAX_INT_DIGITS``
+    digits (checked on the text before ``int()`` could refuse or stall), or None."""
+    if isinstance(number, str):
+        too_long = digit_count(number) > MAX_INT_DIGITS
+    else:
+        too_long = abs(number) >= _INT_LIMIT
+    return f"integer longer than docgen's limit of {MAX_INT_DIGITS} digits" if too_long else None
+
+
+def digit_count(text: str) -> int:
+    return sum(c.isdigit() for c in text)
+
+
+def load_json(text: str) -> Any:
+    """``json.loads`` within docgen's limits: raises ``json.JSONDecodeError`` for text that
+    is not JSON and ``JsonLimit`` for nesting deeper than ``MAX_JSON_DEPTH`` or a longer
+    integer than ``MAX_INT_DIGITS`` digits, before anything could recurse or overflow."""
+    if _too_deep(text):
+        raise JsonLimit(f"JSON nested deeper than docgen's limit of {MAX_JSON_DEPTH} levels")
+    return json.loads(text, parse_int=_json_int)
+
+
+def _too_deep(text: str) -> bool:
+    """Whether brackets outside JSON strings nest deeper than ``MAX_JSON_DEPTH`` (one pass
+    over the brackets, quotes and backslashes only)."""
+    depth, in_string, escaped = 0, False, -1
+    for match in _JSON_SPECIAL.finditer(text):
+        at, char = match.start(), match.group()
+        if at == escaped:
+            continue
+        if in_string:
+            escaped = at + 1 if char == "\\" else escaped
+            in_string = char != '"'
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _json_int(text: str) -> int:
+    problem = long_int_problem(text)
+    if problem is not None:
+        raise JsonLimit(f"JSON holds an {problem}")
+    return int(text)
 
 
 def check(flag: Flag, value: object) -> list[str]:
@@ -53,7 +120,7 @@ def check_token(flag: Flag, text: str) -> list[str]:
 
 def _check_bool(flag: Flag, value: object) -> list[str]:
     if not isinstance(value, bool):
-        return [f"{flag.quoted} is an on/off flag: use true or false, got {_show(value)}"]
+        return [f"{flag.quoted} is an on/off flag: use true or false, got {show_value(value)}"]
     if not value and not flag.negations:
         return [no_negation(flag)]
     return []
@@ -69,14 +136,22 @@ def no_negation(flag: Flag) -> str:
 def _check_int(flag: Flag, value: object) -> list[str]:
     number = _to_int(flag, value)
     if number is None:
-        return [f"{flag.quoted} expects an integer, got {_show(value)}"]
+        return [_not_int(flag, value)]
     return _check_bounds(flag, number)
+
+
+def _not_int(flag: Flag, value: object, wanted: str = "an integer") -> str:
+    digits = digit_count(value) if isinstance(value, str) else 0
+    if digits > MAX_INT_DIGITS:
+        limit = f"of at most {MAX_INT_DIGITS} digits"
+        return f"{flag.quoted} expects {wanted} {limit}, got one of {digits:,}"
+    return f"{flag.quoted} expects {wanted}, got {show_value(value)}"
 
 
 def _check_float(flag: Flag, value: object) -> list[str]:
     number = _to_float(value)
     if number is None:
-        return [f"{flag.quoted} expects a number, got {_show(value)}"]
+        return [f"{flag.quoted} expects a number, got {show_value(value)}"]
     return _check_bounds(flag, number)
 
 
@@ -85,7 +160,7 @@ def _check_choice(flag: Flag, value: object) -> list[str]:
         return _check_str(flag, value)
     number = _to_int(flag, value)
     if number is None:
-        return [f"{flag.quoted} expects an integer, got {_show(value)}"]
+        return [_not_int(flag, value)]
     return _check_member(flag, str(number))
 
 
@@ -98,7 +173,9 @@ def _check_str(flag: Flag, value: object) -> list[str]:
 def _check_json(flag: Flag, value: object) -> list[str]:
     if isinstance(value, str):
         try:
-            value = json.loads(value)
+            value = load_json(value)
+        except JsonLimit as exc:
+            return [f"{flag.quoted}: {exc}"]
         except json.JSONDecodeError as exc:
             return [] if flag.json_or_str else [f"{flag.quoted} expects JSON: {exc}"]
     if isinstance(value, dict):
@@ -130,11 +207,11 @@ def _check_list(flag: Flag, value: object) -> list[str]:
 
 def _check_item(flag: Flag, item: object) -> list[str]:
     if item is None or isinstance(item, (dict, list)):
-        return [f"{flag.quoted} expects a list of single values, got {_show(item)}"]
+        return [f"{flag.quoted} expects a list of single values, got {show_value(item)}"]
     if isinstance(item, bool):
         return [f"{flag.quoted} takes values, not true/false"]
     if flag.item_type == "int" and _to_int(flag, item) is None:
-        return [f"{flag.quoted} expects integers, got {_show(item)}"]
+        return [_not_int(flag, item, "integers")]
     return _check_member(flag, scalar_text(item))
 
 
@@ -194,8 +271,11 @@ def _to_int(flag: Flag, value: object) -> int | None:
 
 
 def parse_int(text: str, *, human: bool = False, auto: bool = False) -> int | None:
-    """vLLM's int parsing: ``32k`` = 32000 and ``32K`` = 32768 when ``human``; None if bad."""
+    """vLLM's int parsing: ``32k`` = 32000 and ``32K`` = 32768 when ``human``; None if bad
+    (also for more than ``MAX_INT_DIGITS`` digits)."""
     stripped = text.strip()
+    if digit_count(stripped) > MAX_INT_DIGITS:
+        return None
     if auto and (stripped == "-1" or stripped.lower() == "auto"):
         return -1
     match = _HUMAN_INT.fullmatch(stripped) if human else None
@@ -233,9 +313,11 @@ def scalar_text(value: object) -> str:
     return repr(value) if isinstance(value, float) else str(value)
 
 
-def _show(value: object) -> str:
+def show_value(value: object) -> str:
     """A value inside a message: strings quoted, YAML spellings for null and booleans."""
     if isinstance(value, str):
+        if len(value) > _SHOWN_CHARS:
+            return f"'{value[: _SHOWN_CHARS - 20]}...{value[-10:]}' ({len(value):,} characters)"
         return f"'{value}'"
     if value is None or isinstance(value, bool):
         return json.dumps(value)

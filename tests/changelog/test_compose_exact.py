@@ -51,8 +51,10 @@ def tuned_project(make_project, files: dict[str, str] | None = None):
     ids=["top-level", "nested"],
 )
 def test_a_link_page_not_on_disk_is_titled_by_its_routes_last_part(make_project, run, page, link):
-    """The page is not built yet (or never is): its title is the last part of its route."""
+    """The page is not built yet: its title is the last part of its route. (It is
+    published, by a template: a link to a page the project never publishes is refused.)"""
     project = tuned_project(make_project, {"docgen.toml": f'changelog_link = "{page}"\n'})
+    project.write(f"templates/{page.removeprefix('docs/')}.j2", "Text.\n")
     result = run(project, *DRY_RUN)
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == (
@@ -68,6 +70,7 @@ def test_a_link_page_that_leaves_the_root_is_not_read_for_its_title(make_project
     outside = tmp_path / "outside.mdx"
     outside.write_text('---\ntitle: "Someone Else\'s Page"\n---\n', "utf-8")
     project = tuned_project(make_project, {"docgen.toml": 'changelog_link = "docs/away.mdx"\n'})
+    project.write("templates/away.mdx.j2", "Text.\n")  # published (see above)
     (project.root / "docs").mkdir()
     os.symlink(outside, project.root / "docs/away.mdx")
     result = run(project, *DRY_RUN)

@@ -117,11 +117,17 @@ def test_entries_are_the_dated_files_in_name_order_without_the_overview(project)
     }
 
 
-def test_an_entry_is_read_even_with_bytes_that_are_not_utf8(project):
+def test_an_entry_with_bytes_that_are_not_utf8_is_a_located_error(project):
+    # It used to be read with U+FFFD in place of the byte, which `build` then copied into
+    # the overview: an entry is history, and docgen neither guesses at it nor rewrites it.
     path = project.root / DAY
     path.parent.mkdir()
     path.write_bytes(b"## v1.0.0\n\nCaf\xe9.\n")
-    assert entries.read_entry(project, path).sections[0].lines[1] == "Caf\ufffd."
+    with pytest.raises(ConfigError) as raised:
+        entries.read_entry(project, path)
+    assert str(raised.value) == (
+        f"{DAY}:3:4: error: invalid UTF-8 byte 0xe9 in the changelog entry"
+    )
 
 
 def test_fragments_are_the_md_notes_in_name_order(project):

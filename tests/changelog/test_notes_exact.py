@@ -1,5 +1,5 @@
 """`docgen release-notes`, exactly, at its edges: the section's text is kept as written
-(only the blank lines around it go), and any site URL other than slashes is a site URL."""
+(only the blank lines around it go), and a site URL but slashes is an absolute http(s) URL."""
 
 from __future__ import annotations
 
@@ -46,13 +46,15 @@ def test_the_section_is_kept_as_written_but_for_the_blank_lines_around_it(
     assert (result.exit_code, result.stdout, result.stderr) == (0, notes, "")
 
 
-@pytest.mark.parametrize(("site_url", "base"), [("/X/", "/X"), ("X", "X")])
-def test_any_site_url_but_slashes_is_a_site_url(released, run, site_url, base):
-    """Even a bare path or name: links get it in front and nothing warns."""
+@pytest.mark.parametrize("site_url", ["/X/", "X", "javascript:alert(1)//"])
+def test_a_site_url_but_slashes_must_be_an_absolute_http_url(released, run, site_url):
+    """A bare path or name (or a ``javascript:`` URL) would be put in front of every link:
+    refused before anything is printed (issue 15, item 12)."""
     result = run(released, "release-notes", "v0.2.0", "--site-url", site_url)
     assert (result.exit_code, result.stdout, result.stderr) == (
-        0,
-        "## v0.2.0\n\nAcme v0.2.0 tunes a profile.\n\n"
-        f"- Tuned the [Big Box profile]({base}/guide/alpha/models).  \n",
+        2,
         "",
+        "--site-url: error: the site URL must be an absolute http(s) URL such as "
+        "https://docs.example.com (no query, fragment, spaces or quotes), "
+        f"got '{site_url}'\n",
     )

@@ -1,21 +1,26 @@
 """Nothing half written: a build killed with SIGKILL at any write point leaves old or new files.
 
 The worked example is built once ("old"), then its inputs are edited so that a build
-creates, rewrites and deletes files ("new"). A driver runs ``docgen build`` in a child
-process with the primitives ``docgen.io.writes`` writes through wrapped: creating a
-temporary file (``os.open``), writing it (``os.write``), renaming it into place
-(``os.replace``), deleting a stale file (``os.unlink``) and making a folder
+creates, rewrites and deletes files and makes folders ("new"). A driver runs ``docgen
+build`` in a child process with the primitives ``docgen.io.writes`` writes through
+wrapped: creating a temporary file (``os.open``), writing it (``os.write``), keeping a
+hard link to a file about to be replaced or deleted (``os.link``), renaming a temporary
+into place (``os.replace``), deleting a file (``os.unlink``) and making a folder
 (``os.makedirs``). Each call is a numbered write point; the child logs it and, at the
-point it was told, SIGKILLs itself: before the call, or, for a write, after writing
-half of the bytes (a torn temporary file). No clock is involved: the kill lands exactly
-where it was aimed, so the outcome is the same on every run and on any machine.
+point it was told, SIGKILLs itself: before the call, or, for a write, after writing half
+of the bytes (a torn temporary file). No clock is involved: the kill lands exactly where
+it was aimed, so the outcome is the same on every run and on any machine.
 
-One uninterrupted build counts the points. Then the build is killed at every one of
-them in turn, and each time the tree must be exactly what the points before the kill
-made of it: every output old or new in full (new once its rename or deletion ran), the
-only other files docgen's temporaries, each holding what was written to it. The next
-build must finish the job: the new tree, no temporary left, ``check`` in sync. The old
-outputs are then put back for the next kill.
+One uninterrupted build counts the points, and shows the staging discipline: the folders
+first, then every new text staged in docgen's staging folder (which git ignores, never
+beside an output), then the renames and deletions, then the kept old files dropped, and
+last the plan cache. Then the build is killed at every point in turn, and each time the
+tree (with the staging folder's files) must be exactly what the points before the kill
+made of it: every output old or new in full, the only other files the staged
+temporaries, each holding what was written to it, and the kept old files. The next build
+must finish the job: the new tree, nothing left in the staging folder or beside an
+output, ``check`` in sync. The old outputs and the old plan cache are then put back for
+the next kill.
 """
 
 from __future__ import annotations
@@ -27,18 +32,18 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from conftest import REPO, Outcome, Project
-from scale import Tree, docgen, snapshot
+from scale import CACHE, Tree, docgen, snapshot
 
-from docgen.io.writes import TMP_SUFFIX
+from docgen.io.writes import OLD_SUFFIX, STAGING, TMP_SUFFIX
 
 #: Runs the docgen command line with ``docgen.io.writes``' file primitives wrapped: each call
-#: is logged as ``KIND PATH`` and the one numbered ``kill_at`` (from 1; 0: none) SIGKILLs
-#: the process, before the call or, for a write, after half of its bytes.
+#: is logged as ``KIND<TAB>PATH<TAB>SOURCE`` and the one numbered ``kill_at`` (from 1; 0:
+#: none) SIGKILLs the process, before the call or, for a write, after half of its bytes.
 DRIVER = """\
 import os
 import signal
@@ -52,10 +57,10 @@ count = 0
 temporaries = {}  # fd -> path of the temporary file open on it
 
 
-def point(kind, path):
+def point(kind, path, source=""):
     global count
     count += 1
-    os.write(log, f"{kind} {os.fspath(path)}\\n".encode())
+    os.write(log, f"{kind}\\t{os.fspath(path)}\\t{os.fspath(source)}\\n".encode())
     return count == kill_at
 
 
@@ -89,8 +94,13 @@ class Hooked:
         temporaries.pop(fd, None)
         return os.close(fd)
 
+    def link(self, src, dst, **kwargs):
+        if point("link", dst, src):
+            die()
+        return os.link(src, dst, **kwargs)
+
     def replace(self, src, dst, **kwargs):
-        if point("replace", dst):
+        if point("replace", dst, src):
             die()
         return os.replace(src, dst, **kwargs)
 
@@ -111,14 +121,21 @@ from docgen.cli import main
 sys.argv[0] = "docgen"
 main()
 """
-KINDS = ("create", "write", "replace", "unlink", "makedirs")
-#: A temporary file beside its target: ``.NAME.PID.docgen-tmp`` (PID: digits, or ``PID``
-#: where the process id is left out so that two builds' temporaries compare equal).
-TEMPORARY = re.compile(rf"(?P<folder>(?:.*/)?)\.(?P<name>.+)\.(?:\d+|PID){re.escape(TMP_SUFFIX)}")
-#: A page that exists only in the old tree (its outputs go stale) and one only in the new.
+KINDS = ("create", "write", "link", "replace", "unlink", "makedirs")
+#: Where new texts and kept old files are staged: ``PID-N.docgen-tmp`` / ``PID-N.docgen-old``.
+STAGED = f"{CACHE}/{STAGING}/"
+#: A staged file, or a temporary beside its target (``.NAME.PID.docgen-tmp``, the plan
+#: cache's); PID is digits, or ``PID`` where the process id is left out so that two
+#: builds' files compare equal.
+TEMPORARY = re.compile(
+    rf"(?P<folder>(?:.*/)?)(?:(?P<pid>\d+|PID)-(?P<n>\d+)|\.(?P<name>.+)\.(?:\d+|PID))"
+    rf"(?P<suffix>{re.escape(TMP_SUFFIX)}|{re.escape(OLD_SUFFIX)})"
+)
+#: A page that exists only in the old tree (its outputs go stale) and one only in the new,
+#: in a folder of its own (its outputs' folders are made).
 GONE_TEMPLATE = ("templates/gone.mdx.j2", '---\ntitle: "Gone"\n---\n\n{{ models_table() }}\n')
 NEW_TEMPLATE = (
-    "templates/hosts.mdx.j2",
+    "templates/fleet/hosts.mdx.j2",
     '---\ntitle: "Hosts"\n---\n\n{{ host_defaults_table() }}\n',
 )
 
@@ -126,13 +143,26 @@ NEW_TEMPLATE = (
 @dataclass(frozen=True)
 class Point:
     kind: str
-    path: str  # project-relative: the file created or written (a temporary), else the target
+    path: str  # project-relative: the file created, written, linked to, renamed to or deleted
+    source: str = ""  # what was linked or renamed
 
     @property
-    def target(self) -> str:
-        """The output this point writes or deletes."""
-        match = TEMPORARY.fullmatch(self.path)
-        return f"{match['folder']}{match['name']}" if match else self.path
+    def cache(self) -> bool:
+        """A write of the plan cache (docgen's own folder, outside the staging folder)."""
+        return self.path.startswith(f"{CACHE}/") and not self.path.startswith(STAGED)
+
+    @property
+    def staged(self) -> bool:
+        return self.path.startswith(STAGED)
+
+
+def _tree(root: Path) -> Tree:
+    """Every file under ``root`` but the plan cache, the staging folder's files included."""
+    tree = snapshot(root)
+    staging = root / STAGED
+    if staging.is_dir():
+        tree.update({f"{STAGED}{p.name}": p.read_bytes() for p in sorted(staging.iterdir())})
+    return tree
 
 
 @dataclass
@@ -143,10 +173,12 @@ class Scenario:
     outputs: list[str]  # paths whose old and new versions differ (absent counts)
     points: list[Point]  # every write point of one build from old to new, in order
     log: Path
+    cache: Tree = field(default_factory=dict)  # the old plan cache, put back before each kill
+    folders: set[str] = field(default_factory=set)  # the old tree's folders
     in_sync: str = ""  # what ``check`` prints on the new tree
 
     def restore_old(self) -> None:
-        """Put back the old version of every output."""
+        """Put back the old version of every output, the old folders and the old cache."""
         for path in self.outputs:
             target, data = self.root / path, self.old.get(path)
             if data is None:
@@ -154,7 +186,13 @@ class Scenario:
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
-        assert snapshot(self.root) == self.old_tree()
+        for folder in sorted(_folders(self.root) - self.folders, reverse=True):
+            (self.root / folder).rmdir()
+        shutil.rmtree(self.root / CACHE)
+        for name, data in self.cache.items():
+            (self.root / CACHE / name).parent.mkdir(parents=True, exist_ok=True)
+            (self.root / CACHE / name).write_bytes(data)
+        assert _tree(self.root) == self.old_tree()
 
     def old_tree(self) -> Tree:
         """The new inputs with the old outputs: what every killed build starts from."""
@@ -174,40 +212,54 @@ class Scenario:
         cut = len(str(self.root)) + 1
         points = []
         for line in self.log.read_text("utf-8").splitlines():
-            kind, path = line.split(" ", 1)
-            points.append(Point(kind, _pid_free(path[cut:])))
+            kind, path, source = line.split("\t")
+            points.append(Point(kind, _pid_free(path[cut:]), _pid_free(source[cut:])))
         return points
 
+    def target_of(self, temporary: str) -> str:
+        """The output the staged temporary ``temporary`` is renamed to."""
+        (target,) = [p.path for p in self.points if p.kind == "replace" and p.source == temporary]
+        return target
+
     def expected_after_kill(self, kill_at: int) -> Tree:
-        """The tree a kill at point ``kill_at`` must leave, temporaries named ``.NAME.PID``."""
+        """The tree a kill at point ``kill_at`` must leave, staged names ``PID-N``."""
         done, killed = self.points[: kill_at - 1], self.points[kill_at - 1]
         tree = self.old_tree()
-        temporaries: dict[str, bytes] = {}
         for point in done:
+            if point.cache:
+                continue
             if point.kind == "create":
-                temporaries[point.path] = b""
+                tree[point.path] = b""
             elif point.kind == "write":
-                temporaries[point.path] = self.new[point.target]
+                tree[point.path] = self.new[self.target_of(point.path)]
+            elif point.kind == "link":  # the file about to be replaced or deleted, kept
+                tree[point.path] = tree[point.source]
             elif point.kind == "replace":
-                temporaries.pop(_temporary_of(point.path, temporaries))
-                tree[point.path] = self.new[point.path]
+                tree[point.path] = tree.pop(point.source)
             elif point.kind == "unlink":
-                tree.pop(point.path, None)
-        if killed.kind == "write":  # half of the bytes reached the temporary file
-            data = self.new[killed.target]
-            temporaries[killed.path] = data[: len(data) // 2]
-        tree.update(temporaries)
+                tree.pop(point.path)
+        if killed.kind == "write" and not killed.cache:  # half the bytes reached the file
+            data = self.new[self.target_of(killed.path)]
+            tree[killed.path] = data[: len(data) // 2]
         return tree
 
 
-def _temporary_of(target: str, temporaries: dict[str, bytes]) -> str:
-    (found,) = [p for p in temporaries if Point("create", p).target == target]
-    return found
-
-
 def _pid_free(path: str) -> str:
+    """``path`` with the process id left out, and the plan cache's key (docgen's own code
+    is part of it, so it may change between two runs while docgen is being edited)."""
+    path = re.sub(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", "DIGEST", path)
     match = TEMPORARY.fullmatch(path)
-    return f"{match['folder']}.{match['name']}.PID{TMP_SUFFIX}" if match else path
+    if match is None:
+        return path
+    if match["n"] is not None:
+        return f"{match['folder']}PID-{match['n']}{match['suffix']}"
+    return f"{match['folder']}.{match['name']}.PID{match['suffix']}"
+
+
+def _folders(root: Path) -> set[str]:
+    """The folders under ``root``, docgen's own folder left out."""
+    found = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_dir()}
+    return {f for f in found if f != CACHE and not f.startswith(f"{CACHE}/")}
 
 
 def _copy_example(root: Path) -> None:
@@ -225,7 +277,10 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
     (root / GONE_TEMPLATE[0]).write_text(GONE_TEMPLATE[1], "utf-8")
     assert docgen(root, "build", "-q").exit_code == 0
     old = snapshot(root)
+    cache = {p.relative_to(root / CACHE).as_posix(): p.read_bytes() for p in _files(root / CACHE)}
+    assert sorted(cache) == [".gitignore", *(n for n in cache if n.endswith(".pickle"))]
     (root / GONE_TEMPLATE[0]).unlink()
+    (root / NEW_TEMPLATE[0]).parent.mkdir()
     (root / NEW_TEMPLATE[0]).write_text(NEW_TEMPLATE[1], "utf-8")
     registry = root / "profiles.yaml"
     text = registry.read_text("utf-8")
@@ -233,10 +288,10 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
     registry.write_text(text.replace("max-num-seqs: 4\n", "max-num-seqs: 6\n", 1), "utf-8")
     inputs = {"profiles.yaml", GONE_TEMPLATE[0], NEW_TEMPLATE[0]}
     log = root.parent / "points.log"
-    scene = Scenario(root, old, {}, [], [], log)
+    scene = Scenario(root, old, {}, [], [], log, cache, _folders(root))
     counted = scene.killed_build(0)  # no kill: count the points
     assert (counted.returncode, counted.stderr) == (0, b"")
-    scene.new = snapshot(root)
+    scene.new = _tree(root)
     changed = (set(old) | set(scene.new)) - inputs
     scene.outputs = sorted(p for p in changed if old.get(p) != scene.new.get(p))
     scene.points = scene.logged()
@@ -248,23 +303,49 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
     return scene
 
 
-def test_the_build_passes_every_kind_of_write_point(scenario: Scenario) -> None:
-    points, outputs = scenario.points, scenario.outputs
+def _files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def _phase(point: Point) -> int:
+    """0: a folder made; 1: staged; 2: renamed into place or deleted; 3: a kept old file
+    dropped once all is done."""
+    if point.kind == "makedirs":
+        return 0
+    if point.kind in ("create", "write", "link"):
+        return 1
+    return 3 if point.staged else 2
+
+
+def test_the_build_stages_everything_before_it_renames_anything(scenario: Scenario) -> None:
+    outputs = scenario.outputs
     new = [p for p in outputs if p not in scenario.old]
     stale = [p for p in outputs if p not in scenario.new]
     changed = [p for p in outputs if p in scenario.old and p in scenario.new]
     assert (len(new), len(changed), len(stale)) == (4, 9, 4)
-    assert "docs/hosts.mdx" in new and "docs/gone.mdx" in stale
+    assert "docs/fleet/hosts.mdx" in new and "docs/gone.mdx" in stale
     assert "docs/inference/set-up-vllm.mdx" in changed and "docs/_build/registry.json" in changed
-    # Each output is created, written and renamed into place, in that order; each stale
-    # file is deleted; the folders come first.
-    written = [p for p in points if p.kind != "makedirs"]
-    assert points[: len(points) - len(written)] == [p for p in points if p.kind == "makedirs"]
+    points = [p for p in scenario.points if not p.cache]
+    # The plan cache is written last, in docgen's own folder.
+    assert scenario.points[len(points) :] == [p for p in scenario.points if p.cache]
+    # The folders first, then everything staged, then the renames and deletions, then the
+    # kept old files dropped: nothing is renamed into place before all is staged.
+    assert [_phase(p) for p in points] == sorted(_phase(p) for p in points)
+    made = [p.path for p in points if p.kind == "makedirs"]
+    assert made == sorted({str(Path(p).parent) for p in new if Path(p).parent.name == "fleet"})
+    # Each new text is staged in the staging folder (never beside an output), then renamed.
     for path in [*new, *changed]:
-        mine = [p.kind for p in written if p.target == path]
-        assert mine == ["create", "write", "replace"], path
-    assert [p.path for p in written if p.kind == "unlink"] == stale
-    assert len(points) == len(written) + len({p.path for p in points if p.kind == "makedirs"})
+        (rename,) = [p for p in points if p.kind == "replace" and p.path == path]
+        assert rename.source.startswith(STAGED), path
+        assert [p.kind for p in points if p.path == rename.source] == ["create", "write"], path
+    # Each file replaced or deleted is kept (a hard link) until the end, to undo a failure.
+    for path in [*changed, *stale]:
+        (kept,) = [p for p in points if p.kind == "link" and p.source == path]
+        assert kept.staged, path
+        assert [p.kind for p in points if p.path == kept.path] == ["link", "unlink"], path
+    assert not [p for p in points if p.kind == "link" and p.source in new]
+    assert sorted(p.path for p in points if p.kind == "unlink" and not p.staged) == stale
+    assert all(p.staged or p.path in outputs or p.kind == "makedirs" for p in points)
     assert {p.kind for p in points} == set(KINDS)
 
 
@@ -279,8 +360,9 @@ def test_a_build_killed_at_any_write_point_leaves_every_file_old_or_new(
         done = scenario.killed_build(kill_at)
         assert done.returncode == -signal.SIGKILL, (aimed, done.stderr.decode())
         assert scenario.logged() == scenario.points[:kill_at], aimed
-        left = {_pid_free(p): data for p, data in snapshot(scenario.root).items()}
-        assert len(left) == len(snapshot(scenario.root)), "two temporaries of one output"
+        tree = _tree(scenario.root)
+        left = {_pid_free(p): data for p, data in tree.items()}
+        assert len(left) == len(tree), "two temporaries of one output"
         expected = scenario.expected_after_kill(kill_at)
         assert sorted(left) == sorted(expected), aimed
         torn = [p for p in expected if left[p] != expected[p]]
@@ -292,8 +374,9 @@ def test_a_build_killed_at_any_write_point_leaves_every_file_old_or_new(
 def finish(scenario: Scenario) -> None:
     """The next build completes the job and leaves nothing behind; check agrees."""
     assert docgen(scenario.root, "build", "-q").exit_code == 0
-    assert snapshot(scenario.root) == scenario.new
-    assert sorted(scenario.root.rglob(f"*{TMP_SUFFIX}")) == []
+    assert _tree(scenario.root) == scenario.new
+    left = [*scenario.root.rglob(f"*{TMP_SUFFIX}"), *scenario.root.rglob(f"*{OLD_SUFFIX}")]
+    assert left == []
     result = docgen(scenario.root, "check")
     assert (result.exit_code, result.stdout) == (0, scenario.in_sync)
 

@@ -72,7 +72,8 @@ def test_apply_writes_and_deletes_in_order_and_counts(project):
         Write("docs/missing.mdx", None),
     ]
     writes.apply(project, todo, near=["docs/x.mdx"], progress=done.append)
-    assert tree(project.root) == {"docs/deep/new.mdx": b"new\n"}
+    # New texts are staged in docgen's own folder, which git ignores.
+    assert tree(project.root) == {"docs/deep/new.mdx": b"new\n", ".docgen-cache/.gitignore": b"*\n"}
     assert done == [1, 2, 3]
     assert [f.rel for f in files.listing(project, "docs").files] == ["docs/deep/new.mdx"]
 

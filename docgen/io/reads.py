@@ -1,0 +1,213 @@
+"""Opening one input without leaving the project root: the one way docgen reads a file.
+
+A path lies inside the root when its real path does, through any symbolic links. Every
+input docgen reads (registry, template, page, changelog entry, note) is opened by
+``read_input``: within the root, a regular file (never a FIFO or a device: reading
+/dev/zero would never end), at most ``MAX_BYTES``, and valid UTF-8; anything else is a
+located error naming the input and what is accepted.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from docgen.errors import ConfigError, DocgenError, Location
+
+#: The largest input docgen reads (bounded time and memory on hostile input).
+MAX_BYTES = 4_000_000
+
+
+class Inside:
+    """Whether a path, through any symbolic links, lies inside the project root (the real
+    path of each folder is looked up once)."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = os.path.realpath(root)
+        self.folders: dict[str, str] = {}
+
+    def real(self, path: str, link: bool) -> str | None:
+        """The real path of ``path`` (a symbolic link when ``link``) if it lies inside the
+        root, else None."""
+        folder, name = os.path.split(path)
+        if link or name in ("", ".", ".."):
+            real = os.path.realpath(path)
+        else:
+            if folder not in self.folders:
+                self.folders[folder] = os.path.realpath(folder)
+            real = os.path.join(self.folders[folder], name)
+        return real if real == self.root or real.startswith(self.root + os.sep) else None
+
+    def contains(self, path: str) -> bool:
+        """Whether ``path`` (a link there followed) stays inside the root."""
+        return self.real(path, os.path.islink(path)) is not None
+
+
+def readable(path: str | Path, inside: Inside | None) -> str | None:
+    """Where to read ``path``: a regular file (through links, within the root unless
+    ``inside`` is None), or None for anything refused or never read (a device, a FIFO)."""
+    text = os.fspath(path)
+    try:
+        info = os.lstat(text)
+        link = stat.S_ISLNK(info.st_mode)
+        real = text if inside is None else inside.real(text, link)
+        if real is None:
+            return None
+        if link:
+            info = os.stat(real)
+    except OSError:
+        return None
+    return real if stat.S_ISREG(info.st_mode) else None
+
+
+def read_bytes(path: str | Path) -> bytes | None:
+    """A regular file's bytes, or None when there is none there (a FIFO or a device is
+    opened without blocking and not read)."""
+    try:
+        return _regular(path, -1)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def read_head(path: str | Path, size: int) -> bytes | None:
+    """The first ``size`` bytes of a regular file, or None when there is no regular file
+    there or it cannot be read."""
+    try:
+        return _regular(path, size)
+    except OSError:
+        return None
+
+
+def _regular(path: str | Path, size: int) -> bytes | None:
+    """The first ``size`` bytes (all for -1) of the regular file ``path``; None for
+    anything else, which is opened without blocking and never read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with open(fd, "rb", closefd=False) as handle:
+            return handle.read(size)
+    finally:
+        os.close(fd)
+
+
+_NOT_FILES = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+class Refused(Exception):
+    """Why an input is not read (``message`` names it as ``the <what>``), and where."""
+
+    def __init__(self, message: str, line: int = 0, col: int = 0) -> None:
+        super().__init__(message)
+        self.message, self.line, self.col = message, line, col
+
+
+def read_input(
+    path: str | Path,
+    inside: Inside | None,
+    what: str,
+    *,
+    display: str | None = None,
+    error: type[DocgenError] = ConfigError,
+    limit: int = MAX_BYTES,
+) -> str:
+    """The UTF-8 text of the input ``path`` (a leading BOM dropped), read as
+    ``read_input_bytes`` reads it; bytes that are not UTF-8 are an ``error`` at their
+    line and column. ``what`` names the input in messages: ``changelog note``."""
+    raw = read_input_bytes(path, inside, what, display=display, error=error, limit=limit)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        before = raw[: exc.start]
+        line, col = before.count(b"\n") + 1, exc.start - before.rfind(b"\n")
+        where = Location(display or shown(path, inside), line, col)
+        raise error.at(where, f"invalid UTF-8 byte 0x{raw[exc.start]:02x} in the {what}") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def read_input_bytes(
+    path: str | Path,
+    inside: Inside | None,
+    what: str,
+    *,
+    display: str | None = None,
+    error: type[DocgenError] = ConfigError,
+    limit: int = MAX_BYTES,
+    missing: str | None = None,
+) -> bytes:
+    """The bytes of the input ``path``, or an ``error`` located at ``display`` (default:
+    the project-relative path) when it is missing, leads outside the root through a
+    symbolic link (unless ``inside`` is None: a file the user named), is not a regular
+    file, or is larger than ``limit``. ``missing`` replaces the message for a missing file."""
+    try:
+        return load(path, inside, what, limit)
+    except Refused as refused:
+        message = refused.message
+        if missing is not None and not os.path.lexists(path):
+            message = missing
+        where = Location(display or shown(path, inside), refused.line, refused.col)
+        raise error.at(where, message) from None
+
+
+def read_quietly(path: str | Path, inside: Inside | None, limit: int) -> bytes | None:
+    """What ``load`` reads, or None where it refuses."""
+    try:
+        return load(path, inside, "file", limit)
+    except Refused:
+        return None
+
+
+def shown(path: str | Path, inside: Inside | None) -> str:
+    """``path`` as messages show it: project-relative when it lies under the root."""
+    text = os.path.abspath(path)
+    if inside is not None and text.startswith(inside.root + os.sep):
+        return text[len(inside.root) + 1 :].replace(os.sep, "/")
+    return os.fspath(path)
+
+
+def load(path: str | Path, inside: Inside | None, what: str, limit: int) -> bytes:
+    """The bytes of the regular file ``path`` (within the root unless ``inside`` is None),
+    at most ``limit`` of them; raise Refused otherwise. A FIFO or device is never opened."""
+    real = _located(os.fspath(path), inside, what)
+    try:
+        info = os.stat(real)
+        fits = info.st_size <= limit
+        data = _regular(real, limit + 1) if stat.S_ISREG(info.st_mode) and fits else None
+    except OSError as exc:
+        raise Refused(f"cannot read {what}: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode) or (fits and data is None):  # (or changed meanwhile)
+        kind = _NOT_FILES.get(stat.S_IFMT(info.st_mode), "something else")
+        raise Refused(f"the {what} is {kind}, not a file; docgen reads only regular files")
+    if data is None or len(data) > limit:
+        size = max(info.st_size, len(data or b"")) / 1e6
+        plural = f"{what[:-1]}ies" if what.endswith("y") else f"{what}s"
+        message = f"the {what} is {size:.1f} MB; docgen reads {plural} up to {limit / 1e6:.0f} MB"
+        raise Refused(message, 1, 1)
+    return data
+
+
+def _located(text: str, inside: Inside | None, what: str) -> str:
+    """Where to read ``text`` (its real path within the root), or Refused."""
+    try:
+        link = stat.S_ISLNK(os.lstat(text).st_mode)
+    except OSError as exc:
+        raise Refused(f"cannot read {what}: {exc.strerror}") from None
+    if inside is None:
+        return text
+    real = inside.real(text, link)
+    if real is not None:
+        return real
+    if link:
+        how = "is a symbolic link that leaves"
+    elif os.path.abspath(text).startswith(inside.root + os.sep):
+        how = "lies in a linked folder that leaves"
+    else:
+        how = "lies outside"
+    raise Refused(f"the {what} {how} the project root; docgen reads only files inside it")

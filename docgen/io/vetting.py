@@ -1,0 +1,57 @@
+"""What a list of writes must pass before the first one: each text encodable, each path
+inside the project root."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docgen.config import Project
+from docgen.errors import Location, OwnershipError, Problem
+from docgen.io.reads import Inside
+
+
+@dataclass(frozen=True)
+class Write:
+    """One file to write (``text``) or delete (``text`` is None), project-relative."""
+
+    path: str
+    text: str | None
+    new: bool = False  # the file is known not to exist yet
+
+
+def encoded(todo: Sequence[Write]) -> dict[str, bytes]:
+    data: dict[str, bytes] = {}
+    for write in todo:
+        if write.text is not None:
+            try:
+                data[write.path] = write.text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                where = Location(write.path, 1, 1)
+                problem = Problem(f"cannot write {write.path}: {exc.reason}", where)
+                raise OwnershipError(problem) from None
+    return data
+
+
+def refuse_outside(project: Project, todo: Sequence[Write]) -> None:
+    """Refuse the lot when a path to write leads outside the root through a symbolic link
+    (a link there or a folder above it), or a path to delete lies in such a folder."""
+    inside = Inside(project.root)
+    root = str(project.root)
+    problems = []
+    for write in todo:
+        target = os.path.join(root, write.path)
+        if write.text is None:
+            fine = inside.real(target, link=False) is not None
+        else:
+            fine = inside.contains(target)
+        if not fine:
+            verb = "write" if write.text is not None else "delete"
+            message = (
+                f"refusing to {verb} {write.path}: it leads outside the project root "
+                "(through a symbolic link)"
+            )
+            problems.append(Problem(message, Location(write.path, 1, 1)))
+    if problems:
+        raise OwnershipError(problems)

@@ -1,0 +1,92 @@
+"""Every output has a path of its own: two producers of one file are a located error.
+
+A variant pattern without ``{agent}``, an export path that names a page, a changelog
+folder whose overview lands on a page: each would have ``build`` write one file twice
+(the last one wins) and every later ``check`` fail. The plan checks its outputs here,
+once, before anything is compared or written; the error is at the setting that placed
+the second output (or at the template, when two templates render one page).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from docgen.config import Project, setting_location
+from docgen.errors import ConfigError, Location, Problem
+
+if TYPE_CHECKING:
+    from docgen.plan import Output
+    from docgen.registry.model import Registry
+
+#: The settings that place an output of each kind, in the order they are blamed.
+_SETTINGS = {
+    "export": ("export",),
+    "variant": ("variant_pattern", "variants"),
+    "overview": ("changelog",),
+}
+
+
+def refuse_collisions(
+    project: Project,
+    reg: Registry,
+    outputs: Sequence[Output],
+    hand_written: Sequence[str],
+    variant_path: Callable[[Project, str, str], str],
+) -> None:
+    """Raise a located error for each path two outputs (or an output and a hand-written
+    page docgen publishes as it is) would share."""
+    first: dict[str, tuple[str, str]] = {
+        path: ("hand", f"the hand-written page {path}") for path in hand_written
+    }
+    problems: dict[str, Problem] = {}
+    for output in outputs:
+        kind = "overview" if output.basis == "changelog" else output.kind
+        this = (kind, _describe(project, reg, output, variant_path))
+        earlier = first.setdefault(output.path, this)
+        if kind == "variant" and output.origin in problems:
+            continue  # the variants of a page written twice: that page's problem says it
+        if earlier is not this and output.path not in problems:
+            problems[output.path] = _problem(project, output, earlier, this)
+    if problems:
+        raise ConfigError(list(problems.values()))
+
+
+def _problem(
+    project: Project, output: Output, earlier: tuple[str, str], later: tuple[str, str]
+) -> Problem:
+    if earlier[1] == later[1]:  # two variants of one page
+        message = f"{later[1]} would be written to one file, {output.path}"
+    else:
+        message = f"two outputs would be written to {output.path}: {earlier[1]} and {later[1]}"
+    kinds = (earlier[0], later[0])
+    settings = [s for kind in _SETTINGS if kind in kinds for s in _SETTINGS[kind]]
+    if not settings:
+        where = Location(output.origin)
+        return Problem(f"{message}; rename one of them", where, rule="template")
+    found = [setting_location(project.root, s) for s in settings]
+    at = next((i for i, where in enumerate(found) if where.line), 0)
+    return Problem(
+        f"{message}; change the setting '{settings[at]}' so each has a path of its own",
+        found[at],
+    )
+
+
+def _describe(
+    project: Project,
+    reg: Registry,
+    output: Output,
+    variant_path: Callable[[Project, str, str], str],
+) -> str:
+    """Which producer writes ``output``, in words."""
+    if output.basis == "changelog":
+        return "the release overview"
+    if output.kind == "export":
+        return "the export"
+    if output.kind == "region":
+        return f"the regions of the hand-written page {output.origin}"
+    if output.kind != "variant":
+        return output.origin
+    agents = [a.id for a in reg.agents if variant_path(project, output.origin, a.id) == output.path]
+    quoted = " and ".join(f"'{agent}'" for agent in agents)
+    return f"the {quoted} variant{'s' if len(agents) > 1 else ''} of {output.origin}"

@@ -1,0 +1,93 @@
+"""Templates are code, but a runaway one still ends quickly as a located template error:
+one operation that would build a huge string, list or integer (which no render deadline
+can interrupt, being one C-level step) is refused before it runs, and running out of
+memory or recursion is a template error at the template's line."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from bad_input_cases import BUILD, Case, check, param, template
+
+from docgen.render import environment
+
+LIMIT = "past docgen's limit for one template operation"
+HEAD = "---\ntitle: x\n---\n\n"
+
+
+def runaway(name: str, body: str, what: str) -> Case:
+    return Case(
+        name,
+        BUILD,
+        (f"templates/models.mdx.j2:5: error: template failed: {what}, {LIMIT}",),
+        templates=template(f"{HEAD}{body}\n"),
+    )
+
+
+STRING = "a string of more than 10,000,000 characters"
+BITS = "an integer of more than 100,000 bits"
+LIST = "a list of more than 10,000,000 items"
+CASES = [
+    runaway("string-times-ten-billion", "{{ 'x' * 10**10 }}", f"'*' would build {STRING}"),
+    runaway("ten-billion-times-string", "{{ 10000000000 * 'x' }}", f"'*' would build {STRING}"),
+    runaway("list-times-ten-billion", "{{ [0] * 10**10 }}", f"'*' would build {LIST}"),
+    runaway("tower-of-powers", "{{ (7 ** (7 ** 10)) % 10 }}", f"'**' would build {BITS}"),
+    runaway("huge-power-literal", "{{ 2 ** 100000000000 }}", f"'**' would build {BITS}"),
+    runaway(
+        "squaring-in-a-loop",
+        "{% set ns = namespace(x=2 ** 60000) %}{% for _ in range(5) %}"
+        "{% set ns.x = ns.x * ns.x %}{% endfor %}{{ ns.x % 7 }}",
+        f"'*' would build {BITS}",
+    ),
+    runaway("percent-width", "{{ '%0999999999d' % 1 }}", f"'%' would build {STRING}"),
+    runaway("percent-star-width", "{{ '%*d' % (999999999, 1) }}", f"'%' would build {STRING}"),
+    runaway("format-filter", "{{ '%999999999s'|format('x') }}", f"'%' would build {STRING}"),
+    runaway("str-format", "{{ '{:>9999999999}'.format(1) }}", f"'format' would build {STRING}"),
+    runaway(
+        "str-format-nested-width",
+        "{{ '{:>{w}}'.format(1, w=10**10) }}",
+        f"'format' would build {STRING}",
+    ),
+    runaway("ljust", "{{ 'x'.ljust(10**10) }}", f"'ljust' would build {STRING}"),
+    runaway("center-filter", "{{ 'x'|center(10**10) }}", f"'center' would build {STRING}"),
+    runaway("indent-filter", "{{ 'x'|indent(10**10, true) }}", f"'indent' would build {STRING}"),
+]
+
+
+@pytest.mark.parametrize("case", [param(c) for c in CASES])
+def test_runaway_operation_ends_fast_as_a_located_error(make_project, run, monkeypatch, case):
+    started = time.monotonic()
+    check(case, make_project, run, monkeypatch)
+    assert time.monotonic() - started < environment.RENDER_SECONDS / 4
+
+
+def test_ordinary_arithmetic_and_padding_still_work(make_project, run):
+    body = (
+        "{{ 2 ** 64 }} {{ '=' * 3 }} {{ [1] * 2 }} {{ '%05d' % 3 }} {{ 'a'|center(5) }}|"
+        "{{ '{:>4}'.format(1) }}|{{ 'x'.ljust(3) }}|{{ '%3d'|format(1) }}|{{ 7 % 3 }}"
+    )
+    project = make_project(templates=template(f"{HEAD}{body}\n"))
+    assert run(project, "build").exit_code == 0
+    assert (
+        project.read("docs/models.mdx")
+        .rstrip()
+        .endswith("18446744073709551616 \\=== \\[1, 1\\] 00003   a  |   1|x  |  1|1")
+    )
+
+
+def test_running_out_of_memory_is_a_template_error(make_project, run, monkeypatch):
+    def exhausted(*_args: object, **_kwargs: object) -> str:
+        raise MemoryError
+
+    project = make_project(templates=template(f"{HEAD}{{{{ boom() }}}}\n"))
+    original = environment.Renderer._globals
+    monkeypatch.setattr(
+        environment.Renderer, "_globals", lambda self: {**original(self), "boom": exhausted}
+    )
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "templates/models.mdx.j2:5: error: template failed: out of memory "
+        "(a value too large to build?)"
+    ]

@@ -1,0 +1,328 @@
+"""Hostile or broken changelog inputs: a `--summary`, a note, a version, an entry or note
+that is no UTF-8 file, an SPDX field. Each is a located error (exit 2) before anything is
+written or any note removed, never an entry that `check` rejects ever after (docgen never
+rewrites an entry), a fake release, or a traceback."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+from conftest import MINIMAL_REGISTRY, Outcome, Project
+
+Run = Callable[..., Outcome]
+TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+DAY = "changelog/2026-01-02.mdx"
+RELEASE = ["changelog", "--version", "v1.0.0", "--since-file", "old.yaml", "--date", "2026-01-02"]
+NOTE = "changelog.d/note.md"
+
+
+@pytest.fixture
+def project(make_project: Callable[..., Project], run: Run) -> Project:
+    """A built project whose registry changed since ``old.yaml``."""
+    made = make_project(registry=TUNED, files={"old.yaml": MINIMAL_REGISTRY})
+    assert run(made, "build").exit_code == 0
+    return made
+
+
+def refused(project: Project, run: Run, args: list[str], expected: list[str]) -> None:
+    """`args` (with and without --dry-run) exit 2 with exactly ``expected`` on stderr and
+    change nothing; the tree stays in sync."""
+    before = project.snapshot()
+    for extra in ([], ["--dry-run"]):
+        result = run(project, *args, *extra)
+        assert (result.exit_code, result.stdout) == (2, ""), result.output
+        assert result.stderr.splitlines() == expected
+        assert project.snapshot() == before
+    assert run(project, "check").exit_code == 0
+
+
+# -- the summary -----------------------------------------------------------------------------
+
+SUMMARIES = [
+    ("html-comment", "adds <!-- hidden --> things.", "HTML comments are not allowed in "
+     "changelog entries; use {/* ... */}"),
+    ("cli-token", "runs $$acme now.", "the CLI token '$$acme' is not replaced in changelog "
+     "entries; write the CLI name literally"),
+    ("agent-only", '<AgentOnly agent="alpha">x</AgentOnly>', "<AgentOnly> is not resolved in "
+     "changelog entries"),
+    ("relative-link", "adds [things](relative/page).", "relative link 'relative/page': "
+     "changelog links must be root-absolute routes such as /user-guide/..."),
+    ("unpublished-link", "adds [things](/guide/alpha/nope).", "link '/guide/alpha/nope' does "
+     "not resolve to a page the project publishes"),
+    ("fake-release", "adds things.\n\n## v0.0.1\n\n- fake release", "the summary is one line "
+     "of text, but it holds U+000A, a line break or control character"),
+    ("carriage-return", "adds things.\r## v0.0.1", "the summary is one line of text, but it "
+     "holds U+000D, a line break or control character"),
+    ("blank", "   ", "the summary is empty; give a sentence, or leave --summary out"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("summary", "message"), [c[1:] for c in SUMMARIES], ids=[c[0] for c in SUMMARIES]
+)
+def test_a_summary_that_breaks_a_rule_is_refused_at_the_flag(project, run, summary, message):
+    refused(project, run, [*RELEASE, "--summary", summary], [f"--summary: error: {message}"])
+
+
+def test_a_summary_cannot_make_a_release_that_never_was(project: Project, run: Run) -> None:
+    fake = "adds things.\n\n## v0.0.1\n\n- fake release"
+    assert run(project, *RELEASE, "--summary", fake).exit_code == 2
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    notes = run(project, "release-notes", "v0.0.1")
+    assert (notes.exit_code, notes.stdout) == (2, "")
+    assert notes.stderr.startswith("release-notes: error: no release v0.0.1 in changelog/")
+    assert run(project, "check").exit_code == 0
+
+
+def test_a_summary_links_to_its_own_release_page(project: Project, run: Run) -> None:
+    link = "/guide/beta/release-notes/2026/1/2"
+    result = run(project, *RELEASE, "--summary", f"see [the notes]({link}).")
+    assert result.exit_code == 0, result.output
+    assert run(project, "check").exit_code == 0
+
+
+# -- the notes -------------------------------------------------------------------------------
+
+NOTES = [
+    ("html-comment", "- adds <!-- hidden --> things.\n", 1, "HTML comments are not allowed in "
+     "changelog entries; use {/* ... */}"),
+    ("cli-token", "- adds things.\n  Run $$acme.\n", 2, "the CLI token '$$acme' is not "
+     "replaced in changelog entries; write the CLI name literally"),
+    ("agent-only", "Fixed.\n\n<AgentOnly agent=\"alpha\">x</AgentOnly>\n", 3, "<AgentOnly> is "
+     "not resolved in changelog entries"),
+    ("relative-link", "- adds [things](relative/page).\n", 1, "relative link 'relative/page': "
+     "changelog links must be root-absolute routes such as /user-guide/..."),
+    ("heading-later", "- adds things.\n\n## v0.0.1\n\n- fake release\n", 3, "headings in "
+     "changelog entries are '## vX.Y.Z' at the start of a line, got a heading in a list item "
+     "or indented: '## v0.0.1'"),
+    ("heading-first", "## v0.0.1\n", 1, "headings in changelog entries are '## vX.Y.Z' at the "
+     "start of a line, got a heading in a list item or indented: '- ## v0.0.1'"),
+    ("heading-after-a-lone-cr", "- adds things.\r## v0.0.1\n", 2, "headings in changelog "
+     "entries are '## vX.Y.Z' at the start of a line, got a heading in a list item or "
+     "indented: '## v0.0.1'"),
+    ("setext-underline", "- adds things.\n---\n", 2, "'---' under a line of text makes that "
+     "line a heading; headings in changelog entries are '## vX.Y.Z' alone"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"), [c[1:] for c in NOTES], ids=[c[0] for c in NOTES]
+)
+def test_a_note_that_breaks_a_rule_is_refused_at_its_line(project, run, text, line, message):
+    project.write(NOTE, text)
+    refused(project, run, RELEASE, [f"{NOTE}:{line}: error: {message}"])
+    assert (project.root / NOTE).exists()
+
+
+def test_every_broken_note_and_the_summary_are_reported_in_one_run(project, run) -> None:
+    project.write("changelog.d/a.md", "- adds <!-- x --> things.\n")
+    project.write("changelog.d/b.md", "- fine.\n  See [x](rel).\n")
+    refused(
+        project,
+        run,
+        [*RELEASE, "--summary", "runs $$acme."],
+        [
+            "--summary: error: the CLI token '$$acme' is not replaced in changelog entries; "
+            "write the CLI name literally",
+            "changelog.d/a.md:1: error: HTML comments are not allowed in changelog entries; "
+            "use {/* ... */}",
+            "changelog.d/b.md:2: error: relative link 'rel': changelog links must be "
+            "root-absolute routes such as /user-guide/...",
+        ],
+    )
+
+
+def test_a_note_that_is_no_utf8_file_is_a_located_error(project: Project, run: Run) -> None:
+    (project.root / "changelog.d").mkdir()
+    (project.root / "changelog.d/bad.md").write_bytes(b"- adds \xff\xfe things.\n")
+    refused(
+        project,
+        run,
+        RELEASE,
+        ["changelog.d/bad.md:1:8: error: invalid UTF-8 byte 0xff in the changelog note"],
+    )
+    (project.root / "changelog.d/bad.md").unlink()
+    (project.root / "changelog.d/dir.md").mkdir()
+    refused(
+        project,
+        run,
+        RELEASE,
+        [
+            "changelog.d/dir.md: error: the changelog note is a folder, not a file; docgen "
+            "reads only regular files"
+        ],
+    )
+    (project.root / "changelog.d/dir.md").rmdir()
+    os.mkfifo(project.root / "changelog.d/pipe.md")
+    result = run(project, *RELEASE)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "changelog.d/pipe.md: error: the changelog note is a FIFO, not a file; docgen reads "
+        "only regular files\n",
+    )
+
+
+# -- versions --------------------------------------------------------------------------------
+
+VERSIONS = [
+    ("leading-zero", "v01.0.0", "version 'v01.0.0' has a leading zero; write v1.0.0"),
+    ("leading-zeros", "v0.00.1", "version 'v0.00.1' has a leading zero; write v0.0.1"),
+    ("ten-digits", "v1234567890.0.0", "version 'v1234567890.0.0' has a number of more than "
+     "9 digits"),
+    ("5000-digits", "v" + "9" * 5000 + ".0.0", "version 'v99999999999999999999999999999999999"
+     "9...' has a number of more than 9 digits"),
+    ("trailing-newline", "v1.0.0\n", "malformed version 'v1.0.0\\n'; expected vX.Y.Z, e.g. "
+     "v0.0.102"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("version", "message"), [c[1:] for c in VERSIONS], ids=[c[0] for c in VERSIONS]
+)
+def test_a_version_has_one_spelling_and_few_digits(project, run, version, message):
+    args = [*RELEASE[:2], version, *RELEASE[3:]]
+    refused(project, run, args, [f"--version: error: {message}"])
+
+
+def test_a_release_of_the_same_day_must_be_newer_than_the_one_below(project, run) -> None:
+    assert run(project, *RELEASE).exit_code == 0
+    project.write(NOTE, "- one more fix.\n")
+    older = [*RELEASE[:2], "v0.9.0", *RELEASE[3:]]
+    refused(
+        project,
+        run,
+        older,
+        [
+            f"--version: error: v0.9.0 would go on top of v1.0.0 in {DAY}, but is not newer: "
+            "an entry lists its releases newest first"
+        ],
+    )
+
+
+ENTRY_HEAD = (
+    "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+    " * SPDX-License-Identifier: Apache-2.0\n */}\n\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("heading", "message"),
+    [
+        (
+            "## v01.0.0",
+            "release heading '## v01.0.0': version 'v01.0.0' has a leading zero; write v1.0.0",
+        ),
+        (
+            "## v" + "9" * 5000 + ".0.0",
+            "release heading '## v9999999999999999999999999999999"
+            "99...': version 'v999999999999999999999999999999999999...' has a number of more "
+            "than 9 digits",
+        ),
+    ],  # fmt: skip
+    ids=["leading-zero", "5000-digits"],
+)
+def test_an_entry_heading_with_a_bad_version_is_a_finding(project, run, heading, message):
+    project.write(DAY, f"{ENTRY_HEAD}{heading}\n\nAcme v1.0.0 ships.\n")
+    result = run(project, "check")
+    assert (result.exit_code, result.stdout) == (
+        1,
+        f"{DAY}:1: error: no release heading: add '## vX.Y.Z'\n{DAY}:6: error: {message}\n",
+    )
+    assert run(project, "build").exit_code == 0
+
+
+# -- entries that are no UTF-8 file ----------------------------------------------------------
+
+
+def test_an_entry_that_is_a_folder_is_a_located_error(project: Project, run: Run) -> None:
+    (project.root / DAY).mkdir(parents=True)
+    message = (
+        f"{DAY}: error: the changelog entry is a folder, not a file; docgen reads only "
+        "regular files\n"
+    )
+    for args in (["check"], ["release-notes", "v1.0.0"], RELEASE):
+        result = run(project, *args)
+        assert (result.exit_code, result.stderr) == (2, message), args
+
+
+def test_an_entry_that_is_not_utf8_is_a_located_error(project: Project, run: Run) -> None:
+    (project.root / DAY).parent.mkdir(exist_ok=True)
+    text = f"{ENTRY_HEAD}## v0.0.5\n\nAcme v0.0.5 ships.\n\nExample "
+    (project.root / DAY).write_bytes(text.encode() + b"\xff adds.\n")
+    before = project.snapshot()
+    message = f"{DAY}:10:9: error: invalid UTF-8 byte 0xff in the changelog entry\n"
+    for command in ("check", "build"):
+        result = run(project, command)
+        assert (result.exit_code, result.stderr) == (2, message), command
+    assert project.snapshot() == before
+
+
+# -- the SPDX fields -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("copyright", '"Acme */}\\n\\n<script>alert(1)</script>\\n\\n{/*"', "'*/'"),
+        ("copyright", '"Acme\\nInc."', "U+000A, a line break or control character"),
+        ("license", '"MIT\\u2028x"', "U+2028, a line break or control character"),
+    ],
+    ids=["comment-end", "newline", "line-separator"],
+)
+def test_an_spdx_field_is_one_line_of_plain_text(make_project, run, field, value, message):
+    old = f"{field}: " + ("Copyright (c) 2026 Acme Inc." if field == "copyright" else "Apache-2.0")
+    registry = TUNED.replace(old, f"{field}: {value}")
+    project = make_project(registry=registry, files={"old.yaml": MINIMAL_REGISTRY})
+    line, col = (9, 16) if field == "copyright" else (10, 14)
+    expected = (
+        f"profiles.yaml:{line}:{col}: error: product.spdx.{field} holds {message}; it is one "
+        "line of plain text (no line breaks, control characters or '*/')\n"
+    )
+    before = project.snapshot()
+    for args in (["validate"], ["build"], ["check"], RELEASE):
+        result = run(project, *args)
+        assert (result.exit_code, result.stderr) == (2, expected), args
+    assert project.snapshot() == before
+
+
+# -- what docgen words -----------------------------------------------------------------------
+
+
+def test_a_rule_broken_by_the_words_docgen_chooses_is_placed_where_they_come_from(
+    project: Project, run: Run
+) -> None:
+    project.write("docgen.toml", 'changelog_link = "docs/gone.mdx"\n')
+    refused(
+        project,
+        run,
+        RELEASE,
+        [
+            "docgen.toml:1:1: error: link '/guide/alpha/gone' does not resolve to a page the "
+            "project publishes"
+        ],
+    )
+    (project.root / "docgen.toml").unlink()
+    project.write(
+        "templates/_changelog/summary.mdx.j2", "{{ product.name }} {{ version }} <!-- draft -->.\n"
+    )
+    refused(
+        project,
+        run,
+        RELEASE,
+        [
+            f"{DAY}:8: error: HTML comments are not allowed in changelog entries; use "
+            "{/* ... */} (in the release docgen would write)"
+        ],
+    )
+
+
+def test_escaped_registry_text_is_no_html_comment(make_project, run: Run) -> None:
+    registry = TUNED.replace("{name: Big Box,", '{name: "Big <!-- Box",')
+    project = make_project(registry=registry, files={"old.yaml": MINIMAL_REGISTRY})
+    assert run(project, "build").exit_code == 0
+    result = run(project, *RELEASE)
+    assert result.exit_code == 0, result.output
+    assert "The Big \\<!-- Box `acme/Tiny-1B` profile" in project.read(DAY)
+    assert run(project, "check").exit_code == 0

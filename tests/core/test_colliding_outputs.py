@@ -1,0 +1,98 @@
+"""Two outputs with one path are a located error (exit 2, nothing written), never a build
+that writes one file twice and a `check` that fails ever after."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from conftest import Outcome, Project
+
+Run = Callable[..., Outcome]
+SHARED = "Run `$$acme status`.\n"  # a page with a variant per agent
+
+
+def refused(project: Project, run: Run, expected: str) -> None:
+    before = project.snapshot()
+    for command in ("build", "check"):
+        result = run(project, command)
+        assert (result.exit_code, result.stdout, result.stderr) == (2, "", expected + "\n")
+    assert project.snapshot() == before
+
+
+def test_a_variant_pattern_without_the_agent_is_refused(make_project, run: Run) -> None:
+    project = make_project(
+        templates={"setup.mdx.j2": SHARED},
+        files={"pyproject.toml": '[tool.docgen]\nvariant_pattern = "{dir}/{stem}.mdx"\n'},
+    )
+    refused(
+        project,
+        run,
+        "pyproject.toml:2:1: error: the 'alpha' and 'beta' variants of docs/setup.mdx would be "
+        "written to one file, docs/_build/agent-variants/setup.mdx; change the setting "
+        "'variant_pattern' so each has a path of its own",
+    )
+
+
+def test_an_export_at_a_pages_path_is_refused(make_project, run: Run) -> None:
+    project = make_project(files={"docgen.toml": 'export = "docs/models.mdx"\n'})
+    refused(
+        project,
+        run,
+        "docgen.toml:1:1: error: two outputs would be written to docs/models.mdx: "
+        "templates/models.mdx.j2 and the export; change the setting 'export' so each has a "
+        "path of its own",
+    )
+
+
+def test_an_export_over_a_hand_written_page_is_refused(make_project, run: Run) -> None:
+    project = make_project(
+        files={"docs/hand.mdx": "# Mine\n", "docgen.toml": '\nexport = "docs/hand.mdx"\n'}
+    )
+    refused(
+        project,
+        run,
+        "docgen.toml:2:1: error: two outputs would be written to docs/hand.mdx: the "
+        "hand-written page docs/hand.mdx and the export; change the setting 'export' so each "
+        "has a path of its own",
+    )
+
+
+def test_variants_in_the_docs_folder_over_their_page_are_refused(make_project, run: Run) -> None:
+    project = make_project(
+        templates={"setup.mdx.j2": SHARED},
+        files={"docgen.toml": 'variants = "docs"\nvariant_pattern = "{dir}/{stem}.mdx"\n'},
+    )
+    refused(
+        project,
+        run,
+        "docgen.toml:2:1: error: two outputs would be written to docs/setup.mdx: "
+        "templates/setup.mdx.j2 and the 'alpha' and 'beta' variants of docs/setup.mdx; change "
+        "the setting 'variant_pattern' so each has a path of its own",
+    )
+
+
+def test_two_templates_of_one_page_are_refused_at_the_template(make_project, run: Run) -> None:
+    project = make_project(
+        templates={
+            "profiles/[profile].mdx.j2": "Profile {{ profile.id }}.\n",
+            "profiles/vllm.box.tiny.mdx.j2": "Hand-picked.\n",
+        }
+    )
+    refused(
+        project,
+        run,
+        "templates/profiles/vllm.box.tiny.mdx.j2: error: two outputs would be written to "
+        "docs/profiles/vllm.box.tiny.mdx: templates/profiles/[profile].mdx.j2 and "
+        "templates/profiles/vllm.box.tiny.mdx.j2; rename one of them",
+    )
+
+
+@pytest.mark.parametrize("pattern", ["{dir}/{stem}.{agent}.mdx", "{stem}.{agent}.generated.mdx"])
+def test_patterns_that_keep_outputs_apart_still_build(make_project, run: Run, pattern) -> None:
+    project = make_project(
+        templates={"setup.mdx.j2": SHARED},
+        files={"docgen.toml": f'variant_pattern = "{pattern}"\n'},
+    )
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0

@@ -1,0 +1,84 @@
+"""``docgen init`` checks everything before it writes, writes nothing through a link, and a
+refused ``init`` leaves the folder exactly as it found it (exit 2, one located line)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from conftest import invoke_cli
+
+
+def everything(folder: Path) -> dict[str, str]:
+    """Every file, folder and link under ``folder``."""
+    out = {}
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).as_posix()
+        if path.is_symlink():
+            out[rel] = f"-> {os.readlink(path)}"
+        elif path.is_file():
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            out[rel] = "folder"
+    return out
+
+
+@pytest.fixture
+def place(tmp_path: Path) -> Path:
+    """A project folder with an ``outside/`` folder beside it."""
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "proj").mkdir()
+    return tmp_path / "proj"
+
+
+def refused_init(tmp_path: Path, target: str) -> str:
+    before = everything(tmp_path)
+    result = invoke_cli(["--root", str(tmp_path), "init", target])
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and result.stderr.count("\n") == 1
+    assert everything(tmp_path) == before
+    return result.stderr
+
+
+@pytest.mark.parametrize("name", ["profiles.yaml", "mkdocs.yml", "site_extra/.gitkeep"])
+def test_a_dangling_link_where_the_scaffold_writes_is_refused(tmp_path, place, name):
+    link = place / name
+    link.parent.mkdir(exist_ok=True)
+    link.symlink_to(tmp_path / "outside" / "made.txt")
+    stderr = refused_init(tmp_path, str(place))
+    assert stderr.startswith(f"{link}: error: ")
+    assert stderr.endswith("(a symbolic link); docgen init never overwrites files\n")
+    assert not (tmp_path / "outside" / "made.txt").exists()
+
+
+def test_a_folder_of_the_scaffold_linked_outside_is_refused_before_any_write(tmp_path, place):
+    (place / "site_extra").symlink_to(tmp_path / "outside", target_is_directory=True)
+    stderr = refused_init(tmp_path, str(place))
+    assert stderr == (
+        "site_extra/.gitkeep:1:1: error: refusing to write site_extra/.gitkeep: it leads "
+        "outside the project root (through a symbolic link)\n"
+    )
+
+
+def test_init_over_hand_written_docs_removes_exactly_what_it_wrote(tmp_path, place):
+    page = place / "docs/inference/set-up-vllm.mdx"
+    page.parent.mkdir(parents=True)
+    page.write_text("---\ntitle: Mine\n---\n\nHand written.\n", "utf-8")
+    (place / "site_extra").mkdir()  # an empty folder that was there stays
+    stderr = refused_init(tmp_path, str(place))
+    assert stderr.startswith(
+        "docs/inference/set-up-vllm.mdx:1:1: error: refusing to overwrite "
+        "docs/inference/set-up-vllm.mdx: it has no docgen notice"
+    )
+    assert sorted(p.name for p in place.iterdir()) == ["docs", "site_extra"]
+
+
+@pytest.mark.parametrize(
+    ("target", "reason"),
+    [("/dev/null/x", "Not a directory"), ("/dev/null", "File exists")],
+)
+def test_init_where_no_folder_can_be_made_is_located(tmp_path, target, reason):
+    stderr = refused_init(tmp_path, target)
+    assert stderr == f"{target}: error: cannot make the project folder: {reason}\n"
