@@ -11,7 +11,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,14 +188,18 @@ def owned_files(project: Project, skip: set[str] | None = None) -> Iterator[str]
 
 
 def apply(
-    project: Project, report: Report, progress: Callable[[int], None] | None = None
+    project: Project,
+    report: Report,
+    progress: Callable[[int], None] | None = None,
+    also: Sequence[Write] = (),
 ) -> list[Change]:
-    """Write new and changed outputs atomically and delete stale ones; return what changed."""
+    """Write new and changed outputs and delete stale ones, with ``also`` (more files to
+    write or delete), all or nothing; return what changed of the outputs."""
     todo = report.of(NEW, CHANGED, STALE)
     for change in todo:
         assert change.output is None or not change.output.digest, "a cached plan"
     planned = [Write(c.path, c.output.text if c.output else None, c.status == NEW) for c in todo]
-    writes.apply(project, planned, [c.path for c in report.changes], progress)
+    writes.apply(project, [*also, *planned], [c.path for c in report.changes], progress)
     return todo
 
 

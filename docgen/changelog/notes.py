@@ -20,7 +20,7 @@ from docgen.render import mdx
 ROOT_LINK = re.compile(r"\]\((/[^)]*)\)")
 
 
-def release_notes(project: Project, registry: Registry, version: str, site_url: str) -> str:
+def release_notes(project: Project, version: str, site_url: str) -> str:
     """One release's section as plain Markdown for a release body."""
     for entry in entries(project):
         for section in entry.sections:

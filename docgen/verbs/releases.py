@@ -57,7 +57,7 @@ def write_changelog(
     """
     from docgen import sync
     from docgen.io.lock import build_lock
-    from docgen.io.writes import write_atomic
+    from docgen.io.writes import Write
 
     with build_lock(project, notify=notify):
         registry, changes = changes_since(project, since, since_file)
@@ -67,10 +67,11 @@ def write_changelog(
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
-        write_atomic(project.root / written.path, written.text)
-        done = sync.apply(project, refresh)
-        for fragment in written.fragments:
-            fragment.unlink()
+        # The entry, what is generated from the entries and the merged notes' removal
+        # are one lot: all of it happens, or none.
+        entry = Write(written.path, written.text)
+        merged = [Write(f.relative_to(project.root).as_posix(), None) for f in written.fragments]
+        done = sync.apply(project, refresh, also=[entry, *merged])
     return replace(written, refreshed=tuple((c.status, c.path) for c in done))
 
 
@@ -131,5 +132,5 @@ def release_notes(
 
     registry = load_registry(project)
     url = site_url if site_url is not None else registry.product.site_url
-    notes = changelog_notes.release_notes(project, registry, version, url)
+    notes = changelog_notes.release_notes(project, version, url)
     return notes, changelog_notes.relative_links_warning(notes, url)
