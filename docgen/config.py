@@ -124,7 +124,14 @@ def _parse(path: Path) -> dict[str, Any]:
 
 
 def _text(path: Path) -> str:
-    """The settings file as text, or a located error at its first byte that is not UTF-8."""
+    """The settings file as text, or a located error at its first byte that is not UTF-8
+    (or when it is a link that leaves the project root: docgen reads nothing outside)."""
+    if not path.resolve().is_relative_to(path.parent.resolve()):
+        raise ConfigError.at(
+            Location(path.name),
+            "the settings file is a symbolic link that leaves the project root; "
+            "docgen reads only files inside it",
+        )
     try:
         return decode(path.read_bytes(), path.name)
     except RegistryError as exc:

@@ -219,3 +219,26 @@ def test_a_settings_error_is_exit_code_two():
     error = ConfigError.at(Location("docgen.toml", 1, 1), "x")
     assert error.exit_code == 2
     assert error.problems == (Problem("x", Location("docgen.toml", 1, 1), rule="settings"),)
+
+
+def test_a_settings_file_linked_from_outside_the_root_is_refused_unread(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "pyproject.toml").write_text('[tool.docgen]\ndocs = "elsewhere"\n', "utf-8")
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").symlink_to(outside / "pyproject.toml")
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value) == (
+        "pyproject.toml: error: the settings file is a symbolic link that leaves the project "
+        "root; docgen reads only files inside it"
+    )
+
+
+def test_a_settings_file_linked_inside_the_root_is_read(tmp_path):
+    root = tmp_path / "proj"
+    (root / "conf").mkdir(parents=True)
+    (root / "conf" / "docgen.toml").write_text('docs = "pages"\n', "utf-8")
+    (root / "docgen.toml").symlink_to(root / "conf" / "docgen.toml")
+    assert load_project(root).config.docs == "pages"
