@@ -135,8 +135,8 @@ def forget_unmutated(paths: list[str]) -> None:
     added = False
     for path in paths:
         copy = WORK / "mutants" / path
-        if copy.is_file() and not copy.with_name(copy.name + ".meta").is_file():
-            copy.unlink()
+        if not copy.with_name(copy.name + ".meta").is_file():
+            copy.unlink(missing_ok=True)
             added = True
     if added:
         (WORK / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
