@@ -121,6 +121,15 @@ def sync_copy() -> None:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
+    # mutmut copies docgen's Python files into mutants/ on every run, but its data files
+    # (the registry schema, the vLLM catalog, templates) only once: bring those up to date.
+    for source in (REPO / "docgen").rglob("*"):
+        if source.is_file() and source.suffix not in (".py", ".pyc"):
+            target = WORK / "mutants" / source.relative_to(REPO)
+            if target.parent.is_dir() and not (
+                target.is_file() and target.read_bytes() == source.read_bytes()
+            ):
+                shutil.copy2(source, target)
     modules = REPO / "tests" / "mdx" / "node_modules"
     link = WORK / "tests" / "mdx" / "node_modules"
     if modules.is_dir() and not link.exists():
