@@ -146,9 +146,9 @@ def note_lines(text: str) -> list[tuple[int, str]]:
         for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1)
         if line.strip()
     ]
-    if lines and lines[0][1].startswith("- "):
-        lines[0] = (lines[0][0], lines[0][1][2:])
-    return lines
+    if lines and (lines[0][1] == "-" or lines[0][1].startswith("- ")):
+        lines[0] = (lines[0][0], lines[0][1][1:].strip())
+    return [(number, line) for number, line in lines if line]
 
 
 def compose(
@@ -254,6 +254,12 @@ def create_entry(
     _check_request(project, version, date, summary)
     fragments = fragment_files(project)
     notes = [Note(_rel(project, p), read_changelog_file(project, p, "note")) for p in fragments]
+    for note in notes:
+        if not note_lines(note.text):
+            raise ConfigError.at(
+                Location(note.path),
+                "the note is empty: say what changed in a sentence, or delete the file",
+            )
     if not any(c.kind != "expect-changed" for c in changes) and not notes:
         raise ConfigError.at(
             Location(project.config.registry),

@@ -326,3 +326,16 @@ def test_escaped_registry_text_is_no_html_comment(make_project, run: Run) -> Non
     assert result.exit_code == 0, result.output
     assert "The Big \\<!-- Box `acme/Tiny-1B` profile" in project.read(DAY)
     assert run(project, "check").exit_code == 0
+
+
+@pytest.mark.parametrize("text", ["\n", "   \n\n", "- \n", "-  \r\n"])
+def test_an_empty_note_is_a_located_error(project: Project, run: Run, text: str) -> None:
+    """Found by the fuzzer: a note with no words crashed the composer."""
+    (project.root / "changelog.d").mkdir()
+    (project.root / NOTE).write_text(text, "utf-8", newline="")
+    refused(
+        project,
+        run,
+        RELEASE,
+        [f"{NOTE}: error: the note is empty: say what changed in a sentence, or delete the file"],
+    )
