@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from mdxc import compile_mdx
 
 #: Examples per CI run (the same ones every run: derandomized).
-EXAMPLES = int(os.environ.get("DOCGEN_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("DOCGEN_FUZZ_EXAMPLES", "100"))
 
 
 def test_no_hostile_edit_breaks_a_promise(tmp_path: Path) -> None:
