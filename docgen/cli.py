@@ -87,12 +87,16 @@ def command(
 @command(quiet="Print only errors and drift.", verbose="Also list unchanged files.")
 @click.option("--dry-run", is_flag=True, help="List what would change; write nothing.")
 def build(state: State, dry_run: bool) -> None:
-    """Render every output and write the ones that changed; prune stale generated files."""
-    from docgen.report import build_lines
+    """Render every output and write the ones that changed; prune stale generated files
+    (exit 1 when a changelog entry breaks a history rule, as ``check``)."""
+    from docgen.report import Line, build_lines
     from docgen.verbs.build import build as build_verb
 
     built = build_verb(state.project(), dry_run, progress=progress_bar(state), notify=notify)
     state.print(build_lines(built, state.verbose))
+    state.print(Line(str(finding), "err") for finding in built.findings)
+    if built.findings:
+        sys.exit(1)
 
 
 @command(quiet="Print only errors and drift.", verbose="Also list unchanged files.")

@@ -64,6 +64,13 @@ FORMAT_FIELDS = {
     "variant_pattern": ("dir", "stem", "agent"),
     "release_route": ("year", "month", "day"),
 }
+#: Settings that become part of a route (a link in a page) or of a file name, and the
+#: only characters their own text may hold besides their fields: no blank, parenthesis,
+#: bracket, brace, quote, ``:`` or ``%`` can end a link or start another.
+ROUTE_SAFE = re.compile(r"[A-Za-z0-9._~/-]*")
+ROUTE_SETTINGS = ("variant_pattern", "release_route", "changelog_link")
+#: What ``ROUTE_SAFE`` allows, worded for a message.
+ROUTE_CHARS = "ASCII letters, digits, . _ ~ / -"
 
 
 @dataclass(frozen=True)
@@ -157,10 +164,14 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
             ):
                 problems.append(Problem("setting 'routes' must map page paths to routes", where))
             else:
+                for page, mapped in value.items():
+                    if (problem := _route_problem(f"routes.{page}", mapped)) is not None:
+                        at = _key_location(path, page)
+                        problems.append(Problem(problem, at if at.line else where))
                 values[key] = value
         elif not isinstance(value, str):
             problems.append(Problem(f"setting '{key}' must be a string", where))
-        elif key in FORMAT_FIELDS and (problem := _format_problem(key, value)) is not None:
+        elif (problem := _text_problem(key, value)) is not None:
             problems.append(Problem(problem, where))
         else:
             values[key] = _checked(value, where) if key in PATH_FIELDS else value
@@ -174,19 +185,30 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     return Config(**values)
 
 
+def _text_problem(key: str, value: str) -> str | None:
+    """Why ``value`` cannot be the text of setting ``key``: a format string's fields,
+    then the characters of a route or file name; None when it can be."""
+    problem = _format_problem(key, value) if key in FORMAT_FIELDS else None
+    if problem is None and key in ROUTE_SETTINGS:
+        problem = _route_problem(key, value)
+    return problem
+
+
+def _fields(key: str) -> str:
+    """The fields of setting ``key``, worded: ``{year}, {month} and {day}``."""
+    names = [f"{{{name}}}" for name in FORMAT_FIELDS[key]]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _format_problem(key: str, value: str) -> str | None:
     """Why ``value`` cannot be the format string of setting ``key``, or None: only its
     plain fields (``{agent}``), no index, attribute, conversion or format spec, so filling
     it in can neither fail nor read anything else nor grow without bound."""
-    names = [f"{{{name}}}" for name in FORMAT_FIELDS[key]]
-    allowed = f"{', '.join(names[:-1])} and {names[-1]}"
+    allowed = _fields(key)
     try:
         parts = list(string.Formatter().parse(value))
     except ValueError:
-        return (
-            f"setting '{key}' has an unmatched brace; its fields are {allowed}, "
-            "and '{{' or '}}' writes a literal brace"
-        )
+        return f"setting '{key}' has an unmatched brace; its fields are {allowed}"
     for _text, name, spec, conversion in parts:
         if name is not None and (name not in FORMAT_FIELDS[key] or spec or conversion):
             field = (
@@ -196,6 +218,35 @@ def _format_problem(key: str, value: str) -> str | None:
                 f"setting '{key}' may use only the fields {allowed} (no index, attribute, "
                 f"conversion or format spec), got '{field}'"
             )
+    return None
+
+
+def _route_problem(key: str, value: str) -> str | None:
+    """Why ``value`` cannot be the setting ``key``, text that becomes a route or a file
+    name; None when it can. Its text outside its fields holds only ``ROUTE_SAFE``
+    characters, and a route (``release_route``, ``routes``) is relative parts joined by
+    single slashes: no part empty, ``.`` or ``..`` (``routes`` may start or end in ``/``)."""
+    fields = FORMAT_FIELDS.get(key, ())
+    text = value
+    for name in fields:
+        text = text.replace(f"{{{name}}}", "x")
+    bad = next((c for c in text if not ROUTE_SAFE.fullmatch(c)), None)
+    if bad is not None:
+        what = f", and the fields {_fields(key)}" if fields else ""
+        return (
+            f"setting '{one_line(key)}' holds {one_line(repr(bad))}, which a route or file "
+            f"name cannot hold; use only {ROUTE_CHARS}{what}"
+        )
+    if key in ("variant_pattern", "changelog_link"):
+        return None  # paths: checked as paths when they are used
+    mapped = key.startswith("routes.")
+    route = text.strip("/") if mapped else text
+    if (route or not mapped) and any(p in ("", ".", "..") for p in route.split("/")):
+        edges = "" if mapped else ", none at the start or end"
+        return (
+            f"setting '{one_line(key)}' is the route '{one_line(value)}'; a route is names "
+            f"joined by single slashes{edges}, and no name is . or .."
+        )
     return None
 
 
@@ -209,7 +260,7 @@ def setting_location(root: Path, key: str) -> Location:
 
 def _key_location(path: Path, key: str) -> Location:
     for number, line in enumerate(_text(path).splitlines(), start=1):
-        if re.match(rf"\s*{re.escape(key)}\s*=", line):
+        if re.match(rf"\s*([\"']?){re.escape(key)}\1\s*=", line):
             return Location(path.name, number, line.index(key) + 1)
     return Location(path.name)
 

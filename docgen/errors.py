@@ -32,11 +32,12 @@ class Location:
     col: int = 0
 
     def __str__(self) -> str:
+        path = one_line(self.path)  # a name never breaks the line it is printed on
         if self.line and self.col:
-            return f"{self.path}:{self.line}:{self.col}"
+            return f"{path}:{self.line}:{self.col}"
         if self.line:
-            return f"{self.path}:{self.line}"
-        return self.path
+            return f"{path}:{self.line}"
+        return path
 
 
 @dataclass(frozen=True)

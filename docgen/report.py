@@ -3,13 +3,22 @@
 Every function returns lines; the caller chooses the stream. Each line is a ``Line``
 whose ``channel`` says where it belongs: ``out`` (always printed), ``diff`` (printed,
 styled as a diff line on a terminal), ``info`` (left out by ``-q``) and ``err`` (stderr).
+
+Page text and file names are data: in GitHub Actions (``GITHUB_ACTIONS=true``) the text
+reports print them between ``::stop-commands::TOKEN`` and ``::TOKEN::`` (``shielded``), so
+the runner reads no line of them as a workflow command; ``--format github`` escapes each
+line of data instead (``_inert``).
 """
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from docgen.errors import one_line
 from docgen.sync import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
 from docgen.verbs.build import Built
 
@@ -22,25 +31,44 @@ class Line(NamedTuple):
 _BUILD_WORDS = {NEW: "write", CHANGED: "update", STALE: "delete", UNCHANGED: "keep"}
 
 
+def in_actions() -> bool:
+    """Whether docgen runs in a GitHub Actions step (whose runner reads its output)."""
+    return os.environ.get("GITHUB_ACTIONS") == "true"
+
+
+def shielded(lines: Sequence[Line]) -> list[Line]:
+    """``lines`` of data (diffs, names, messages), and in GitHub Actions between
+    ``::stop-commands::TOKEN`` and ``::TOKEN::`` with a fresh random token: GitHub's way
+    to print untrusted text, which the runner then reads as no workflow command. The two
+    markers share the lines' channel (``err``, or ``info`` when all are; else ``out``)."""
+    if not lines or not in_actions():
+        return list(lines)
+    channels = {line.channel for line in lines}
+    channel = next(iter(channels)) if channels in ({"err"}, {"info"}) else "out"
+    assert "err" not in channels or channel == "err", "one stream per block"
+    token = secrets.token_hex(16)
+    return [Line(f"::stop-commands::{token}", channel), *lines, Line(f"::{token}::", channel)]
+
+
 def build_lines(built: Built, verbose: bool) -> list[Line]:
     """One line per file written, updated or pruned (and kept, when ``verbose``), then
     the counts; prefixed with "would" for a dry run."""
     verb = "would " if built.dry_run else ""
     report = built.report
     lines = [
-        Line(f"{verb}{_BUILD_WORDS[c.status]} {c.path}", "info")
+        Line(f"{verb}{_BUILD_WORDS[c.status]} {one_line(c.path)}", "info")
         for c in report.changes
         if c.status != UNCHANGED or verbose
     ]
     n = {s: len(report.of(s)) for s in DRIFTED}
     unchanged = len(report.changes) - built.changed
     summary = f"{n[NEW]} written, {n[CHANGED]} updated, {n[STALE]} pruned, {unchanged} unchanged"
-    return [*lines, Line(f"{verb}{summary}", "info")]
+    return [*shielded(lines), Line(f"{verb}{summary}", "info")]
 
 
 def written_line(status: str, path: str) -> Line:
     """How a file another verb refreshed is reported (``docgen changelog``)."""
-    return Line(f"{_BUILD_WORDS[status]} {path}", "info")
+    return Line(f"{_BUILD_WORDS[status]} {one_line(path)}", "info")
 
 
 def drift_line(change: Change) -> int:
@@ -58,17 +86,20 @@ def _first_line(change: Change) -> int:
 
 
 def check_text(report: Report, verbose: bool) -> list[Line]:
-    """Each finding, each drifted file with its diff and the entries behind it, then a
-    verdict."""
+    """Each finding, each drifted file with its diff and the entries behind it (all of
+    it data, ``shielded``), then a verdict."""
     lines = [Line(str(finding)) for finding in report.findings]
     drifted = report.of(*DRIFTED)
     for change in drifted:
-        lines.append(Line(f"{change.path}:{_first_line(change)}:1: error: {change.why}"))
+        where = f"{one_line(change.path)}:{_first_line(change)}:1"
+        lines.append(Line(f"{where}: error: {change.why}"))
         if change.status == CHANGED:
-            lines += [Line(text, "diff") for text in change.diff().splitlines()]
+            diff = change.diff(one_line(change.path)).splitlines()
+            lines += [Line(text, "diff") for text in diff]
             lines += [Line(f"  {change.behind_label} behind it: {s}") for s in change.behind()]
     if verbose:
-        lines += [Line(f"{c.path}: in sync", "info") for c in report.of(UNCHANGED)]
+        lines += [Line(f"{one_line(c.path)}: in sync", "info") for c in report.of(UNCHANGED)]
+    lines = shielded(lines)
     if report.in_sync:
         lines.append(Line(f"{len(report.changes)} generated files match the registry", "info"))
     elif drifted:
@@ -80,9 +111,9 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
 
 def drift_failure(change: Change) -> str:
     """Why one generated file fails, as the pytest plugin shows it."""
-    lines = [f"{change.path}: {change.why}"]
+    lines = [f"{one_line(change.path)}: {change.why}"]
     if change.status == CHANGED:
-        lines.append(change.diff().rstrip("\n"))
+        lines.append(change.diff(one_line(change.path)).rstrip("\n"))
         lines += [f"{change.behind_label} behind it: {s}" for s in change.behind()]
     lines.append("run `docgen build` to bring the docs back in sync")
     return "\n".join(lines)

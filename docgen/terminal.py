@@ -14,6 +14,7 @@ import click
 
 if TYPE_CHECKING:
     from docgen.config import Project
+    from docgen.errors import DocgenError
     from docgen.report import Line
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -72,11 +73,19 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except DocgenError as exc:
-            for problem in exc.problems:
-                click.echo(str(problem), err=True)
+            show_problems(exc)
             sys.exit(exc.exit_code)
 
     return wrapper  # type: ignore[return-value]
+
+
+def show_problems(exc: DocgenError) -> None:
+    """Each located line of ``exc`` on stderr; they quote inputs, so in GitHub Actions
+    they are ``shielded`` from being read as workflow commands."""
+    from docgen.report import Line, shielded
+
+    for text, _channel in shielded([Line(str(problem), "err") for problem in exc.problems]):
+        click.echo(text, err=True)
 
 
 #: The exit code of a bug in docgen (1 means drift, 2 an input to fix).
@@ -104,8 +113,7 @@ def guarded(run: Callable[[], object], state: State) -> int:
     except (click.Abort, KeyboardInterrupt):
         return INTERRUPTED
     except DocgenError as exc:
-        for problem in exc.problems:
-            click.echo(str(problem), err=True)
+        show_problems(exc)
         return exc.exit_code
     except Exception as exc:  # noqa: BLE001 - the edge: every bug ends in one line
         return internal_error(exc, state.traceback)

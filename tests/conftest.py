@@ -117,6 +117,9 @@ def _own_cache_key(tmp_path_factory: pytest.TempPathFactory) -> None:
     import os
 
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    # In GitHub Actions the text reports add stop-commands markers; tests that want them
+    # set GITHUB_ACTIONS themselves (tests/test_report_actions_stop_commands.py).
+    os.environ.pop("GITHUB_ACTIONS", None)
 
 
 @pytest.fixture

@@ -253,13 +253,7 @@ def create_entry(
     """
     _check_request(project, version, date, summary)
     fragments = fragment_files(project)
-    notes = [Note(_rel(project, p), read_changelog_file(project, p, "note")) for p in fragments]
-    for note in notes:
-        if not note_lines(note.text):
-            raise ConfigError.at(
-                Location(note.path),
-                "the note is empty: say what changed in a sentence, or delete the file",
-            )
+    notes = _read_notes(project, fragments)
     if not any(c.kind != "expect-changed" for c in changes) and not notes:
         raise ConfigError.at(
             Location(project.config.registry),
@@ -278,6 +272,18 @@ def create_entry(
     return Written(
         path, entry_text(registry, release, existing), release.section(), tuple(fragments)
     )
+
+
+def _read_notes(project: Project, fragments: Sequence[Path]) -> list[Note]:
+    """The notes waiting in ``fragments``; an empty one is a located error."""
+    notes = [Note(_rel(project, p), read_changelog_file(project, p, "note")) for p in fragments]
+    for note in notes:
+        if not note_lines(note.text):
+            raise ConfigError.at(
+                Location(note.path),
+                "the note is empty: say what changed in a sentence, or delete the file",
+            )
+    return notes
 
 
 def _check_request(project: Project, version: str, date: str, summary: str | None) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
-from docgen.io.files import Inside, read_input
+from docgen.io.files import Inside, read_input, vet_name
 from docgen.registry.model import Registry
 
 #: One number of a version: no leading zero (as semver), at most 9 digits.
@@ -125,8 +125,10 @@ def fragment_files(project: Project) -> list[Path]:
 
 
 def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:
-    """``files``, unless one is a symbolic link that leaves the project root."""
+    """``files``, unless one's name holds a control character or one is a symbolic link
+    that leaves the project root."""
     for path in files:
+        vet_name(path.relative_to(project.root).as_posix())
         if not within_root(project, path):
             raise ConfigError.at(
                 Location(path.relative_to(project.root).as_posix()),

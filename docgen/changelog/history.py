@@ -20,6 +20,7 @@ from docgen.changelog.entries import (
     shown,
     version_problem,
 )
+from docgen.changelog.markup import MARKUP_RULE, markup_problems
 from docgen.config import Project
 from docgen.errors import Location, Problem
 from docgen.registry.model import Registry
@@ -36,7 +37,15 @@ SETEXT = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 #: A release heading with a version that is not well written (``## v01.0.0``).
 LOOSE_HEADING = re.compile(r"^## (v[0-9]+\.[0-9]+\.[0-9]+)$")
-LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
+#: A link's target: after ``](``, blanks, an optional ``<``; up to a blank, ``)`` or ``>``.
+LINK = re.compile(r"(?<!!)\[[^\]]*\]\([ \t]*<?([^)\s>]+)")
+#: A link reference definition (``[name]: target``), which a ``[name]`` link uses.
+DEFINITION = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)")
+#: A URL scheme (``javascript:``, ``https:``), and the links to elsewhere a link may be:
+#: http(s), mail, or a host on the site's own scheme (``//cdn.example.org``). No other
+#: scheme (``javascript:``, ``data:``, ``vbscript:``, ``file:``) is accepted.
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+WEB = re.compile(r"^(?:https?:)?//[^/\\]|^mailto:[^/]", re.IGNORECASE)
 
 #: The rule id of the release headings (each entry has one; each is `## vX.Y.Z`).
 HEADING_RULE = "changelog-heading"
@@ -76,7 +85,23 @@ def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Prob
         if role == PROSE:
             problems += _heading_problems(line, above, where)
         above = line if role == PROSE and line.strip() else ""
+    problems += _markup_problems(entry, lines, registry)
     problems += _order_problems(entry)
+    return problems
+
+
+def _markup_problems(entry: Entry, lines: list[str], registry: Registry) -> list[Problem]:
+    """Raw MDX markup in the entry's text below its SPDX header (the release sections and
+    anything above the first one), one problem a line (see ``changelog.markup``)."""
+    expected = header(registry)
+    if not expected or entry.text.startswith(expected):
+        start = expected.count("\n")
+    else:  # a wrong header is its own problem; check the sections
+        start = entry.sections[0].line - 1 if entry.sections else len(lines)
+    problems = []
+    for index, message in markup_problems(lines[start:]):
+        where = Location(entry.path, start + index + 1)
+        problems.append(Problem(message, where, rule=MARKUP_RULE))
     return problems
 
 
@@ -105,7 +130,7 @@ def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
                 rule="changelog-header",
             )
         )
-    if not entry.sections:
+    if not entry.sections and not any(map(LOOSE_HEADING.match, entry.text.split("\n"))):
         where = Location(entry.path, 1)
         problems.append(Problem("no release heading: add '## vX.Y.Z'", where, rule=HEADING_RULE))
     return problems
@@ -138,7 +163,7 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
                 rule="changelog-no-agent-only",
             )
         )
-    for target in LINK.findall(line):
+    for target in LINK.findall(line) + DEFINITION.findall(line):
         problems += _link_problem(target, where, routes)
     return problems
 
@@ -167,8 +192,19 @@ def _heading_problems(line: str, above: str, where: Location) -> list[Problem]:
 
 
 def _link_problem(target: str, where: Location, routes: set[str]) -> list[Problem]:
-    if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith(("#", "//")):
+    if WEB.match(target) or target.startswith("#"):
         return []
+    scheme = SCHEME.match(target)
+    if scheme is not None or target.startswith(("//", "/\\")):
+        what = f"uses the scheme '{scheme[0]}'" if scheme else "is not a route"
+        return [
+            Problem(
+                f"link '{shown(target)}' {what}; changelog links are root-absolute "
+                "routes such as /user-guide/..., http(s):// or mailto: URLs",
+                where,
+                rule="changelog-link-root-absolute",
+            )
+        ]
     if not target.startswith("/"):
         return [
             Problem(

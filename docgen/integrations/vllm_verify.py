@@ -12,7 +12,6 @@ import json
 import os
 import re
 import shlex
-import subprocess
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,8 @@ from docgen.vllm.versions import release_key
 
 PROBE = Path(__file__).with_name("vllm_probe.py")
 PROBE_ENV = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"}
-PROBE_TIMEOUT = 900  # seconds; importing vLLM takes 6-20 s, each command about 1 ms
+PROBE_TIMEOUT = 300  # seconds; importing vLLM takes 6-20 s, each command about 1 ms
+PROBE_OUTPUT_CAP = 16_000_000  # bytes of stdout and stderr; vLLM's answer and logs: ~100 kB
 SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
 _OPERATOR = re.compile(r"^[();<>|&]+$")
 _OPTION = re.compile(r"--[A-Za-z0-9][\w.-]*")
@@ -217,19 +217,19 @@ def collect(project: Project) -> list[Shown]:
 
 def run_probe(python: Path, request: dict[str, Any]) -> dict[str, Any]:
     """Send one request to ``vllm_probe.py`` under ``python``; its JSON answer."""
-    env = {**os.environ, **PROBE_ENV}
+    env, argv = {**os.environ, **PROBE_ENV}, [str(python), "-I", str(PROBE)]
     try:
-        result = subprocess.run(
-            [str(python), "-I", str(PROBE)],
-            input=json.dumps(request),
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=PROBE_TIMEOUT,
-            check=False,
+        result = vllm_answer.bounded(
+            argv, json.dumps(request), env, PROBE_TIMEOUT, PROBE_OUTPUT_CAP
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except OSError as exc:
         raise _broken(python, str(exc)) from None
+    except vllm_answer.Overrun as exc:  # the probe and all it started are killed
+        if exc.limit == "time":
+            detail, what = f"no answer within {PROBE_TIMEOUT:g} s", "did not finish"
+        else:
+            detail, what = f"more than {PROBE_OUTPUT_CAP:,} bytes of output", "printed too much"
+        raise _broken(python, f"{detail}; docgen stopped it", what) from None
     if result.returncode != 0:
         tail = "\n".join(result.stderr.strip().splitlines()[-12:])
         raise _broken(python, f"exit code {result.returncode}:\n{tail}")

@@ -5,7 +5,8 @@ Inputs are opened by ``docgen.io.reads`` (re-exported here: ``read_input``, ``In
 per ``Project`` (one command's view of the tree): the cache key, the plan, the stale scan
 and the preview all read the same listing, and a write through
 ``docgen.io.writes.apply`` drops it. A walk never enters a linked folder; ``followed``
-(the template folder's walk) enters those that stay inside the root.
+(the template folder's walk) enters those that stay inside the root. A walk refuses a
+file whose path holds a control character (``vet_name``), as every lister of inputs does.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docgen.config import Project
-from docgen.errors import Location, PageError
+from docgen.errors import CONTROL, DocgenError, Location, PageError
 from docgen.io.reads import MAX_BYTES as MAX_BYTES
 from docgen.io.reads import Inside as Inside
 from docgen.io.reads import Refused as Refused
@@ -43,6 +44,20 @@ def read_text(project: Project, path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise PageError.at(Location(rel, line), "invalid UTF-8 in page") from None
+
+
+def vet_name(rel: str) -> str:
+    """``rel`` (a project-relative path docgen found), unless one of its names holds a
+    control character: then a located error naming it escaped. Such a name would break
+    a line of docgen's output (a newline then ``::error`` forges a workflow command)."""
+    found = CONTROL.search(rel)
+    if found is None:
+        return rel
+    raise DocgenError.at(
+        Location(rel),
+        f"the file name holds a control character (U+{ord(found[0]):04X}); docgen reads "
+        "and writes only files whose names have none: rename it",
+    )
 
 
 # -- one walk of a folder ------------------------------------------------------------------
@@ -142,7 +157,7 @@ def _tree(
                 folders.append(Found(entry.path, rel, DIR if enter else LINK))
                 below += [entry.path] if enter else []
             else:
-                found.append(Found(entry.path, rel, LINK if linked else _kind(entry)))
+                found.append(Found(entry.path, vet_name(rel), LINK if linked else _kind(entry)))
         pending += reversed(below)
     return tuple(found), tuple(folders)
 

@@ -6,6 +6,7 @@ from pathlib import PurePosixPath
 from typing import TypedDict
 
 from docgen.config import Project
+from docgen.io.files import vet_name
 from docgen.registry.model import Profile
 
 
@@ -28,12 +29,14 @@ PROFILE_SLOT = "[profile]"
 
 
 def page_templates(project: Project) -> list[str]:
-    """Template names (POSIX, relative to the templates folder) that become pages."""
+    """Template names (POSIX, relative to the templates folder) that become pages; a
+    template whose path holds a control character is a located error."""
     root = project.path(project.config.templates)
     if not root.is_dir():
         return []
     names = []
     for path in root.rglob("*.j2"):
+        vet_name(path.relative_to(project.root).as_posix())
         rel = PurePosixPath(path.relative_to(root).as_posix())
         if not any(part.startswith(("_", ".")) for part in rel.parts):
             names.append(str(rel))

@@ -9,10 +9,11 @@ changelog history rules and the changelog gate. A caller gets a ``Report``, neve
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from docgen import sync
 from docgen.config import Project
+from docgen.errors import Problem
 from docgen.io.lock import build_lock
 from docgen.plan import Plan, plan
 from docgen.sync import DRIFTED, Report
@@ -21,10 +22,13 @@ from docgen.verbs import releases
 
 @dataclass(frozen=True)
 class Built:
-    """What ``build`` did (or, with ``dry_run``, would do) to each generated file."""
+    """What ``build`` did (or, with ``dry_run``, would do) to each generated file, and
+    the changelog history rules the entries break (``check``'s findings, which a build
+    reports but cannot fix: entries are history that docgen never rewrites)."""
 
     report: Report
     dry_run: bool
+    findings: list[Problem] = field(default_factory=list)
 
     @property
     def changed(self) -> int:
@@ -41,7 +45,9 @@ def build(
 
     ``progress`` is called with the number of files written so far and the number to
     write; ``notify`` hears that another build holds the lock. Nothing is written when
-    any input is broken.
+    any input is broken. A changelog entry that breaks a history rule does not stop it
+    (an entry is history docgen never rewrites): the build writes the rest and returns
+    the findings ``check`` reports, for the caller to show and fail on.
     """
     from docgen.cache import remember
 
@@ -52,7 +58,8 @@ def build(
             step = None if progress is None else lambda done: progress(done, total)
             sync.apply(project, report, progress=step)
             remember(project, digest, the_plan)
-    return Built(report, dry_run)
+        findings = releases.history_problems(project, the_plan)
+    return Built(report, dry_run, findings)
 
 
 def check(project: Project, changelog_since: str | None = None) -> Report:

@@ -1,0 +1,158 @@
+"""Raw MDX markup in the hand-written lines of a changelog entry: what MDX would run or fail on.
+
+A changelog entry is MDX, and its summary and notes are Markdown written by people. In
+MDX 3 (``micromark-extension-mdx-jsx`` and ``-mdx-expression``) an unescaped ``{`` starts a
+JavaScript expression, and an unescaped ``<`` starts a JSX tag unless a space, a tab or
+the line's end follows it (``<`` then a letter, ``$``, ``_``, ``/`` or ``>`` is a tag or
+fragment; ``<`` then anything else, such as ``!``, a digit or ``=``, fails to compile).
+So, outside code, a line may hold ``<`` only before a blank or at its end, and ``{`` or
+``}`` only in an MDX comment ``{/* ... */}`` (which may go on over lines, but not past a
+blank line or the end); ``\\<``, ``\\{``, ``\\}``, ``&lt;`` and the same characters inside
+backticks are literal text.
+
+Code is literal: an inline code span (a run of backticks closed by a run of the same
+length) and a fenced code block. A code span must close on the line it opens (a span
+left open could close on a later line and make text after it look like code), and a
+fence counts only when it is indented at most three spaces and only for the lines
+indented at least as far as it (a less indented line ends a list item, and the fence in
+it); anything else is checked as text, so the rule never misses what MDX would run.
+A link's text followed by ``](`` must have its target on the same line, where the link
+rules see it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+
+from docgen.render.syntax import Fence, opening
+
+#: The rule id of raw markup in a changelog entry.
+MARKUP_RULE = "changelog-no-markup"
+#: What a backslash makes literal: ASCII punctuation (CommonMark's escapes).
+_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: What other rules already report about a ``<`` (an HTML comment, an AgentOnly tag).
+_TOLD = re.compile(r"<!--|</?AgentOnly\b")
+
+
+def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, str]]:
+    """The index of each line that holds raw markup, and what it holds (one a line); an
+    MDX comment left open at a blank line or the end is reported where it opened."""
+    opened = [-1]  # the line of an MDX comment still open, or -1 (read by text_lines)
+    for index, line in text_lines(lines, lambda: opened[0] >= 0):
+        if opened[0] >= 0 and not line.strip():
+            yield opened[0], _UNCLOSED_COMMENT
+            opened[0] = -1
+            continue
+        problem, comment = _scan(line, opened[0] >= 0)
+        if problem is not None:
+            yield index, problem
+        opened[0] = (index if opened[0] < 0 else opened[0]) if comment else -1
+    if opened[0] >= 0:
+        yield opened[0], _UNCLOSED_COMMENT
+
+
+def text_lines(
+    lines: Sequence[str], commenting: Callable[[], bool] = lambda: False
+) -> Iterator[tuple[int, str]]:
+    """The index and text of each line MDX reads as text, not as fenced code (see the
+    module's rules on which fences count; inside a comment, no fence opens)."""
+    fence: Fence | None = None
+    for index, line in enumerate(lines):
+        if fence is not None:
+            indent = len(line) - len(line.lstrip(" "))
+            if not line.strip() or indent >= fence.indent:
+                if fence.closed_by(line):
+                    fence = None
+                continue
+            fence = None  # a less indented line ends the block's container
+        opened = None if commenting() else opening(line)
+        if opened is not None and opened.indent <= 3:
+            fence = opened
+            continue
+        yield index, line
+
+
+def markup_problem(line: str) -> str | None:
+    """What raw markup ``line`` (one line of text, not code) holds, worded with how to
+    write it instead; None when it holds none."""
+    problem, comment = _scan(line, False)
+    return _UNCLOSED_COMMENT if problem is None and comment else problem
+
+
+_UNCLOSED_COMMENT = (
+    "an MDX comment opened with {/* does not close with */} before a blank line or the end; "
+    "close it, or write '{' as \\{"
+)
+
+
+def _scan(line: str, comment: bool) -> tuple[str | None, bool]:  # long: one pass, one rule a char
+    """The first raw markup in ``line`` and whether an MDX comment is open at its end;
+    ``comment`` says one is open at its start."""
+    at = 0
+    if comment:
+        at = _comment_end(line, 0)
+        if at < 0:
+            return None, True
+        if at == 0:
+            return _OPEN, False
+    while at < len(line):
+        char = line[at]
+        if char == "\\":
+            at += 2 if line[at + 1 : at + 2] in _PUNCTUATION else 1
+        elif char == "`":
+            run = len(line[at:]) - len(line[at:].lstrip("`"))
+            close = _closing(line, at + run, run)
+            if close < 0:
+                return (
+                    f"a code span opened with {'`' * run} does not close on this line; "
+                    "close it on the same line, or write a lone backtick as \\`"
+                ), False
+            at = close
+        elif char == "{":
+            if not line.startswith("{/*", at):
+                return _OPEN, False
+            end = _comment_end(line, at + 3)
+            if end < 0:
+                return None, True
+            if end == 0:
+                return _OPEN, False
+            at = end
+        elif char == "}":
+            return "'}' is MDX syntax; write it as \\} or put it in backticks", False
+        elif char == "<" and line[at + 1 : at + 2] not in ("", " ", "\t"):
+            if _TOLD.match(line, at) is None:
+                return (
+                    f"'{line[at : at + 2]}' starts an HTML or JSX tag that the site would "
+                    "render or fail on; write '<' as &lt; or \\<, or put it in backticks"
+                ), False
+            at += 1
+        elif line.startswith("](", at) and not line[at + 2 :].strip():
+            return "a link's target must be on the same line as its text: [text](/route)", False
+        else:
+            at += 1
+    return None, False
+
+
+_OPEN = (
+    "'{' starts an MDX expression that the site would run; write it as \\{ or put it in backticks"
+)
+
+
+def _comment_end(line: str, start: int) -> int:
+    """Just past the ``*/}`` that closes an MDX comment open at ``start``; -1 when the
+    comment goes on past the line, 0 when its first ``*/`` is not followed by ``}`` (then
+    it is an expression that runs code, no comment)."""
+    end = line.find("*/", start)
+    if end < 0:
+        return -1
+    return end + 3 if line.startswith("*/}", end) else 0
+
+
+def _closing(line: str, start: int, run: int) -> int:
+    """The index just past the backtick run of exactly ``run`` that closes a code span
+    opened before ``start``, or -1 when none does on this line."""
+    for found in re.finditer(r"`+", line[start:]):
+        if len(found[0]) == run:
+            return start + found.end()
+    return -1

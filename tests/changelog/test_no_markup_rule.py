@@ -1,0 +1,170 @@
+"""The ``changelog-no-markup`` rule and the link schemes: a summary, a note or an entry on
+disk may not hold raw MDX markup (a tag, an expression, an unclosed comment) outside code,
+nor link to a script (``javascript:``, ``data:``, ...). `docgen changelog` refuses such a
+release at the flag or note line (exit 2, nothing written); `check` reports such an entry
+(exit 1), and so does `build`. Inline code, fenced code and escapes stay literal text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from conftest import MINIMAL_REGISTRY, Outcome, Project
+
+from docgen.changelog.markup import markup_problem, markup_problems, text_lines
+
+Run = Callable[..., Outcome]
+TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+DAY = "changelog/2026-01-02.mdx"
+RELEASE = ["changelog", "--version", "v1.0.0", "--since-file", "old.yaml", "--date", "2026-01-02"]
+NOTE = "changelog.d/note.md"
+
+TAG = "starts an HTML or JSX tag that the site would render or fail on; write '<' as &lt; or \\<, or put it in backticks"  # noqa: E501
+OPEN = (
+    "'{' starts an MDX expression that the site would run; write it as \\{ or put it in backticks"  # noqa: E501
+)
+CLOSE = "'}' is MDX syntax; write it as \\} or put it in backticks"
+SCHEMES = (
+    "changelog links are root-absolute routes such as /user-guide/..., http(s):// or mailto: URLs"  # noqa: E501
+)
+
+
+@pytest.fixture
+def project(make_project: Callable[..., Project], run: Run) -> Project:
+    made = make_project(registry=TUNED, files={"old.yaml": MINIMAL_REGISTRY})
+    assert run(made, "build").exit_code == 0
+    return made
+
+
+def refused(project: Project, run: Run, args: list[str], expected: list[str]) -> None:
+    before = project.snapshot()
+    result = run(project, *args)
+    assert (result.exit_code, result.stdout) == (2, ""), result.output
+    assert result.stderr.splitlines() == expected
+    assert project.snapshot() == before
+    assert run(project, "check").exit_code == 0
+
+
+SUMMARIES = [
+    ("script", "<script>alert(1)</script>", f"'<s' {TAG}"),
+    ("expression", "{alert(1)}", OPEN),
+    ("unclosed-comment", "adds {/* x", "an MDX comment opened with {/* does not close with "
+     "*/} before a blank line or the end; close it, or write '{' as \\{"),
+    ("comment-then-code", "adds {/* x */ alert(1)}", OPEN),
+    ("closing-comment", "adds x */}", CLOSE),
+    ("fragment", "adds <>x</>", f"'<>' {TAG}"),
+    ("bang", "adds <!doctype html>", f"'<!' {TAG}"),
+    ("digit", "is <3 fast", f"'<3' {TAG}"),
+    ("unclosed-code", "adds `x {y}", "a code span opened with ` does not close on this line; "
+     "close it on the same line, or write a lone backtick as \\`"),
+    ("javascript", "adds [x](javascript:alert(1)).", f"link 'javascript:alert(1' uses the "
+     f"scheme 'javascript:'; {SCHEMES}"),
+    ("javascript-spaced", "adds [x]( JavaScript:alert(1)).", f"link 'JavaScript:alert(1' uses "
+     f"the scheme 'JavaScript:'; {SCHEMES}"),
+    ("data", "adds [x](data:text/html,hi).", f"link 'data:text/html,hi' uses the scheme "
+     f"'data:'; {SCHEMES}"),
+    ("backslash-host", "adds [x](/\\evil.example).", f"link '/\\evil.example' is not a route; "
+     f"{SCHEMES}"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("summary", "message"), [c[1:] for c in SUMMARIES], ids=[c[0] for c in SUMMARIES]
+)
+def test_a_summary_with_markup_is_refused_at_the_flag(project, run, summary, message):
+    refused(project, run, [*RELEASE, "--summary", summary], [f"--summary: error: {message}"])
+
+
+NOTES = [
+    ("script", "- adds things.\n  <script>alert(1)</script>\n", 2, f"'<s' {TAG}"),
+    ("expression", "- adds {alert(1)} things.\n", 1, OPEN),
+    ("reference-definition", "- adds [x][y].\n\n[y]: vbscript:msgbox\n", 3, "link "
+     f"'vbscript:msgbox' uses the scheme 'vbscript:'; {SCHEMES}"),
+    ("link-on-next-line", "- adds [x](\n  javascript:alert(1)).\n", 1, "a link's target must "
+     "be on the same line as its text: [text](/route)"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"), [c[1:] for c in NOTES], ids=[c[0] for c in NOTES]
+)
+def test_a_note_with_markup_is_refused_at_its_line(project, run, text, line, message):
+    project.write(NOTE, text)
+    refused(project, run, RELEASE, [f"{NOTE}:{line}: error: {message}"])
+    assert (project.root / NOTE).exists()
+
+
+def test_code_and_escapes_stay_text(project: Project, run: Run) -> None:
+    """Braces and angle brackets in backticks, in a fence, escaped or as `&lt;`, a lone `<`
+    before a blank and a whole MDX comment are accepted, and the entry passes `check`."""
+    project.write(
+        NOTE,
+        "- sets `--hf-overrides '{\"a\": 1}'` and ``a`b<c>`` for x < y.\n"
+        "  Writes \\{x\\}, \\<br>, &lt;b&gt; and \\\\\\` alone. {/* reviewed */}\n"
+        "  ```json\n"
+        '  {"max_model_len": "<auto>"}\n'
+        "  ```\n"
+        "  See [site](https://example.org/x), [mail](mailto:docs@example.org).\n",
+    )
+    result = run(project, *RELEASE, "--summary", "adds `{x}` and `<T>` for a < b.")
+    assert result.exit_code == 0, result.output
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
+
+
+def test_an_entry_with_markup_fails_check_and_build(project: Project, run: Run) -> None:
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    text = (project.root / DAY).read_text("utf-8")
+    project.write(DAY, text.replace("adds things.", "adds {alert(1)} <img src=x> things."))
+    lines = text.split("\n").index("Acme v1.0.0 adds things.") + 1
+    expected = f"{DAY}:{lines}: error: {OPEN}\n"
+    built = run(project, "build")  # writes the overview, and reports the entry
+    assert (built.exit_code, built.stderr) == (1, expected)
+    assert "write changelog/overview.mdx" not in built.stdout
+    assert "update changelog/overview.mdx" in built.stdout
+    checked = run(project, "check")
+    assert (checked.exit_code, checked.stdout) == (1, expected)
+
+
+def test_the_spdx_header_is_no_markup(project: Project, run: Run) -> None:
+    """The header `{/* ... */}` over four lines is the entry's own; the rule starts below."""
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    assert (project.root / DAY).read_text("utf-8").startswith("{/*\n")
+    assert run(project, "check").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("a < b and a <\tb and a <", None),
+        ("`<x>` and ``{`}`` and ` {`", None),
+        ("\\\\{x}", OPEN),  # an escaped backslash, then a raw brace
+        ("\\`{x}`", OPEN),  # an escaped backtick opens no code span
+        ("{/* a */ alert(1) }", OPEN),
+        ("{/* a */}{/* b */}", None),
+        ("{/* a", "an MDX comment opened with {/* does not close with */} before a blank line "
+         "or the end; close it, or write '{' as \\{"),
+        ("<_x>", f"'<_' {TAG}"),
+    ],
+)  # fmt: skip
+def test_markup_problem_reads_a_line_as_mdx_does(line: str, expected: str | None) -> None:
+    assert markup_problem(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("lines", "text"),
+    [
+        (["- a", "  ```", "  {x}", "  ```", "{y}"], [0, 4]),
+        (["- a", "  ```", "  {x}", "{y}", "  z"], [0, 3, 4]),  # a less indented line ends it
+        (["- a", "", "      ```", "      {x}"], [0, 1, 2, 3]),  # 4+ spaces: no fence
+        (["```", "{x}", "", "{y}"], []),  # a fence left open runs to the end
+    ],
+)
+def test_only_fences_mdx_reads_as_code_are_skipped(lines: list[str], text: list[int]) -> None:
+    assert [index for index, _line in text_lines(lines)] == text
+
+
+def test_an_mdx_comment_may_go_on_over_lines_but_not_past_a_blank_one() -> None:
+    assert list(markup_problems(["- a {/* one", "  two */} b", "  c"])) == []
+    assert [i for i, _m in markup_problems(["- a {/* one", "", "  */}"])] == [0, 2]
+    assert [i for i, _m in markup_problems(["- a {/* one", "  ```", "*/ alert(1) }"])] == [2]
