@@ -62,8 +62,15 @@ def build_lines(built: Built, verbose: bool) -> list[Line]:
     ]
     n = {s: len(report.of(s)) for s in DRIFTED}
     unchanged = len(report.changes) - built.changed
-    summary = f"{n[NEW]} written, {n[CHANGED]} updated, {n[STALE]} pruned, {unchanged} unchanged"
-    return [*shielded(lines), Line(f"{verb}{summary}", "info")]
+    if built.dry_run:
+        summary = (
+            f"would write {n[NEW]}, update {n[CHANGED]} and prune {n[STALE]}; {unchanged} unchanged"
+        )
+    else:
+        summary = (
+            f"{n[NEW]} written, {n[CHANGED]} updated, {n[STALE]} pruned, {unchanged} unchanged"
+        )
+    return [*shielded(lines), Line(summary, "info")]
 
 
 def written_line(status: str, path: str) -> Line:

@@ -28,7 +28,7 @@ def test_build_lines_say_what_was_done_then_the_counts(make_project):
     project = make_project()
     built = build(load_project(project.root), dry_run=True)
     lines = report.build_lines(built, verbose=False)
-    assert lines[-1] == report.Line("would 4 written, 0 updated, 0 pruned, 0 unchanged", "info")
+    assert lines[-1] == report.Line("would write 4, update 0 and prune 0; 0 unchanged", "info")
     assert lines[0] == report.Line("would write docs/models.mdx", "info")
     built = build(load_project(project.root))
     again = build(load_project(project.root))

@@ -98,7 +98,8 @@ def listing(project: Project, folder: str) -> Listing:
     if found is None:
         path = project.path(folder)
         inside = Inside(project.root).contains(str(path))
-        found = held[1][folder] = Listing(path, inside, *_walk(project, str(path)))
+        walked = _walk(project, str(path)) if inside else ((), ())  # nothing read outside
+        found = held[1][folder] = Listing(path, inside, *walked)
     return found
 
 

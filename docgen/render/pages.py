@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import TypedDict
 
-from docgen.config import Project
+from docgen.config import Project, setting_location
+from docgen.errors import ConfigError, one_line
 from docgen.io.files import vet_name
 from docgen.registry.model import Profile
 
@@ -33,6 +34,13 @@ def page_templates(project: Project) -> list[str]:
     template whose path holds a control character is a located error."""
     root = project.path(project.config.templates)
     if not root.is_dir():
+        written = setting_location(project.root, "templates")
+        if written.line:  # a folder the settings name must be there (a typo would prune)
+            raise ConfigError.at(
+                written,
+                f"the templates folder '{one_line(project.config.templates)}' "
+                "does not exist or is not a folder",
+            )
         return []
     names = []
     for path in root.rglob("*.j2"):

@@ -145,5 +145,5 @@ def test_a_docs_folder_that_leads_outside_the_root_has_no_pages(project, tmp_pat
     (outside / "page.mdx").write_text("x\n", "utf-8")
     (project.root / "docs").symlink_to(outside, target_is_directory=True)
     assert not files.listing(project, "docs").inside
-    assert [f.rel for f in files.listing(project, "docs").files] == ["docs/page.mdx"]
+    assert files.listing(project, "docs").files == ()  # not even its names are read
     assert files.pages(project) == []
