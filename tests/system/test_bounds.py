@@ -33,9 +33,22 @@ TIME_LIMIT = 10.0  # seconds of processor time; generous for a slow CI machine
 WALL_LIMIT = 3 * TIME_LIMIT
 MEMORY_LIMIT = 400 * 1024  # KiB of peak resident memory
 #: Runs the docgen command line with the template render deadline set (0: the default).
+#: It reports its own peak resident memory (``VmHWM``, which starts afresh at exec) to the
+#: file named by ``sys.argv[1]`` as it exits: ``ru_maxrss`` would also count the test
+#: session's own peak, which Linux carries into a child across fork and exec.
 DRIVER = """\
+import atexit
 import sys
 import docgen.render.environment
+peak_file = sys.argv.pop(1)
+
+
+def report_peak():
+    with open("/proc/self/status") as status, open(peak_file, "w") as out:
+        out.write(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
+
+
+atexit.register(report_peak)
 seconds = int(sys.argv.pop(1))
 if seconds:
     docgen.render.environment.RENDER_SECONDS = seconds
@@ -59,10 +72,13 @@ def docgen_bounded(
     root: Path, *args: str, render_seconds: int = 0, kill_after: float = WALL_LIMIT
 ) -> Run:
     """Run docgen in a child; kill it after ``kill_after`` s; return its own time and memory."""
+    peak_file = root.parent / f"{root.name}.peak"
+    peak_file.unlink(missing_ok=True)
     with TemporaryFile() as out, TemporaryFile() as err:
         start = time.monotonic()
         proc = subprocess.Popen(
-            [sys.executable, "-c", DRIVER, str(render_seconds), "--root", str(root), *args],
+            [sys.executable, "-c", DRIVER, str(peak_file), str(render_seconds)]
+            + ["--root", str(root), *args],
             stdout=out,
             stderr=err,
         )
@@ -78,7 +94,10 @@ def docgen_bounded(
         err.seek(0)
         cpu = usage.ru_utime + usage.ru_stime
         stdout, stderr = out.read().decode(), err.read().decode()
-        return Run(proc.returncode, seconds, cpu, usage.ru_maxrss, stdout, stderr)
+        # Killed before it could report: its maxrss is at least its own peak.
+        reported = peak_file.read_text() if peak_file.is_file() else ""
+        peak = int(reported) if reported.isdigit() else usage.ru_maxrss
+        return Run(proc.returncode, seconds, cpu, peak, stdout, stderr)
 
 
 def assert_bounded(run: Run, expected: str) -> None:
