@@ -128,15 +128,15 @@ def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
     return f"; did you mean {joined}?"
 
 
-def decode(raw: bytes, path: str) -> str:
-    """UTF-8 text of ``raw``, or a located error at the first bad byte."""
+def decode(raw: bytes, path: str, what: str = "", error: type[DocgenError] | None = None) -> str:
+    """UTF-8 text of ``raw`` (a leading BOM dropped), or an ``error`` (default: a registry
+    error) at the first bad byte's line and column; ``what`` names the input."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         before = raw[: exc.start]
         line = before.count(b"\n") + 1
         col = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise RegistryError.at(
-            Location(path, line, col), f"invalid UTF-8 byte 0x{raw[exc.start]:02x}"
-        ) from None
+        message = f"invalid UTF-8 byte 0x{raw[exc.start]:02x}" + (f" in the {what}" if what else "")
+        raise (error or RegistryError).at(Location(path, line, col), message) from None
     return text[1:] if text.startswith("\ufeff") else text

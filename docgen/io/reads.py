@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from docgen.errors import ConfigError, DocgenError, Location
+from docgen.errors import ConfigError, DocgenError, Location, decode
 
 #: The largest input docgen reads (bounded time and memory on hostile input).
 MAX_BYTES = 4_000_000
@@ -122,14 +122,7 @@ def read_input(
     ``read_input_bytes`` reads it; bytes that are not UTF-8 are an ``error`` at their
     line and column. ``what`` names the input in messages: ``changelog note``."""
     raw = read_input_bytes(path, inside, what, display=display, error=error, limit=limit)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = raw[: exc.start]
-        line, col = before.count(b"\n") + 1, exc.start - before.rfind(b"\n")
-        where = Location(display or shown(path, inside), line, col)
-        raise error.at(where, f"invalid UTF-8 byte 0x{raw[exc.start]:02x} in the {what}") from None
-    return text[1:] if text.startswith("\ufeff") else text
+    return decode(raw, display or shown(path, inside), what, error)
 
 
 def read_input_bytes(
