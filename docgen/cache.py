@@ -124,9 +124,10 @@ def _page_input(path: str, inside: files.Inside) -> bytes | None:
     if where is None:
         return _file_digest(path, inside)
     try:
-        with open(where, "rb") as handle:
-            raw = handle.read()
+        raw = files.read_bytes(where)
     except OSError:
+        raw = None
+    if raw is None:
         return MISSING
     head = raw[: 4 * NOTICE_REACH].decode("utf-8", "replace")  # UTF-8: up to 4 bytes a char
     if owned(head):

@@ -133,7 +133,11 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     base = str(project.root)
     for output in outputs:
         target = os.path.join(base, output.path)
-        if not inside.contains(target):
+        try:
+            real, info = files.lookup(target, inside)
+        except (FileNotFoundError, NotADirectoryError):  # a new file: is its folder inside?
+            real, info = inside.real(target, link=False), None
+        if real is None:
             foreign.append(
                 Problem(
                     f"refusing to write {output.path}: it leads outside the "
@@ -142,17 +146,20 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
                 )
             )
             continue
-        raw = files.read_bytes(target)
-        old = None if raw is None else raw.decode("utf-8", errors="replace")
-        if old is not None and output.owned and not owned(old):
-            foreign.append(_foreign(output))
+        raw = None if info is None else files.read_bytes(real)
         if raw is None:
-            status = NEW
-        elif output.digest:  # a cached plan: compare digests
-            status = UNCHANGED if hashlib.sha256(raw).hexdigest() == output.digest else CHANGED
+            report.changes.append(Change(output.path, NEW, output, None))
+            continue
+        head = raw[: 4 * NOTICE_REACH].decode("utf-8", errors="replace")  # up to 4 bytes a char
+        if output.owned and not owned(head):
+            foreign.append(_foreign(output))
+        if output.digest:  # a cached plan: compare digests (the old text only for a diff)
+            same = hashlib.sha256(raw).hexdigest() == output.digest
+            old = None if same else raw.decode("utf-8", errors="replace")
         else:
-            status = UNCHANGED if old == output.text else CHANGED
-        report.changes.append(Change(output.path, status, output, old))
+            old = raw.decode("utf-8", errors="replace")
+            same = old == output.text
+        report.changes.append(Change(output.path, UNCHANGED if same else CHANGED, output, old))
     if foreign:
         raise OwnershipError(foreign)
     return report

@@ -47,18 +47,23 @@ class Inside:
 def readable(path: str | Path, inside: Inside | None) -> str | None:
     """Where to read ``path``: a regular file (through links, within the root unless
     ``inside`` is None), or None for anything refused or never read (a device, a FIFO)."""
-    text = os.fspath(path)
     try:
-        info = os.lstat(text)
-        link = stat.S_ISLNK(info.st_mode)
-        real = text if inside is None else inside.real(text, link)
-        if real is None:
-            return None
-        if link:
-            info = os.stat(real)
+        real, info = lookup(os.fspath(path), inside)
     except OSError:
         return None
-    return real if stat.S_ISREG(info.st_mode) else None
+    return real if real is not None and stat.S_ISREG(info.st_mode) else None
+
+
+def lookup(text: str, inside: Inside | None) -> tuple[str | None, os.stat_result]:
+    """The real path of ``text`` if it lies inside the root (``text`` itself when
+    ``inside`` is None; None when it leaves the root), and what lies there (a link
+    followed when it stays inside). Raise OSError when nothing lies at ``text``."""
+    info = os.lstat(text)
+    link = stat.S_ISLNK(info.st_mode)
+    real = text if inside is None else inside.real(text, link)
+    if link and real is not None:
+        info = os.stat(real)
+    return real, info
 
 
 def read_bytes(path: str | Path) -> bytes | None:
@@ -84,10 +89,22 @@ def _regular(path: str | Path, size: int) -> bytes | None:
     anything else, which is opened without blocking and never read."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             return None
-        with open(fd, "rb", closefd=False) as handle:
-            return handle.read(size)
+        # Ask for the expected size and a byte more: a short read of a regular file is
+        # its end. A file that grew meanwhile is read on in blocks (up to ``size``).
+        parts: list[bytes] = []
+        total, want = 0, info.st_size + 1
+        while size < 0 or total < size:
+            ask = want if size < 0 else min(want, size - total)
+            chunk = os.read(fd, ask)
+            parts.append(chunk)
+            total += len(chunk)
+            if len(chunk) < ask:
+                break
+            want = 1 << 16
+        return b"".join(parts)
     finally:
         os.close(fd)
 
@@ -168,17 +185,19 @@ def shown(path: str | Path, inside: Inside | None) -> str:
 def load(path: str | Path, inside: Inside | None, what: str, limit: int) -> bytes:
     """The bytes of the regular file ``path`` (within the root unless ``inside`` is None),
     at most ``limit`` of them; raise Refused otherwise. A FIFO or device is never opened."""
-    real = _located(os.fspath(path), inside, what)
-    try:
-        info = os.stat(real)
-        fits = info.st_size <= limit
-        data = _regular(real, limit + 1) if stat.S_ISREG(info.st_mode) and fits else None
-    except OSError as exc:
-        raise Refused(f"cannot read {what}: {exc.strerror}") from None
-    if not stat.S_ISREG(info.st_mode) or (fits and data is None):  # (or changed meanwhile)
+    real, info = _located(os.fspath(path), inside, what)
+    data = None
+    if stat.S_ISREG(info.st_mode) and info.st_size <= limit:
+        try:
+            data = _regular(real, limit + 1)
+        except OSError as exc:
+            raise Refused(f"cannot read {what}: {exc.strerror}") from None
+        if data is None:  # replaced meanwhile by something that is not a file
+            raise Refused(f"the {what} changed while docgen read it; run docgen again")
+    if not stat.S_ISREG(info.st_mode):
         kind = _NOT_FILES.get(stat.S_IFMT(info.st_mode), "something else")
         raise Refused(f"the {what} is {kind}, not a file; docgen reads only regular files")
-    if data is None or len(data) > limit:
+    if data is None or len(data) > limit:  # (None: over the limit before reading)
         size = max(info.st_size, len(data or b"")) / 1e6
         plural = f"{what[:-1]}ies" if what.endswith("y") else f"{what}s"
         message = f"the {what} is {size:.1f} MB; docgen reads {plural} up to {limit / 1e6:.0f} MB"
@@ -186,20 +205,18 @@ def load(path: str | Path, inside: Inside | None, what: str, limit: int) -> byte
     return data
 
 
-def _located(text: str, inside: Inside | None, what: str) -> str:
-    """Where to read ``text`` (its real path within the root), or Refused."""
+def _located(text: str, inside: Inside | None, what: str) -> tuple[str, os.stat_result]:
+    """Where to read ``text`` (its real path within the root) and what lies there, or
+    Refused."""
     try:
-        link = stat.S_ISLNK(os.lstat(text).st_mode)
+        real, info = lookup(text, inside)
     except OSError as exc:
         raise Refused(f"cannot read {what}: {exc.strerror}") from None
-    if inside is None:
-        return text
-    real = inside.real(text, link)
     if real is not None:
-        return real
-    if link:
+        return real, info
+    if stat.S_ISLNK(info.st_mode):
         how = "is a symbolic link that leaves"
-    elif os.path.abspath(text).startswith(inside.root + os.sep):
+    elif os.path.abspath(text).startswith(inside.root + os.sep):  # type: ignore[union-attr]
         how = "lies in a linked folder that leaves"
     else:
         how = "lies outside"
