@@ -101,14 +101,10 @@ def _tree_input(
 ) -> Iterator[tuple[str, bytes]]:
     """A folder's name (a folder where a file is expected is an error the key must not
     hide); for a linked one, where it leads and, when inside the root, all below it."""
-    if found.kind == files.DIR:
-        yield found.rel, b"\0folder"
-        return
-    yield found.rel, _file_digest(found.path, inside)  # the link's target
-    if inside.contains(found.path):
+    yield found.rel, _file_digest(found.path, inside)  # a marker: no folder is read
+    if found.kind != files.DIR and inside.contains(found.path):
         for below in files.followed(project, found.rel):
-            marker = b"\0folder" if below.kind == files.DIR else None
-            yield below.rel, marker or _file_digest(below.path, inside)
+            yield below.rel, _file_digest(below.path, inside)
 
 
 def _sha(data: bytes) -> bytes:

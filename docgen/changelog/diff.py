@@ -15,7 +15,7 @@ from typing import Any
 from docgen.changelog import git
 from docgen.config import Project
 from docgen.io import files
-from docgen.registry.load import MAX_BYTES, load_bytes
+from docgen.registry.load import load_bytes
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
 
 KINDS = (
@@ -89,7 +89,7 @@ def registry_file(project: Project, path: str) -> Registry:
     named, so it may lie anywhere, but it is read as the registry is (a regular file of at
     most ``MAX_BYTES``; never a FIFO or a device)."""
     target = (project.root / path) if not Path(path).is_absolute() else Path(path)
-    raw = files.read_input_bytes(target, None, "registry", display=path, limit=MAX_BYTES)
+    raw = files.read_input_bytes(target, None, "registry", display=path)
     return load_bytes(raw, path)
 
 

@@ -3,6 +3,7 @@ files of a folder changed since one."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -12,6 +13,9 @@ from docgen.io.files import MAX_BYTES
 
 #: The option every git failure is reported against.
 SINCE = Location("--since")
+#: What ``git cat-file --batch-check`` prints of an object it finds (and what it matches).
+_OBJECT_FORMAT = "%(objectname) %(objecttype) %(objectsize)"
+_OBJECT = re.compile(r"([0-9a-f]{40,64}) ([a-z]+) ([0-9]+)\n")
 
 
 def registry_bytes_at(project: Project, ref: str) -> bytes:
@@ -22,12 +26,12 @@ def registry_bytes_at(project: Project, ref: str) -> bytes:
     _known_revision(project.root, ref)
     what = f"{project.config.registry} at revision '{ref}'"
     spec = f"{ref}:{rel}"
-    found = _decode(_run(project.root, "cat-file", "--batch-check", given=f"{spec}\n").stdout)
-    fields = found.split() if "\n" not in spec else []
-    if len(fields) != 3 or fields[1:2] == ["missing"]:
+    ask = _run(project.root, "cat-file", f"--batch-check={_OBJECT_FORMAT}", given=f"{spec}\n")
+    found = _OBJECT.fullmatch(_decode(ask.stdout))
+    if found is None:  # git printed "<spec> missing" (or "ambiguous")
         _bytes(project.root, "show", spec, what=what)  # git says why, in its words
         raise ConfigError.at(SINCE, f"cannot read {what}")
-    name, kind, size = fields
+    name, kind, size = found.groups()
     if kind != "blob":
         raise ConfigError.at(SINCE, f"cannot read {what}: it is a {kind}, not a file")
     if int(size) > MAX_BYTES:

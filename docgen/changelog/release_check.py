@@ -8,7 +8,6 @@ docgen never rewrites: a release that broke one would fail every later ``check``
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -52,20 +51,22 @@ def refuse_broken(
     text = f"{head}\n{section}" if head else section
     offset = head.count("\n") + 1 if head else 0
     found = check_entry(parse_entry(path, text), registry, routes)
-    problems = [_placed(p, path, release.origins, offset) for p in found]
+    origins = {  # the entry's line number -> where the user wrote that line
+        offset + number: origin
+        for number, origin in enumerate(release.origins, start=1)
+        if origin is not None
+    }
+    problems = [_placed(p, origins) for p in found]
     problems += _order(path, release, existing)
     if problems:
         raise ConfigError(problems)
 
 
-def _placed(
-    problem: Problem, path: str, origins: Sequence[Location | None], offset: int
-) -> Problem:
+def _placed(problem: Problem, origins: dict[int, Location]) -> Problem:
     """``problem`` at the note line or flag its line came from; one in what docgen worded
     stays at the entry's line, and says so."""
     where = problem.location
-    index = where.line - 1 - offset if where is not None and where.path == path else -1
-    origin = origins[index] if 0 <= index < len(origins) else None
+    origin = origins.get(where.line) if where is not None else None
     if origin is not None:
         return replace(problem, location=origin)
     return replace(problem, message=f"{problem.message} (in the release docgen would write)")

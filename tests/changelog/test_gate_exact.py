@@ -49,3 +49,12 @@ def test_an_entry_git_names_from_the_repositorys_top_counts(make_project):
     project = committed_site(make_project)
     project.write(ENTRY, "## v0.0.1\n\nEdited.\n")
     assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
+
+
+def test_the_overview_git_names_from_the_repositorys_top_is_no_entry(make_project):
+    """``site/changelog/overview.mdx`` changed: its file name is the overview's, no entry."""
+    project = committed_site(make_project)
+    project.write("site/changelog/overview.mdx", "Rebuilt.\n")
+    assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
+        "changelog-gate"
+    ]

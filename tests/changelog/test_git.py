@@ -12,6 +12,7 @@ from conftest import MINIMAL_REGISTRY, Project
 from docgen.changelog import git as docgen_git
 from docgen.config import load_project
 from docgen.errors import ConfigError
+from docgen.io.files import MAX_BYTES
 
 TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
 
@@ -160,3 +161,55 @@ def test_a_folder_whose_name_starts_with_a_dash_is_a_folder_to_git(repo):
         "site/-drafts/2026-01-01.mdx",
         "-drafts/2026-01-02.mdx",
     ]
+
+
+def _committed_registry(repo: Project, size: int) -> None:
+    """Commit a registry of exactly ``size`` bytes (the minimal one, padded with comments)."""
+    pad = size - len(MINIMAL_REGISTRY.encode())
+    lines, rest = divmod(pad, 80)
+    text = MINIMAL_REGISTRY + ("#" * 79 + "\n") * lines + ("#" * (rest - 1) + "\n" if rest else "")
+    assert len(text.encode()) == size
+    repo.write("site/profiles.yaml", text)
+    git(repo, "add", ".")
+    commit(repo, f"{size} bytes")
+
+
+def test_a_registry_of_exactly_the_limit_is_read(repo):
+    _committed_registry(repo, MAX_BYTES)
+    assert len(docgen_git.registry_bytes_at(site(repo), "HEAD")) == MAX_BYTES
+
+
+def test_a_registry_over_the_limit_is_refused_with_its_size(repo):
+    _committed_registry(repo, 4_150_001)  # 4.15 MB: shown rounded to one decimal
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.registry_bytes_at(site(repo), "HEAD")
+    assert str(caught.value) == (
+        "--since: error: profiles.yaml at revision 'HEAD' is 4.2 MB; "
+        "docgen reads registries up to 4 MB"
+    )
+
+
+def test_a_registry_that_is_a_folder_at_the_revision_is_refused(repo):
+    (repo.root / "site/profiles.yaml").unlink()
+    repo.write("site/profiles.yaml/README", "a folder\n")
+    git(repo, "add", "-A")
+    commit(repo, "a folder")
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.registry_bytes_at(site(repo), "HEAD")
+    assert str(caught.value) == (
+        "--since: error: cannot read profiles.yaml at revision 'HEAD': it is a tree, not a file"
+    )
+
+
+def test_a_registry_missing_at_the_revision_is_refused_in_gits_words(repo):
+    git(repo, "rm", "-q", "site/profiles.yaml")
+    commit(repo, "removed")
+    repo.write("site/profiles.yaml", MINIMAL_REGISTRY)
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.registry_bytes_at(site(repo), "HEAD")
+    message = str(caught.value)  # git's own words vary between git versions
+    assert message.startswith(
+        "--since: error: cannot read profiles.yaml at revision 'HEAD': fatal: path "
+        "'site/profiles.yaml' "
+    )
+    assert message.endswith("not in 'HEAD'") and "\n" not in message

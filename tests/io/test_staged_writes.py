@@ -12,6 +12,7 @@ import errno
 import os
 import shutil
 import subprocess
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -189,3 +190,41 @@ def test_a_build_that_cannot_write_exits_2_with_one_located_line(
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
     assert result.stderr.split(": error: cannot write ")[0].startswith("docs/")
     assert project.snapshot() == before
+
+
+def test_a_roll_back_that_fails_too_says_what_was_kept(project, monkeypatch):
+    """The 3rd rename fails, and so does the 4th: putting the stale page back."""
+    real = os.replace
+    calls: list[str] = []
+
+    def replace(source: Any, target: Any) -> None:
+        calls.append(os.fspath(target))
+        if len(calls) in (3, 4):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real(source, target)
+
+    before = tree(project.root)
+    hooked = types.SimpleNamespace(**{n: getattr(os, n) for n in dir(os) if not n.startswith("__")})
+    hooked.replace = replace
+    monkeypatch.setattr(writes, "os", hooked)
+    with pytest.raises(WriteError) as info:
+        writes.apply(project, TODO)
+    assert [Path(c).relative_to(project.root).as_posix() for c in calls[2:]] == [
+        "docs/new/deeper/b.mdx",
+        "docs/stale.mdx",
+        "docs/changed.mdx",
+    ]
+    assert str(info.value) == (
+        f"docs/new/deeper/b.mdx: error: cannot write docs/new/deeper/b.mdx: "
+        f"{os.strerror(errno.EIO)}; the files written before it were kept"
+    )
+    left = tree(project.root)
+    assert "docs/stale.mdx" not in left  # could not be put back
+    assert left["docs/changed.mdx"] == before["docs/changed.mdx"]  # was put back
+
+
+def test_an_os_error_without_a_reason_is_shown_as_python_words_it():
+    error = writes.failed("docs/a.mdx", "write", OSError("the disk is on fire"))
+    assert str(error) == (
+        "docs/a.mdx: error: cannot write docs/a.mdx: the disk is on fire; no file was changed"
+    )

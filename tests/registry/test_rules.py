@@ -8,6 +8,7 @@ from conftest import MINIMAL_REGISTRY
 from test_load import broken
 
 from docgen.errors import RegistryError
+from docgen.registry import rules
 from docgen.registry.load import load_bytes
 from docgen.registry.rules import Checker
 from docgen.registry.source import load_text
@@ -130,3 +131,19 @@ def test_expect_present_refuses_a_different_argv(make_project, run):
         result = run(project, command)
         assert (result.exit_code, result.stderr.splitlines()) == (2, [message]), command
     assert project.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("ftp://" + "x" * 54, "ftp://" + "x" * 54),  # 60 characters: quoted whole
+        ("ftp://" + "x" * 55, "ftp://" + "x" * 51 + "..."),  # 61: cut to 57 and "..."
+        ("ftp://a\nb", "ftp://a\\nb"),
+    ],
+    ids=["sixty", "sixty-one", "line-break"],
+)
+def test_a_wrong_site_url_is_quoted_whole_up_to_sixty_characters(url, shown):
+    assert rules.site_url_problem(url) == (
+        "must be an absolute http(s) URL such as https://docs.example.com "
+        f"(no query, fragment, spaces or quotes), got '{shown}'"
+    )
