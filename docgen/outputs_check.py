@@ -36,18 +36,24 @@ def refuse_collisions(
 ) -> None:
     """Raise a located error for each path two outputs (or an output and a hand-written
     page docgen publishes as it is) would share."""
-    first: dict[str, tuple[str, str]] = {
-        path: ("hand", f"the hand-written page {path}") for path in hand_written
-    }
+    first: dict[str, Output | None] = dict.fromkeys(hand_written)  # None: hand-written
+
+    def described(output: Output | None, path: str) -> tuple[str, str]:
+        if output is None:
+            return "hand", f"the hand-written page {path}"
+        kind = "overview" if output.basis == "changelog" else output.kind
+        return kind, _describe(project, reg, output, variant_path)
+
     problems: dict[str, Problem] = {}
     for output in outputs:
-        kind = "overview" if output.basis == "changelog" else output.kind
-        this = (kind, _describe(project, reg, output, variant_path))
-        earlier = first.setdefault(output.path, this)
-        if kind == "variant" and output.origin in problems:
+        earlier = first.setdefault(output.path, output)
+        if earlier is output or output.path in problems:
+            continue
+        if output.kind == "variant" and output.origin in problems:
             continue  # the variants of a page written twice: that page's problem says it
-        if earlier is not this and output.path not in problems:
-            problems[output.path] = _problem(project, output, earlier, this)
+        problems[output.path] = _problem(
+            project, output, described(earlier, output.path), described(output, output.path)
+        )
     if problems:
         raise ConfigError(list(problems.values()))
 
