@@ -45,6 +45,7 @@ class Config:
     changelog_link: str = ""  # page a changelog bullet links to; default: first template page
     release_route: str = "release-notes/{year}/{month}/{day}"
     routes: Mapping[str, str] = field(default_factory=dict)  # page path -> published route
+    navigation: str = ""  # Fern's navigation file; default: <docs>/index.yml when it exists
 
     def route(self, page: str) -> str:
         """The published route of a page (``docs/a/b.mdx`` -> ``a/b`` unless mapped)."""
@@ -58,7 +59,16 @@ class Config:
 
 #: Longest file or folder name file systems hold (NAME_MAX on Linux and macOS).
 NAME_BYTES = 255
-PATH_FIELDS = ("registry", "templates", "docs", "changelog", "variants", "export", "fragments")
+PATH_FIELDS = (
+    "registry",
+    "templates",
+    "docs",
+    "changelog",
+    "variants",
+    "export",
+    "fragments",
+    "navigation",
+)
 #: Settings docgen fills in with ``str.format``, and the only fields each may name.
 FORMAT_FIELDS = {
     "variant_pattern": ("dir", "stem", "agent"),

@@ -18,6 +18,7 @@ LAYERS = [
     {"io"},
     {"vllm"},
     {"registry"},
+    {"navigation"},
     {"render"},
     {"changelog"},
     {"plan", "sync", "cache", "outputs_check"},

@@ -1,0 +1,213 @@
+"""Fern's navigation (``docs/index.yml``) as docgen reads it: the variants of the node that
+has them, the pages each variant's layout lists, and the route each page is published at.
+
+A route is the slugs from the top down, joined by ``/`` and made root-absolute: the tab's,
+the variant's, each enclosing section's (unless ``skip-slug: true``) and the page's own;
+a node without a ``slug`` takes its title in lowercase words joined by ``-``. A section
+with a ``path`` publishes that page at the section's route. Links (``link:``) and API
+references publish no page of the project. Paths are relative to the navigation file's
+folder, as Fern reads them; docgen keeps them project-relative.
+
+The file is read as every input is (inside the root, bounded, UTF-8); what is not a
+navigation docgen understands is an error at its line and column.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from docgen.config import Project
+from docgen.errors import ConfigError, DocgenError, Location, Problem
+from docgen.io.reads import Inside, read_input
+
+#: The words of a title, as a slug takes them.
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+
+
+@dataclass(frozen=True)
+class NavPage:
+    """One page a layout lists: its file (project-relative), route and place in the file."""
+
+    path: str
+    route: str
+    where: Location
+
+
+@dataclass(frozen=True)
+class NavVariant:
+    """One variant of the node with ``variants``: its slug and the pages its layout lists."""
+
+    slug: str
+    title: str
+    default: bool
+    pages: tuple[NavPage, ...]
+    where: Location
+
+
+@dataclass(frozen=True)
+class Navigation:
+    """What a project's Fern navigation publishes."""
+
+    path: str  # project-relative: docs/index.yml
+    variants: tuple[NavVariant, ...]
+    pages: tuple[NavPage, ...]  # every page listed, in every variant and outside them
+
+    def routes(self) -> set[str]:
+        """Every root-absolute route the navigation publishes."""
+        return {page.route for page in self.pages}
+
+    def variant(self, slug: str) -> NavVariant | None:
+        return next((v for v in self.variants if v.slug == slug), None)
+
+    def listed(self, path: str) -> list[NavPage]:
+        """The places a project-relative file is listed (none when it is not published)."""
+        return [page for page in self.pages if page.path == path]
+
+
+def load(project: Project) -> Navigation | None:
+    """The project's navigation: the file the ``navigation`` setting names, else
+    ``<docs>/index.yml`` when it exists; None without one."""
+    cfg = project.config
+    rel = cfg.navigation or f"{cfg.docs}/index.yml"
+    path = project.path(rel)
+    if not cfg.navigation and not os.path.lexists(path):
+        return None
+    text = read_input(path, Inside(project.root), "navigation", display=rel)
+    return parse(_yaml(text, rel), rel)
+
+
+def _yaml(text: str, path: str) -> Any:
+    """``text`` loaded by ruamel.yaml's round-trip loader (which keeps every node's line),
+    or a located error."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    from docgen.registry.depth import check_depth, too_deep
+    from docgen.registry.source import marked_problem
+
+    try:
+        check_depth(text, path)
+    except DocgenError as exc:
+        raise ConfigError(exc.problems) from None
+    try:
+        return YAML(typ="rt").load(text)
+    except MarkedYAMLError as exc:
+        raise ConfigError([marked_problem(exc, path, text)]) from None
+    except RecursionError:
+        raise ConfigError.at(Location(path, 1, 1), too_deep()) from None
+    except YAMLError as exc:
+        raise ConfigError.at(Location(path, 1, 1), f"cannot parse YAML: {exc}") from None
+
+
+def slug_of(title: str) -> str:
+    """A title's slug, as a node without its own ``slug`` gets one."""
+    return "-".join(word.lower() for word in _WORDS.findall(title))
+
+
+def parse(data: Any, path: str) -> Navigation:
+    """The navigation in ``data`` (ruamel.yaml's round-trip load of the file at the
+    project-relative ``path``)."""
+    if not isinstance(data, Mapping):
+        raise ConfigError.at(Location(path, 1, 1), "the navigation is not a YAML mapping")
+    reader = _Reader(path, posixpath.dirname(path), data.get("tabs") or {})
+    items = data.get("navigation")
+    if not isinstance(items, Sequence) or isinstance(items, str):
+        raise ConfigError.at(
+            _at(data, "navigation", path), "the navigation has no 'navigation' list"
+        )
+    pages = list(reader.items(items, []))
+    if reader.problems:
+        raise ConfigError(reader.problems)
+    return Navigation(path, tuple(reader.variants), tuple(pages))
+
+
+class _Reader:
+    """Walks the navigation tree, collecting variants, pages and problems."""
+
+    def __init__(self, path: str, folder: str, tabs: Any) -> None:
+        self.path, self.folder = path, folder
+        self.tabs = tabs if isinstance(tabs, Mapping) else {}
+        self.variants: list[NavVariant] = []
+        self.problems: list[Problem] = []
+
+    def items(self, items: Sequence[Any], slugs: list[str]) -> Iterator[NavPage]:
+        for index, item in enumerate(items):
+            if not isinstance(item, Mapping):
+                self.problem(items, index, "a navigation item is a mapping such as 'page: ...'")
+                continue
+            yield from self.item(item, slugs)
+
+    def item(self, item: Mapping[str, Any], slugs: list[str]) -> Iterator[NavPage]:
+        if "tab" in item:
+            tab = self.tabs.get(item["tab"])
+            title = tab.get("display-name", "") if isinstance(tab, Mapping) else ""
+            given = tab.get("slug") if isinstance(tab, Mapping) else None
+            here = [*slugs, str(given or slug_of(str(title)) or slug_of(str(item["tab"])))]
+            if "variants" in item:
+                yield from self.variant_list(item["variants"], here)
+            yield from self.items(self.list_of(item, "layout"), here)
+        elif "section" in item:
+            here = slugs if item.get("skip-slug") is True else [*slugs, self.slug(item, "section")]
+            if "path" in item:
+                yield self.page(item, here)
+            yield from self.items(self.list_of(item, "contents"), here)
+        elif "page" in item:
+            yield self.page(item, [*slugs, self.slug(item, "page")])
+        elif "layout" in item:
+            yield from self.items(self.list_of(item, "layout"), slugs)
+
+    def variant_list(self, variants: Any, slugs: list[str]) -> Iterator[NavPage]:
+        if not isinstance(variants, Sequence) or isinstance(variants, str):
+            return
+        for variant in variants:
+            if not isinstance(variant, Mapping):
+                continue
+            slug = str(variant.get("slug") or slug_of(str(variant.get("title", ""))))
+            pages = tuple(self.items(self.list_of(variant, "layout"), [*slugs, slug]))
+            where = _at(variant, "slug" if "slug" in variant else "title", self.path)
+            title = str(variant.get("title", ""))
+            self.variants.append(
+                NavVariant(slug, title, variant.get("default") is True, pages, where)
+            )
+            yield from pages
+
+    def list_of(self, item: Mapping[str, Any], key: str) -> Sequence[Any]:
+        value = item.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, Sequence) or isinstance(value, str):
+            self.problems.append(
+                Problem(f"'{key}' is a list of navigation items", _at(item, key, self.path))
+            )
+            return []
+        return value
+
+    def slug(self, item: Mapping[str, Any], kind: str) -> str:
+        return str(item.get("slug") or slug_of(str(item.get(kind, ""))))
+
+    def page(self, item: Mapping[str, Any], slugs: list[str]) -> NavPage:
+        given = str(item.get("path", ""))
+        path = posixpath.normpath(posixpath.join(self.folder, given))
+        return NavPage(path, "/" + "/".join(slugs), _at(item, "path", self.path))
+
+    def problem(self, items: Sequence[Any], index: int, message: str) -> None:
+        try:
+            line, col = items.lc.item(index)  # type: ignore[attr-defined]
+            where = Location(self.path, line + 1, col + 1)
+        except (AttributeError, KeyError, TypeError):
+            where = Location(self.path)
+        self.problems.append(Problem(message, where))
+
+
+def _at(node: Any, key: str, path: str) -> Location:
+    """Where ``key``'s value of a round-trip mapping sits (1-based), or the file."""
+    try:
+        line, col = node.lc.value(key)
+    except (AttributeError, KeyError, TypeError):
+        return Location(path)
+    return Location(path, line + 1, col + 1)

@@ -1,0 +1,187 @@
+"""Fern's navigation as docgen reads it: NemoClaw's real ``docs/index.yml`` (its variants,
+which pages each lists, the route of each), the slug rules on small navigations, and a
+located error for each way a navigation file can be wrong."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from docgen import navigation
+from docgen.config import load_project
+from docgen.errors import ConfigError
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "nemoclaw-docs"
+BUILT = "docs/_build/agent-variants"
+
+
+@pytest.fixture(scope="module")
+def nemoclaw() -> navigation.Navigation:
+    nav = navigation.load(load_project(FIXTURE))
+    assert nav is not None
+    return nav
+
+
+def test_nemoclaws_variants_are_read_in_order_with_the_default(nemoclaw):
+    assert [(v.slug, v.title, v.default) for v in nemoclaw.variants] == [
+        ("openclaw", "NemoClaw for OpenClaw", True),
+        ("deepagents", "NemoClaw for Deep Agents", False),
+        ("hermes", "NemoClaw for Hermes", False),
+    ]
+    assert [len(v.pages) for v in nemoclaw.variants] == [72, 50, 63]
+    assert [str(v.where) for v in nemoclaw.variants] == [
+        "docs/index.yml:14:15",
+        "docs/index.yml:304:15",
+        "docs/index.yml:515:15",
+    ]
+
+
+def test_a_shared_page_is_listed_only_by_the_variants_that_publish_it(nemoclaw):
+    def listed(page: str) -> list[str]:
+        return [
+            v.slug
+            for v in nemoclaw.variants
+            if any(p.path == f"{BUILT}/{page}.{v.slug}.generated.mdx" for p in v.pages)
+        ]
+
+    assert listed("inference/set-up-vllm") == ["openclaw", "deepagents", "hermes"]
+    assert listed("manage-sandboxes/messaging-channels") == ["openclaw", "hermes"]
+
+
+def test_each_page_has_its_route_and_its_line(nemoclaw):
+    [page] = nemoclaw.listed(f"{BUILT}/inference/set-up-vllm.hermes.generated.mdx")
+    assert page.route == "/user-guide/hermes/inference/local-inference/set-up-vllm"
+    assert str(page.where) == "docs/index.yml:600:27"
+    [home, *_] = nemoclaw.listed("docs/index.mdx")
+    assert home.route == "/user-guide/openclaw/home"
+
+
+def test_of_the_48_routes_nemoclaws_changelog_links_to_this_snapshot_publishes_21(nemoclaw):
+    links = set()
+    for entry in sorted((FIXTURE / "docs/changelog").glob("*.mdx")):
+        links |= {m.split("#")[0] for m in re.findall(r"\]\((/[^)\s]*)\)", entry.read_text())}
+    published = links & nemoclaw.routes()
+    assert (len(links), len(published)) == (48, 21)
+    assert "/user-guide/openclaw/reference/commands" in published
+    assert "/user-guide/openclaw/manage-sandboxes/mcp-servers/manage-mcp-servers" not in published
+
+
+# -- the slug rules, on small navigations ----------------------------------------------------
+
+
+def nav_of(make_project, text: str) -> navigation.Navigation:
+    project = make_project(files={"docs/index.yml": text})
+    nav = navigation.load(load_project(project.root))
+    assert nav is not None
+    return nav
+
+
+SMALL = """\
+tabs:
+  guide:
+    display-name: The User Guide
+navigation:
+  - tab: guide
+    variants:
+      - title: For Alpha Agents
+        layout:
+          - page: Getting Started, Quickly!
+            path: start.mdx
+          - section: Deep Dive
+            path: dive/index.mdx
+            contents:
+              - page: One
+                path: dive/one.mdx
+                slug: first
+              - section: Hidden Group
+                skip-slug: true
+                contents:
+                  - page: Two
+                    path: ./dive/../dive/two.mdx
+              - link: Elsewhere
+                href: https://example.com
+      - title: Beta
+        slug: b
+        layout:
+          - page: Start
+            path: start.mdx
+  - page: About
+    path: about.mdx
+"""
+
+
+def test_slugs_come_from_titles_unless_given_and_skip_slug_skips_one(make_project):
+    nav = nav_of(make_project, SMALL)
+    assert [(p.path, p.route) for p in nav.pages] == [
+        ("docs/start.mdx", "/the-user-guide/for-alpha-agents/getting-started-quickly"),
+        ("docs/dive/index.mdx", "/the-user-guide/for-alpha-agents/deep-dive"),
+        ("docs/dive/one.mdx", "/the-user-guide/for-alpha-agents/deep-dive/first"),
+        ("docs/dive/two.mdx", "/the-user-guide/for-alpha-agents/deep-dive/two"),
+        ("docs/start.mdx", "/the-user-guide/b/start"),
+        ("docs/about.mdx", "/about"),
+    ]
+    assert [v.slug for v in nav.variants] == ["for-alpha-agents", "b"]
+
+
+def test_a_tabs_own_slug_leads_its_routes(make_project):
+    text = SMALL.replace("display-name: The User Guide", "display-name: X\n    slug: ug")
+    nav = nav_of(make_project, text)
+    assert sorted(nav.routes())[:2] == ["/about", "/ug/b/start"]
+
+
+def test_without_a_navigation_file_there_is_none(make_project):
+    project = make_project()
+    assert navigation.load(load_project(project.root)) is None
+
+
+# -- a located error for each way the file can be wrong -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("navigation: [\n", "docs/index.yml:2:1: error: "),
+        ("- a\n- b\n", "docs/index.yml:1:1: error: the navigation is not a YAML mapping"),
+        ("tabs: {}\n", "docs/index.yml: error: the navigation has no 'navigation' list"),
+        (
+            "navigation:\n  - page: A\n    path: a.mdx\n  - just text\n",
+            "docs/index.yml:4:5: error: a navigation item is a mapping such as 'page: ...'",
+        ),
+        (
+            "navigation:\n  - section: S\n    contents: nope\n",
+            "docs/index.yml:3:15: error: 'contents' is a list of navigation items",
+        ),
+    ],
+    ids=["yaml", "not-a-mapping", "no-navigation", "item", "contents"],
+)
+def test_a_wrong_navigation_is_a_located_error(make_project, text, message):
+    project = make_project(files={"docs/index.yml": text})
+    with pytest.raises(ConfigError) as caught:
+        navigation.load(load_project(project.root))
+    assert str(caught.value).startswith(message)
+
+
+def test_a_named_navigation_file_must_exist(make_project):
+    project = make_project(files={"docgen.toml": 'navigation = "fern/nav.yml"\n'})
+    with pytest.raises(ConfigError) as caught:
+        navigation.load(load_project(project.root))
+    assert str(caught.value) == (
+        "fern/nav.yml: error: cannot read navigation: No such file or directory"
+    )
+
+
+def test_a_navigation_linked_outside_the_root_is_never_read(make_project, tmp_path):
+    project = make_project()
+    outside = tmp_path / "outside.yml"
+    shutil.copy(FIXTURE / "docs/index.yml", outside)
+    (project.root / "docs").mkdir(exist_ok=True)
+    (project.root / "docs/index.yml").symlink_to(outside)
+    with pytest.raises(ConfigError) as caught:
+        navigation.load(load_project(project.root))
+    assert str(caught.value) == (
+        "docs/index.yml: error: the navigation is a symbolic link that leaves the project "
+        "root; docgen reads only files inside it"
+    )
