@@ -45,7 +45,7 @@ from docgen.plan import Plan
 from docgen.render.syntax import NOTICE_REACH, owned
 
 FOLDER = files.OWN_FOLDER
-FORMAT = b"docgen-plan-cache-3\n"
+FORMAT = b"docgen-plan-cache-4\n"
 SEAL = hashlib.sha256().digest_size
 PACKAGE = Path(__file__).resolve().parent
 
@@ -80,6 +80,8 @@ def _inputs(project: Project) -> Iterator[tuple[str, bytes]]:
     inside = files.Inside(project.root)
     yield "registry", _file_digest(project.registry_path, inside)
     cfg = project.config
+    navigation = cfg.navigation or f"{cfg.docs}/index.yml"
+    yield navigation, _file_digest(project.path(navigation), inside)
     overview = f"{cfg.changelog}/{OVERVIEW}"  # an output, not an input
     for folder in (cfg.templates, cfg.changelog):
         listed = files.listing(project, folder)
@@ -259,7 +261,7 @@ def slim(plan: Plan) -> Plan:
         replace(o, text="", sources=(), digest=hashlib.sha256(o.text.encode()).hexdigest())
         for o in plan.outputs
     )
-    return Plan(registry, outputs, plan.pages, complete=False)
+    return Plan(registry, outputs, plan.pages, complete=False, navigation=plan.navigation)
 
 
 def cached_plan(project: Project) -> tuple[Plan, str]:

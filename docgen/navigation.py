@@ -64,6 +64,11 @@ class Navigation:
     def variant(self, slug: str) -> NavVariant | None:
         return next((v for v in self.variants if v.slug == slug), None)
 
+    def lists(self, slug: str, path: str) -> bool:
+        """Whether the variant ``slug``'s layout lists the project-relative file ``path``."""
+        variant = self.variant(slug)
+        return variant is not None and any(page.path == path for page in variant.pages)
+
     def listed(self, path: str) -> list[NavPage]:
         """The places a project-relative file is listed (none when it is not published)."""
         return [page for page in self.pages if page.path == path]

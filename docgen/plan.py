@@ -23,6 +23,7 @@ from docgen.render.syntax import notice, owned, with_notice
 
 if TYPE_CHECKING:
     from docgen.changelog.entries import Entry
+    from docgen.navigation import Navigation
     from docgen.render.environment import Renderer
 
 EXPORT_VERSION = 1
@@ -61,6 +62,8 @@ class Plan:
     #: The text of each published page docgen does not write (a hand-written page without
     #: regions), so the preview serves every page from the plan; empty in a cached plan.
     texts: tuple[tuple[str, str], ...] = ()
+    #: The project's Fern navigation, when it has one: what it publishes, and where.
+    navigation: Navigation | None = None
 
     def by_path(self) -> dict[str, Output]:
         return {o.path: o for o in self.outputs}
@@ -73,19 +76,21 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     hand-written page) is one unit of work: the page and its agent variants. Units are
     independent, so large projects share them with a forked process (see parallel).
     """
+    from docgen import navigation
     from docgen.heap import settled
     from docgen.parallel import map_split
     from docgen.registry.load import load_registry
     from docgen.render.environment import Renderer
 
     reg = registry or load_registry(project)
+    nav = navigation.load(project)
     renderer = Renderer(reg, [project.path(project.config.templates)], project.root)
     jobs = list(_jobs(project, reg))
     hand = _hand_written_pages(project, {job.path for job in jobs})
     custom = _custom_regions(project)
     units: list[_Job | Path] = [*jobs, *hand]
     with settled():
-        done = map_split(lambda unit: _unit(project, reg, renderer, custom, unit), units)
+        done = map_split(lambda unit: _unit(project, reg, renderer, custom, nav, unit), units)
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]
@@ -97,7 +102,7 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
-    return Plan(reg, tuple(outputs), pages, texts=texts)
+    return Plan(reg, tuple(outputs), pages, texts=texts, navigation=nav)
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,12 @@ def _jobs(project: Project, reg: Registry) -> Iterator[_Job]:
 
 
 def _unit(
-    project: Project, reg: Registry, renderer: Renderer, custom: set[str], unit: _Job | Path
+    project: Project,
+    reg: Registry,
+    renderer: Renderer,
+    custom: set[str],
+    nav: Navigation | None,
+    unit: _Job | Path,
 ) -> _Unit:
     """Render one page and its variants, without sources (``_with_sources`` adds them)."""
     from docgen.render import regions, variants
@@ -144,7 +154,7 @@ def _unit(
         page, raw = _render(renderer, reg, unit)
         if not unit.path.endswith(".mdx"):
             return _Unit(unit.path, page)
-        found, audience = _variants(project, reg, unit.path, raw)
+        found, audience = _variants(project, reg, nav, unit.path, raw)
         return _Unit(unit.path, page, found, True, audience)
     text = files.read_text(project, unit)
     rel = unit.relative_to(project.root).as_posix()
@@ -157,7 +167,7 @@ def _unit(
     kept = "" if output is not None else text
     if not variants.is_shared(text, reg.product.cli_token):
         return _Unit(rel, output, published=True, text=kept)
-    found, audience = _variants(project, reg, rel, text)
+    found, audience = _variants(project, reg, nav, rel, text)
     return _Unit(rel, output, found, True, audience, kept)
 
 
@@ -216,15 +226,20 @@ def variant_path(project: Project, source: str, agent: str) -> str:
 
 
 def _variants(
-    project: Project, reg: Registry, source: str, text: str
+    project: Project, reg: Registry, nav: Navigation | None, source: str, text: str
 ) -> tuple[tuple[Output, ...], tuple[str, ...]]:
     """The agent variants of one shared page (none for a page that cannot vary) and the
-    agents it is published for."""
+    agents it is published for: with a navigation, the agents whose variant lists the
+    page's generated path."""
     from docgen.render import variants
 
     token = reg.product.cli_token
     page = variants.parse(source, text, reg.agents)
     audience = variants.published_for(page, reg.agents)
+    if nav is not None:
+        listed = [a for a in reg.agents if nav.lists(a.id, variant_path(project, source, a.id))]
+        variants.check_listed(page, audience, listed, nav.path)
+        audience = listed
     variants.check(page, audience, token)
     ids = tuple(a.id for a in audience)
     if len(audience) < 2 and token not in text and "<AgentOnly" not in text:

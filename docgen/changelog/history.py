@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from docgen.changelog.entries import (
     DATED,
@@ -25,6 +26,9 @@ from docgen.config import Project
 from docgen.errors import Location, Problem
 from docgen.registry.model import Registry
 from docgen.render.syntax import PROSE, roles
+
+if TYPE_CHECKING:
+    from docgen.navigation import Navigation
 
 #: A heading: one to six ``#`` then a blank or the line's end, at any indentation or after
 #: list item or block quote markers (a heading inside a list item; MDX has no indented code).
@@ -237,13 +241,21 @@ def _order_problems(entry: Entry) -> list[Problem]:
 
 
 def published_routes(
-    project: Project, pages: Sequence[tuple[str, Sequence[str]]], registry: Registry
+    project: Project,
+    pages: Sequence[tuple[str, Sequence[str]]],
+    registry: Registry,
+    navigation: Navigation | None = None,
 ) -> set[str]:
-    """Every root-absolute route the project publishes: each page for each of its agents."""
-    routes = set()
-    for page, agents in pages:
-        for agent in agents:
-            routes.add(f"{agent_base(registry, agent)}/{project.config.route(page)}")
+    """Every root-absolute route the project publishes: what its navigation lists, or
+    without one each page for each of its agents; and the release pages."""
+    if navigation is not None:
+        routes = navigation.routes()
+    else:
+        routes = {
+            f"{agent_base(registry, agent)}/{project.config.route(page)}"
+            for page, agents in pages
+            for agent in agents
+        }
     for entry in entries(project):
         routes |= release_routes(project, registry, entry.day)
     return routes

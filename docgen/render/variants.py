@@ -294,6 +294,24 @@ def published_for(page: Page, agents: Sequence[Agent]) -> list[Agent]:
     return [known[a] for a in ids]
 
 
+def check_listed(
+    page: Page, declared: Sequence[Agent], listed: Sequence[Agent], navigation: str
+) -> None:
+    """A page's ``agent-variants`` list, when it has one, names exactly the agents whose
+    variant the navigation lists it for."""
+    found = _declared_agents(page)
+    if found is None or {a.id for a in declared} == {a.id for a in listed}:
+        return
+    names = ", ".join(a.id for a in listed) or "no agent"
+    raise PageError(
+        Problem(
+            f"agent-variants names {', '.join(a.id for a in declared)}, but {navigation} "
+            f"lists this page's variant for {names}: make them agree",
+            Location(page.path, found[1]),
+        )
+    )
+
+
 def _declared_agents(page: Page) -> tuple[list[str], int] | None:
     for offset, line in enumerate(page.frontmatter.split("\n")):
         if line.startswith("agent-variants:"):

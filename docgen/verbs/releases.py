@@ -81,7 +81,7 @@ def _routes(project: Project, registry: Registry, day: str) -> set[str]:
     from docgen.cache import cached_plan
 
     the_plan, _digest = cached_plan(project)
-    published = history.published_routes(project, the_plan.pages, registry)
+    published = history.published_routes(project, the_plan.pages, registry, the_plan.navigation)
     return published | history.release_routes(project, registry, day)
 
 
@@ -96,7 +96,7 @@ def _entry_outputs(project: Project, registry: Registry, written: compose.Writte
 
 
 def history_problems(project: Project, plan: Plan) -> list[Problem]:
-    routes = history.published_routes(project, plan.pages, plan.registry)
+    routes = history.published_routes(project, plan.pages, plan.registry, plan.navigation)
     return history.check_history(project, plan.registry, routes)
 
 

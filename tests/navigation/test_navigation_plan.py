@@ -1,0 +1,107 @@
+"""With a Fern navigation, it decides what docgen publishes: a shared page gets a variant
+exactly for the agents whose layout lists its generated path (others are pruned), an
+``agent-variants`` list must agree with it, changelog links are checked against the
+routes it lists, and an edit to it reaches a warm cache as it reaches a cold one."""
+
+from __future__ import annotations
+
+import shutil
+
+SHARED = """\
+---
+title: "Guide"
+---
+
+Set it up.
+
+<AgentOnly variant="alpha">
+Alpha agents also read this.
+</AgentOnly>
+"""
+BUILT = "docs/_build/agent-variants"
+
+
+def nav(alpha: list[str], beta: list[str], extra: str = "") -> str:
+    """A navigation whose alpha and beta variants list the given generated pages."""
+
+    def layout(agent: str, pages: list[str]) -> str:
+        items = "".join(
+            f"          - page: {page.title()}\n"
+            f"            path: _build/agent-variants/{page}.{agent}.generated.mdx\n"
+            for page in pages
+        )
+        return items or "          - page: Models\n            path: models.mdx\n"
+
+    return (
+        "navigation:\n  - tab: guide\n    variants:\n"
+        f"      - title: Alpha\n        slug: alpha\n        layout:\n{layout('alpha', alpha)}"
+        f"      - title: Beta\n        slug: beta\n        layout:\n{layout('beta', beta)}"
+        f"{extra}"
+    )
+
+
+def test_a_shared_page_gets_a_variant_only_where_the_navigation_lists_it(make_project, run):
+    project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": nav(["guide"], [])})
+    built = run(project, "build")
+    assert built.exit_code == 0, built.output
+    assert (project.root / f"{BUILT}/guide.alpha.generated.mdx").is_file()
+    assert not (project.root / f"{BUILT}/guide.beta.generated.mdx").exists()
+    assert run(project, "check").exit_code == 0
+
+
+def test_a_variant_the_navigation_drops_is_pruned(make_project, run):
+    project = make_project(
+        files={"docs/guide.mdx": SHARED, "docs/index.yml": nav(["guide"], ["guide"])}
+    )
+    assert run(project, "build").exit_code == 0
+    assert (project.root / f"{BUILT}/guide.beta.generated.mdx").is_file()
+    project.write("docs/index.yml", nav(["guide"], []))
+    checked = run(project, "check")
+    assert checked.exit_code == 1
+    assert f"{BUILT}/guide.beta.generated.mdx:1:1: error: stale" in checked.stdout
+    built = run(project, "build")
+    assert f"delete {BUILT}/guide.beta.generated.mdx" in built.stdout
+    assert not (project.root / f"{BUILT}/guide.beta.generated.mdx").exists()
+    assert run(project, "check").exit_code == 0
+
+
+def test_a_warm_cache_sees_a_navigation_edit_as_a_cold_one_does(make_project, run):
+    project = make_project(
+        files={"docs/guide.mdx": SHARED, "docs/index.yml": nav(["guide"], ["guide"])}
+    )
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0  # warm
+    project.write("docs/index.yml", nav(["guide"], []))
+    warm = run(project, "check")
+    shutil.rmtree(project.root / ".docgen-cache")
+    cold = run(project, "check")
+    assert (warm.exit_code, warm.stdout) == (cold.exit_code, cold.stdout) == (1, cold.stdout)
+
+
+def test_agent_variants_must_agree_with_the_navigation(make_project, run):
+    declared = SHARED.replace('title: "Guide"', 'title: "Guide"\nagent-variants: ["alpha", "beta"]')
+    project = make_project(files={"docs/guide.mdx": declared, "docs/index.yml": nav(["guide"], [])})
+    result = run(project, "build")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "docs/guide.mdx:3: error: agent-variants names alpha, beta, but docs/index.yml lists "
+        "this page's variant for alpha: make them agree\n"
+    )
+
+
+def test_changelog_links_are_checked_against_the_routes_the_navigation_lists(make_project, run):
+    entry = (
+        "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n\n"
+        "- See [the guide](/guide/alpha/guide) and [the beta guide](/guide/beta/guide).\n"
+    )
+    project = make_project(
+        files={
+            "docs/guide.mdx": SHARED,
+            "docs/index.yml": nav(["guide"], []),
+            "changelog/2026-01-02.mdx": entry,
+        }
+    )
+    run(project, "build")
+    checked = run(project, "check")
+    problems = [line for line in checked.stdout.splitlines() if "/guide/" in line]
+    assert len(problems) == 1 and "'/guide/beta/guide'" in problems[0], checked.stdout
