@@ -5,6 +5,7 @@ Every path is relative to the project root and may not leave it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import string
 import sys
@@ -96,6 +97,18 @@ class Project:
     @property
     def registry_path(self) -> Path:
         return self.root / self.config.registry
+
+
+def variant_path(project: Project, source: str, agent: str) -> str:
+    """Where an agent's variant of ``source`` goes.
+
+    ``docs/inference/x.mdx`` -> ``docs/_build/agent-variants/inference/x.hermes.generated.mdx``.
+    """
+    cfg = project.config
+    rel = PurePosixPath(source).relative_to(cfg.docs)
+    folder = rel.parent.as_posix()
+    name = cfg.variant_pattern.format(dir=folder, stem=rel.stem, agent=agent)
+    return posixpath.normpath(f"{cfg.variants}/{name}")
 
 
 def load_project(root: Path, registry: str | None = None) -> Project:

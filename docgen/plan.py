@@ -7,13 +7,13 @@ pytest plugins serve it, so no two verbs can disagree.
 from __future__ import annotations
 
 import json
-import posixpath
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docgen.config import Project
+from docgen.config import variant_path as variant_path
 from docgen.errors import Location, TemplateError
 from docgen.io import files
 from docgen.outputs_check import refuse_collisions
@@ -213,18 +213,6 @@ def _custom_regions(project: Project) -> set[str]:
     return {p.name[: -len(".mdx.j2")] for p in folder.glob("*.mdx.j2")}
 
 
-def variant_path(project: Project, source: str, agent: str) -> str:
-    """Where an agent's variant of ``source`` goes.
-
-    ``docs/inference/x.mdx`` -> ``docs/_build/agent-variants/inference/x.hermes.generated.mdx``.
-    """
-    cfg = project.config
-    rel = PurePosixPath(source).relative_to(cfg.docs)
-    folder = rel.parent.as_posix()
-    name = cfg.variant_pattern.format(dir=folder, stem=rel.stem, agent=agent)
-    return posixpath.normpath(f"{cfg.variants}/{name}")
-
-
 def _variants(
     project: Project, reg: Registry, nav: Navigation | None, source: str, text: str
 ) -> tuple[tuple[Output, ...], tuple[str, ...]]:
@@ -232,13 +220,14 @@ def _variants(
     agents it is published for: with a navigation, the agents whose variant lists the
     page's generated path."""
     from docgen.render import variants
+    from docgen.render.audience import check_listed, published_for
 
     token = reg.product.cli_token
     page = variants.parse(source, text, reg.agents)
-    audience = variants.published_for(page, reg.agents)
+    audience = published_for(page, reg.agents)
     if nav is not None:
         listed = [a for a in reg.agents if nav.lists(a.id, variant_path(project, source, a.id))]
-        variants.check_listed(page, audience, listed, nav.path)
+        check_listed(page, audience, listed, nav.path)
         audience = listed
     variants.check(page, audience, token)
     ids = tuple(a.id for a in audience)

@@ -14,6 +14,7 @@ from mdxc import compile_mdx, require_mdx
 from docgen.errors import PageError
 from docgen.registry.load import load
 from docgen.render import variants
+from docgen.render.audience import published_for as audience_of
 
 CORPUS = REPO / "tests" / "fixtures" / "nemoclaw-docs" / "docs"
 TOKEN = "$$nemoclaw"
@@ -52,7 +53,7 @@ def corpus_pages() -> list[Path]:
 def render_all(path: Path, agents) -> dict[str, str]:
     rel = path.relative_to(CORPUS.parent).as_posix()
     page = variants.parse(rel, path.read_text("utf-8"), agents)
-    audience = variants.published_for(page, agents)
+    audience = audience_of(page, agents)
     variants.check(page, audience, TOKEN)
     return {a.id: variants.render(page, a, TOKEN, f"{VARIANTS}/{rel[5:]}") for a in audience}
 
