@@ -47,6 +47,7 @@ class Config:
     release_route: str = "release-notes/{year}/{month}/{day}"
     routes: Mapping[str, str] = field(default_factory=dict)  # page path -> published route
     navigation: str = ""  # Fern's navigation file; default: <docs>/index.yml when it exists
+    overview: str = "generated"  # the changelog overview: "generated", or "none" (kept by hand)
 
     def route(self, page: str) -> str:
         """The published route of a page (``docs/a/b.mdx`` -> ``a/b`` unless mapped)."""
@@ -75,6 +76,8 @@ FORMAT_FIELDS = {
     "variant_pattern": ("dir", "stem", "agent"),
     "release_route": ("year", "month", "day"),
 }
+#: Settings that take one of a few words, and those words.
+CHOICES = {"overview": ("generated", "none")}
 #: Settings that become part of a route (a link in a page) or of a file name, and the
 #: only characters their own text may hold besides their fields: no blank, parenthesis,
 #: bracket, brace, quote, ``:`` or ``%`` can end a link or start another.
@@ -209,8 +212,11 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
 
 
 def _text_problem(key: str, value: str) -> str | None:
-    """Why ``value`` cannot be the text of setting ``key``: a format string's fields,
-    then the characters of a route or file name; None when it can be."""
+    """Why ``value`` cannot be the text of setting ``key``: one of its words, a format
+    string's fields, then the characters of a route or file name; None when it can be."""
+    if key in CHOICES and value not in CHOICES[key]:
+        words = " or ".join(f"'{w}'" for w in CHOICES[key])
+        return f"setting '{key}' is {words}, got '{one_line(value)}'"
     problem = _format_problem(key, value) if key in FORMAT_FIELDS else None
     if problem is None and key in ROUTE_SETTINGS:
         problem = _route_problem(key, value)

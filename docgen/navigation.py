@@ -4,7 +4,9 @@ has them, the pages each variant's layout lists, and the route each page is publ
 A route is the slugs from the top down, joined by ``/`` and made root-absolute: the tab's,
 the variant's, each enclosing section's (unless ``skip-slug: true``) and the page's own;
 a node without a ``slug`` takes its title in lowercase words joined by ``-``. A section
-with a ``path`` publishes that page at the section's route. Links (``link:``) and API
+with a ``path`` publishes that page at the section's route. A Fern native changelog node
+(``changelog: ./changelog``) publishes each dated entry of its folder at
+``<its route>/<year>/<month>/<day>``. Links (``link:``) and API
 references publish no page of the project. Paths are relative to the navigation file's
 folder, as Fern reads them; docgen keeps them project-relative.
 
@@ -39,6 +41,19 @@ class NavPage:
 
 
 @dataclass(frozen=True)
+class NavChangelog:
+    """A Fern native changelog node: the folder of its entries (project-relative) and the
+    route its release pages lie under (``<route>/<year>/<month>/<day>``)."""
+
+    folder: str
+    route: str
+    where: Location
+
+    def release(self, year: int, month: int, day: int) -> str:
+        return f"{self.route}/{year}/{month}/{day}"
+
+
+@dataclass(frozen=True)
 class NavVariant:
     """One variant of the node with ``variants``: its slug and the pages its layout lists."""
 
@@ -56,6 +71,7 @@ class Navigation:
     path: str  # project-relative: docs/index.yml
     variants: tuple[NavVariant, ...]
     pages: tuple[NavPage, ...]  # every page listed, in every variant and outside them
+    changelogs: tuple[NavChangelog, ...] = ()  # every changelog node, in every variant
 
     def routes(self) -> set[str]:
         """Every root-absolute route the navigation publishes."""
@@ -63,6 +79,10 @@ class Navigation:
 
     def variant(self, slug: str) -> NavVariant | None:
         return next((v for v in self.variants if v.slug == slug), None)
+
+    def changelogs_of(self, folder: str) -> list[NavChangelog]:
+        """The changelog nodes that publish the project-relative ``folder``."""
+        return [node for node in self.changelogs if node.folder == folder]
 
     def lists(self, slug: str, path: str) -> bool:
         """Whether the variant ``slug``'s layout lists the project-relative file ``path``."""
@@ -128,7 +148,7 @@ def parse(data: Any, path: str) -> Navigation:
     pages = list(reader.items(items, []))
     if reader.problems:
         raise ConfigError(reader.problems)
-    return Navigation(path, tuple(reader.variants), tuple(pages))
+    return Navigation(path, tuple(reader.variants), tuple(pages), tuple(reader.changelogs))
 
 
 class _Reader:
@@ -138,6 +158,7 @@ class _Reader:
         self.path, self.folder = path, folder
         self.tabs = tabs if isinstance(tabs, Mapping) else {}
         self.variants: list[NavVariant] = []
+        self.changelogs: list[NavChangelog] = []
         self.problems: list[Problem] = []
 
     def items(self, items: Sequence[Any], slugs: list[str]) -> Iterator[NavPage]:
@@ -163,6 +184,10 @@ class _Reader:
             yield from self.items(self.list_of(item, "contents"), here)
         elif "page" in item:
             yield self.page(item, [*slugs, self.slug(item, "page")])
+        elif "changelog" in item:
+            folder = posixpath.normpath(posixpath.join(self.folder, str(item["changelog"])))
+            route = "/" + "/".join([*slugs, self.slug(item, "title") or "changelog"])
+            self.changelogs.append(NavChangelog(folder, route, _at(item, "changelog", self.path)))
         elif "layout" in item:
             yield from self.items(self.list_of(item, "layout"), slugs)
 

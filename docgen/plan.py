@@ -249,11 +249,14 @@ def overview_output(
 
     ``entries`` defaults to the ones on disk; ``docgen changelog`` passes them with the
     entry it is about to write, to refresh the overview in the same command. Each
-    release's heading is a source, so drift names the entry behind it.
+    release's heading is a source, so drift names the entry behind it. None with the
+    setting ``overview = "none"``: the project keeps its own overview, or none.
     """
     from docgen.changelog import entries as changelog
     from docgen.changelog.notes import overview_text
 
+    if project.config.overview == "none":
+        return None
     releases = []
     sources = []
     for entry in changelog.entries(project) if entries is None else entries:

@@ -257,11 +257,21 @@ def published_routes(
             for agent in agents
         }
     for entry in entries(project):
-        routes |= release_routes(project, registry, entry.day)
+        routes |= release_routes(project, registry, entry.day, navigation)
     return routes
 
 
-def release_routes(project: Project, registry: Registry, day: str) -> set[str]:
-    """The routes of the release page of the entry of ``day``, one for each agent."""
+def release_routes(
+    project: Project, registry: Registry, day: str, navigation: Navigation | None = None
+) -> set[str]:
+    """The routes of the release page of the entry of ``day``: under each Fern changelog
+    node of the changelog folder, when the navigation has one; else one for each agent."""
+    nodes = [] if navigation is None else navigation.changelogs_of(project.config.changelog)
+    if nodes:
+        try:
+            date = _dt.date.fromisoformat(day)
+        except ValueError:
+            return set()
+        return {node.release(date.year, date.month, date.day) for node in nodes}
     route = release_route(project, day)
     return {f"{agent_base(registry, each.id)}/{route}" for each in registry.agents}

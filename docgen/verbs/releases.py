@@ -82,7 +82,7 @@ def _routes(project: Project, registry: Registry, day: str) -> set[str]:
 
     the_plan, _digest = cached_plan(project)
     published = history.published_routes(project, the_plan.pages, registry, the_plan.navigation)
-    return published | history.release_routes(project, registry, day)
+    return published | history.release_routes(project, registry, day, the_plan.navigation)
 
 
 def _entry_outputs(project: Project, registry: Registry, written: compose.Written) -> list[Output]:

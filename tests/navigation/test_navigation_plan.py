@@ -105,3 +105,27 @@ def test_changelog_links_are_checked_against_the_routes_the_navigation_lists(mak
     checked = run(project, "check")
     problems = [line for line in checked.stdout.splitlines() if "/guide/" in line]
     assert len(problems) == 1 and "'/guide/beta/guide'" in problems[0], checked.stdout
+
+
+def test_release_pages_are_where_the_fern_changelog_node_publishes_them(make_project, run):
+    node = "          - changelog: ./changelog\n            title: Release Notes\n"
+    text = nav(["guide"], ["guide"]).replace("        layout:\n", "        layout:\n" + node)
+    entry = (
+        "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n\n"
+        "- See [this release](/guide/beta/release-notes/2026/1/2) and "
+        "[no release](/guide/beta/release-notes/2026/1/3).\n"
+    )
+    project = make_project(
+        files={
+            "docs/guide.mdx": SHARED,
+            "docs/index.yml": text,
+            "docgen.toml": 'changelog = "docs/changelog"\noverview = "none"\n',
+            "docs/changelog/2026-01-02.mdx": entry,
+        }
+    )
+    run(project, "build")
+    checked = run(project, "check")
+    problems = [line for line in checked.stdout.splitlines() if "release-notes" in line]
+    assert len(problems) == 1 and "'/guide/beta/release-notes/2026/1/3'" in problems[0], (
+        checked.stdout
+    )

@@ -185,3 +185,21 @@ def test_a_navigation_linked_outside_the_root_is_never_read(make_project, tmp_pa
         "docs/index.yml: error: the navigation is a symbolic link that leaves the project "
         "root; docgen reads only files inside it"
     )
+
+
+def test_a_fern_changelog_node_publishes_its_entries_by_date(make_project):
+    text = SMALL.replace(
+        "      - title: Beta\n        slug: b\n        layout:\n",
+        "      - title: Beta\n        slug: b\n        layout:\n"
+        "          - changelog: ./changelog\n            title: Release Notes\n"
+        "            slug: release-notes\n"
+        "          - changelog: ../history\n            title: Old Notes\n",
+    )
+    nav = nav_of(make_project, text)
+    assert [(c.folder, c.route) for c in nav.changelogs] == [
+        ("docs/changelog", "/the-user-guide/b/release-notes"),
+        ("history", "/the-user-guide/b/old-notes"),
+    ]
+    [node] = nav.changelogs_of("docs/changelog")
+    assert node.release(2026, 1, 2) == "/the-user-guide/b/release-notes/2026/1/2"
+    assert str(node.where) == "docs/index.yml:27:24"
