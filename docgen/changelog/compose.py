@@ -21,7 +21,7 @@ from docgen.changelog.entries import (
     within_root,
 )
 from docgen.changelog.release_check import refuse_broken, summary_problem
-from docgen.config import Project, setting_location
+from docgen.config import Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location
 from docgen.io.files import Inside, read_input
 from docgen.registry.model import Registry
@@ -197,8 +197,25 @@ def _link_sentence(project: Project, registry: Registry) -> Markup | str:
     if not page:
         return ""
     title = mdx.escape_prose(_page_title(project, page))
-    route = f"{agent_base(registry, registry.default_agent.id)}/{project.config.route(page)}"
+    route = _route(project, registry, page)
     return Markup(f"For more information, refer to [{title}]({route}).")  # noqa: S704
+
+
+def _route(project: Project, registry: Registry, page: str) -> str:
+    """Where the default agent's readers find ``page``: where the navigation lists its
+    variant (or the page itself), or without one the route docgen derives."""
+    from docgen import navigation
+
+    agent = registry.default_agent.id
+    nav = navigation.load(project)
+    if nav is not None:
+        own = nav.variant(agent)
+        for path in (variant_path(project, page, agent), page):
+            mine = [p for p in (own.pages if own is not None else ()) if p.path == path]
+            listed = mine or nav.listed(path)
+            if listed:
+                return listed[0].route
+    return f"{agent_base(registry, agent)}/{project.config.route(page)}"
 
 
 def _first_page(project: Project) -> str:

@@ -129,3 +129,44 @@ def test_release_pages_are_where_the_fern_changelog_node_publishes_them(make_pro
     assert len(problems) == 1 and "'/guide/beta/release-notes/2026/1/3'" in problems[0], (
         checked.stdout
     )
+
+
+def test_a_releases_closing_link_is_where_the_navigation_lists_the_page(make_project, run):
+    from conftest import MINIMAL_REGISTRY
+
+    tuned = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+    text = nav(["guide"], ["guide"]).replace(
+        "title: Alpha\n        slug: alpha", "title: A\n        slug: alpha"
+    )
+    text = text.replace(
+        "          - page: Guide\n",
+        "          - section: Deep\n            contents:\n              - page: Guide\n",
+        1,
+    )
+    text = text.replace(
+        "            path: _build/agent-variants/guide.alpha",
+        "                path: _build/agent-variants/guide.alpha",
+        1,
+    )
+    project = make_project(
+        registry=tuned,
+        files={
+            "docs/guide.mdx": SHARED,
+            "docs/index.yml": text,
+            "old.yaml": MINIMAL_REGISTRY,
+            "docgen.toml": 'changelog_link = "docs/guide.mdx"\n',
+        },
+    )
+    assert run(project, "build").exit_code == 0
+    release = [
+        "changelog",
+        "--since-file",
+        "old.yaml",
+        "--version",
+        "v0.1.0",
+        "--date",
+        "2026-12-01",
+    ]
+    result = run(project, *release, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "refer to [Guide](/guide/alpha/deep/guide)." in result.stdout
