@@ -81,7 +81,7 @@ def _inputs(project: Project) -> Iterator[tuple[str, bytes]]:
     yield "registry", _file_digest(project.registry_path, inside)
     cfg = project.config
     navigation = cfg.navigation or f"{cfg.docs}/index.yml"
-    yield navigation, _file_digest(project.path(navigation), inside)
+    yield navigation, _navigation_input(project.path(navigation), inside)
     overview = f"{cfg.changelog}/{OVERVIEW}"  # an output, not an input
     for folder in (cfg.templates, cfg.changelog):
         listed = files.listing(project, folder)
@@ -136,6 +136,18 @@ def _page_input(path: str, inside: files.Inside) -> bytes | None:
 
 
 MISSING = b"\0missing"
+
+
+def _navigation_input(path: Path, inside: files.Inside) -> bytes:
+    """What of the navigation can change the plan: all but what its managed regions hold
+    (docgen writes that, from the rest)."""
+    from docgen.navigation import outside_regions
+
+    where = files.readable(path, inside)
+    raw = None if where is None else files.read_bytes(where)
+    if raw is None:
+        return _file_digest(path, inside)
+    return _sha(outside_regions(raw.decode("utf-8", "replace")).encode())
 
 
 def _file_digest(path: str | Path, inside: files.Inside | None) -> bytes:

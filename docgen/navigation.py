@@ -20,7 +20,7 @@ import os
 import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from docgen.config import Project
@@ -54,6 +54,18 @@ class NavChangelog:
 
 
 @dataclass(frozen=True)
+class NavRegion:
+    """A managed region of the navigation file: the lines between ``# docgen:begin NAME``
+    and ``# docgen:end`` (1-based, exclusive), which docgen writes, in a variant's layout."""
+
+    name: str
+    variant: str  # the slug of the variant whose layout holds it ("" outside variants)
+    begin: int
+    end: int
+    indent: str
+
+
+@dataclass(frozen=True)
 class NavVariant:
     """One variant of the node with ``variants``: its slug and the pages its layout lists."""
 
@@ -62,6 +74,10 @@ class NavVariant:
     default: bool
     pages: tuple[NavPage, ...]
     where: Location
+
+    @property
+    def line(self) -> int:
+        return self.where.line
 
 
 @dataclass(frozen=True)
@@ -72,6 +88,12 @@ class Navigation:
     variants: tuple[NavVariant, ...]
     pages: tuple[NavPage, ...]  # every page listed, in every variant and outside them
     changelogs: tuple[NavChangelog, ...] = ()  # every changelog node, in every variant
+    regions: tuple[NavRegion, ...] = ()  # the managed regions, in file order
+    text: str = ""  # the file's text, as read
+
+    def has_region(self, slug: str, name: str) -> bool:
+        """Whether the variant ``slug``'s layout holds the managed region ``name``."""
+        return any(r.variant == slug and r.name == name for r in self.regions)
 
     def routes(self) -> set[str]:
         """Every root-absolute route the navigation publishes."""
@@ -103,7 +125,53 @@ def load(project: Project) -> Navigation | None:
     if not cfg.navigation and not os.path.lexists(path):
         return None
     text = read_input(path, Inside(project.root), "navigation", display=rel)
-    return parse(_yaml(text, rel), rel)
+    return read(text, rel)
+
+
+def read(text: str, path: str) -> Navigation:
+    """The navigation in ``text``, the file at the project-relative ``path``."""
+    nav = parse(_yaml(text, path), path)
+    spans = [(v.line, v.slug) for v in nav.variants]
+    return replace(nav, regions=tuple(_regions(text, path, spans)), text=text)
+
+
+def outside_regions(text: str) -> str:
+    """``text`` without what its managed regions hold (what docgen writes there): what of
+    the navigation is the author's."""
+    kept, inside = [], False
+    for line in text.split("\n"):
+        if _END.fullmatch(line):
+            inside = False
+        if not inside:
+            kept.append(line)
+        if _BEGIN.fullmatch(line):
+            inside = True
+    return "\n".join(kept)
+
+
+_BEGIN = re.compile(r"([ \t]*)# docgen:begin ([a-z][a-z0-9-]*)[ \t]*")
+_END = re.compile(r"[ \t]*# docgen:end[ \t]*")
+
+
+def _regions(text: str, path: str, spans: list[tuple[int, str]]) -> Iterator[NavRegion]:
+    """The managed regions of ``text``, each with the variant whose layout holds it
+    (``spans``: each variant's first line and slug); a marker out of place is an error."""
+    begin: re.Match[str] | None = None
+    start = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        opened, closed = _BEGIN.fullmatch(line), _END.fullmatch(line)
+        if (opened and begin) or (closed and not begin):
+            word = "a region inside another" if opened else "'# docgen:end' without a begin"
+            raise ConfigError.at(Location(path, number, 1), f"{word}: close each region once")
+        if opened:
+            begin, start = opened, number
+        elif closed and begin is not None:
+            variant = next((slug for first, slug in reversed(spans) if first <= start), "")
+            yield NavRegion(begin[2], variant, start, number, begin[1])
+            begin = None
+    if begin is not None:
+        message = f"region '{begin[2]}' is not closed with '# docgen:end'"
+        raise ConfigError.at(Location(path, start, 1), message)
 
 
 def _yaml(text: str, path: str) -> Any:

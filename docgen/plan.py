@@ -10,12 +10,14 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from docgen.config import Project
 from docgen.config import variant_path as variant_path
 from docgen.errors import Location, TemplateError
+from docgen.export import export_data as export_data
 from docgen.io import files
+from docgen.nav_output import filled, refuse_unknown
 from docgen.outputs_check import refuse_collisions
 from docgen.registry.model import Profile, Registry, Source
 from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
@@ -25,8 +27,6 @@ if TYPE_CHECKING:
     from docgen.changelog.entries import Entry
     from docgen.navigation import Navigation
     from docgen.render.environment import Renderer
-
-EXPORT_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,8 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
 
     reg = registry or load_registry(project)
     nav = navigation.load(project)
+    if nav is not None:
+        refuse_unknown(nav)
     renderer = Renderer(reg, [project.path(project.config.templates)], project.root)
     jobs = list(_jobs(project, reg))
     hand = _hand_written_pages(project, {job.path for job in jobs})
@@ -94,6 +96,8 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]
+    if nav is not None and nav.regions:
+        nav = _navigation_written(project, nav, units, done, outputs)
     outputs.append(_export(project, reg))
     overview = overview_output(project, reg)
     if overview is not None:
@@ -103,6 +107,24 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     return Plan(reg, tuple(outputs), pages, texts=texts, navigation=nav)
+
+
+def _navigation_written(
+    project: Project,
+    nav: Navigation,
+    units: list[_Job | Path],
+    done: list[_Unit],
+    outputs: list[Output],
+) -> Navigation:
+    """List the per-profile pages in the navigation's managed regions: the file joins the
+    outputs (the author's, like a page with regions); return what it then publishes."""
+    from docgen.navigation import read
+
+    per_profile = [isinstance(u, _Job) and u.profile is not None for u in units]
+    made = [r.page for r, each in zip(done, per_profile, strict=True) if each and r.page]
+    text = filled(project, nav, sorted(made, key=lambda o: o.path), {o.path for o in outputs})
+    outputs.append(Output(nav.path, text, nav.path, kind="region"))
+    return read(text, nav.path)
 
 
 @dataclass(frozen=True)
@@ -154,7 +176,7 @@ def _unit(
         page, raw = _render(renderer, reg, unit)
         if not unit.path.endswith(".mdx"):
             return _Unit(unit.path, page)
-        found, audience = _variants(project, reg, nav, unit.path, raw)
+        found, audience = _variants(project, reg, nav, unit.path, raw, unit.profile is not None)
         return _Unit(unit.path, page, found, True, audience)
     text = files.read_text(project, unit)
     rel = unit.relative_to(project.root).as_posix()
@@ -214,11 +236,16 @@ def _custom_regions(project: Project) -> set[str]:
 
 
 def _variants(
-    project: Project, reg: Registry, nav: Navigation | None, source: str, text: str
+    project: Project,
+    reg: Registry,
+    nav: Navigation | None,
+    source: str,
+    text: str,
+    per_profile: bool = False,
 ) -> tuple[tuple[Output, ...], tuple[str, ...]]:
     """The agent variants of one shared page (none for a page that cannot vary) and the
     agents it is published for: with a navigation, the agents whose variant lists the
-    page's generated path."""
+    page's generated path (or, for a per-profile page, holds the ``profiles`` region)."""
     from docgen.render import variants
     from docgen.render.audience import check_listed, published_for
 
@@ -226,7 +253,12 @@ def _variants(
     page = variants.parse(source, text, reg.agents)
     audience = published_for(page, reg.agents)
     if nav is not None:
-        listed = [a for a in reg.agents if nav.lists(a.id, variant_path(project, source, a.id))]
+        listed = [
+            a
+            for a in reg.agents
+            if nav.lists(a.id, variant_path(project, source, a.id))
+            or (per_profile and nav.has_region(a.id, "profiles"))
+        ]
         check_listed(page, audience, listed, nav.path)
         audience = listed
     variants.check(page, audience, token)
@@ -306,37 +338,6 @@ def _collect_sources(reg: Registry) -> tuple[Source, ...]:
     for profile in reg.profiles.values():
         out += _profile_sources(profile)
     return tuple(dict.fromkeys(out))
-
-
-def export_data(reg: Registry) -> dict[str, Any]:
-    """The machine-readable registry for runtime code (shape version 1)."""
-    return {
-        "$comment": notice("docgen's export", reg.path, comment="plain"),
-        "version": EXPORT_VERSION,
-        "product": reg.product.name,
-        "agents": [
-            {"id": a.id, "cli": a.cli, "env": dict(a.env), "default": a.default} for a in reg.agents
-        ],
-        "profiles": [_export_profile(p) for p in reg.profiles.values()],
-    }
-
-
-def _export_profile(p: Profile) -> dict[str, Any]:
-    from docgen.registry.serve import serve_command
-
-    return {
-        "id": p.id,
-        "model": p.model.id,
-        "hf": p.model.hf,
-        "host": p.host.id,
-        "default": p.default,
-        "support": p.support,
-        "selection": p.selection,
-        "image": None if p.image is None else {"ref": p.image.ref, "digest": p.image.digest},
-        "env": dict(p.env),
-        "argv": serve_command(p).argv,
-        "overrides": {o.id: list(o.tokens) for o in p.overrides},
-    }
 
 
 def _export(project: Project, reg: Registry) -> Output:

@@ -21,7 +21,7 @@ LAYERS = [
     {"navigation"},
     {"render"},
     {"changelog"},
-    {"plan", "sync", "cache", "outputs_check"},
+    {"export", "nav_output", "plan", "sync", "cache", "outputs_check"},
     {"verbs", "report"},
     {"integrations", "terminal"},
     {"cli", "__main__"},

@@ -1,0 +1,42 @@
+"""The machine-readable registry export (``registry.json``): what runtime code reads of
+the registry, each profile with the argv its serve command runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from docgen.registry.model import Profile, Registry
+from docgen.render.syntax import notice
+
+EXPORT_VERSION = 1
+
+
+def export_data(reg: Registry) -> dict[str, Any]:
+    """The machine-readable registry for runtime code (shape version 1)."""
+    return {
+        "$comment": notice("docgen's export", reg.path, comment="plain"),
+        "version": EXPORT_VERSION,
+        "product": reg.product.name,
+        "agents": [
+            {"id": a.id, "cli": a.cli, "env": dict(a.env), "default": a.default} for a in reg.agents
+        ],
+        "profiles": [_export_profile(p) for p in reg.profiles.values()],
+    }
+
+
+def _export_profile(p: Profile) -> dict[str, Any]:
+    from docgen.registry.serve import serve_command
+
+    return {
+        "id": p.id,
+        "model": p.model.id,
+        "hf": p.model.hf,
+        "host": p.host.id,
+        "default": p.default,
+        "support": p.support,
+        "selection": p.selection,
+        "image": None if p.image is None else {"ref": p.image.ref, "digest": p.image.digest},
+        "env": dict(p.env),
+        "argv": serve_command(p).argv,
+        "overrides": {o.id: list(o.tokens) for o in p.overrides},
+    }

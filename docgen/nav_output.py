@@ -1,0 +1,67 @@
+"""The managed regions of a Fern navigation, written: ``# docgen:begin profiles`` in a
+variant's layout lists every per-profile page as that variant publishes it (its generated
+variant, or the page itself), one ``- page:`` entry each, and nothing else, so a new
+profile's page is published and a removed one's entry is pruned. Every byte outside the
+regions is kept."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+from collections.abc import Sequence
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from docgen.config import Project, variant_path
+from docgen.errors import ConfigError, Location, Problem
+
+if TYPE_CHECKING:
+    from docgen.navigation import Navigation, NavRegion
+    from docgen.plan import Output
+
+#: The regions docgen writes in a navigation, by name.
+REGIONS = ("profiles",)
+_TITLE = re.compile(r'^title:\s*"?(.*?)"?\s*$', re.MULTILINE)
+
+
+def refuse_unknown(nav: Navigation) -> None:
+    """A region docgen does not write is a located error."""
+    problems = [
+        Problem(
+            f"docgen writes no navigation region '{region.name}'; "
+            f"the one it writes is {', '.join(repr(r) for r in REGIONS)}",
+            Location(nav.path, region.begin, 1),
+        )
+        for region in nav.regions
+        if region.name not in REGIONS
+    ]
+    if problems:
+        raise ConfigError(problems)
+
+
+def filled(project: Project, nav: Navigation, pages: Sequence[Output], variants: set[str]) -> str:
+    """The navigation's text with each region holding the per-profile ``pages`` (their
+    generated variants where ``variants`` holds their paths)."""
+    lines = nav.text.split("\n")
+    for region in reversed(nav.regions):  # from the bottom: line numbers stay true
+        entries = [_entry(project, nav, region, page, variants) for page in pages]
+        lines[region.begin : region.end - 1] = [line for entry in entries for line in entry]
+    return "\n".join(lines)
+
+
+def _entry(
+    project: Project, nav: Navigation, region: NavRegion, page: Output, variants: set[str]
+) -> list[str]:
+    target = variant_path(project, page.path, region.variant) if region.variant else ""
+    path = target if target in variants else page.path
+    match = _TITLE.search(page.text.split("\n---", 1)[0])
+    slug = PurePosixPath(page.path).stem
+    title = match[1] if match else slug
+    rel = posixpath.relpath(path, posixpath.dirname(nav.path) or ".")
+    pad = region.indent
+    return [
+        f"{pad}- page: {json.dumps(title)}",
+        f"{pad}  path: {rel}",
+        f"{pad}  slug: {slug}",
+    ]

@@ -1,0 +1,160 @@
+"""The navigation as an output: ``# docgen:begin profiles`` / ``# docgen:end`` in a
+variant's layout holds one entry per per-profile page as that variant publishes it; a new
+profile's page is listed and published, a removed one's entry pruned, ``check`` reports a
+stale region like a stale page, and every byte outside the regions is kept."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+
+PROFILE_PAGE = (
+    '---\ntitle: "{{ profile.model.label }} on {{ profile.host.name }}"\n---\n\n'
+    "Run `$$acme onboard`.\n"
+)
+SECOND = """  vllm.box.tiny-two:
+    model: tiny
+    host: box
+    image: img
+    args:
+      max-model-len: 16384
+"""
+NAV = """\
+# Our navigation. docgen keeps every byte outside its regions.
+navigation:
+  - tab: guide
+    variants:
+      - title: Alpha
+        slug: alpha
+        layout:
+          - section: Profiles   # the managed list
+            contents:
+              # docgen:begin profiles
+              # docgen:end
+      - title: Beta
+        slug: beta
+        layout:
+          - section: Profiles
+            contents:
+                  # docgen:begin profiles
+                  - page: "stale"
+                    path: stale.mdx
+                  # docgen:end
+"""
+
+
+def two_profiles(registry: str) -> str:
+    return registry.replace("profiles:\n", "profiles:\n" + SECOND, 1)
+
+
+@pytest.fixture
+def project(make_project, run):
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": NAV},
+    )
+    assert run(made, "build").exit_code == 0
+    return made
+
+
+def entry(pad: str, agent: str, profile: str) -> str:
+    return (
+        f'{pad}- page: "Tiny 1B on Big Box"\n'
+        f"{pad}  path: _build/agent-variants/profiles/{profile}.{agent}.generated.mdx\n"
+        f"{pad}  slug: {profile}\n"
+    )
+
+
+def test_each_region_lists_every_profile_page_as_its_variant_publishes_it(project, run):
+    alpha = "".join(
+        entry("              ", "alpha", p) for p in ("vllm.box.tiny-two", "vllm.box.tiny")
+    )
+    beta = "".join(
+        entry("                  ", "beta", p) for p in ("vllm.box.tiny-two", "vllm.box.tiny")
+    )
+    expected = NAV.replace(
+        "              # docgen:begin profiles\n",
+        "              # docgen:begin profiles\n" + alpha,
+        1,
+    ).replace('                  - page: "stale"\n                    path: stale.mdx\n', beta)
+    assert project.read("docs/index.yml") == expected
+    built = project.root / "docs/_build/agent-variants/profiles"
+    assert sorted(p.name for p in built.iterdir()) == [
+        "vllm.box.tiny-two.alpha.generated.mdx",
+        "vllm.box.tiny-two.beta.generated.mdx",
+        "vllm.box.tiny.alpha.generated.mdx",
+        "vllm.box.tiny.beta.generated.mdx",
+    ]
+    assert run(project, "build").stdout.endswith("0 written, 0 updated, 0 pruned, 8 unchanged\n")
+    assert run(project, "check").exit_code == 0
+
+
+def test_a_removed_profile_is_pruned_from_the_region_and_check_says_so(project, run):
+    project.write("profiles.yaml", MINIMAL_REGISTRY)
+    checked = run(project, "check")
+    assert checked.exit_code == 1
+    assert "docs/index.yml:12:1: error: out of date with the registry" in checked.stdout
+    assert run(project, "build").exit_code == 0
+    text = project.read("docs/index.yml")
+    assert "tiny-two" not in text and text.count("slug: vllm.box.tiny\n") == 2
+    assert not (
+        project.root / "docs/_build/agent-variants/profiles/vllm.box.tiny-two.alpha.generated.mdx"
+    ).exists()
+
+
+def test_a_region_only_in_one_variant_publishes_the_pages_only_there(make_project, run):
+    one = NAV.replace(
+        '                  # docgen:begin profiles\n                  - page: "stale"\n'
+        "                    path: stale.mdx\n                  # docgen:end\n",
+        "                  - page: Other\n                    path: other.mdx\n",
+    )
+    page = PROFILE_PAGE.replace(
+        "Run `$$acme onboard`.", '<AgentOnly variant="alpha">\nAlpha only.\n</AgentOnly>'
+    )
+    project = make_project(
+        templates={"profiles/[profile].mdx.j2": page},
+        files={"docs/index.yml": one, "docs/other.mdx": "---\ntitle: Other\n---\n\nText.\n"},
+    )
+    assert run(project, "build").exit_code == 0
+    built = project.root / "docs/_build/agent-variants/profiles"
+    assert sorted(p.name for p in built.iterdir()) == ["vllm.box.tiny.alpha.generated.mdx"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            NAV.replace("begin profiles", "begin models", 1),
+            "docs/index.yml:10:1: error: docgen writes no navigation region 'models'; "
+            "the one it writes is 'profiles'",
+        ),
+        (
+            NAV.replace("              # docgen:end\n", "", 1),
+            "docs/index.yml:16:1: error: a region inside another: close each region once",
+        ),
+        (
+            NAV.replace("                  # docgen:end\n", ""),
+            "docs/index.yml:17:1: error: region 'profiles' is not closed with '# docgen:end'",
+        ),
+    ],
+    ids=["unknown", "nested", "unclosed"],
+)
+def test_a_wrong_region_is_a_located_error(make_project, run, text, message):
+    project = make_project(files={"docs/index.yml": text})
+    result = run(project, "build")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == message + "\n"
+
+
+def test_a_hand_edit_inside_a_region_is_drift_with_a_warm_cache_as_with_a_cold_one(project, run):
+    import shutil
+
+    assert run(project, "check").exit_code == 0  # warm
+    project.edit("docs/index.yml", "slug: vllm.box.tiny-two\n", "slug: renamed\n")
+    warm = run(project, "check")
+    shutil.rmtree(project.root / ".docgen-cache")
+    cold = run(project, "check")
+    assert warm.exit_code == cold.exit_code == 1
+    assert warm.stdout == cold.stdout
+    assert "docs/index.yml" in warm.stdout
