@@ -48,6 +48,7 @@ class NavChangelog:
     folder: str
     route: str
     where: Location
+    variant: str = ""  # the slug of the variant whose layout holds it
 
     def release(self, year: int, month: int, day: int) -> str:
         return f"{self.route}/{year}/{month}/{day}"
@@ -228,6 +229,7 @@ class _Reader:
         self.variants: list[NavVariant] = []
         self.changelogs: list[NavChangelog] = []
         self.problems: list[Problem] = []
+        self.current = ""  # the slug of the variant being read
 
     def items(self, items: Sequence[Any], slugs: list[str]) -> Iterator[NavPage]:
         for index, item in enumerate(items):
@@ -255,7 +257,8 @@ class _Reader:
         elif "changelog" in item:
             folder = posixpath.normpath(posixpath.join(self.folder, str(item["changelog"])))
             route = "/" + "/".join([*slugs, self.slug(item, "title") or "changelog"])
-            self.changelogs.append(NavChangelog(folder, route, _at(item, "changelog", self.path)))
+            where = _at(item, "changelog", self.path)
+            self.changelogs.append(NavChangelog(folder, route, where, self.current))
         elif "layout" in item:
             yield from self.items(self.list_of(item, "layout"), slugs)
 
@@ -266,7 +269,9 @@ class _Reader:
             if not isinstance(variant, Mapping):
                 continue
             slug = str(variant.get("slug") or slug_of(str(variant.get("title", ""))))
+            self.current = slug
             pages = tuple(self.items(self.list_of(variant, "layout"), [*slugs, slug]))
+            self.current = ""
             where = _at(variant, "slug" if "slug" in variant else "title", self.path)
             title = str(variant.get("title", ""))
             self.variants.append(

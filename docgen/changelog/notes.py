@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from collections.abc import Sequence
 
@@ -76,10 +77,9 @@ def overview_text(
     def key(item: tuple[str, str, str]) -> tuple[int, int, int]:
         return parse_version(item[0], Location("overview"))
 
-    base = agent_base(registry, registry.default_agent.id)
     lines = []
     for version, day, summary in sorted(releases, key=key, reverse=True):
-        route = f"{base}/{release_route(project, day)}"
+        route = _release_page(project, registry, day)
         lines.append(f"- [{version}]({route}) ({day}): {summary.strip()}")
     spdx = registry.product.spdx
     head = ["---"]
@@ -91,3 +91,21 @@ def overview_text(
     head += ['title: "Release Notes"', "---", ""]
     intro = f"Every {mdx.escape_prose(registry.product.name)} release, newest first."
     return "\n".join([*head, intro, "", *lines]) + "\n"
+
+
+def _release_page(project: Project, registry: Registry, day: str) -> str:
+    """The route of the default agent's release page for the entry of ``day``: where the
+    navigation's changelog node publishes it, or the ``release_route`` setting's."""
+    from docgen import navigation
+
+    agent = registry.default_agent.id
+    nav = navigation.load(project)
+    nodes = [] if nav is None else nav.changelogs_of(project.config.changelog)
+    node = next((n for n in nodes if n.variant == agent), nodes[0] if nodes else None)
+    try:
+        date = _dt.date.fromisoformat(day)
+    except ValueError:  # not a dated entry: history reports it
+        node = None
+    if node is not None:
+        return node.release(date.year, date.month, date.day)
+    return f"{agent_base(registry, agent)}/{release_route(project, day)}"

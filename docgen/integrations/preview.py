@@ -89,7 +89,7 @@ def build_site(project: Project, the_plan: Plan, wanted: Sequence[str] = ()) -> 
     agents = select_agents(registry, wanted)
     sources = [s for s in source_pages(project, the_plan, agents) if s.texts]
     routes = {a.id: {s.route for s in sources if a.id in s.texts} for a in agents}
-    links = Links(registry, routes)
+    links = Links(registry, routes, _navigation_routes(project, the_plan))
     pages = [_page(s, agent, links) for agent in agents for s in sources if agent.id in s.texts]
     pages.insert(0, home_page(registry, agents, pages))
     nav = [{"Home": "index.md"}] + [
@@ -98,6 +98,23 @@ def build_site(project: Project, the_plan: Plan, wanted: Sequence[str] = ()) -> 
     ]
     assets = tuple(_assets(project, agents))
     return Site(tuple(pages), assets, nav, tuple(dict.fromkeys(links.unresolved)))
+
+
+def _navigation_routes(project: Project, the_plan: Plan) -> dict[str, tuple[str, str]]:
+    """Each route the project's navigation publishes -> (agent, the page's route in the
+    preview): a generated variant stands for the page it was made from."""
+    nav = the_plan.navigation
+    if nav is None:
+        return {}
+    docs = PurePosixPath(project.config.docs)
+    origin = {o.path: o.origin for o in the_plan.outputs if o.kind == "variant"}
+    found = {}
+    for variant in nav.variants:
+        for page in variant.pages:
+            source = PurePosixPath(origin.get(page.path, page.path))
+            if source.is_relative_to(docs):
+                found[page.route] = (variant.slug, str(source.relative_to(docs).with_suffix("")))
+    return found
 
 
 def source_pages(project: Project, the_plan: Plan, agents: Sequence[Agent]) -> Iterator[SourcePage]:
@@ -138,10 +155,17 @@ def _title_from_route(route: str) -> str:
 class Links:
     """Re-aims route-style links at the site's pages; collects the ones that are not."""
 
-    def __init__(self, registry: Registry, routes: dict[str, set[str]]) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        routes: dict[str, set[str]],
+        published: dict[str, tuple[str, str]] | None = None,
+    ) -> None:
         self.registry, self.product = registry, registry.product
         self.agents = [a.id for a in registry.agents]
         self.routes = routes
+        #: With a Fern navigation: each route it publishes -> (agent, the page's route here).
+        self.published = published or {}
         self.unresolved: list[Problem] = []
 
     def resolver(self, agent: str, source: SourcePage) -> LinkFunction:
@@ -158,6 +182,9 @@ class Links:
         if not route or SCHEME.match(route) or _is_file(route):
             return target
         owner, page = self._route(agent, source.route, route)
+        listed = self.published.get(route)
+        if listed is not None and listed[0] in self.routes:  # where the navigation has it
+            owner, page = listed
         found = self._find(owner, page)
         if found is not None:
             here = posixpath.dirname(f"{agent}/{source.route}")

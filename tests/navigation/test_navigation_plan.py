@@ -170,3 +170,39 @@ def test_a_releases_closing_link_is_where_the_navigation_lists_the_page(make_pro
     result = run(project, *release, "--dry-run")
     assert result.exit_code == 0, result.output
     assert "refer to [Guide](/guide/alpha/deep/guide)." in result.stdout
+
+
+def test_the_preview_follows_a_link_to_a_route_the_navigation_publishes(make_project):
+    from docgen.config import load_project
+    from docgen.integrations.preview import build_site
+    from docgen.plan import plan
+
+    text = nav(["guide"], ["guide"]).replace(
+        "          - page: Guide\n", "          - page: Guide\n            slug: start-here\n"
+    )
+    other = "---\ntitle: Other\n---\n\nRead [the guide](/guide/alpha/start-here#top).\n"
+    text += "  - page: Other\n    path: other.mdx\n"
+    project = make_project(
+        files={"docs/guide.mdx": SHARED, "docs/index.yml": text, "docs/other.mdx": other}
+    )
+    loaded = load_project(project.root)
+    site = build_site(loaded, plan(loaded))
+    [page] = [p for p in site.pages if p.uri == "alpha/other.md"]
+    assert "[the guide](guide.md#top)" in page.markdown
+    assert list(site.unresolved) == []
+
+
+def test_the_overview_links_each_release_where_the_changelog_node_publishes_it(make_project, run):
+    node = "          - changelog: ./changelog\n            slug: notes\n"
+    text = nav(["guide"], ["guide"]).replace("        layout:\n", "        layout:\n" + node)
+    project = make_project(
+        files={
+            "docs/guide.mdx": SHARED,
+            "docs/index.yml": text,
+            "docgen.toml": 'changelog = "docs/changelog"\n',
+            "docs/changelog/2026-01-02.mdx": "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n",
+        }
+    )
+    run(project, "build")
+    overview = project.read("docs/changelog/overview.mdx")
+    assert "- [v0.1.0](/guide/alpha/notes/2026/1/2) (2026-01-02)" in overview
