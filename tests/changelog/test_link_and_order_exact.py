@@ -125,3 +125,43 @@ def test_a_linked_page_that_is_not_utf8_is_named_a_page(make_project, run):
     result = run(project, "changelog", *args, "--dry-run")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == "docs/faq.mdx:2:10: error: invalid UTF-8 byte 0xff in the page\n"
+
+
+# -- a release checked before it is written, placed at its inputs ---------------------------
+
+RELEASE_ARGS = [
+    "changelog", "--since-file", "old.yaml", "--version", "v0.1.0", "--date", "2026-12-01"
+]  # fmt: skip
+
+
+def released(make_project, run, registry_text: str, files: dict[str, str]):
+    from conftest import MINIMAL_REGISTRY
+
+    tuned = registry_text.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+    project = make_project(registry=tuned, files={"old.yaml": MINIMAL_REGISTRY, **files})
+    return project, run(project, *RELEASE_ARGS)
+
+
+def test_without_an_spdx_header_a_notes_problem_is_still_at_its_line(make_project, run):
+    from conftest import MINIMAL_REGISTRY
+
+    bare = MINIMAL_REGISTRY.replace(
+        "  spdx:\n    copyright: Copyright (c) 2026 Acme Inc.\n    license: Apache-2.0\n", ""
+    )
+    note = "- fixes one thing.\n- adds {x} here.\n"
+    _project, result = released(make_project, run, bare, {"changelog.d/n.md": note})
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("changelog.d/n.md:2: error: '{' starts an MDX expression")
+
+
+def test_an_existing_entry_of_that_day_that_is_not_utf8_is_named_an_entry(make_project, run):
+    from conftest import MINIMAL_REGISTRY
+
+    project, result = released(make_project, run, MINIMAL_REGISTRY, {})
+    assert result.exit_code == 0, result.output
+    entry = project.root / "changelog/2026-12-01.mdx"
+    entry.write_bytes(entry.read_bytes() + b"\n- caf\xff\n")
+    (project.root / "old.yaml").write_text(MINIMAL_REGISTRY.replace("0.5", "0.4"), "utf-8")
+    again = run(project, *[a if a != "v0.1.0" else "v0.2.0" for a in RELEASE_ARGS])
+    assert (again.exit_code, again.stdout) == (2, "")
+    assert "invalid UTF-8 byte 0xff in the changelog entry" in again.stderr
