@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from docgen.changelog.entries import (
     agent_base,
@@ -17,6 +18,9 @@ from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.registry.model import Registry
 from docgen.render import mdx
+
+if TYPE_CHECKING:
+    from docgen.navigation import NavChangelog
 
 ROOT_LINK = re.compile(r"\]\((/[^)]*)\)")
 
@@ -77,9 +81,10 @@ def overview_text(
     def key(item: tuple[str, str, str]) -> tuple[int, int, int]:
         return parse_version(item[0], Location("overview"))
 
+    node = _changelog_node(project, registry)
     lines = []
     for version, day, summary in sorted(releases, key=key, reverse=True):
-        route = _release_page(project, registry, day)
+        route = _release_page(project, registry, node, day)
         lines.append(f"- [{version}]({route}) ({day}): {summary.strip()}")
     spdx = registry.product.spdx
     head = ["---"]
@@ -93,19 +98,24 @@ def overview_text(
     return "\n".join([*head, intro, "", *lines]) + "\n"
 
 
-def _release_page(project: Project, registry: Registry, day: str) -> str:
-    """The route of the default agent's release page for the entry of ``day``: where the
-    navigation's changelog node publishes it, or the ``release_route`` setting's."""
+def _changelog_node(project: Project, registry: Registry) -> NavChangelog | None:
+    """The navigation's changelog node of the changelog folder in the default agent's
+    variant (else the first one), or None: read once for the whole overview."""
     from docgen import navigation
 
-    agent = registry.default_agent.id
     nav = navigation.load(project)
     nodes = [] if nav is None else nav.changelogs_of(project.config.changelog)
-    node = next((n for n in nodes if n.variant == agent), nodes[0] if nodes else None)
+    agent = registry.default_agent.id
+    return next((n for n in nodes if n.variant == agent), nodes[0] if nodes else None)
+
+
+def _release_page(project: Project, registry: Registry, node: NavChangelog | None, day: str) -> str:
+    """The route of the default agent's release page for the entry of ``day``: where the
+    changelog ``node`` publishes it, or the ``release_route`` setting's."""
     try:
         date = _dt.date.fromisoformat(day)
     except ValueError:  # not a dated entry: history reports it
         node = None
     if node is not None:
         return node.release(date.year, date.month, date.day)
-    return f"{agent_base(registry, agent)}/{release_route(project, day)}"
+    return f"{agent_base(registry, registry.default_agent.id)}/{release_route(project, day)}"
