@@ -142,9 +142,11 @@ def test_a_region_only_in_one_variant_publishes_the_pages_only_there(make_projec
 )
 def test_a_wrong_region_is_a_located_error(make_project, run, text, message):
     project = make_project(files={"docs/index.yml": text})
+    before = project.snapshot()
     result = run(project, "build")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == message + "\n"
+    assert project.snapshot() == before  # nothing written
 
 
 def test_a_hand_edit_inside_a_region_is_drift_with_a_warm_cache_as_with_a_cold_one(project, run):
@@ -158,3 +160,13 @@ def test_a_hand_edit_inside_a_region_is_drift_with_a_warm_cache_as_with_a_cold_o
     assert warm.exit_code == cold.exit_code == 1
     assert warm.stdout == cold.stdout
     assert "docs/index.yml" in warm.stdout
+
+
+def test_a_navigation_that_is_not_yaml_stops_the_build_at_its_place(make_project, run):
+    project = make_project(files={"docs/index.yml": NAV.replace("slug: alpha", "slug: [alpha")})
+    before = project.snapshot()
+    result = run(project, "build")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("docs/index.yml:7:") and ": error: " in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
+    assert project.snapshot() == before  # nothing written
