@@ -115,7 +115,6 @@ class Note:
 @dataclass(frozen=True)
 class Release:
     version: str
-    date: str
     summary: str
     bullets: tuple[str, ...]  # each already formatted, continuation lines indented
     #: Where each line of ``section()`` came from when a person wrote it (a note's line,
@@ -156,7 +155,6 @@ def compose(
     project: Project,
     changes: Sequence[Change],
     version: str,
-    date: str,
     summary: str | None,
     notes: Sequence[Note],
 ) -> Release:
@@ -189,7 +187,7 @@ def compose(
         line = renderer.render(SUMMARY_TEMPLATE, SUMMARY_TEMPLATE, context).strip()
     if not line.endswith((".", ":")):
         line += "."
-    return Release(version, date, line, tuple(bullets), tuple(origins))
+    return Release(version, line, tuple(bullets), tuple(origins))
 
 
 def _link_sentence(project: Project, registry: Registry) -> Markup | str:
@@ -281,7 +279,7 @@ def create_entry(
     from docgen.render.environment import Renderer
 
     renderer = Renderer(registry, [project.path(project.config.templates)], project.root)
-    release = compose(renderer, project, changes, version, date, summary, notes)
+    release = compose(renderer, project, changes, version, summary, notes)
     path = f"{project.config.changelog}/{date}.mdx"
     target = project.root / path
     existing = read_changelog_file(project, target, "entry") if _lexists(target) else None

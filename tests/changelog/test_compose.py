@@ -309,7 +309,7 @@ def test_a_bullet_is_one_sentence_per_line_under_a_dash():
 
 
 def test_a_release_section_is_heading_summary_and_bullets():
-    release = compose.Release("v1.0.0", "2026-01-02", "Acme v1.0.0 ships.", ("- A.", "- B."))
+    release = compose.Release("v1.0.0", "Acme v1.0.0 ships.", ("- A.", "- B."))
     assert release.section() == "## v1.0.0\n\nAcme v1.0.0 ships.\n\n- A.\n- B.\n"
 
 
@@ -319,7 +319,7 @@ def test_the_entry_text_puts_a_new_release_on_top_under_the_header():
         "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
         " * SPDX-License-Identifier: Apache-2.0\n */}\n"
     )
-    new = compose.Release("v1.0.1", "2026-01-02", "Acme v1.0.1 ships.", ("- B.",))
+    new = compose.Release("v1.0.1", "Acme v1.0.1 ships.", ("- B.",))
     old = "## v1.0.0\n\nAcme v1.0.0 ships.\n\n- A.\n"
     assert compose.entry_text(registry, new, None) == f"{header}\n{new.section()}"
     assert compose.entry_text(registry, new, f"{header}\n\n{old}") == (

@@ -146,7 +146,7 @@ def test_an_older_entry_is_kept_byte_for_byte_below_the_new_release():
     """Only the blank lines between the header and the older text go; an indented comment
     (or any other leading blank) stays as written."""
     registry = load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
-    new = compose.Release("v1.0.1", "2026-01-02", "Acme v1.0.1 ships.", ("- B.",))
+    new = compose.Release("v1.0.1", "Acme v1.0.1 ships.", ("- B.",))
     old = "  {/* kept */}\n## v1.0.0\n\nAcme v1.0.0 ships.\n\n- A.\n"
     assert compose.entry_text(registry, new, f"{HEADER}\n\n{old}") == (
         f"{HEADER}\n## v1.0.1\n\nAcme v1.0.1 ships.\n\n- B.\n\n{old}"

@@ -65,7 +65,7 @@ PATH = "changelog/2026-01-02.mdx"
 
 
 def release(version: str) -> Release:
-    return Release(version, "2026-01-02", "Acme adds things.", ("- a bullet",), ())
+    return Release(version, "Acme adds things.", ("- a bullet",), ())
 
 
 @pytest.mark.parametrize("version", ["v0.1.0", "v0.0.9"])
