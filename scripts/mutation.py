@@ -79,7 +79,19 @@ CHILD_PROCESS_TESTS = [
     "tests/integrations/test_vllm_verify.py",
     "tests/system/test_benchmarks.py",
     "tests/core/test_parallel.py",
+    # pytester's subprocess and mkdocs import the installed docgen, never the mutant:
+    "tests/integrations/test_pytest_plugin.py",
+    "tests/integrations/test_mkdocs_plugin.py",
 ]
+
+#: Single tests that start a child process importing the installed docgen (see above).
+CHILD_PROCESS_NODES = [
+    "tests/integrations/test_integrations.py::test_init_scaffolds_a_project_that_is_in_sync",
+]
+
+#: Tests whose judge is an external program that takes seconds a run (the Fern CLI): the
+#: pages it judges are pinned byte for byte by the build tests, which do run.
+SLOW_EXTERNAL_TESTS = ["tests/integrations/test_fern_check.py"]
 
 #: Tests that read docgen's source files as text (sizes, imports): mutmut's copy of a
 #: module is a trampoline many times its size, so they would fail there, mutant or not.
@@ -97,6 +109,7 @@ ALSO_COPY = [
     "site_extra",
     "README.md",
     ".pre-commit-hooks.yaml",
+    "fern",
 ]
 
 KILLED = {"killed", "timeout"}
@@ -105,27 +118,39 @@ UNDECIDED = {0, 5, 33}
 RESULT_LINE = re.compile(r"^\s*(?P<name>docgen\.\S+): (?P<status>[a-z ]+)$")
 
 
-def sync_copy() -> None:
-    """Bring the working copy up to date with the checkout (tracked and new files)."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard", "-z"],
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-    ).stdout.decode()
+def sync_copy(ref: str | None) -> None:
+    """Bring the working copy up to date with the checkout (tracked and new files), or
+    with commit ``ref`` (so that work in progress in the checkout stays out of the run)."""
+    source_root = REPO
+    if ref is not None:
+        source_root = WORK.parent / "mutation-source"
+        shutil.rmtree(source_root, ignore_errors=True)
+        source_root.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "archive", "--format=tar", ref], cwd=REPO, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(source_root)], input=archive, check=True)
+        listing = ["git", "ls-tree", "-r", "-z", "--name-only", ref]
+    else:
+        listing = ["git", "ls-files", "-co", "--exclude-standard", "-z"]
+    listed = subprocess.run(listing, cwd=REPO, check=True, capture_output=True).stdout.decode()
     for name in filter(None, listed.split("\0")):
-        source, target = REPO / name, WORK / name
+        source, target = source_root / name, WORK / name
         if not source.is_file():
             continue
         if target.is_file() and target.read_bytes() == source.read_bytes():
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(source, target)
-    # mutmut copies docgen's Python files into mutants/ on every run, but its data files
-    # (the registry schema, the vLLM catalog, templates) only once: bring those up to date.
-    for source in (REPO / "docgen").rglob("*"):
+    _sync_data_files(source_root)
+
+
+def _sync_data_files(source_root: Path) -> None:
+    """mutmut copies docgen's Python files into mutants/ on every run, but its data files
+    (the registry schema, the vLLM catalog, templates) only once: bring those up to date."""
+    for source in (source_root / "docgen").rglob("*"):
         if source.is_file() and source.suffix not in (".py", ".pyc"):
-            target = WORK / "mutants" / source.relative_to(REPO)
+            target = WORK / "mutants" / source.relative_to(source_root)
             if target.parent.is_dir() and not (
                 target.is_file() and target.read_bytes() == source.read_bytes()
             ):
@@ -168,7 +193,10 @@ def write_config(paths: list[str]) -> None:
     """Append the ``[tool.mutmut]`` table to the copy's pyproject.toml."""
     pyproject = WORK / "pyproject.toml"
     text = (REPO / "pyproject.toml").read_text("utf-8")
-    ignores = [f"--ignore={name}" for name in CHILD_PROCESS_TESTS + SOURCE_TESTS]
+    ignores = [
+        f"--ignore={name}" for name in CHILD_PROCESS_TESTS + SOURCE_TESTS + SLOW_EXTERNAL_TESTS
+    ]
+    ignores += [f"--deselect={node}" for node in CHILD_PROCESS_NODES]
     args = ["-o", "addopts=", "-p", "no:cacheprovider", "-q", *ignores]
     table = (
         "\n[tool.mutmut]\n"
@@ -289,6 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="only print the last run's table")
     parser.add_argument("--no-diffs", action="store_true", help="list survivors without diffs")
     parser.add_argument(
+        "--ref", metavar="COMMIT", help="mutate this commit's code and tests, not the checkout's"
+    )
+    parser.add_argument(
         "--fresh",
         action="store_true",
         help="start from a new copy (after files moved: the copy only ever gains files)",
@@ -302,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.fresh:
             shutil.rmtree(WORK, ignore_errors=True)
         WORK.mkdir(parents=True, exist_ok=True)
-        sync_copy()
+        sync_copy(args.ref)
         paths = [path for m in modules for path in CORE[m]]
         forget_unmutated(paths)
         recheck_survivors()
