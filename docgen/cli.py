@@ -161,12 +161,14 @@ def schema(state: State) -> None:
 def serve_command(
     state: State, profile: str, override_name: str | None, extra_args_json: str | None, fmt: str
 ) -> None:
-    """Print the effective `vllm serve` command of PROFILE."""
+    """Print the effective `vllm serve` command of PROFILE: the launcher's steps before
+    it, its environment, and the argv (the launcher's shared args come first)."""
     from docgen.verbs.serve_command import effective_command
 
     command = effective_command(state.project(), profile, override_name, extra_args_json)
     if fmt == "json":
-        click.echo(json.dumps({"argv": command.argv}, ensure_ascii=False))
+        shape = {"before": [list(s) for s in command.steps], "env": dict(command.env)}
+        click.echo(json.dumps({**shape, "argv": command.argv}, ensure_ascii=False))
     else:
         click.echo(command.shell(multiline=False))
 
@@ -197,7 +199,7 @@ def verify_vllm(state: State, venv: Path | None, setup: bool) -> None:
 )
 def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> None:
     """Print the semantic difference between an older registry state and the current one."""
-    from docgen.changelog.diff import counted
+    from docgen.changelog.changes import counted
     from docgen.verbs.releases import changes_since
 
     _registry, changes = changes_since(state.project(), since, since_file)
@@ -230,6 +232,8 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     state.print(written_line(status, path) for status, path in written.refreshed)
     for fragment in written.fragments:
         state.say(f"merged and removed {fragment.name}")
+    for hint in written.hints:
+        state.say(hint)
 
 
 @command("release-notes", quiet="Print only the notes and errors, no warnings.")

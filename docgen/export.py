@@ -37,6 +37,7 @@ def _export_profile(p: Profile) -> dict[str, Any]:
         "selection": p.selection,
         "image": None if p.image is None else {"ref": p.image.ref, "digest": p.image.digest},
         "env": dict(p.env),
+        "before": [list(step.run) for step in p.steps],
         "argv": serve_command(p).argv,
         "overrides": {o.id: list(o.tokens) for o in p.overrides},
     }

@@ -337,21 +337,23 @@ def _assert_round_trip(root: Path, profile: str, printed: str, where: str) -> No
     meant = invoke_cli(["--root", str(root), "serve-command", profile, "--format", "json"])
     assert meant.exit_code == 0, where
     expected = json.loads(meant.stdout)
-    # Only builtins and the stub can run: PATH names no real folder, so a smuggled command
-    # fails (and says so on stderr) instead of running.
-    stub = (
-        'vllm() { printf "%s\\0" vllm "$@"; printf "\\1\\0"; '
-        'for n in $(compgen -e); do printf "%s=%s\\0" "$n" "${!n}"; done; }\n'
+    # Only builtins can run: PATH names no real folder, so every other command reaches
+    # bash's command_not_found_handle, which records it (and the environment it got), and a
+    # smuggled command shows as a call nobody meant.
+    record = (
+        'command_not_found_handle() { printf "%s\\0" "$@"; printf "\\1\\0"; '
+        'for n in $(compgen -e); do printf "%s=%s\\0" "$n" "${!n}"; done; printf "\\2\\0"; }\n'
     )
     read = subprocess.run(
-        ["/bin/bash", "-c", stub + printed],
+        ["/bin/bash", "-c", record + printed],
         capture_output=True,
         check=False,
         env={"PATH": "/nonexistent"},
     )
     assert (read.returncode, read.stderr) == (0, b""), (where, read.stderr)
-    argv, _, env = read.stdout.partition(b"\x01\x00")
-    assert [a.decode() for a in argv.split(b"\0")[:-1]] == expected["argv"], where
-    got_env = dict(e.decode().split("=", 1) for e in env.split(b"\0") if e)
+    calls = [call.partition(b"\x01\x00") for call in read.stdout.split(b"\x02\x00")[:-1]]
+    argvs = [[a.decode() for a in argv.split(b"\0")[:-1]] for argv, _, _ in calls]
+    assert argvs == [*expected["before"], expected["argv"]], where
+    got_env = dict(e.decode().split("=", 1) for e in calls[-1][2].split(b"\0") if e)
     for name, value in expected.get("env", {}).items():
         assert got_env.get(name) == value, where

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from markupsafe import Markup
 
+from docgen.changelog.changes import LEFT_OUT, released
 from docgen.changelog.entries import (
     agent_base,
     fragment_files,
@@ -29,7 +30,7 @@ from docgen.render import mdx
 from docgen.render.pages import PROFILE_SLOT, page_path, page_templates
 
 if TYPE_CHECKING:
-    from docgen.changelog.diff import Change
+    from docgen.changelog.changes import Change
     from docgen.render.environment import Renderer
 
 BULLET_TEMPLATE = "_changelog/bullet.mdx.j2"
@@ -66,11 +67,11 @@ def groups(changes: Sequence[Change]) -> list[Group]:
     """The changes by subject in first-seen order, each group's ranked; expectations left out."""
     order: dict[str, list[Change]] = {}
     for change in changes:
-        if change.kind == "expect-changed":
+        if change.kind in LEFT_OUT:
             continue
         order.setdefault(
             f"{change.kind.split('-')[0]}:{change.subject}"
-            if change.kind.startswith(("host", "model"))
+            if change.kind.startswith(("host", "model", "launcher"))
             else change.subject,
             [],
         ).append(change)
@@ -93,6 +94,9 @@ RANK = {
             "override-added",
             "override-changed",
             "override-removed",
+            "profile-changed",
+            "launcher-changed",
+            "env-changed",
             "host-default-changed",
             "model-changed",
         )
@@ -249,6 +253,8 @@ class Written:
     section: str
     fragments: tuple[Path, ...]
     refreshed: tuple[tuple[str, str], ...] = ()
+    #: Suggestions to print after the entry is written (``diff.guard_hints``).
+    hints: tuple[str, ...] = ()
 
 
 def create_entry(
@@ -269,7 +275,7 @@ def create_entry(
     _check_request(project, version, date, summary)
     fragments = fragment_files(project)
     notes = _read_notes(project, fragments)
-    if not any(c.kind != "expect-changed" for c in changes) and not notes:
+    if not released(changes) and not notes:
         raise ConfigError.at(
             Location(project.config.registry),
             "nothing to release: the "

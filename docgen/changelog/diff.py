@@ -7,76 +7,17 @@ the registry node behind it (in the newer state where it exists, else the older)
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from docgen.changelog import git
+from docgen.changelog.changes import Change, arg_value, shown
+from docgen.changelog.shared_diff import shared_changes
 from docgen.config import Project
 from docgen.io import files
 from docgen.registry.load import load_bytes
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
-
-KINDS = (
-    "profile-added", "profile-removed", "profile-renamed",
-    "arg-added", "arg-removed", "arg-changed",
-    "host-default-changed", "support-changed", "selection-changed",
-    "override-added", "override-removed", "override-changed",
-    "image-changed", "model-changed", "expect-changed",
-)  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Change:
-    """One semantic change: its kind, the profile (or host/model) and old and new values."""
-
-    kind: str
-    subject: str  # profile id, host id or model slug
-    name: str = ""  # flag, override id, field
-    old: Any = None
-    new: Any = None
-    source: Source | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
-
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "subject": self.subject}
-        if self.name:
-            out["name"] = self.name
-        if self.old is not None:
-            out["old"] = self.old
-        if self.new is not None:
-            out["new"] = self.new
-        if self.source is not None:
-            loc = self.source.location
-            out["source"] = {
-                "key": self.source.name,
-                "file": loc.path,
-                "line": loc.line,
-                "column": loc.col,
-            }
-        return out
-
-    def __str__(self) -> str:
-        where = f"{self.source.location}: " if self.source else ""
-        what = f" {self.name}" if self.name else ""
-        values = ""
-        if self.old is not None or self.new is not None:
-            values = f": {_text(self.old)} -> {_text(self.new)}"
-        return f"{where}{self.kind} {self.subject}{what}{values}"
-
-
-def counted(changes: Sequence[Change]) -> str:
-    """``1 semantic change``, ``3 semantic changes``."""
-    return f"{len(changes)} semantic change{'' if len(changes) == 1 else 's'}"
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return "(none)"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def registry_at(project: Project, ref: str) -> Registry:
@@ -128,8 +69,7 @@ def diff(old: Registry, new: Registry) -> list[Change]:
         for pid in old.profiles
         if pid in gone
     ]
-    changes += list(_host_defaults(old, new))
-    changes += list(_models(old, new))
+    changes += list(shared_changes(old, new))
     return changes
 
 
@@ -153,7 +93,9 @@ def _renames(old: Registry, new: Registry) -> dict[str, str]:
 
 def _profile_changes(old: Profile, new: Profile) -> Iterator[Change]:
     ctx = {"profile": new, "old_profile": old}
+    yield from _field_changes(old, new, ctx)
     yield from _arg_changes(new.id, old.args, new.args, new.source, ctx)
+    yield from _command_changes(old, new, ctx)
     for attr, kind in (("support", "support-changed"), ("selection", "selection-changed")):
         if getattr(old, attr) != getattr(new, attr):
             yield Change(
@@ -183,6 +125,38 @@ def _profile_changes(old: Profile, new: Profile) -> Iterator[Change]:
             new.source,
             ctx,
         )
+    if _evidence(old) != _evidence(new):
+        yield Change("evidence-changed", new.id, "evidence", None, None, new.source, ctx)
+
+
+def _field_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:
+    """The model or host a profile names, and its summary."""
+    for attr in ("model", "host"):
+        before, after = getattr(old, attr), getattr(new, attr)
+        if before.id != after.id:
+            yield Change("profile-changed", new.id, attr, before.id, after.id, new.source, ctx)
+    if old.summary != new.summary:
+        yield Change(
+            "profile-changed", new.id, "summary", old.summary, new.summary, new.source, ctx
+        )
+
+
+def _command_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:
+    """The rest of the serve command: each environment variable added, changed or removed,
+    and what the profile omits of the launcher section."""
+    for name in dict.fromkeys([*old.env, *new.env]):
+        before, after = old.env.get(name), new.env.get(name)
+        if before != after:
+            yield Change("env-changed", new.id, name, before, after, new.source, ctx)
+    for attr in ("omit_args", "omit_steps"):
+        was, now = getattr(old, attr), getattr(new, attr)
+        if was != now:
+            values = (", ".join(was) or None, ", ".join(now) or None)
+            yield Change("launcher-changed", new.id, attr, *values, new.source, ctx)
+
+
+def _evidence(profile: Profile) -> list[tuple[Any, ...]]:
+    return [(e.date, e.host, e.setup, e.results) for e in profile.evidence]
 
 
 def _arg_changes(
@@ -196,21 +170,19 @@ def _arg_changes(
         was = before.get(name)
         if was is None:
             yield Change(
-                "arg-added", subject, name, None, _value(arg), arg.source, {**ctx, "arg": arg}
+                "arg-added", subject, name, None, arg_value(arg), arg.source, {**ctx, "arg": arg}
             )
         elif was.tokens != arg.tokens:
             context = {**ctx, "arg": arg, "old_arg": was}
             yield Change(
-                "arg-changed", subject, name, _value(was), _value(arg), arg.source, context
+                "arg-changed", subject, name, arg_value(was), arg_value(arg), arg.source, context
             )
     for name, arg in before.items():
         if name not in after:
-            context = {**ctx, "old_arg": arg}
-            yield Change("arg-removed", subject, name, _value(arg), None, fallback, context)
-
-
-def _value(arg: Arg) -> str:
-    return " ".join(arg.tokens[1:]) if len(arg.tokens) > 1 else arg.tokens[0] if arg.tokens else ""
+            # The removed value has no node in the newer state: the change names the line
+            # where it stood in the older one (the profile it belonged to is the subject).
+            context = {**ctx, "old_arg": arg, "now": fallback}
+            yield Change("arg-removed", subject, name, arg_value(arg), None, arg.source, context)
 
 
 def _override_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:
@@ -272,52 +244,5 @@ def _image_text(profile: Profile) -> str | None:
 
 def _expect_text(profile: Profile) -> str:
     parts = [f"absent {', '.join(profile.expect_absent)}"] if profile.expect_absent else []
-    parts += [f"{k}={_text(v)}" for k, v in profile.expect_present.items()]
+    parts += [f"{k}={shown(v)}" for k, v in profile.expect_present.items()]
     return "; ".join(parts) or "(none)"
-
-
-def _host_defaults(old: Registry, new: Registry) -> Iterator[Change]:
-    for hid, host in new.hosts.items():
-        before, after = old.host_default(hid), new.host_default(hid)
-        b = before.model.id if before else None
-        a = after.model.id if after else None
-        if b != a and hid in old.hosts:
-            yield Change(
-                "host-default-changed",
-                hid,
-                "default model",
-                b,
-                a,
-                after.source if after else host.source,
-                {"host": host, "old_profile": before, "profile": after},
-            )
-
-
-MODEL_FIELDS = (
-    "hf",
-    "label",
-    "served_name",
-    "revision",
-    "min_compute_capability",
-    "download_bytes",
-    "gated",
-    "notes",
-)
-
-
-def _models(old: Registry, new: Registry) -> Iterator[Change]:
-    for slug, model in new.models.items():
-        before = old.models.get(slug)
-        if before is None:
-            continue
-        for name in MODEL_FIELDS:
-            if getattr(before, name) != getattr(model, name):
-                yield Change(
-                    "model-changed",
-                    slug,
-                    name,
-                    getattr(before, name),
-                    getattr(model, name),
-                    model.source,
-                    {"model": model},
-                )

@@ -47,11 +47,15 @@ class Shown:
     problem: str = ""  # why the page command could not be split into words
 
     def pinpoint(self, message: str) -> Location:
-        """The registry arg that vLLM's message names, else the profile or override."""
+        """The registry arg that vLLM's message names (as ``--flag``, or in words, as in
+        "invalid reasoning parser"), else the profile or override."""
         for option in _OPTION.findall(message):
             for arg in reversed(self.args):
                 if arg.tokens and arg.tokens[0] == option:
                     return arg.source.location
+        for arg in reversed(self.args):
+            if f" {arg.name.replace('-', ' ')}:" in message:
+                return arg.source.location
         return self.location
 
 
@@ -95,7 +99,7 @@ def registry_commands(profiles: Iterable[Profile]) -> Iterator[Shown]:
             profile.source.location,
             f"the command of profile '{profile.id}'",
             release,
-            profile.args,
+            profile.effective_args,
         )
         for override in profile.overrides:
             yield _override_command(profile, override, release)
@@ -109,7 +113,7 @@ def _override_command(profile: Profile, override: Override, release: str) -> Sho
         override.source.location,
         f"the command of override '{override.id}' of profile '{profile.id}'",
         release,
-        (*profile.args, *override.args),
+        (*profile.effective_args, *override.args),
     )
 
 

@@ -12,6 +12,7 @@ from docgen.registry.model import (
     Evidence,
     Host,
     Image,
+    Launcher,
     Model,
     Override,
     Product,
@@ -19,6 +20,7 @@ from docgen.registry.model import (
     Registry,
     Source,
     Spdx,
+    Step,
     VllmSettings,
 )
 from docgen.registry.source import Document, KeyPath
@@ -51,8 +53,10 @@ class Builder:
         hosts = {k: self.host(k, v) for k, v in data["hosts"].items()}
         images = {k: self.image(k, v) for k, v in (data.get("images") or {}).items()}
         models = {k: self.model(k, v) for k, v in data["models"].items()}
+        launcher = self.launcher(data.get("launcher") or {})
         profiles = {
-            k: self.profile(k, v, hosts, images, models) for k, v in data["profiles"].items()
+            k: self.profile(k, v, hosts, images, models, launcher)
+            for k, v in data["profiles"].items()
         }
         return Registry(
             path=self.pos.path,
@@ -63,6 +67,23 @@ class Builder:
             models=_frozen(models),
             profiles=_frozen(profiles),
             vllm=self.vllm,
+            launcher=launcher,
+        )
+
+    def launcher(self, section: dict[str, Any]) -> Launcher:
+        steps = (section.get("before_serve") or {}).items()
+        return Launcher(
+            self.args(("launcher", "shared_args"), section.get("shared_args") or {}),
+            tuple(
+                Step(
+                    sid,
+                    tuple(step["run"]),
+                    _frozen(step.get("when") or {}),
+                    step.get("summary", ""),
+                    self.src("launcher", "before_serve", sid, text=" ".join(step["run"])),
+                )
+                for sid, step in steps
+            ),
         )
 
     def product(self, p: dict[str, Any]) -> Product:
@@ -138,6 +159,7 @@ class Builder:
         hosts: Mapping[str, Host],
         images: Mapping[str, Image],
         models: Mapping[str, Model],
+        launcher: Launcher,
     ) -> Profile:
         base = ("profiles", pid)
         expect = p.get("expect") or {}
@@ -163,6 +185,30 @@ class Builder:
                 self.evidence(base, i, e) for i, e in enumerate(p.get("evidence") or [])
             ),
             source=self.src(*base),
+            **self._launched(p, launcher),
+        )
+
+    def _launched(self, p: dict[str, Any], launcher: Launcher) -> dict[str, Any]:
+        """What the launcher adds to profile ``p``: the shared args and steps it keeps."""
+        omit = p.get("launcher") or {}
+        omit_args, omit_steps = tuple(omit.get("omit_args", ())), tuple(omit.get("omit_steps", ()))
+        return {
+            "shared_args": tuple(a for a in launcher.shared_args if a.name not in omit_args),
+            "steps": tuple(
+                step
+                for step in launcher.steps
+                if step.id not in omit_steps and self._sets(p["args"], step.when)
+            ),
+            "omit_args": omit_args,
+            "omit_steps": omit_steps,
+        }
+
+    def _sets(self, args: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
+        """Whether ``args`` set every flag of ``wanted`` to the argv its value gives."""
+        return all(
+            name in args
+            and self.catalog.tokens(name, args[name]) == self.catalog.tokens(name, value)
+            for name, value in wanted.items()
         )
 
     def override(self, base: KeyPath, oid: str, o: dict[str, Any]) -> Override:

@@ -140,6 +140,25 @@ class Override:
 
 
 @dataclass(frozen=True)
+class Step:
+    """A command the launcher runs before ``vllm serve`` (``launcher.before_serve``)."""
+
+    id: str
+    run: tuple[str, ...]
+    when: Mapping[str, Any]  # flag -> value: runs for a profile whose args set each one
+    summary: str
+    source: Source
+
+
+@dataclass(frozen=True)
+class Launcher:
+    """What the product's launcher adds to every managed profile's command."""
+
+    shared_args: tuple[Arg, ...] = ()
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
 class Evidence:
     date: str
     host: str
@@ -165,17 +184,29 @@ class Profile:
     overrides: tuple[Override, ...]
     evidence: tuple[Evidence, ...]
     source: Source
+    #: The launcher's shared args this profile keeps, and the steps that run for it.
+    shared_args: tuple[Arg, ...] = ()
+    steps: tuple[Step, ...] = ()
+    #: What the profile's ``launcher`` section leaves out (names as written).
+    omit_args: tuple[str, ...] = ()
+    omit_steps: tuple[str, ...] = ()
 
     @property
     def tokens(self) -> tuple[str, ...]:
-        """The argv after ``vllm serve MODEL``: model-derived flags, then ``args``."""
-        head: list[str] = []
+        """The argv after ``vllm serve MODEL``: the launcher's shared args, model-derived
+        flags, then ``args``."""
+        head: list[str] = [t for a in self.shared_args for t in a.tokens]
         names = {a.name for a in self.args}
         if self.model.revision and "revision" not in names:
             head += ["--revision", self.model.revision]
         if self.model.served_name and "served-model-name" not in names:
             head += ["--served-model-name", self.model.served_name]
         return (*head, *(t for a in self.args for t in a.tokens))
+
+    @property
+    def effective_args(self) -> tuple[Arg, ...]:
+        """The launcher's shared args this profile keeps, then its own."""
+        return (*self.shared_args, *self.args)
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)
@@ -223,6 +254,7 @@ class Registry:
     models: Mapping[str, Model]
     profiles: Mapping[str, Profile]
     vllm: VllmSettings = field(default_factory=VllmSettings)
+    launcher: Launcher = field(default_factory=Launcher)
 
     @property
     def default_agent(self) -> Agent:

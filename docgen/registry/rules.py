@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from docgen.errors import Problem, did_you_mean, one_line
+from docgen.registry.launcher_rules import LauncherRules
 from docgen.registry.model import VllmSettings
 from docgen.registry.source import Document, KeyPath, Positions, walk_leaves
 from docgen.vllm.catalog import Catalog
@@ -31,7 +32,7 @@ SITE_URL = re.compile(
 _MALFORMED = (AttributeError, TypeError, ValueError)
 
 
-class Checker:
+class Checker(LauncherRules):
     """Semantic rules on top of the schema; yields every problem it finds."""
 
     def __init__(self, doc: Document) -> None:
@@ -53,6 +54,7 @@ class Checker:
         _collect(problems, self._agents)
         _collect(problems, self._extra_flags)
         _collect(problems, self._image_releases)
+        _collect(problems, self._launcher)
         defaults: dict[str, str] = {}
         profiles = self.data.get("profiles")
         for pid, profile in profiles.items() if isinstance(profiles, dict) else ():
@@ -169,7 +171,9 @@ class Checker:
         yield from self._args((*base, "args"), profile["args"])
         for oid, override in (profile.get("overrides") or {}).items():
             yield from self._args((*base, "overrides", oid, "args"), override["args"])
-        yield from self._expect(base, profile)
+        shared = yield from self._omissions(base, profile)
+        yield from self._expect(base, profile, {**shared, **profile["args"]})
+        yield from self._requirements(base, profile, shared)
         for index, item in enumerate(profile.get("evidence") or []):
             yield from self._date((*base, "evidence", index, "date"), item["date"])
 
@@ -206,20 +210,29 @@ class Checker:
             )
         return self.at(keypath, message, key=True)
 
-    def _expect(self, base: KeyPath, profile: dict[str, Any]) -> Iterator[Problem]:
+    def _expect(
+        self, base: KeyPath, profile: dict[str, Any], args: dict[str, Any]
+    ) -> Iterator[Problem]:
+        """``expect`` guards the command: the launcher's shared args count as set."""
         expect = profile.get("expect") or {}
-        args = profile["args"]
         for index, name in enumerate(expect.get("absent") or []):
             keypath = (*base, "expect", "absent", index)
             if self.catalog.lookup(name) is None and self.catalogs[None].lookup(name) is None:
                 yield self.at(
                     keypath, f"unknown vLLM flag '--{one_line(name)}'{self.catalog.suggest(name)}"
                 )
-            elif name in args:
+            elif name in profile["args"]:
                 yield self.at(
                     (*base, "args", name),
                     f"profile '{base[-1]}' expects '--{name}' to be absent, but its args set it",
                     key=True,
+                )
+            elif name in args:
+                yield self.at(
+                    keypath,
+                    f"profile '{base[-1]}' expects '--{name}' to be absent, but "
+                    "launcher.shared_args sets it; list it in the profile's "
+                    "launcher.omit_args",
                 )
         for name, wanted in (expect.get("present") or {}).items():
             yield from self._present((*base, "expect", "present", name), args, name, wanted)
@@ -239,10 +252,12 @@ class Checker:
             return
         have = self.catalog.tokens(name, args[name])
         if have != self.catalog.tokens(name, wanted):
+            own = name in self.data["profiles"][pid]["args"]
             yield self.at(
-                ("profiles", pid, "args", name),
+                ("profiles", pid, "args", name) if own else ("launcher", "shared_args", name),
                 f"profile '{pid}' expects '--{name}' to be {scalar_text(wanted)}, "
-                f"but its args set {scalar_text(args[name])}",
+                f"but {'its args set' if own else 'launcher.shared_args sets'} "
+                f"{scalar_text(args[name])}",
             )
 
     def _date(self, keypath: KeyPath, value: str) -> Iterator[Problem]:

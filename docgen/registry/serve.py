@@ -40,24 +40,30 @@ def assignment(name: str, value: str) -> str:
 
 @dataclass(frozen=True)
 class ServeCommand:
-    """A full ``vllm serve`` invocation: environment, model and argv tokens."""
+    """A full ``vllm serve`` invocation: the commands run before it (each must succeed),
+    then its environment, model and argv tokens."""
 
     env: tuple[tuple[str, str], ...]
     model: str
     tokens: tuple[str, ...]
+    steps: tuple[tuple[str, ...], ...] = ()
 
     @property
     def argv(self) -> list[str]:
         return ["vllm", "serve", self.model, *self.tokens]
 
     def shell(self, multiline: bool = False) -> str:
-        """The command as a person types it; one flag per line when ``multiline``."""
+        """The command as a person types it: the steps joined with ``&&``, then the
+        environment (which applies to ``vllm serve`` alone) and the serve command; when
+        ``multiline``, each step on a line of its own and one flag per line."""
         env = [assignment(k, v) for k, v in self.env]
+        steps = [" ".join(quote(word) for word in step) + " &&" for step in self.steps]
         head = " ".join([*env, "vllm", "serve", quote(self.model)])
         groups = _flag_groups(self.tokens)
         if not multiline:
-            return " ".join([head, *groups])
-        return " \\\n  ".join([head, *groups])
+            return " ".join([*steps, head, *groups])
+        # bash reads on after a line that ends with &&: each step stands on a line of its own.
+        return "".join(f"{step}\n" for step in steps) + " \\\n  ".join([head, *groups])
 
 
 def _flag_groups(tokens: Sequence[str]) -> list[str]:
@@ -82,9 +88,12 @@ def _is_number(token: str) -> bool:
 def serve_command(
     profile: Profile, override: Override | None = None, extra: Sequence[str] = ()
 ) -> ServeCommand:
-    """Registry tokens, then the override's, then ``extra``: the last value wins."""
+    """The command the launcher runs for ``profile``: its steps, then ``vllm serve`` with
+    the registry tokens (shared args first), the override's, then ``extra``: the last value
+    wins."""
     tokens = [*profile.tokens, *(override.tokens if override else ()), *extra]
-    return ServeCommand(tuple(profile.env.items()), profile.model.hf, tuple(tokens))
+    steps = tuple(step.run for step in profile.steps)
+    return ServeCommand(tuple(profile.env.items()), profile.model.hf, tuple(tokens), steps)
 
 
 def override_command(product: Product, profile: Profile, override: Override, cli: str) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
+from docgen.changelog import changes as change_kinds
 from docgen.changelog import compose, diff, git, history
 from docgen.changelog import entries as changelog
 from docgen.changelog import notes as changelog_notes
@@ -30,7 +31,7 @@ def base_registry(project: Project, since: str | None, since_file: str | None) -
 
 def changes_since(
     project: Project, since: str | None, since_file: str | None
-) -> tuple[Registry, list[diff.Change]]:
+) -> tuple[Registry, list[change_kinds.Change]]:
     from docgen.registry.load import load_registry
 
     old = base_registry(project, since, since_file)
@@ -64,6 +65,7 @@ def write_changelog(
         day = date or datetime.date.today().isoformat()
         routes = partial(_routes, project, registry, day)  # planned only when needed
         written = compose.create_entry(project, registry, changes, version, day, summary, routes)
+        written = replace(written, hints=tuple(str(h) for h in change_kinds.guard_hints(changes)))
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
@@ -103,7 +105,7 @@ def history_problems(project: Project, plan: Plan) -> list[Problem]:
 def changelog_gate(project: Project, ref: str) -> list[Problem]:
     """A semantic registry change since ``ref`` needs a new entry or a fragment."""
     registry, changes = changes_since(project, ref, None)
-    if not [c for c in changes if c.kind != "expect-changed"]:
+    if not change_kinds.released(changes):
         return []
     touched = git.changed_since(project, ref, project.config.changelog)
     # The overview is no entry: it is generated, and changes with any rebuild.
@@ -114,12 +116,13 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     where = first.location if first else Location(project.config.registry)
     return [
         Problem(
-            f"the registry changed since {ref} ({diff.counted(changes)}) but "
+            f"the registry changed since {ref} ({change_kinds.counted(changes)}) but "
             f"there is no new changelog entry or note in {project.config.fragments}/: "
             "run `docgen changelog` or add a note",
             where,
             rule="changelog-gate",
-        )
+        ),
+        *change_kinds.guard_hints(changes),
     ]
 
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import MINIMAL_REGISTRY, REPO
 
 from docgen.changelog import compose
-from docgen.changelog.diff import Change
+from docgen.changelog.changes import Change
 from docgen.registry.load import load_bytes
 
 SEED = "tests/fixtures/profiles-v0.0.101.yaml"

@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from conftest import MINIMAL_REGISTRY, Outcome, Project
 
+from docgen.changelog.changes import LEFT_OUT
+
 BASE = MINIMAL_REGISTRY
 DIGEST_A = "sha256:" + "a" * 64
 DIGEST_B = "sha256:" + "b" * 64
@@ -55,6 +57,8 @@ def change(kind: str, subject: str, where: dict[str, Any], **fields: Any) -> dic
 
 TINY = "profiles.vllm.box.tiny"
 TINY_AT = source(TINY, 33, 3)
+# The profile one line lower, below one more line of models.
+TINY_BELOW = source(TINY, 34, 3)
 
 
 @dataclass(frozen=True)
@@ -189,7 +193,16 @@ EDITS = [
         "arg-removed",
         BASE,
         edit(BASE, ("      max-num-seqs: 2\n", "")),
-        [change("arg-removed", "vllm.box.tiny", TINY_AT, name="max-num-seqs", old="2")],
+        # a removed value is located where it stood, in the older state
+        [
+            change(
+                "arg-removed",
+                "vllm.box.tiny",
+                source(f"{TINY}.args.max-num-seqs", 41, 7, file="old.yaml"),
+                name="max-num-seqs",
+                old="2",
+            )
+        ],
     ),
     Edit(
         "arg-changed",
@@ -265,7 +278,10 @@ EDITS = [
         "new-host-has-no-default-change",
         BASE,
         edit(BASE, ("hosts:\n" + "  box", "hosts:\n" + OTHER_HOST + "  box")) + OTHER,
-        [change("profile-added", "vllm.other.tiny", source("profiles.vllm.other.tiny", 51, 3))],
+        [
+            change("profile-added", "vllm.other.tiny", source("profiles.vllm.other.tiny", 51, 3)),
+            change("host-changed", "other", source("hosts.other", 20, 3), name="added"),
+        ],
     ),
     Edit(
         "removed-host-has-no-default-change",
@@ -276,7 +292,13 @@ EDITS = [
                 "profile-removed",
                 "vllm.other.tiny",
                 source("profiles.vllm.other.tiny", 51, 3, file="old.yaml"),
-            )
+            ),
+            change(
+                "host-changed",
+                "other",
+                source("hosts.other", 20, 3, file="old.yaml"),
+                name="removed",
+            ),
         ],
     ),
     Edit(
@@ -469,7 +491,8 @@ EDITS = [
                 name="image",
                 old=IMAGE_A,
                 new="example.org/vllm:2.0",
-            )
+            ),
+            change("image-updated", "img2", source("images.img2", 27, 3), name="added"),
         ],
     ),
     Edit(
@@ -574,6 +597,137 @@ EDITS += [
 ]
 
 
+# Kinds added so that every field a page shows is a change `diff` reports.
+EDITS += [
+    Edit(
+        "profile-changed",
+        BASE,
+        edit(
+            BASE,
+            ("    notes: Box default.\n", "    notes: Box default.\n" + BIG_MODEL),
+            ("    model: tiny\n", "    model: big\n"),
+        ),
+        [
+            change(
+                "profile-changed", "vllm.box.tiny", TINY_BELOW, name="model", old="tiny", new="big"
+            ),
+            change(
+                "host-default-changed",
+                "box",
+                TINY_BELOW,
+                name="default model",
+                old="tiny",
+                new="big",
+            ),
+            change("model-added", "big", source("models.big", 32, 3)),
+        ],
+    ),
+    Edit(
+        "env-changed",
+        BASE,
+        edit(BASE, ("    image: img\n", "    image: img\n    env: {ACME_X: '1'}\n")),
+        [change("env-changed", "vllm.box.tiny", TINY_AT, name="ACME_X", new="1")],
+    ),
+    Edit(
+        "launcher-changed",
+        BASE,
+        BASE + "launcher:\n  shared_args: {port: 8000}\n",
+        [
+            change(
+                "launcher-changed",
+                "launcher",
+                source("launcher.shared_args.port", 51, 17),
+                name="--port",
+                new="8000",
+            )
+        ],
+    ),
+    Edit(
+        "evidence-changed",
+        BASE,
+        BASE + "    evidence:\n      - {date: 2026-01-01, host: Big Box}\n",
+        [change("evidence-changed", "vllm.box.tiny", TINY_AT, name="evidence")],
+    ),
+    Edit(
+        "host-changed",
+        BASE,
+        edit(BASE, ("box: {name: Big Box", "box: {name: Huge Box")),
+        [
+            change(
+                "host-changed",
+                "box",
+                source("hosts.box", 20, 3),
+                name="name",
+                old="Big Box",
+                new="Huge Box",
+            )
+        ],
+    ),
+    Edit(
+        "image-updated",
+        BASE,
+        edit(BASE, ("1234567890", "1234567891")),
+        [
+            change(
+                "image-updated",
+                "img",
+                source("images.img", 22, 3),
+                name="compressed_bytes",
+                old=1234567890,
+                new=1234567891,
+            )
+        ],
+    ),
+    Edit(
+        "model-added",
+        BASE,
+        edit(BASE, ("    notes: Box default.\n", "    notes: Box default.\n" + BIG_MODEL)),
+        [change("model-added", "big", source("models.big", 32, 3))],
+    ),
+    Edit(
+        "model-removed",
+        edit(BASE, ("    notes: Box default.\n", "    notes: Box default.\n" + BIG_MODEL)),
+        BASE,
+        [change("model-removed", "big", source("models.big", 32, 3, file="old.yaml"))],
+    ),
+    Edit(
+        "agent-changed",
+        BASE,
+        edit(BASE, ("cli: acme-beta", "cli: acme-b")),
+        [
+            change(
+                "agent-changed",
+                "beta",
+                source("agents.[1]", 16, 5),
+                name="cli",
+                old="acme-beta",
+                new="acme-b",
+            )
+        ],
+    ),
+    Edit(
+        "product-changed",
+        BASE,
+        edit(BASE, ("  name: Acme\n", "  name: Acme Corp\n")),
+        [
+            {
+                "kind": "product-changed",
+                "subject": "product",
+                "name": "name",
+                "old": "Acme",
+                "new": "Acme Corp",
+            }
+        ],
+    ),
+    Edit(
+        "vllm-changed",
+        BASE,
+        BASE.replace("profiles:\n", "vllm:\n  extra_flags: {acme-flag: {type: bool}}\nprofiles:\n"),
+        [{"kind": "vllm-changed", "subject": "vllm", "name": "extra_flags/extra_values"}],
+    ),
+]
+
+
 def diff_json(
     make_project: Callable[..., Project], run: Callable[..., Outcome], old: str, new: str
 ) -> list[dict[str, Any]]:
@@ -596,7 +750,7 @@ def test_each_edit_gives_exactly_its_changes(make_project, run, case):
 
 
 def test_every_kind_has_an_edit():
-    from docgen.changelog.diff import KINDS
+    from docgen.changelog.changes import KINDS
 
     assert {c["kind"] for e in EDITS for c in e.changes} == set(KINDS)
 
@@ -676,7 +830,7 @@ def test_many_edits_at_once_are_listed_profile_by_profile_in_registry_order(make
         change(
             "arg-removed",
             "vllm.box.tiny",
-            tiny,
+            source(f"{TINY}.args.enable-prefix-caching", 44, 7, file="old.yaml"),
             name="enable-prefix-caching",
             old="--enable-prefix-caching",
         ),
@@ -769,6 +923,7 @@ def test_many_edits_at_once_are_listed_profile_by_profile_in_registry_order(make
             old="Tiny 1B",
             new="Tiny One B",
         ),
+        change("image-updated", "img2", source("images.img2", 23, 3), name="added"),
     ]
 
 
@@ -799,7 +954,7 @@ def test_text_format_names_line_kind_subject_and_values(make_project, run):
     result = run(project, "diff", "--since-file", "old.yaml")
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout.splitlines() == [
-        "profiles.yaml:34:3: arg-removed vllm.box.tiny max-num-seqs: 2 -> (none)",
+        "old.yaml:41:7: arg-removed vllm.box.tiny max-num-seqs: 2 -> (none)",
         "profiles.yaml:28:3: model-changed tiny gated: false -> true",
         "2 semantic changes",
     ]
@@ -872,7 +1027,19 @@ def gate_message(case: Edit) -> str:
     )
 
 
-RELEASED = [e for e in EDITS if any(c["kind"] != "expect-changed" for c in e.changes)]
+def guard_notes(case: Edit) -> list[str]:
+    """The gate's suggestion for each argument removed from a profile (all on vllm.box.tiny,
+    line 33 of the newer registry)."""
+    return [
+        f"profiles.yaml:33:3: note: to keep '--{c['name']}' out of profile '{c['subject']}' "
+        f"in later edits, add '{c['name']}' to its expect: absent list"
+        for c in case.changes
+        if c["kind"] == "arg-removed"
+    ]
+
+
+RELEASED = [e for e in EDITS if any(c["kind"] not in LEFT_OUT for c in e.changes)]
+UNRELEASED = [e for e in EDITS if e not in RELEASED]
 
 
 @pytest.mark.parametrize("case", RELEASED, ids=[e.id for e in RELEASED])
@@ -884,16 +1051,43 @@ def test_every_edit_that_alters_the_docs_trips_the_changelog_gate(make_project, 
     assert project.read("docs/profiles.mdx") != page  # the edit shows in the docs
     assert run(project, "check").exit_code == 0  # in sync: only the gate can fail
     gate = run(project, "check", "--changelog-since", "HEAD")
-    assert (gate.exit_code, gate.stdout.splitlines(), gate.stderr) == (1, [gate_message(case)], "")
+    assert (gate.exit_code, gate.stdout.splitlines(), gate.stderr) == (
+        1,
+        [gate_message(case), *guard_notes(case)],
+        "",
+    )
     # ... and a release written from the same diff clears it.
     args = ["--version", "v1.0.0", "--since", "HEAD", "--date", "2026-01-02"]
     release = run(project, "changelog", *args)
     assert (release.exit_code, release.stdout.splitlines()) == (
         0,
-        ["write changelog/2026-01-02.mdx (v1.0.0)", "write changelog/overview.mdx"],
+        [
+            "write changelog/2026-01-02.mdx (v1.0.0)",
+            "write changelog/overview.mdx",
+            *guard_notes(case),
+        ],
     ), release.output
     cleared = run(project, "check", "--changelog-since", "HEAD")
     assert (cleared.exit_code, cleared.output) == (0, "5 generated files match the registry\n")
+
+
+@pytest.mark.parametrize("case", UNRELEASED, ids=[e.id for e in UNRELEASED])
+def test_diff_shows_a_change_the_changelog_leaves_out_and_the_gate_lets_it_pass(
+    make_project, run, case
+):
+    """The kinds in diff.LEFT_OUT: `diff` lists them, no release is needed for them, and
+    `changelog` finds nothing to release."""
+    project = committed(make_project, run, case.old)
+    project.write("profiles.yaml", case.new)
+    assert run(project, "build").exit_code == 0
+    shown = run(project, "diff", "--since", "HEAD", "--format", "json")
+    assert [c["kind"] for c in json.loads(shown.stdout)["changes"]] == [
+        c["kind"] for c in case.changes
+    ]
+    assert run(project, "check", "--changelog-since", "HEAD").exit_code == 0
+    args = ["--version", "v1.0.0", "--since", "HEAD", "--date", "2026-01-02"]
+    release = run(project, "changelog", *args)
+    assert release.exit_code == 2 and "nothing to release" in release.stderr, release.output
 
 
 def test_an_expectation_alone_needs_no_release(make_project, run):
@@ -912,3 +1106,28 @@ def test_an_expectation_alone_needs_no_release(make_project, run):
         "profiles.yaml: error: nothing to release: the registry has no semantic change since "
         "that state and changelog.d/ holds no notes\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("edit_id", "bullet"),
+    [
+        (
+            "env-changed",
+            "- The Big Box `acme/Tiny-1B` profile now sets `ACME_X=1` for `vllm serve`.",
+        ),
+        ("launcher-changed", "- Managed profiles now start vLLM with `--port 8000`."),
+        (
+            "profile-changed",
+            "- The Big Box profile `vllm.box.tiny` now serves `acme/Big-7B` instead of the "
+            "`tiny` model.",
+        ),
+    ],
+)
+def test_a_release_words_the_new_kinds_for_the_reader(make_project, run, edit_id, bullet):
+    case = next(e for e in EDITS if e.id == edit_id)
+    project = committed(make_project, run, case.old)
+    project.write("profiles.yaml", case.new)
+    args = ["--version", "v1.0.0", "--since", "HEAD", "--date", "2026-01-02"]
+    assert run(project, "changelog", *args).exit_code == 0
+    entry = project.read("changelog/2026-01-02.mdx")
+    assert bullet in entry.splitlines(), entry

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL_REGISTRY, Project
 
-from docgen.changelog.diff import Change
+from docgen.changelog.changes import Change
 
 BASE = MINIMAL_REGISTRY
 # A second profile of the same model and host, appended after the last line (from line 50).
@@ -66,7 +66,8 @@ def test_an_added_or_removed_profile_is_one_line_without_name_or_values(make_pro
     assert diff_lines(make_project, run, BASE + EXTRA, new + renamed) == [
         "profiles.yaml:51:3: profile-added vllm.box.other",
         "old.yaml:50:3: profile-removed vllm.box.extra",
-        "2 semantic changes",
+        "profiles.yaml:28:3: model-added big",
+        "3 semantic changes",
     ]
 
 
@@ -101,7 +102,8 @@ def test_a_profile_that_gains_an_image_of_only_a_ref_is_an_image_change(make_pro
     )
     assert diff_lines(make_project, run, old, new) == [
         f"profiles.yaml:22:3: image-changed vllm.box.tiny image: (none) -> {ref}",
-        "1 semantic change",
+        "profiles.yaml:22:3: image-updated bare added",
+        "2 semantic changes",
     ]
 
 
@@ -115,7 +117,8 @@ def test_a_model_changed_after_a_new_model_is_still_listed(make_project, run):
     )
     assert diff_lines(make_project, run, BASE, new) == [
         "profiles.yaml:29:3: model-changed tiny label: Tiny 1B -> Tiny One B",
-        "1 semantic change",
+        "profiles.yaml:28:3: model-added big",
+        "2 semantic changes",
     ]
 
 

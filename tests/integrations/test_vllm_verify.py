@@ -20,6 +20,7 @@ from docgen.errors import Location
 from docgen.integrations import vllm_env
 from docgen.integrations import vllm_verify as verify
 from docgen.plan import plan
+from docgen.vllm import requirements
 from docgen.vllm.catalog import Catalog
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
@@ -317,23 +318,33 @@ def test_the_worked_example_parses_with_vllm(example, run, vllm_python):
 
 
 def test_real_rejections_name_the_registry_arg_and_the_page_line(make_project, run, vllm_python):
-    registry = MINIMAL_REGISTRY.replace(
-        "      enable-prefix-caching: true\n",
-        "      enable-prefix-caching: true\n      enable-auto-tool-choice: true\n",
+    # The registry declares a parser its images ship and vLLM 0.34.0 does not know: validate
+    # accepts it (vllm.extra_values), vLLM's own parser refuses it.
+    registry = (
+        MINIMAL_REGISTRY.replace(
+            "      enable-prefix-caching: true\n",
+            "      enable-prefix-caching: true\n      reasoning-parser: qwen9\n",
+        )
+        + "vllm:\n  extra_values: {reasoning-parser: [qwen9]}\n"
     )
     page = "---\ntitle: Try\n---\n\n```bash\nvllm serve org/m --max-num-seqs four\n```\n"
     project = make_project(registry, templates={"try.mdx.j2": page})
+    assert run(project, "validate").exit_code == 0
     result = run(project, "verify-vllm", "--venv", str(vllm_python.parent.parent))
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     page_line = line_of(page_text(project, "docs/try.mdx"), "vllm serve")
-    auto = line_of(registry, "enable-auto-tool-choice")
-    assert lines == [
-        f"profiles.yaml:{auto}:7: error: vLLM 0.34.0 rejects the command of profile "
-        "'vllm.box.tiny': Error: --enable-auto-tool-choice requires --tool-call-parser",
-        f"profiles.yaml:{auto}:7: error: vLLM 0.34.0 rejects the command of override 'small' "
-        "of profile 'vllm.box.tiny': Error: --enable-auto-tool-choice requires "
-        "--tool-call-parser",
+    parser = line_of(registry, "reasoning-parser: qwen9")
+    rejects = "error: vLLM 0.34.0 rejects the command of"
+    parser_error = "invalid reasoning parser: qwen9 (chose from { beam,"
+    assert lines[0].startswith(
+        f"profiles.yaml:{parser}:7: {rejects} profile 'vllm.box.tiny': {parser_error}"
+    )
+    assert lines[1].startswith(
+        f"profiles.yaml:{parser}:7: {rejects} override 'small' of profile 'vllm.box.tiny': "
+        + parser_error
+    )
+    assert lines[2:] == [
         f"docs/try.mdx:{page_line}:1: error: vLLM 0.34.0 rejects this command: vllm serve: "
         "error: "
         "argument --max-num-seqs: invalid int value: 'four'",
@@ -341,3 +352,46 @@ def test_real_rejections_name_the_registry_arg_and_the_page_line(make_project, r
         f"  also shown at {VARIANTS}/try.beta.generated.mdx:{page_line}:1",
         "5 vllm serve commands shown, 3 distinct: 3 rejected",
     ]
+
+
+# Each flag a start-time rule names, by the registry value that turns it on and one that
+# leaves it off (absent or false); the corpus is every combination of them.
+RULE_FLAGS = {
+    "enable-auto-tool-choice": (True, False),
+    "tool-call-parser": ("hermes", None),
+    "enable-log-outputs": (True, False),
+    "enable-log-requests": (True, False),
+    "enable-per-request-metrics": (True, False),
+    "disable-log-stats": (True, None),
+}
+
+
+def _rule_corpus() -> list[dict[str, Any]]:
+    """Every combination of the flags each rule pairs, the rest left out."""
+    corpus = []
+    for rule in requirements.RULES:
+        other = rule.needs or rule.excludes
+        for first in RULE_FLAGS[rule.flag]:
+            for second in RULE_FLAGS[other]:
+                values = {rule.flag: first, other: second}
+                corpus.append({k: v for k, v in values.items() if v is not None})
+    return corpus
+
+
+def test_the_static_start_rules_give_vllm_s_own_verdicts(vllm_python):
+    """validate's table of start-time rules (docgen/vllm/requirements.py) refuses exactly
+    the commands vLLM 0.34.0's parser and pre-server checks refuse, with its words."""
+    catalog = Catalog.load()
+    corpus = _rule_corpus()
+    commands = [
+        ["vllm", "serve", "org/m", *(t for k, v in values.items() for t in catalog.tokens(k, v))]
+        for values in corpus
+    ]
+    _, verdicts = verify.parse(vllm_python, commands)
+    assert len(corpus) == 12
+    for values, command, verdict in zip(corpus, commands, verdicts, strict=True):
+        broken = list(requirements.broken(values))
+        assert (verdict is not None) == bool(broken), (command, verdict)
+        if broken:  # vLLM's message names both flags of the rule
+            other = broken[0].needs or broken[0].excludes
+            assert f"--{broken[0].flag}" in verdict and f"--{other}" in verdict, verdict

@@ -167,7 +167,12 @@ def test_validate_and_schema(make_project, run):
 def test_serve_command_shell_and_json(example, run):
     shell = run(example, "serve-command", SPARK, "--override", "bounded-long-context")
     assert shell.exit_code == 0
-    assert shell.output.startswith("vllm serve nvidia/Qwen3.6-35B-A3B-NVFP4 --max-model-len ")
+    # the launcher's step first, then its shared args before the profile's own
+    assert shell.output.startswith(
+        "pip install 'vllm[fastsafetensors]' && vllm serve nvidia/Qwen3.6-35B-A3B-NVFP4 "
+        "--tensor-parallel-size 1 --pipeline-parallel-size 1 --data-parallel-size 1 "
+        "--port 8000 --trust-remote-code --max-model-len 262144 "
+    )
     assert shell.output.rstrip().endswith(
         "--no-async-scheduling --max-model-len 32768 --max-num-seqs 1 --max-num-batched-tokens 4096"
     )
@@ -180,8 +185,16 @@ def test_serve_command_shell_and_json(example, run):
         "--extra-args-json",
         '["--max-num-seqs", "2"]',
     )
-    argv = json.loads(result.output)["argv"]
-    assert argv[:3] == ["vllm", "serve", "nvidia/Qwen3.6-35B-A3B-NVFP4"]
+    shown = json.loads(result.output)
+    assert (shown["before"], shown["env"]) == ([["pip", "install", "vllm[fastsafetensors]"]], {})
+    argv = shown["argv"]
+    assert argv[:5] == [
+        "vllm",
+        "serve",
+        "nvidia/Qwen3.6-35B-A3B-NVFP4",
+        "--tensor-parallel-size",
+        "1",
+    ]
     assert argv[-2:] == ["--max-num-seqs", "2"]
     assert "--speculative-config" not in argv
 

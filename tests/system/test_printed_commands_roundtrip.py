@@ -94,7 +94,9 @@ title: Commands
 
 STUB = """\
 #!{bash}
-f=$({mktemp} "$ROUNDTRIP_OUT/call.XXXXXX")
+shopt -s nullglob
+calls=("$ROUNDTRIP_OUT"/call.*.argv)
+f=$(printf '%s/call.%04d.%d' "$ROUNDTRIP_OUT" "${{#calls[@]}}" "$$")
 printf '%s\\0' "${{0##*/}}" "$@" > "$f.argv"
 {env} -0 > "$f.env"
 """
@@ -115,7 +117,7 @@ class Shell:
         self.stubs, self.out, self.work = root / "stubs", root / "out", root / "work"
         for folder in (self.stubs, self.out, self.work):
             folder.mkdir(parents=True)
-        stub = STUB.format(bash=BASH, mktemp=shutil.which("mktemp"), env=shutil.which("env"))
+        stub = STUB.format(bash=BASH, env=shutil.which("env"))
         for name in commands:
             path = self.stubs / name
             path.write_text(stub, "utf-8")
@@ -145,27 +147,34 @@ class Shell:
         assert list(self.work.iterdir()) == [], f"the command wrote files: {text!r}"
         return calls
 
-    def run(self, text: str) -> Call:
-        """The one command ``text`` starts (it must start exactly one)."""
-        calls = self._run(text)
-        assert len(calls) == 1, (text, calls)
-        argv, env = calls[0]
-        changed = {k: v for k, v in env.items() if k != "_" and self.baseline.get(k) != v}
-        return Call(tuple(argv), frozenset(changed.items()))
+    def run(self, text: str) -> tuple[Call, ...]:
+        """The commands ``text`` starts, in order."""
+        out = []
+        for argv, env in self._run(text):
+            changed = {
+                k: v
+                for k, v in env.items()
+                if k not in ("_", "SHLVL") and self.baseline.get(k) != v
+            }
+            out.append(Call(tuple(argv), frozenset(changed.items())))
+        return tuple(out)
 
 
-def intended_serve(registry: Registry) -> dict[str, Call]:
-    """Each profile's command, alone and with each override, keyed by a name."""
+def intended_serve(registry: Registry) -> dict[str, tuple[Call, ...]]:
+    """Each profile's commands (the launcher's steps, then ``vllm serve``), alone and with
+    each override, keyed by a name."""
     out = {}
     for profile in registry.profiles.values():
         for override in (None, *profile.overrides):
             command = serve_command(profile, override)
             name = f"{profile.id}+{override.id if override else ''}"
-            out[name] = Call(tuple(command.argv), frozenset(dict(command.env).items()))
+            steps = tuple(Call(step, frozenset()) for step in command.steps)
+            serve = Call(tuple(command.argv), frozenset(dict(command.env).items()))
+            out[name] = (*steps, serve)
     return out
 
 
-def intended_overrides(registry: Registry, cli: str) -> dict[str, tuple[str, Call]]:
+def intended_overrides(registry: Registry, cli: str) -> dict[str, tuple[str, tuple[Call, ...]]]:
     """Each override command as ``cli`` runs it: the text docgen prints, and the call."""
     product: Product = registry.product
     out = {}
@@ -180,7 +189,7 @@ def intended_overrides(registry: Registry, cli: str) -> dict[str, tuple[str, Cal
             }
             call = Call((cli, *product.onboard.split(" ")), frozenset(env.items()))
             text = override_command(product, profile, override, cli)
-            out[f"{profile.id}+{override.id}"] = (text, call)
+            out[f"{profile.id}+{override.id}"] = (text, (call,))
     return out
 
 
@@ -194,9 +203,10 @@ def check_project(project: Project, tmp_path: Path) -> None:
     assert built.exit_code == 0, built.output
     registry = load(project.root / "profiles.yaml")
     clis = [agent.cli for agent in registry.agents]
-    shell = Shell(tmp_path / "shell", ["vllm", *clis])
+    steps = {step.run[0] for step in registry.launcher.steps}
+    shell = Shell(tmp_path / "shell", ["vllm", *clis, *steps])
     serve = intended_serve(registry)
-    seen_serve: set[Call] = set()
+    seen_serve: set[tuple[Call, ...]] = set()
     for profile in registry.profiles.values():
         for override in (None, *profile.overrides):
             command = serve_command(profile, override)
@@ -208,16 +218,17 @@ def check_project(project: Project, tmp_path: Path) -> None:
             assert printed.exit_code == 0, printed.output
             assert shell.run(printed.stdout) == want
             as_json = invoke_cli(["--root", str(project.root), *args, "--format", "json"])
-            assert tuple(json.loads(as_json.stdout)["argv"]) == want.argv
+            shown = json.loads(as_json.stdout)
+            assert [*shown["before"], shown["argv"]] == [list(call.argv) for call in want]
     for agent in registry.agents:
         overrides = intended_overrides(registry, agent.cli)
         for text, call in overrides.values():
             assert shell.run(text) == call
-            extra = dict(call.env)[registry.product.extra_args_env]
+            extra = dict(call[0].env)[registry.product.extra_args_env]
             assert all(isinstance(token, str) for token in json.loads(extra))
         variants = sorted((project.root / "docs/_build/agent-variants").rglob(f"*.{agent.id}.*"))
         assert variants, agent.id
-        seen_override: set[Call] = set()
+        seen_override: set[tuple[Call, ...]] = set()
         for page in variants:
             for block in shell_blocks(page.read_text("utf-8")):
                 if "vllm serve" in block:
@@ -253,7 +264,7 @@ def test_serve_command_with_extra_args_runs_as_intended(make_project, tmp_path):
     printed = invoke_cli([*args, "--extra-args-json", extra])
     as_json = invoke_cli([*args, "--extra-args-json", extra, "--format", "json"])
     assert printed.exit_code == as_json.exit_code == 0, printed.output + as_json.output
-    call = Shell(tmp_path / "shell", ["vllm"]).run(printed.stdout)
+    (call,) = Shell(tmp_path / "shell", ["vllm"]).run(printed.stdout)
     argv = json.loads(as_json.stdout)["argv"]
     assert call.argv == tuple(argv) and argv[-2:] == ["--download-dir", HOSTILE_LINE]
     assert dict(call.env) == {"ACME_SECRET": HOSTILE, "ACME_NUM": "3"}

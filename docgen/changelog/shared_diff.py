@@ -1,0 +1,163 @@
+"""The changes outside profiles: host defaults, models, the launcher, hosts, images, agents,
+the product and the vllm settings; every field a page can show."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from docgen.changelog.changes import Change, arg_value, shown
+from docgen.registry.model import Registry
+
+
+def shared_changes(old: Registry, new: Registry) -> Iterator[Change]:
+    """Host defaults, models, the launcher, then the other sections, in that order."""
+    yield from _host_defaults(old, new)
+    yield from _models(old, new)
+    yield from _launcher(old, new)
+    yield from _sections(old, new)
+
+
+def _host_defaults(old: Registry, new: Registry) -> Iterator[Change]:
+    for hid, host in new.hosts.items():
+        before, after = old.host_default(hid), new.host_default(hid)
+        b = before.model.id if before else None
+        a = after.model.id if after else None
+        if b != a and hid in old.hosts:
+            yield Change(
+                "host-default-changed",
+                hid,
+                "default model",
+                b,
+                a,
+                after.source if after else host.source,
+                {"host": host, "old_profile": before, "profile": after},
+            )
+
+
+MODEL_FIELDS = (
+    "hf",
+    "label",
+    "served_name",
+    "revision",
+    "min_compute_capability",
+    "download_bytes",
+    "gated",
+    "notes",
+)
+
+
+def _models(old: Registry, new: Registry) -> Iterator[Change]:
+    for slug, model in new.models.items():
+        before = old.models.get(slug)
+        if before is None:
+            continue
+        for name in MODEL_FIELDS:
+            if getattr(before, name) != getattr(model, name):
+                yield Change(
+                    "model-changed",
+                    slug,
+                    name,
+                    getattr(before, name),
+                    getattr(model, name),
+                    model.source,
+                    {"model": model},
+                )
+
+
+def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
+    """The launcher's shared args and steps: they change every profile's command."""
+    args_old = {a.name: a for a in old.launcher.shared_args}
+    args_new = {a.name: a for a in new.launcher.shared_args}
+    for name in dict.fromkeys([*args_new, *args_old]):
+        was, now = args_old.get(name), args_new.get(name)
+        if was is None or now is None or was.tokens != now.tokens:
+            where = (now or was).source  # type: ignore[union-attr]
+            values = (was and arg_value(was), now and arg_value(now))
+            yield Change("launcher-changed", "launcher", f"--{name}", *values, where)
+    before = {s.id: s for s in old.launcher.steps}
+    after = {s.id: s for s in new.launcher.steps}
+    for sid in dict.fromkeys([*before, *after]):
+        step_was, step_now = before.get(sid), after.get(sid)
+        if _step(step_was) != _step(step_now):
+            step = step_now or step_was
+            text = (_step_text(step_was), _step_text(step_now))
+            yield Change("launcher-changed", "launcher", sid, *text, step.source if step else None)
+
+
+def _step(step: Any) -> Any:
+    return None if step is None else (step.run, dict(step.when), step.summary)
+
+
+def _step_text(step: Any) -> str | None:
+    if step is None:
+        return None
+    when = ", ".join(f"{k}={shown(v)}" for k, v in step.when.items())
+    return " ".join(step.run) + (f" (when {when})" if when else "")
+
+
+#: Fields compared per item of the other sections, by change kind.
+SECTION_FIELDS = {
+    "host-changed": ("hosts", ("name", "arch", "notes")),
+    "image-updated": ("images", ("compressed_bytes", "platform", "vllm", "notes")),
+}
+
+
+def _sections(old: Registry, new: Registry) -> Iterator[Change]:
+    """Hosts, images, models, agents, product and vllm settings: every field a page can
+    show, so that any change of output is a change ``diff`` reports."""
+    for kind, (section, names) in SECTION_FIELDS.items():
+        items_old, items_new = getattr(old, section), getattr(new, section)
+        for key, item in items_new.items():
+            was = items_old.get(key)
+            for name in names if was is not None else ():
+                if getattr(was, name) != getattr(item, name):
+                    yield Change(
+                        kind, key, name, getattr(was, name), getattr(item, name), item.source
+                    )
+        for key in dict.fromkeys([*items_old, *items_new]):
+            if (key in items_old) != (key in items_new):
+                item = items_new.get(key) or items_old[key]
+                state = "removed" if key in items_old else "added"
+                yield Change(kind, key, state, source=item.source)
+    for slug in dict.fromkeys([*old.models, *new.models]):
+        if (slug in old.models) != (slug in new.models):
+            kind = "model-removed" if slug in old.models else "model-added"
+            yield Change(kind, slug, source=(new.models.get(slug) or old.models[slug]).source)
+    yield from _agents(old, new)
+    yield from _product(old, new)
+    if old.vllm != new.vllm:
+        yield Change("vllm-changed", "vllm", "extra_flags/extra_values")
+
+
+def _agents(old: Registry, new: Registry) -> Iterator[Change]:
+    """Each agent added, removed, or with a field changed."""
+    agents_old = {a.id: a for a in old.agents}
+    for agent in new.agents:
+        was = agents_old.get(agent.id)
+        if was is None:
+            yield Change("agent-changed", agent.id, "added", source=agent.source)
+        for name in ("title", "cli", "env", "default") if was is not None else ():
+            before, after = getattr(was, name), getattr(agent, name)
+            if before != after:
+                yield Change(
+                    "agent-changed", agent.id, name, _plain(before), _plain(after), agent.source
+                )
+    for removed in sorted(set(agents_old) - {a.id for a in new.agents}):
+        yield Change("agent-changed", removed, "removed", source=agents_old[removed].source)
+
+
+def _product(old: Registry, new: Registry) -> Iterator[Change]:
+    """Each field of the product section that changed."""
+    for name in ("name", "cli_token", "model_env", "extra_args_env", "provider_env", "onboard",
+                 "docs_base", "site_url", "spdx"):  # fmt: skip
+        before, after = getattr(old.product, name), getattr(new.product, name)
+        if before != after:
+            yield Change("product-changed", "product", name, _plain(before), _plain(after))
+
+
+def _plain(value: Any) -> Any:
+    """A value ``Change`` can print: mappings and dataclasses as their text."""
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)

@@ -1,0 +1,227 @@
+"""The launcher section: the shared args and steps the product's launcher adds to every
+managed profile's command, each profile's opt-outs, and vLLM's start-time rules between
+flags, all checked by ``validate`` and used by every consumer of the command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import MINIMAL_REGISTRY
+
+from docgen.export import export_data
+from docgen.registry.load import load_bytes
+from docgen.registry.rules import Checker
+from docgen.registry.serve import serve_command
+from docgen.registry.source import load_text
+
+LAUNCHER = """\
+launcher:
+  shared_args:
+    port: 8000
+    trust-remote-code: true
+  before_serve:
+    install-loader:
+      run: [pip, install, "vllm[fastsafetensors]"]
+      when: {load-format: fastsafetensors}
+    warm-up:
+      run: [nvidia-smi]
+"""
+
+
+def registry(text: str = MINIMAL_REGISTRY + LAUNCHER, *edits: tuple[str, str]):
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return load_bytes(text.encode(), "p.yaml")
+
+
+def problems(text: str) -> list[str]:
+    return [str(p) for p in Checker(load_text(text, "p.yaml")).run()]
+
+
+def with_edits(*edits: tuple[str, str]) -> str:
+    text = MINIMAL_REGISTRY + LAUNCHER
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+def test_the_command_is_the_launchers_steps_then_shared_args_then_the_profiles_own():
+    reg = registry(MINIMAL_REGISTRY + LAUNCHER, ("max-num-seqs: 2", "load-format: fastsafetensors"))
+    command = serve_command(reg.profiles["vllm.box.tiny"])
+    assert command.steps == (("pip", "install", "vllm[fastsafetensors]"), ("nvidia-smi",))
+    assert command.argv == [
+        "vllm", "serve", "acme/Tiny-1B", "--port", "8000", "--trust-remote-code",
+        "--max-model-len", "32768", "--gpu-memory-utilization", "0.5",
+        "--load-format", "fastsafetensors", "--enable-prefix-caching",
+    ]  # fmt: skip
+    assert command.shell() == (
+        "pip install 'vllm[fastsafetensors]' && nvidia-smi && vllm serve acme/Tiny-1B "
+        "--port 8000 --trust-remote-code --max-model-len 32768 --gpu-memory-utilization 0.5 "
+        "--load-format fastsafetensors --enable-prefix-caching"
+    )
+    assert command.shell(multiline=True) == (
+        "pip install 'vllm[fastsafetensors]' &&\n"
+        "nvidia-smi &&\n"
+        "vllm serve acme/Tiny-1B \\\n  --port 8000 \\\n  --trust-remote-code \\\n"
+        "  --max-model-len 32768 \\\n  --gpu-memory-utilization 0.5 \\\n"
+        "  --load-format fastsafetensors \\\n  --enable-prefix-caching"
+    )
+
+
+def test_a_step_runs_only_for_profiles_whose_args_match_its_when():
+    reg = registry()  # the profile loads without fastsafetensors
+    assert [s.id for s in reg.profiles["vllm.box.tiny"].steps] == ["warm-up"]
+    other = registry(MINIMAL_REGISTRY + LAUNCHER, ("max-num-seqs: 2", "load-format: auto"))
+    assert [s.id for s in other.profiles["vllm.box.tiny"].steps] == ["warm-up"]
+
+
+def test_a_profile_omits_shared_args_and_steps():
+    reg = registry(
+        MINIMAL_REGISTRY + LAUNCHER,
+        (
+            "    image: img\n",
+            "    image: img\n"
+            "    launcher: {omit_args: [trust-remote-code], omit_steps: [warm-up]}\n",
+        ),
+    )
+    profile = reg.profiles["vllm.box.tiny"]
+    assert [a.name for a in profile.shared_args] == ["port"]
+    assert profile.steps == ()
+    assert serve_command(profile).argv[3:5] == ["--port", "8000"]
+    assert "--trust-remote-code" not in serve_command(profile).argv
+
+
+def test_the_export_and_the_json_command_show_the_steps(make_project, run):
+    reg = registry()
+    (exported,) = export_data(reg)["profiles"]
+    assert exported["before"] == [["nvidia-smi"]]
+    assert exported["argv"][3:6] == ["--port", "8000", "--trust-remote-code"]
+    project = make_project(registry=MINIMAL_REGISTRY + LAUNCHER)
+    shown = run(project, "serve-command", "vllm.box.tiny", "--format", "json")
+    assert json.loads(shown.stdout)["before"] == [["nvidia-smi"]]
+
+
+def test_without_a_launcher_section_the_command_is_the_profiles_alone():
+    command = serve_command(registry(MINIMAL_REGISTRY).profiles["vllm.box.tiny"])
+    assert command.steps == () and command.argv[3] == "--max-model-len"
+
+
+@pytest.mark.parametrize(
+    ("edits", "expected"),
+    [
+        (
+            [
+                (
+                    "    image: img\n",
+                    "    image: img\n    launcher: {omit_args: [trust-remote-cod]}\n",
+                )
+            ],
+            "p.yaml:38:28: error: profile 'vllm.box.tiny' omits '--trust-remote-cod', which is "
+            "not one of launcher.shared_args; did you mean 'trust-remote-code'?",
+        ),
+        (
+            [("    image: img\n", "    image: img\n    launcher: {omit_steps: [warmup]}\n")],
+            "p.yaml:38:29: error: profile 'vllm.box.tiny' omits step 'warmup', which is not "
+            "one of launcher.before_serve; did you mean 'warm-up'?",
+        ),
+        (
+            [("      max-num-seqs: 2\n", "      port: 9000\n")],
+            "p.yaml:41:7: error: '--port' is one of launcher.shared_args (line 52), which the "
+            "command already sets; remove it here, or list it in profile 'vllm.box.tiny' "
+            "launcher.omit_args to set it here instead",
+        ),
+        (
+            [("    port: 8000\n", "    prot: 8000\n")],
+            "p.yaml:52:5: error: unknown vLLM flag '--prot'; did you mean '--port' or '--host'?",
+        ),
+        (
+            [("when: {load-format: fastsafetensors}", "when: {load-fromat: fastsafetensors}")],
+            "p.yaml:57:14: error: unknown vLLM flag '--load-fromat'; did you mean "
+            "'--load-format', '--config-format' or '--cohere-format'?",
+        ),
+        (
+            [("    image: img\n", "    image: img\n    expect: {absent: [port]}\n")],
+            "p.yaml:38:23: error: profile 'vllm.box.tiny' expects '--port' to be absent, but "
+            "launcher.shared_args sets it; list it in the profile's launcher.omit_args",
+        ),
+        (
+            [("    image: img\n", "    image: img\n    expect: {present: {port: 9000}}\n")],
+            # at the shared arg (a line lower: the expect line comes first)
+            "p.yaml:53:11: error: profile 'vllm.box.tiny' expects '--port' to be 9000, but "
+            "launcher.shared_args sets 8000",
+        ),
+    ],
+    ids=[
+        "unknown-omitted-arg",
+        "unknown-omitted-step",
+        "profile-sets-a-shared-arg",
+        "unknown-shared-flag",
+        "unknown-when-flag",
+        "expect-absent-a-shared-arg",
+        "expect-present-differs-from-a-shared-arg",
+    ],
+)
+def test_launcher_mistakes_are_located_errors(edits, expected):
+    assert problems(with_edits(*edits)) == [expected]
+
+
+def test_a_shared_arg_satisfies_expect_present():
+    text = with_edits(("    image: img\n", "    image: img\n    expect: {present: {port: 8000}}\n"))
+    assert problems(text) == []
+
+
+# --- vLLM's start-time rules between flags --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ("enable-auto-tool-choice: true", "--enable-auto-tool-choice requires --tool-call-parser"),
+        ("enable-log-outputs: true", "--enable-log-outputs requires --enable-log-requests"),
+        (
+            "enable-per-request-metrics: true\n      disable-log-stats: true",
+            "--enable-per-request-metrics cannot be combined with --disable-log-stats",
+        ),
+    ],
+    ids=["tool-choice-without-parser", "log-outputs-without-requests", "metrics-without-stats"],
+)
+def test_a_command_vllm_refuses_to_start_is_refused_at_the_flag(args, expected):
+    text = MINIMAL_REGISTRY.replace("      max-num-seqs: 2\n", f"      {args}\n")
+    assert problems(text) == [
+        f"p.yaml:41:7: error: vLLM refuses to start profile 'vllm.box.tiny': {expected}"
+    ]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        "enable-auto-tool-choice: true\n      tool-call-parser: hermes",
+        "enable-auto-tool-choice: false",
+        "enable-log-outputs: true\n      enable-log-requests: true",
+        "enable-per-request-metrics: true",
+    ],
+)
+def test_a_command_that_meets_every_rule_passes(args):
+    assert problems(MINIMAL_REGISTRY.replace("      max-num-seqs: 2\n", f"      {args}\n")) == []
+
+
+def test_an_override_that_breaks_a_rule_is_named():
+    text = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n",
+        "      enable-auto-tool-choice: true\n      tool-call-parser: hermes\n",
+    ).replace("          gpu-memory-utilization: 0.3\n", "          tool-call-parser: ''\n")
+    assert problems(text) == [
+        "p.yaml:41:7: error: vLLM refuses to start profile 'vllm.box.tiny' with override "
+        "'small': --enable-auto-tool-choice requires --tool-call-parser"
+    ]
+
+
+def test_a_rule_broken_through_the_shared_args_stands_at_the_launcher():
+    text = MINIMAL_REGISTRY + "launcher:\n  shared_args: {enable-auto-tool-choice: true}\n"
+    assert problems(text) == [
+        "p.yaml:51:17: error: vLLM refuses to start profile 'vllm.box.tiny': "
+        "--enable-auto-tool-choice requires --tool-call-parser"
+    ]
