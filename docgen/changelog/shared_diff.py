@@ -75,6 +75,9 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             where = (now or was).source  # type: ignore[union-attr]
             values = (was and arg_value(was), now and arg_value(now))
             yield Change("launcher-changed", "launcher", f"--{name}", *values, where)
+    if old.launcher.storage != new.launcher.storage:
+        sizes = (_storage_text(old.launcher.storage), _storage_text(new.launcher.storage))
+        yield Change("launcher-changed", "launcher", "storage", *sizes)
     before = {s.id: s for s in old.launcher.steps}
     after = {s.id: s for s in new.launcher.steps}
     for sid in dict.fromkeys([*before, *after]):
@@ -83,6 +86,13 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             step = step_now or step_was
             text = (_step_text(step_was), _step_text(step_now))
             yield Change("launcher-changed", "launcher", sid, *text, step.source if step else None)
+
+
+def _storage_text(storage: Any) -> str | None:
+    if storage is None:
+        return None
+    staging, writable = storage.staging_reserve_bytes, storage.writable_allowance_bytes
+    return f"staging reserve {staging} bytes, writable allowance {writable} bytes"
 
 
 def _step(step: Any) -> Any:
@@ -99,7 +109,10 @@ def _step_text(step: Any) -> str | None:
 #: Fields compared per item of the other sections, by change kind.
 SECTION_FIELDS = {
     "host-changed": ("hosts", ("name", "arch", "notes")),
-    "image-updated": ("images", ("compressed_bytes", "platform", "vllm", "notes")),
+    "image-updated": (
+        "images",
+        ("compressed_bytes", "unpacked_bytes", "platform", "vllm", "notes"),
+    ),
 }
 
 

@@ -21,6 +21,7 @@ from docgen.registry.model import (
     Source,
     Spdx,
     Step,
+    Storage,
     VllmSettings,
 )
 from docgen.registry.source import Document, KeyPath
@@ -72,6 +73,7 @@ class Builder:
 
     def launcher(self, section: dict[str, Any]) -> Launcher:
         steps = (section.get("before_serve") or {}).items()
+        storage = section.get("storage")
         return Launcher(
             self.args(("launcher", "shared_args"), section.get("shared_args") or {}),
             tuple(
@@ -84,6 +86,7 @@ class Builder:
                 )
                 for sid, step in steps
             ),
+            None if storage is None else Storage(**storage),
         )
 
     def product(self, p: dict[str, Any]) -> Product:
@@ -129,6 +132,7 @@ class Builder:
             i.get("vllm", ""),
             i.get("notes", ""),
             self.src("images", iid, text=i.get("digest", "")),
+            i.get("unpacked_bytes"),
         )
 
     def model(self, mid: str, m: dict[str, Any]) -> Model:

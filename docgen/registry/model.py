@@ -90,6 +90,7 @@ class Image:
     vllm: str
     notes: str
     source: Source
+    unpacked_bytes: int | None = None
 
     @property
     def tag(self) -> str:
@@ -151,11 +152,20 @@ class Step:
 
 
 @dataclass(frozen=True)
+class Storage:
+    """What the launcher reserves on disk beyond the image and the model files."""
+
+    staging_reserve_bytes: int = 0
+    writable_allowance_bytes: int = 0
+
+
+@dataclass(frozen=True)
 class Launcher:
     """What the product's launcher adds to every managed profile's command."""
 
     shared_args: tuple[Arg, ...] = ()
     steps: tuple[Step, ...] = ()
+    storage: Storage | None = None
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from markupsafe import Markup
 from docgen.errors import Location, Problem, TemplateError
 from docgen.registry.model import Agent, Host, Image, Model, Override, Product, Profile, Registry
 from docgen.registry.serve import override_command, quote, serve_command
+from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
 from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, settings_sentences, speculative_name
@@ -80,9 +81,18 @@ def gb(size: int | None, digits: int = 2) -> str:
     return f"{size / 1e9:.{digits}f} GB"
 
 
+def storage_parts(estimate: StorageEstimate) -> list[Markup]:
+    """Each part of a storage estimate as a page names it: the size in GB to three decimals
+    as code, then what it is (``model files``)."""
+    return [_safe(f"{mdx_code(gb(size, 3))} {what}") for what, size in estimate.parts]
+
+
 def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:
-    """``a, b, and c`` with an Oxford comma."""
-    words = [str(i) for i in items]
+    """``a, b, and c`` with an Oxford comma; Markup when every item is (kept as written)."""
+    given = list(items)
+    if given and all(isinstance(i, Markup) for i in given):
+        return _safe(sentence_list([str(i) for i in given], conjunction))
+    words = [str(i) for i in given]
     if len(words) <= 2:
         return f" {conjunction} ".join(words)
     return ", ".join(words[:-1]) + f", {conjunction} " + words[-1]
@@ -120,6 +130,7 @@ class TemplateGlobals(TypedDict):
     describe: Callable[[Profile], Any]
     speculative_name: Callable[..., str]
     settings_sentences: Callable[..., Any]
+    storage_estimate: Callable[..., Any]
     code: Callable[[str], Markup]
 
 
@@ -154,6 +165,7 @@ class Renderer:
             fm_comment=fm_comment,
             gb=gb,
             sentence_list=sentence_list,
+            storage_parts=storage_parts,
         )
         self.env.globals.update(self._globals())
 
@@ -177,6 +189,7 @@ class Renderer:
             "describe": describe,
             "speculative_name": speculative_name,
             "settings_sentences": settings_sentences,
+            "storage_estimate": lambda profile: estimate(profile, reg.launcher),
             "code": lambda text: mdx_code(text),
         }
 
