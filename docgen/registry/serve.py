@@ -96,6 +96,13 @@ def serve_command(
     return ServeCommand(tuple(profile.env.items()), profile.model.hf, tuple(tokens), steps)
 
 
+def override_setting(product: Product, override: Override) -> str:
+    """``EXTRA_ARGS_JSON='[...]'``: the environment setting an operator uses to apply
+    ``override`` (the words readers type, where docgen's own name is the override's id)."""
+    array = json.dumps(list(override.tokens), separators=(",", ":"), ensure_ascii=False)
+    return assignment(product.extra_args_env, array)
+
+
 def override_command(product: Product, profile: Profile, override: Override, cli: str) -> str:
     """The environment-variable command an operator pastes to apply ``override``.
 
@@ -103,10 +110,9 @@ def override_command(product: Product, profile: Profile, override: Override, cli
     replaces with its own CLI. ``product.onboard`` is words the schema keeps shell-safe;
     quoting each one changes nothing for those and keeps any other word one argument.
     """
-    array = json.dumps(list(override.tokens), separators=(",", ":"), ensure_ascii=False)
     lines = [assignment(k, v) for k, v in product.provider_env.items()]
     lines.append(assignment(product.model_env, profile.model.id))
-    lines.append(assignment(product.extra_args_env, array))
+    lines.append(override_setting(product, override))
     lines.append(" ".join([cli, *(quote(word) for word in product.onboard.split(" "))]))
     return " \\\n  ".join(lines)
 

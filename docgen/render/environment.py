@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from docgen.errors import Location, Problem, TemplateError
 from docgen.registry.model import Agent, Host, Image, Model, Override, Product, Profile, Registry
-from docgen.registry.serve import override_command, quote, serve_command
+from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
 from docgen.render.limits import BoundedEnvironment
@@ -131,6 +131,7 @@ class TemplateGlobals(TypedDict):
     speculative_name: Callable[..., str]
     settings_sentences: Callable[..., Any]
     storage_estimate: Callable[..., Any]
+    override_setting: Callable[..., str]
     code: Callable[[str], Markup]
 
 
@@ -190,6 +191,7 @@ class Renderer:
             "speculative_name": speculative_name,
             "settings_sentences": settings_sentences,
             "storage_estimate": lambda profile: estimate(profile, reg.launcher),
+            "override_setting": lambda override: override_setting(reg.product, override),
             "code": lambda text: mdx_code(text),
         }
 

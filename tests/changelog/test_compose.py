@@ -57,7 +57,13 @@ def test_seed_release_is_written_by_one_command(example, run):
         "default.\n  It retains async scheduling and all other registered "
         "serve arguments.\n"
     )
-    assert "  Operators can now apply the `bounded-long-context` override" in bullet
+    # the override as the setting a reader types, not docgen's id for it
+    assert (
+        '  Operators can now set `NEMOCLAW_VLLM_EXTRA_ARGS_JSON=\'["--no-async-scheduling",'
+        '"--max-model-len","32768","--max-num-seqs","1","--max-num-batched-tokens","4096"]\'` '
+        "to bound resource use while investigating long-context workflows on one DGX Spark."
+    ) in bullet.splitlines()
+    assert "bounded-long-context" not in bullet
     assert "  It does not guarantee protection against a DGX Spark host freeze." in bullet
     assert bullet.endswith(
         "  For more information, refer to [Set Up vLLM](/user-guide/openclaw/"

@@ -1121,6 +1121,32 @@ def test_an_expectation_alone_needs_no_release(make_project, run):
             "- The Big Box profile `vllm.box.tiny` now serves `acme/Big-7B` instead of the "
             "`tiny` model.",
         ),
+        (  # the override as the setting a reader types, not docgen's id for it
+            "override-added",
+            "- Operators can now set "
+            '`ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.2"]\'` '
+            "to use the least memory.",
+        ),
+        (
+            "override-removed",
+            '- The documented `ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.2"]\'` '
+            "setting for the Big Box `acme/Tiny-1B` profile is removed.",
+        ),
+        (
+            "override-args-changed",
+            "- To use less memory with the Big Box `acme/Tiny-1B` profile, operators now set "
+            '`ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.25"]\'`.',
+        ),
+        (  # the old digest as well as the new
+            "image-digest-changed",
+            f"- The Big Box `acme/Tiny-1B` profile now runs `example.org/vllm:1.0` pinned to "
+            f"`{DIGEST_B}` instead of `{IMAGE_A}`.",
+        ),
+        (
+            "image-dropped",
+            "- The Big Box `acme/Tiny-1B` profile now runs the platform's default vLLM image "
+            f"instead of `{IMAGE_A}`.",
+        ),
     ],
 )
 def test_a_release_words_the_new_kinds_for_the_reader(make_project, run, edit_id, bullet):
