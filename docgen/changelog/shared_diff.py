@@ -44,6 +44,7 @@ MODEL_FIELDS = (
     "download_bytes",
     "gated",
     "notes",
+    "hosts",
 )
 
 
@@ -53,16 +54,26 @@ def _models(old: Registry, new: Registry) -> Iterator[Change]:
         if before is None:
             continue
         for name in MODEL_FIELDS:
-            if getattr(before, name) != getattr(model, name):
-                yield Change(
-                    "model-changed",
-                    slug,
-                    name,
-                    getattr(before, name),
-                    getattr(model, name),
-                    model.source,
-                    {"model": model},
-                )
+            was, now = _model_value(before, name), _model_value(model, name)
+            if was != now:
+                yield Change("model-changed", slug, name, was, now, model.source, {"model": model})
+
+
+def _model_value(model: Any, name: str) -> Any:
+    """A model field as ``diff`` shows it; the hosts it is registered for as text
+    (``dgx-spark, linux (12.0)``, the capability where it differs from the model's)."""
+    value = getattr(model, name)
+    if name != "hosts":
+        return value
+    return (
+        ", ".join(
+            host
+            if on.min_compute_capability == model.min_compute_capability
+            else f"{host} ({on.min_compute_capability or 'none'})"
+            for host, on in value.items()
+        )
+        or None
+    )
 
 
 def _launcher(old: Registry, new: Registry) -> Iterator[Change]:

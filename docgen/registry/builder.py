@@ -14,6 +14,7 @@ from docgen.registry.model import (
     Image,
     Launcher,
     Model,
+    ModelOnHost,
     Override,
     Product,
     Profile,
@@ -147,6 +148,18 @@ class Builder:
             bool(m.get("gated", False)),
             m.get("notes", ""),
             self.src("models", mid, text=m["hf"]),
+            _frozen(
+                {
+                    hid: ModelOnHost(
+                        hid,
+                        (facts or {}).get(
+                            "min_compute_capability", m.get("min_compute_capability", "")
+                        )
+                        or "",
+                    )
+                    for hid, facts in (m.get("hosts") or {}).items()
+                }
+            ),
         )
 
     def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:

@@ -9,7 +9,7 @@ gives the vLLM catalog a profile's args are checked against.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any
@@ -100,6 +100,15 @@ class Image:
 
 
 @dataclass(frozen=True)
+class ModelOnHost:
+    """A model's facts on one host it is registered for: its minimum compute capability
+    there ("" for none; the model's own when the registry leaves it unset)."""
+
+    host: str
+    min_compute_capability: str
+
+
+@dataclass(frozen=True)
 class Model:
     id: str
     hf: str
@@ -111,6 +120,8 @@ class Model:
     gated: bool
     notes: str
     source: Source
+    #: The hosts the model is registered for beyond its profiles' own, by host id.
+    hosts: Mapping[str, ModelOnHost] = field(default_factory=lambda: EMPTY)
 
 
 @dataclass(frozen=True)
@@ -285,6 +296,15 @@ class Registry:
 
     def profiles_for_model(self, model_id: str) -> list[Profile]:
         return list(self._by_model.get(model_id, ()))
+
+    def registered_hosts(self, model: Model) -> list[ModelOnHost]:
+        """Every host ``model`` is registered for (its own ``hosts`` and its profiles'), in
+        the registry's host order, each with the model's facts there."""
+        named = {p.host.id for p in self.profiles_for_model(model.id)} | set(model.hosts)
+        default = ModelOnHost("", model.min_compute_capability)
+        return [
+            replace(model.hosts.get(hid, default), host=hid) for hid in self.hosts if hid in named
+        ]
 
     @cached_property
     def _host_defaults(self) -> dict[str, Profile]:

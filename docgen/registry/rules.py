@@ -55,6 +55,7 @@ class Checker(LauncherRules):
         _collect(problems, self._extra_flags)
         _collect(problems, self._image_releases)
         _collect(problems, self._launcher)
+        _collect(problems, self._model_hosts)
         defaults: dict[str, str] = {}
         profiles = self.data.get("profiles")
         for pid, profile in profiles.items() if isinstance(profiles, dict) else ():
@@ -135,6 +136,19 @@ class Checker(LauncherRules):
                     VersionIndex.load().release(declared, iid)
                 except UnknownRelease as exc:
                     yield self.at(("images", iid, "vllm"), str(exc))
+
+    def _model_hosts(self) -> Iterator[Problem]:
+        """A model is registered only for hosts the registry has."""
+        hosts = self.data.get("hosts") or {}
+        for mid, model in (self.data.get("models") or {}).items():
+            for hid in (model.get("hosts") or {}) if isinstance(model, dict) else ():
+                if hid not in hosts:
+                    yield self.at(
+                        ("models", mid, "hosts", hid),
+                        f"model '{mid}' is registered for unknown host "
+                        f"'{one_line(hid)}'{did_you_mean(hid, hosts)}",
+                        key=True,
+                    )
 
     def _use_catalog(self, image: str | None) -> None:
         """Check the next profile with the catalog of the vLLM its image declares.

@@ -20,7 +20,17 @@ import jinja2
 from markupsafe import Markup
 
 from docgen.errors import Location, Problem, TemplateError
-from docgen.registry.model import Agent, Host, Image, Model, Override, Product, Profile, Registry
+from docgen.registry.model import (
+    Agent,
+    Host,
+    Image,
+    Model,
+    ModelOnHost,
+    Override,
+    Product,
+    Profile,
+    Registry,
+)
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
@@ -85,6 +95,27 @@ def storage_parts(estimate: StorageEstimate) -> list[Markup]:
     """Each part of a storage estimate as a page names it: the size in GB to three decimals
     as code, then what it is (``model files``)."""
     return [_safe(f"{mdx_code(gb(size, 3))} {what}") for what, size in estimate.parts]
+
+
+def _capabilities(registered: Sequence[ModelOnHost], hosts: Mapping[str, Host]) -> Markup | str:
+    """The minimum compute capability cell: one value as code, or each value with the hosts
+    it holds on, lowest first ("12.0 on Linux; 12.1 on DGX Spark"), or None where no host
+    declares a minimum."""
+    values = sorted({r.min_compute_capability for r in registered}, key=_version)
+    if values in ([], [""]):
+        return "None"
+    if len(values) == 1:
+        return mdx_code(values[0], in_table=True)
+    parts = []
+    for value in values:
+        names = [hosts[r.host].name for r in registered if r.min_compute_capability == value]
+        shown = mdx_code(value, in_table=True) if value else "None"
+        parts.append(f"{shown} on {mdx.escape_cell(sentence_list(names))}")
+    return _safe("; ".join(parts))
+
+
+def _version(value: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in value.split(".")) if value else ()
 
 
 def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:
@@ -219,24 +250,26 @@ class Renderer:
         return table(["Host profile", "Default model"], rows)
 
     def _models_table(self) -> Markup:
-        """One row per model: slug, Hugging Face id, host profiles, compute capability, notes."""
+        """One row per model: slug, Hugging Face id, every host it is registered for, its
+        minimum compute capability (per host where they differ), notes; "None" where the
+        registry declares nothing."""
         rows = []
         for model in self.registry.models.values():
-            hosts = dict.fromkeys(p.host.name for p in self.registry.profiles_for_model(model.id))
-            mcc = model.min_compute_capability
+            registered = self.registry.registered_hosts(model)
+            hosts = self.registry.hosts
             rows.append(
                 (
                     mdx_code(model.id, in_table=True),
                     mdx_code(model.hf, in_table=True),
-                    ", ".join(hosts),
-                    mdx_code(mcc, in_table=True) if mcc else "",
-                    model.notes,
+                    ", ".join(hosts[r.host].name for r in registered) or "None",
+                    _capabilities(registered, hosts),
+                    model.notes or "None",
                 )
             )
         headers = [
             "Slug",
             "Hugging Face model",
-            "Supported host profiles",
+            "Registered host profiles",
             "Minimum compute capability",
             "Notes",
         ]

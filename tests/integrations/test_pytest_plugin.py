@@ -32,7 +32,7 @@ def test_registry_edit_fails_with_a_readable_diff(pytester, example):
     assert "docs/inference/set-up-vllm.mdx: out of date with the registry" in out
     assert "-  --max-num-seqs 16" in out and "+  --max-num-seqs 12" in out
     assert (
-        "registry entry behind it: profiles.yaml:181:7 profiles.vllm.dgx-station-gb300."
+        "registry entry behind it: profiles.yaml:184:7 profiles.vllm.dgx-station-gb300."
         "single.deepseek-v4-flash.args.max-num-seqs"
     ) in out
     assert "Traceback" not in out
@@ -43,7 +43,7 @@ def test_broken_registry_is_one_failing_item_with_the_located_error(pytester, ex
     result = run_docgen(pytester, example.root)
     result.assert_outcomes(failed=1)
     assert (
-        "profiles.yaml:181:21: error: '--max-num-seqs' expects an integer, got 'lots'"
+        "profiles.yaml:184:21: error: '--max-num-seqs' expects an integer, got 'lots'"
         in result.stdout.str()
     )
 

@@ -20,7 +20,7 @@ def test_worked_example_loads_into_typed_objects():
     assert spark.image is not None and spark.image.tag == "26.05.post1-py3"
     util = spark.arg("gpu-memory-utilization")
     assert util is not None and util.tokens == ("--gpu-memory-utilization", "0.4")
-    assert str(util.source.location) == "profiles.yaml:98:7"
+    assert str(util.source.location) == "profiles.yaml:101:7"
     assert spark.expect_absent == ("speculative-config",)
     assert reg.host_default("dgx-station").model.id == "deepseek-v4-flash"
     assert reg.default_agent.id == "openclaw"

@@ -207,7 +207,7 @@ def test_the_tables_are_built_once_per_renderer(registry, tmp_path):
         "| Big Box | `acme/Tiny-1B` |",
     ]
     assert renderer.models_table().splitlines()[2] == (
-        "| `tiny` | `acme/Tiny-1B` | Big Box |  | Box default. |"
+        "| `tiny` | `acme/Tiny-1B` | Big Box | None | Box default. |"
     )
 
 

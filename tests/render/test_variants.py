@@ -237,7 +237,7 @@ def test_regions_are_filled_and_text_outside_is_kept(make_project, run):
         "# Models\n\nIntro written by hand.\n\n{/* docgen:begin models-table */}"
         "\n\n| Slug | Hugging Face model |"
     )
-    assert "| `tiny` | `acme/Tiny-1B` | Big Box |  | Box default. |" in text
+    assert "| `tiny` | `acme/Tiny-1B` | Big Box | None | Box default. |" in text
     assert "```bash\nvllm serve acme/Tiny-1B \\\n  --max-model-len 32768 \\" in text
     assert 'ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.3"]\' \\' in text
     assert text.endswith("{/* docgen:end */}\n\nOutro written by hand.\n")
@@ -255,7 +255,7 @@ def test_check_fails_on_edits_inside_a_region_and_accepts_edits_outside(make_pro
     result = run(project, "check")
     assert result.exit_code == 1
     assert "docs/models.mdx:9:1: error: out of date with the registry" in result.output
-    assert "-| `tiny` | `acme/Tiny-1B` | Big Box |  | Edited. |" in result.output
+    assert "-| `tiny` | `acme/Tiny-1B` | Big Box | None | Edited. |" in result.output
     assert run(project, "build").exit_code == 0
     assert "Intro, edited by hand." in project.read("docs/models.mdx")
     assert "| Box default. |" in project.read("docs/models.mdx")

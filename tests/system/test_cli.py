@@ -76,7 +76,7 @@ def test_registry_edit_makes_check_fail_with_diff_and_registry_line(example, run
     assert "-  --gpu-memory-utilization 0.4 \\" in out
     assert "+  --gpu-memory-utilization 0.5 \\" in out
     assert (
-        f"  registry entry behind it: profiles.yaml:98:7 profiles.{SPARK}.args."
+        f"  registry entry behind it: profiles.yaml:101:7 profiles.{SPARK}.args."
         "gpu-memory-utilization"
     ) in out.splitlines()
     assert f"docs/profiles/{SPARK}.mdx" in out
