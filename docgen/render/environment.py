@@ -25,7 +25,6 @@ from docgen.registry.model import (
     Host,
     Image,
     Model,
-    ModelOnHost,
     Override,
     Product,
     Profile,
@@ -36,6 +35,7 @@ from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
 from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, settings_sentences, speculative_name
+from docgen.render.tables import host_defaults_table, models_table, sentence_list, table
 
 
 def _finalize(value: Any) -> Any:
@@ -95,50 +95,6 @@ def storage_parts(estimate: StorageEstimate) -> list[Markup]:
     """Each part of a storage estimate as a page names it: the size in GB to three decimals
     as code, then what it is (``model files``)."""
     return [_safe(f"{mdx_code(gb(size, 3))} {what}") for what, size in estimate.parts]
-
-
-def _capabilities(registered: Sequence[ModelOnHost], hosts: Mapping[str, Host]) -> Markup | str:
-    """The minimum compute capability cell: one value as code, or each value with the hosts
-    it holds on, lowest first ("12.0 on Linux; 12.1 on DGX Spark"), or None where no host
-    declares a minimum."""
-    values = sorted({r.min_compute_capability for r in registered}, key=_version)
-    if values in ([], [""]):
-        return "None"
-    if len(values) == 1:
-        return mdx_code(values[0], in_table=True)
-    parts = []
-    for value in values:
-        names = [hosts[r.host].name for r in registered if r.min_compute_capability == value]
-        shown = mdx_code(value, in_table=True) if value else "None"
-        parts.append(f"{shown} on {mdx.escape_cell(sentence_list(names))}")
-    return _safe("; ".join(parts))
-
-
-def _version(value: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in value.split(".")) if value else ()
-
-
-def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:
-    """``a, b, and c`` with an Oxford comma; Markup when every item is (kept as written)."""
-    given = list(items)
-    if given and all(isinstance(i, Markup) for i in given):
-        return _safe(sentence_list([str(i) for i in given], conjunction))
-    words = [str(i) for i in given]
-    if len(words) <= 2:
-        return f" {conjunction} ".join(words)
-    return ", ".join(words[:-1]) + f", {conjunction} " + words[-1]
-
-
-def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:
-    """A GFM table; plain cells are escaped, Markup cells (e.g. ``mdx_code``) kept."""
-
-    def cell(value: Any) -> str:
-        return str(value) if isinstance(value, Markup) else mdx.escape_cell(str(value))
-
-    lines = ["| " + " | ".join(cell(h) for h in headers) + " |"]
-    lines.append("|" + "|".join("---" for _ in headers) + "|")
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return _safe("\n".join(lines))
 
 
 class TemplateGlobals(TypedDict):
@@ -232,48 +188,13 @@ class Renderer:
 
     def host_defaults_table(self) -> Markup:
         if "hosts" not in self._tables:
-            self._tables["hosts"] = self._host_defaults_table()
+            self._tables["hosts"] = host_defaults_table(self.registry)
         return self._tables["hosts"]
 
     def models_table(self) -> Markup:
         if "models" not in self._tables:
-            self._tables["models"] = self._models_table()
+            self._tables["models"] = models_table(self.registry)
         return self._tables["models"]
-
-    def _host_defaults_table(self) -> Markup:
-        """``Host profile | Default model`` for every host with a default profile."""
-        rows = []
-        for host in self.registry.hosts.values():
-            profile = self.registry.host_default(host.id)
-            if profile is not None:
-                rows.append((host.name, mdx_code(profile.model.hf, in_table=True)))
-        return table(["Host profile", "Default model"], rows)
-
-    def _models_table(self) -> Markup:
-        """One row per model: slug, Hugging Face id, every host it is registered for, its
-        minimum compute capability (per host where they differ), notes; "None" where the
-        registry declares nothing."""
-        rows = []
-        for model in self.registry.models.values():
-            registered = self.registry.registered_hosts(model)
-            hosts = self.registry.hosts
-            rows.append(
-                (
-                    mdx_code(model.id, in_table=True),
-                    mdx_code(model.hf, in_table=True),
-                    ", ".join(hosts[r.host].name for r in registered) or "None",
-                    _capabilities(registered, hosts),
-                    model.notes or "None",
-                )
-            )
-        headers = [
-            "Slug",
-            "Hugging Face model",
-            "Registered host profiles",
-            "Minimum compute capability",
-            "Notes",
-        ]
-        return table(headers, rows)
 
     def serve_command(
         self, profile: Profile, override: Override | str | None = None, multiline: bool = True

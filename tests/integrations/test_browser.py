@@ -152,7 +152,7 @@ def test_hermes_setup_page_renders_in_chromium(browser, site_url, tmp_path):
     text = "".join(page.text)
 
     assert "Set Up vLLM" in text and "NemoClaw for Hermes" in text
-    header = ["Slug", "Hugging Face model", "Supported host profiles"]
+    header = ["Slug", "Hugging Face model", "Registered host profiles"]
     assert any(row[:3] == header for row in page.rows), page.rows
     assert ["qwen3.6-35b-a3b-nvfp4", "nvidia/Qwen3.6-35B-A3B-NVFP4"] in [r[:2] for r in page.rows]
     assert any("nemohermes onboard" in code for code in page.code)

@@ -33,7 +33,7 @@ def test_check_json_has_a_stable_documented_shape(example, run):
         {
             "key": "profiles.vllm.dgx-station-gb300.single.deepseek-v4-flash.args.max-num-seqs",
             "file": "profiles.yaml",
-            "line": 181,
+            "line": 184,
             "column": 7,
         }
     ]
@@ -50,7 +50,7 @@ def test_check_github_annotations(example, run):
         for line in lines
     )
     assert (
-        "::error file=profiles.yaml,line=181,col=7::profiles.vllm.dgx-station-gb300.single."
+        "::error file=profiles.yaml,line=184,col=7::profiles.vllm.dgx-station-gb300.single."
         "deepseek-v4-flash.args.max-num-seqs changed; run docgen build to update "
         "docs/inference/set-up-vllm.mdx and 8 other generated files"
     ) in lines

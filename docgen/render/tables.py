@@ -1,0 +1,98 @@
+"""Tables and lists for generated pages: a GFM table, a sentence list, and the tables
+docgen generates from the registry (host defaults; the models, each registered host and
+its minimum compute capability)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup
+
+from docgen.registry.model import Host, ModelOnHost, Registry
+from docgen.render import mdx
+
+
+def _code(value: str) -> Markup:
+    return Markup(mdx.inline_code(value, in_table=True))  # noqa: S704 - escaped for a cell
+
+
+def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:
+    """``a, b, and c`` with an Oxford comma; Markup when every item is (kept as written)."""
+    given = list(items)
+    if given and all(isinstance(i, Markup) for i in given):
+        return Markup(sentence_list([str(i) for i in given], conjunction))
+    words = [str(i) for i in given]
+    if len(words) <= 2:
+        return f" {conjunction} ".join(words)
+    return ", ".join(words[:-1]) + f", {conjunction} " + words[-1]
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:
+    """A GFM table; plain cells are escaped, Markup cells (e.g. ``mdx_code``) kept."""
+
+    def cell(value: Any) -> str:
+        return str(value) if isinstance(value, Markup) else mdx.escape_cell(str(value))
+
+    lines = ["| " + " | ".join(cell(h) for h in headers) + " |"]
+    lines.append("|" + "|".join("---" for _ in headers) + "|")
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return Markup("\n".join(lines))
+
+
+def host_defaults_table(registry: Registry) -> Markup:
+    """``Host profile | Default model`` for every host with a default profile."""
+    rows = []
+    for host in registry.hosts.values():
+        profile = registry.host_default(host.id)
+        if profile is not None:
+            rows.append((host.name, _code(profile.model.hf)))
+    return table(["Host profile", "Default model"], rows)
+
+
+def models_table(registry: Registry) -> Markup:
+    """One row per model: slug, Hugging Face id, every host it is registered for, its
+    minimum compute capability (per host where they differ), notes; "None" where the
+    registry declares nothing."""
+    rows = []
+    for model in registry.models.values():
+        registered = registry.registered_hosts(model)
+        hosts = registry.hosts
+        rows.append(
+            (
+                _code(model.id),
+                _code(model.hf),
+                ", ".join(hosts[r.host].name for r in registered) or "None",
+                _capabilities(registered, hosts),
+                model.notes or "None",
+            )
+        )
+    headers = [
+        "Slug",
+        "Hugging Face model",
+        "Registered host profiles",
+        "Minimum compute capability",
+        "Notes",
+    ]
+    return table(headers, rows)
+
+
+def _capabilities(registered: Sequence[ModelOnHost], hosts: Mapping[str, Host]) -> Markup | str:
+    """The minimum compute capability cell: one value as code, or each value with the hosts
+    it holds on, lowest first ("12.0 on Linux; 12.1 on DGX Spark"), or None where no host
+    declares a minimum."""
+    values = sorted({r.min_compute_capability for r in registered}, key=_version)
+    if values in ([], [""]):
+        return "None"
+    if len(values) == 1:
+        return _code(values[0])
+    parts = []
+    for value in values:
+        names = [hosts[r.host].name for r in registered if r.min_compute_capability == value]
+        shown = _code(value) if value else "None"
+        parts.append(f"{shown} on {mdx.escape_cell(sentence_list(names))}")
+    return Markup("; ".join(parts))
+
+
+def _version(value: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in value.split(".")) if value else ()
