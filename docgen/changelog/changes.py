@@ -25,7 +25,8 @@ KINDS = (
 LEFT_OUT = {
     "expect-changed": "a guard on the command, not a change of it: the command is the same",
     "evidence-changed": "a measurement of a profile, not a change to what it runs",
-    "host-changed": "a host's name or notes: the pages say it anew, nothing runs differently",
+    "host-changed": "a host's name, notes or default image: the pages say it anew, and what "
+    "runs differently is each profile's image-changed",
     "image-updated": "an image's size, platform or notes: its ref and digest (what runs) "
     "are image-changed",
     "model-added": "a model no profile serves yet: the profile-added change says when one does",

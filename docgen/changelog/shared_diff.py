@@ -119,7 +119,7 @@ def _step_text(step: Any) -> str | None:
 
 #: Fields compared per item of the other sections, by change kind.
 SECTION_FIELDS = {
-    "host-changed": ("hosts", ("name", "arch", "notes")),
+    "host-changed": ("hosts", ("name", "arch", "notes", "image")),
     "image-updated": (
         "images",
         ("compressed_bytes", "unpacked_bytes", "platform", "vllm", "notes"),

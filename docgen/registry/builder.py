@@ -121,6 +121,7 @@ class Builder:
             h.get("arch", ""),
             h.get("notes", ""),
             self.src("hosts", hid, text=h["name"]),
+            h.get("image", ""),
         )
 
     def image(self, iid: str, i: dict[str, Any]) -> Image:
@@ -180,7 +181,9 @@ class Builder:
     ) -> Profile:
         base = ("profiles", pid)
         expect = p.get("expect") or {}
-        image = images[p["image"]] if p.get("image") else None
+        # A profile that names no image runs its host's default image, if the host has one.
+        chosen = p.get("image") or hosts[p["host"]].image
+        image = images[chosen] if chosen else None
         self.catalog = self._catalog(image)
         return Profile(
             id=pid,

@@ -78,6 +78,8 @@ class Host:
     arch: str
     notes: str
     source: Source
+    #: The image id a profile on this host runs when it names none ("" for none).
+    image: str = ""
 
 
 @dataclass(frozen=True)

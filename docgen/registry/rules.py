@@ -56,6 +56,7 @@ class Checker(LauncherRules):
         _collect(problems, self._image_releases)
         _collect(problems, self._launcher)
         _collect(problems, self._model_hosts)
+        _collect(problems, self._host_images)
         defaults: dict[str, str] = {}
         profiles = self.data.get("profiles")
         for pid, profile in profiles.items() if isinstance(profiles, dict) else ():
@@ -137,6 +138,18 @@ class Checker(LauncherRules):
                 except UnknownRelease as exc:
                     yield self.at(("images", iid, "vllm"), str(exc))
 
+    def _host_images(self) -> Iterator[Problem]:
+        """A host's default image is one the registry has."""
+        images = self.data.get("images") or {}
+        for hid, host in (self.data.get("hosts") or {}).items():
+            image = host.get("image") if isinstance(host, dict) else None
+            if isinstance(image, str) and image not in images:
+                yield self.at(
+                    ("hosts", hid, "image"),
+                    f"host '{hid}' names unknown image '{one_line(image)}'"
+                    f"{did_you_mean(image, images)}",
+                )
+
     def _model_hosts(self) -> Iterator[Problem]:
         """A model is registered only for hosts the registry has."""
         hosts = self.data.get("hosts") or {}
@@ -169,7 +182,7 @@ class Checker(LauncherRules):
         self, pid: str, profile: dict[str, Any], defaults: dict[str, str]
     ) -> Iterator[Problem]:
         base: KeyPath = ("profiles", pid)
-        self._use_catalog(profile.get("image") if isinstance(profile.get("image"), str) else None)
+        self._use_catalog(_image_of(self.data, profile))
         for field, section in (("model", "models"), ("host", "hosts"), ("image", "images")):
             yield from self._reference(base, profile, field, section)
         if profile.get("default"):
@@ -306,6 +319,15 @@ def _collect(problems: list[Problem], rule: Callable[[], Iterator[Problem]]) -> 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
     return list(dict.fromkeys(problems))
+
+
+def _image_of(data: dict[str, Any], profile: dict[str, Any]) -> str | None:
+    """The image a profile runs: its own, else its host's default (None for neither)."""
+    image = profile.get("image")
+    if not isinstance(image, str):
+        host = (data.get("hosts") or {}).get(profile.get("host"))
+        image = host.get("image") if isinstance(host, dict) else None
+    return image if isinstance(image, str) else None
 
 
 def _declared_vllm(data: dict[str, Any], image: str | None) -> str | None:

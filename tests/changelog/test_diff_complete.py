@@ -116,6 +116,7 @@ def candidates(name: str, value: Any, data: dict[str, Any]) -> list[Any]:
         "profiles.*.evidence.*.date": ["2026-08-05"],
         "images.*.digest": [str(value)[:-1] + ("0" if str(value)[-1:] != "0" else "1")],
         "launcher.before_serve.*.when.*": ["auto"],
+        "hosts.*.image": [k for k in data["images"] if k != value],
     }
     if name in references:
         found = [k for k in data[references[name]] if k != value]

@@ -225,3 +225,26 @@ def test_a_rule_broken_through_the_shared_args_stands_at_the_launcher():
         "p.yaml:51:17: error: vLLM refuses to start profile 'vllm.box.tiny': "
         "--enable-auto-tool-choice requires --tool-call-parser"
     ]
+
+
+# --- a host's default image -----------------------------------------------------------
+
+
+def test_a_profile_that_names_no_image_runs_its_hosts_default():
+    text = MINIMAL_REGISTRY.replace(
+        "  box: {name: Big Box, arch: amd64}\n", "  box: {name: Big Box, arch: amd64, image: img}\n"
+    ).replace("    image: img\n", "")
+    profile = registry(text).profiles["vllm.box.tiny"]
+    assert profile.image is not None and profile.image.id == "img"
+    own = registry(MINIMAL_REGISTRY.replace("    image: img\n", "")).profiles["vllm.box.tiny"]
+    assert own.image is None
+
+
+def test_a_hosts_unknown_image_is_a_located_error():
+    text = MINIMAL_REGISTRY.replace(
+        "  box: {name: Big Box, arch: amd64}\n",
+        "  box: {name: Big Box, arch: amd64, image: imgx}\n",
+    )
+    assert problems(text) == [
+        "p.yaml:20:44: error: host 'box' names unknown image 'imgx'; did you mean 'img'?"
+    ]

@@ -18,7 +18,7 @@ SETUP = "docs/inference/set-up-vllm.mdx"
 STATION = "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx"
 SPARK = "docs/profiles/vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.mdx"
 STATION_MTP = "speculative-config: {method: mtp, num_speculative_tokens: 3}"
-STATION_HOST = "dgx-station: {name: DGX Station, arch: arm64}"
+STATION_HOST = "dgx-station: {name: DGX Station, arch: arm64, image: ngc-vllm-26.05-arm64}"
 
 
 def lines_with(text: str, needle: str) -> list[str]:
