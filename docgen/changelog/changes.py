@@ -25,10 +25,10 @@ KINDS = (
 LEFT_OUT = {
     "expect-changed": "a guard on the command, not a change of it: the command is the same",
     "evidence-changed": "a measurement of a profile, not a change to what it runs",
-    "host-changed": "a host's name, notes or default image: the pages say it anew, and what "
-    "runs differently is each profile's image-changed",
-    "image-updated": "an image's size, platform or notes: its ref and digest (what runs) "
-    "are image-changed",
+    "host-changed": "a host's name, arch, notes or default image: the pages say it anew, "
+    "and what runs differently is each profile's image-changed",
+    "image-updated": "an image's own fields: what a profile runs differently because of it "
+    "is that profile's image-changed",
     "model-added": "a model no profile serves yet: the profile-added change says when one does",
     "model-removed": "a model no profile served any longer: profile-removed said so",
     "agent-changed": "the agents the docs are written for, not what any of them runs",
@@ -43,10 +43,12 @@ def guard_hints(changes: Sequence[Change]) -> list[Problem]:
     hints = []
     for change in changes:
         profile = change.extra.get("profile")
-        if change.kind != "arg-removed" or profile is None or change.subject == "launcher":
+        if change.kind != "arg-removed" or profile is None:
             continue
         if change.name in profile.expect_absent:
             continue
+        if any(a.name == change.name for a in profile.effective_args):
+            continue  # still in the command (the launcher's shared args set it)
         hints.append(
             Problem(
                 f"to keep '--{change.name}' out of profile '{profile.id}' in later edits, add "

@@ -71,7 +71,7 @@ def groups(changes: Sequence[Change]) -> list[Group]:
             continue
         order.setdefault(
             f"{change.kind.split('-')[0]}:{change.subject}"
-            if change.kind.startswith(("host", "model", "launcher"))
+            if change.kind.startswith(("host", "model")) or change.subject == "launcher"
             else change.subject,
             [],
         ).append(change)
@@ -253,7 +253,7 @@ class Written:
     section: str
     fragments: tuple[Path, ...]
     refreshed: tuple[tuple[str, str], ...] = ()
-    #: Suggestions to print after the entry is written (``diff.guard_hints``).
+    #: Suggestions to print after the entry is written (``changes.guard_hints``).
     hints: tuple[str, ...] = ()
 
 
@@ -276,10 +276,12 @@ def create_entry(
     fragments = fragment_files(project)
     notes = _read_notes(project, fragments)
     if not released(changes) and not notes:
+        left = sorted({c.kind for c in changes})
+        aside = f" ({len(changes)} left out of releases: {', '.join(left)})" if left else ""
         raise ConfigError.at(
             Location(project.config.registry),
             "nothing to release: the "
-            "registry has no semantic change since that state and "
+            f"registry has no change a release describes since that state{aside} and "
             f"{project.config.fragments}/ holds no notes",
         )
     from docgen.render.environment import Renderer

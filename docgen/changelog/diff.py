@@ -22,7 +22,9 @@ from docgen.registry.model import Arg, Override, Profile, Registry, Source
 
 def registry_at(project: Project, ref: str) -> Registry:
     """The registry as committed at git revision ``ref``."""
-    return load_bytes(git.registry_bytes_at(project, ref), f"{ref}:{project.config.registry}")
+    return load_bytes(
+        git.registry_bytes_at(project, ref), f"{ref}:{project.config.registry}", start_rules=False
+    )
 
 
 def registry_file(project: Project, path: str) -> Registry:
@@ -31,7 +33,7 @@ def registry_file(project: Project, path: str) -> Registry:
     most ``MAX_BYTES``; never a FIFO or a device)."""
     target = (project.root / path) if not Path(path).is_absolute() else Path(path)
     raw = files.read_input_bytes(target, None, "registry", display=path)
-    return load_bytes(raw, path)
+    return load_bytes(raw, path, start_rules=False)
 
 
 def diff(old: Registry, new: Registry) -> list[Change]:
@@ -94,7 +96,7 @@ def _renames(old: Registry, new: Registry) -> dict[str, str]:
 def _profile_changes(old: Profile, new: Profile) -> Iterator[Change]:
     ctx = {"profile": new, "old_profile": old}
     yield from _field_changes(old, new, ctx)
-    yield from _arg_changes(new.id, old.args, new.args, new.source, ctx)
+    yield from _moved_kept(old, new, _arg_changes(new.id, old.args, new.args, new.source, ctx))
     yield from _command_changes(old, new, ctx)
     for attr, kind in (("support", "support-changed"), ("selection", "selection-changed")):
         if getattr(old, attr) != getattr(new, attr):
@@ -129,6 +131,22 @@ def _profile_changes(old: Profile, new: Profile) -> Iterator[Change]:
         yield Change("evidence-changed", new.id, "evidence", None, None, new.source, ctx)
 
 
+def _moved_kept(old: Profile, new: Profile, changes: Iterator[Change]) -> Iterator[Change]:
+    """Leave out an arg that moved between the profile's own args and the launcher's shared
+    args with the same argv: the command still sets it as before."""
+    shared_now = {a.name: a.tokens for a in new.shared_args}
+    shared_was = {a.name: a.tokens for a in old.shared_args}
+    for change in changes:
+        if change.kind == "arg-removed":
+            if shared_now.get(change.name) == change.extra["old_arg"].tokens:
+                continue
+        elif (
+            change.kind == "arg-added" and shared_was.get(change.name) == change.extra["arg"].tokens
+        ):
+            continue
+        yield change
+
+
 def _field_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:
     """The model or host a profile names, and its summary."""
     for attr in ("model", "host"):
@@ -151,8 +169,10 @@ def _command_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterato
     for attr in ("omit_args", "omit_steps"):
         was, now = getattr(old, attr), getattr(new, attr)
         if was != now:
-            values = (", ".join(was) or None, ", ".join(now) or None)
-            yield Change("launcher-changed", new.id, attr, *values, new.source, ctx)
+            dashes = "--" if attr == "omit_args" else ""
+            before = ", ".join(f"{dashes}{n}" for n in was) or None
+            after = ", ".join(f"{dashes}{n}" for n in now) or None
+            yield Change("launcher-changed", new.id, attr, before, after, new.source, ctx)
 
 
 def _evidence(profile: Profile) -> list[tuple[Any, ...]]:

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from docgen.changelog.changes import Change, arg_value, shown
+from docgen.changelog.changes import Change
 from docgen.registry.model import Registry
+from docgen.registry.serve import quote
 
 
 def shared_changes(old: Registry, new: Registry) -> Iterator[Change]:
@@ -60,20 +61,15 @@ def _models(old: Registry, new: Registry) -> Iterator[Change]:
 
 
 def _model_value(model: Any, name: str) -> Any:
-    """A model field as ``diff`` shows it; the hosts it is registered for as text
-    (``dgx-spark, linux (12.0)``, the capability where it differs from the model's)."""
+    """A model field as ``diff`` shows it; the hosts it is registered for as text, with
+    the minimum compute capability a host entry declares (``dgx-spark, linux (12.0)``)."""
     value = getattr(model, name)
     if name != "hosts":
         return value
-    return (
-        ", ".join(
-            host
-            if on.min_compute_capability == model.min_compute_capability
-            else f"{host} ({on.min_compute_capability or 'none'})"
-            for host, on in value.items()
-        )
-        or None
-    )
+    shown = [
+        host if on.declared is None else f"{host} ({on.declared})" for host, on in value.items()
+    ]
+    return ", ".join(shown) or None
 
 
 def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
@@ -84,7 +80,7 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
         was, now = args_old.get(name), args_new.get(name)
         if was is None or now is None or was.tokens != now.tokens:
             where = (now or was).source  # type: ignore[union-attr]
-            values = (was and arg_value(was), now and arg_value(now))
+            values = (was and " ".join(was.tokens), now and " ".join(now.tokens))
             yield Change("launcher-changed", "launcher", f"--{name}", *values, where)
     if old.launcher.storage != new.launcher.storage:
         sizes = (_storage_text(old.launcher.storage), _storage_text(new.launcher.storage))
@@ -100,21 +96,24 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
 
 
 def _storage_text(storage: Any) -> str | None:
+    """The reserves a storage estimate adds, in GB as the pages show them."""
     if storage is None:
         return None
     staging, writable = storage.staging_reserve_bytes, storage.writable_allowance_bytes
-    return f"staging reserve {staging} bytes, writable allowance {writable} bytes"
+    return (
+        f"a {staging / 1e9:.3f} GB model-download staging reserve and "
+        f"a {writable / 1e9:.3f} GB writable allowance"
+    )
 
 
 def _step(step: Any) -> Any:
-    return None if step is None else (step.run, dict(step.when), step.summary)
+    """What a step does (its summary is never shown, so it is no change)."""
+    return None if step is None else (step.run, dict(step.when))
 
 
 def _step_text(step: Any) -> str | None:
-    if step is None:
-        return None
-    when = ", ".join(f"{k}={shown(v)}" for k, v in step.when.items())
-    return " ".join(step.run) + (f" (when {when})" if when else "")
+    """A step's command as the page prints it (each word shell-quoted)."""
+    return None if step is None else " ".join(quote(word) for word in step.run)
 
 
 #: Fields compared per item of the other sections, by change kind.
@@ -122,7 +121,7 @@ SECTION_FIELDS = {
     "host-changed": ("hosts", ("name", "arch", "notes", "image")),
     "image-updated": (
         "images",
-        ("compressed_bytes", "unpacked_bytes", "platform", "vllm", "notes"),
+        ("ref", "digest", "compressed_bytes", "unpacked_bytes", "platform", "vllm", "notes"),
     ),
 }
 

@@ -149,19 +149,21 @@ class Builder:
             bool(m.get("gated", False)),
             m.get("notes", ""),
             self.src("models", mid, text=m["hf"]),
-            _frozen(
-                {
-                    hid: ModelOnHost(
-                        hid,
-                        (facts or {}).get(
-                            "min_compute_capability", m.get("min_compute_capability", "")
-                        )
-                        or "",
-                    )
-                    for hid, facts in (m.get("hosts") or {}).items()
-                }
-            ),
+            _frozen(self._model_hosts(m)),
         )
+
+    def _model_hosts(self, m: dict[str, Any]) -> dict[str, ModelOnHost]:
+        """The hosts a model entry registers it for, each with its minimum compute capability
+        there: the one the host entry declares (``null``: none), else the model's own."""
+        own = m.get("min_compute_capability", "")
+        out = {}
+        for hid, facts in (m.get("hosts") or {}).items():
+            if "min_compute_capability" in facts:
+                declared = facts["min_compute_capability"] or ""
+                out[hid] = ModelOnHost(hid, declared, declared or "none")
+            else:
+                out[hid] = ModelOnHost(hid, own)
+        return out
 
     def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:
         out = []
@@ -205,6 +207,7 @@ class Builder:
                 self.evidence(base, i, e) for i, e in enumerate(p.get("evidence") or [])
             ),
             source=self.src(*base),
+            topology=p.get("topology", "single-node"),
             **self._launched(p, launcher),
         )
 
@@ -214,22 +217,10 @@ class Builder:
         omit_args, omit_steps = tuple(omit.get("omit_args", ())), tuple(omit.get("omit_steps", ()))
         return {
             "shared_args": tuple(a for a in launcher.shared_args if a.name not in omit_args),
-            "steps": tuple(
-                step
-                for step in launcher.steps
-                if step.id not in omit_steps and self._sets(p["args"], step.when)
-            ),
+            "launcher_steps": tuple(s for s in launcher.steps if s.id not in omit_steps),
             "omit_args": omit_args,
             "omit_steps": omit_steps,
         }
-
-    def _sets(self, args: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:
-        """Whether ``args`` set every flag of ``wanted`` to the argv its value gives."""
-        return all(
-            name in args
-            and self.catalog.tokens(name, args[name]) == self.catalog.tokens(name, value)
-            for name, value in wanted.items()
-        )
 
     def override(self, base: KeyPath, oid: str, o: dict[str, Any]) -> Override:
         keypath = (*base, "overrides", oid)

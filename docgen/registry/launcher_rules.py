@@ -17,6 +17,7 @@ class LauncherRules:
 
     data: dict[str, Any]
     pos: Positions
+    start_rules: bool
 
     def at(self, keypath: KeyPath, message: str, *, key: bool = False) -> Problem:
         raise NotImplementedError
@@ -43,14 +44,18 @@ class LauncherRules:
         kinds = (("omit_args", shared, "'--{}'", "shared_args"),
                  ("omit_steps", steps, "step '{}'", "before_serve"))  # fmt: skip
         for field, known, shown, section in kinds:
-            for index, name in enumerate(omit.get(field) or []):
+            listed = omit.get(field)
+            for index, name in enumerate(listed if isinstance(listed, list) else []):
                 if name not in known:
                     yield self.at(
                         (*base, "launcher", field, index),
                         f"profile '{pid}' omits {shown.format(one_line(name))}, which is not "
                         f"one of launcher.{section}{did_you_mean(name, known)}",
                     )
-        kept = {k: v for k, v in shared.items() if k not in (omit.get("omit_args") or ())}
+        omitted = omit.get("omit_args")
+        kept = {
+            k: v for k, v in shared.items() if not isinstance(omitted, list) or k not in omitted
+        }
         for name in profile["args"]:
             if name in kept:
                 line = self.pos.of_key(("launcher", "shared_args", name)).line
@@ -69,6 +74,8 @@ class LauncherRules:
         """vLLM's start-time rules between flags, for the profile's command and for its
         command with each override applied (the override's values win). A problem stands
         at the flag that the rule starts from, where the command last sets it."""
+        if not self.start_rules:
+            return
         layers: list[tuple[KeyPath, dict[str, Any]]] = [
             (("launcher", "shared_args"), shared),
             ((*base, "args"), profile["args"]),

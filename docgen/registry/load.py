@@ -46,24 +46,29 @@ def load(path: Path, display: str | None = None, root: Path | None = None) -> Re
     return load_bytes(raw, name)
 
 
-def load_bytes(raw: bytes, name: str) -> Registry:
-    """Validate and build; libyaml reads the text unless ruamel.yaml must (see fastyaml)."""
+def load_bytes(raw: bytes, name: str, start_rules: bool = True) -> Registry:
+    """Validate and build; libyaml reads the text unless ruamel.yaml must (see fastyaml).
+
+    ``start_rules=False`` skips vLLM's start-time rules between flags: an older state of the
+    registry (the base of a diff) may break one that the newer state fixes.
+    """
     from docgen.heap import collector_paused
 
     with collector_paused():  # everything built here stays alive: nothing to collect
-        return _load_text(decode(raw, name), name)
+        return _load_text(decode(raw, name), name, start_rules)
 
 
-def _load_text(text: str, name: str) -> Registry:
+def _load_text(text: str, name: str, start_rules: bool = True) -> Registry:
     doc = load_fast(text, name) or load_text(text, name)
     if not isinstance(doc.data, dict):
         raise RegistryError.at(
             doc.positions.of_value(()), "the registry must be a mapping of sections"
         )
+    checker = Checker(doc, start_rules=start_rules)
     if schema.is_valid(doc.data):
-        problems = Checker(doc).run()
+        problems = checker.run()
     else:
-        problems = schema.validate(doc.data, doc.positions) + Checker(doc).run()
+        problems = schema.validate(doc.data, doc.positions) + checker.run()
     if problems:
         raise RegistryError(sorted(problems, key=_order))
     return build(doc)

@@ -8,6 +8,7 @@ gives the vLLM catalog a profile's args are checked against.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -17,6 +18,7 @@ from typing import Any
 from docgen.errors import Location
 from docgen.registry.source import KeyPath
 from docgen.vllm.catalog import Catalog
+from docgen.vllm.values import scalar_text
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -108,6 +110,8 @@ class ModelOnHost:
 
     host: str
     min_compute_capability: str
+    #: What the registry says for this host: None when it leaves the model's value.
+    declared: str | None = None
 
 
 @dataclass(frozen=True)
@@ -207,19 +211,21 @@ class Profile:
     overrides: tuple[Override, ...]
     evidence: tuple[Evidence, ...]
     source: Source
-    #: The launcher's shared args this profile keeps, and the steps that run for it.
+    #: The launcher's shared args this profile keeps, and the steps it does not omit
+    #: (each runs when the command's values match its ``when``: see ``steps_for``).
     shared_args: tuple[Arg, ...] = ()
-    steps: tuple[Step, ...] = ()
+    launcher_steps: tuple[Step, ...] = ()
     #: What the profile's ``launcher`` section leaves out (names as written).
     omit_args: tuple[str, ...] = ()
     omit_steps: tuple[str, ...] = ()
+    topology: str = "single-node"
 
     @property
     def tokens(self) -> tuple[str, ...]:
         """The argv after ``vllm serve MODEL``: the launcher's shared args, model-derived
         flags, then ``args``."""
         head: list[str] = [t for a in self.shared_args for t in a.tokens]
-        names = {a.name for a in self.args}
+        names = {a.name for a in self.effective_args}
         if self.model.revision and "revision" not in names:
             head += ["--revision", self.model.revision]
         if self.model.served_name and "served-model-name" not in names:
@@ -228,14 +234,40 @@ class Profile:
 
     @property
     def effective_args(self) -> tuple[Arg, ...]:
-        """The launcher's shared args this profile keeps, then its own."""
+        """The registry args of its command: the launcher's shared args this profile keeps,
+        then its own (the model's ``--revision`` and ``--served-model-name`` aside)."""
         return (*self.shared_args, *self.args)
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The launcher's steps that run before this profile's own command."""
+        return self.steps_for(None)
+
+    def steps_for(self, override: Override | None) -> tuple[Step, ...]:
+        """The steps that run before the command with ``override`` applied: each one whose
+        ``when`` values the command sets (the last value of each flag wins)."""
+        values = {
+            a.name: a.value for a in (*self.effective_args, *(override.args if override else ()))
+        }
+        return tuple(
+            step
+            for step in self.launcher_steps
+            if all(name in values and _same(values[name], want) for name, want in step.when.items())
+        )
 
     def arg(self, name: str) -> Arg | None:
         return next((a for a in self.args if a.name == name), None)
 
     def override(self, override_id: str) -> Override | None:
         return next((o for o in self.overrides if o.id == override_id), None)
+
+
+def _same(value: Any, wanted: Any) -> bool:
+    """Two registry values that give the same argv: scalars by their text (``4`` and
+    ``"4"``), JSON values whatever the order of their keys."""
+    if isinstance(value, (dict, list)) or isinstance(wanted, (dict, list)):
+        return json.dumps(value, sort_keys=True) == json.dumps(wanted, sort_keys=True)
+    return scalar_text(value) == scalar_text(wanted)
 
 
 @dataclass(frozen=True)

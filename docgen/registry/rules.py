@@ -35,7 +35,8 @@ _MALFORMED = (AttributeError, TypeError, ValueError)
 class Checker(LauncherRules):
     """Semantic rules on top of the schema; yields every problem it finds."""
 
-    def __init__(self, doc: Document) -> None:
+    def __init__(self, doc: Document, start_rules: bool = True) -> None:
+        self.start_rules = start_rules
         self.data: dict[str, Any] = doc.data
         self.pos: Positions = doc.positions
         self.vllm = VllmSettings.of(self.data.get("vllm"))

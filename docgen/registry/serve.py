@@ -92,7 +92,7 @@ def serve_command(
     the registry tokens (shared args first), the override's, then ``extra``: the last value
     wins."""
     tokens = [*profile.tokens, *(override.tokens if override else ()), *extra]
-    steps = tuple(step.run for step in profile.steps)
+    steps = tuple(step.run for step in profile.steps_for(override))
     return ServeCommand(tuple(profile.env.items()), profile.model.hf, tuple(tokens), steps)
 
 

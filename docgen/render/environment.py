@@ -35,7 +35,13 @@ from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
 from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, settings_sentences, speculative_name
-from docgen.render.tables import host_defaults_table, models_table, sentence_list, table
+from docgen.render.tables import (
+    host_defaults_table,
+    models_table,
+    profiles_table,
+    sentence_list,
+    table,
+)
 
 
 def _finalize(value: Any) -> Any:
@@ -114,6 +120,7 @@ class TemplateGlobals(TypedDict):
     host_default: Callable[[str], Profile | None]
     host_defaults_table: Callable[[], Markup]
     models_table: Callable[[], Markup]
+    profiles_table: Callable[[], Markup]
     describe: Callable[[Profile], Any]
     speculative_name: Callable[..., str]
     settings_sentences: Callable[..., Any]
@@ -174,6 +181,7 @@ class Renderer:
             "host_default": reg.host_default,
             "host_defaults_table": self.host_defaults_table,
             "models_table": self.models_table,
+            "profiles_table": lambda: profiles_table(reg),
             "describe": describe,
             "speculative_name": speculative_name,
             "settings_sentences": settings_sentences,

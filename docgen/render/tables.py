@@ -77,6 +77,39 @@ def models_table(registry: Registry) -> Markup:
     return table(headers, rows)
 
 
+def profiles_table(registry: Registry) -> Markup:
+    """The serving profiles as a profile list shows them: stable id, display name,
+    backend, model, topology, selection, support and estimated downloads (the image's
+    compressed layers and the model files, None where the registry lacks a size)."""
+    rows = []
+    for profile in registry.profiles.values():
+        model_bytes = profile.model.download_bytes
+        image_bytes = profile.image.compressed_bytes if profile.image else None
+        known = model_bytes is not None and image_bytes is not None
+        downloads = _code(_gb((model_bytes or 0) + (image_bytes or 0))) if known else "None"
+        rows.append(
+            (
+                _code(profile.id),
+                f"{profile.model.label} on one {profile.host.name}"
+                if profile.topology == "single-node"
+                else f"{profile.model.label} on {profile.host.name} nodes",
+                "vLLM",
+                _code(profile.model.hf),
+                profile.topology,
+                profile.selection,
+                profile.support,
+                downloads,
+            )
+        )
+    headers = ["Stable ID", "Name", "Backend", "Model", "Topology", "Selection", "Support",
+               "Estimated downloads"]  # fmt: skip
+    return table(headers, rows)
+
+
+def _gb(size: int) -> str:
+    return f"{size / 1e9:.2f} GB"
+
+
 def _capabilities(registered: Sequence[ModelOnHost], hosts: Mapping[str, Host]) -> Markup | str:
     """The minimum compute capability cell: one value as code, or each value with the hosts
     it holds on, lowest first ("12.0 on Linux; 12.1 on DGX Spark"), or None where no host

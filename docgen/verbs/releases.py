@@ -112,11 +112,12 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     new_entries = [p for p in touched if changelog.is_entry_name(p.rpartition("/")[2])]
     if new_entries or changelog.fragment_files(project):
         return []
-    first = changes[0].source
+    first = change_kinds.released(changes)[0].source
     where = first.location if first else Location(project.config.registry)
     return [
         Problem(
-            f"the registry changed since {ref} ({change_kinds.counted(changes)}) but "
+            f"the registry changed since {ref} "
+            f"({change_kinds.counted(change_kinds.released(changes))}) but "
             f"there is no new changelog entry or note in {project.config.fragments}/: "
             "run `docgen changelog` or add a note",
             where,

@@ -37,8 +37,8 @@ ENTRY = """\
 
 Acme v1.0.0 updates the managed vLLM serving profiles for Big Box.
 
-- The Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.5` instead of \
-`--gpu-memory-utilization 0.4`.
+- The single-node Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.5` \
+instead of `--gpu-memory-utilization 0.4`.
   For more information, refer to [models](/guide/alpha/models).
 """
 CHANGELOG = ("changelog", "--since-file", "old.yaml", "--date", "2026-01-03")

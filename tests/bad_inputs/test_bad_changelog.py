@@ -42,8 +42,8 @@ CHANGELOG_ARGS = [
             "v1.0.1",
         ),
         (
-            "profiles.yaml: error: nothing to release: the registry has no semantic change since "
-            "that state and changelog.d/ holds no notes",
+            "profiles.yaml: error: nothing to release: the registry has no change a release "
+            "describes since that state and changelog.d/ holds no notes",
         ),
     ),
     Case(

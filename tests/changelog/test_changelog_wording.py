@@ -60,11 +60,13 @@ def test_a_profiles_changes_are_one_bullet_in_a_fixed_order(release):
     assert section == (
         "## v0.1.0\n\n"
         "Acme v0.1.0 updates the managed vLLM serving profiles for Big Box.\n\n"
-        "- The Big Box `acme/Tiny-1B` profile no longer sets `--max-num-seqs 2`.\n"
-        "  The Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.6` instead "
+        "- The single-node Big Box `acme/Tiny-1B` profile no longer sets `--max-num-seqs 2`.\n"
+        "  The single-node Big Box `acme/Tiny-1B` profile now uses "
+        "`--gpu-memory-utilization 0.6` instead "
         "of `--gpu-memory-utilization 0.5`.\n"
-        "  The Big Box `acme/Tiny-1B` profile now sets `--dtype half`.\n"
-        "  The Big Box `acme/Tiny-1B` profile is now experimental instead of supported.\n"
+        "  The single-node Big Box `acme/Tiny-1B` profile now sets `--dtype half`.\n"
+        "  The single-node Big Box `acme/Tiny-1B` profile is now experimental "
+        "instead of supported.\n"
         f"{LINK}"
     )
 
@@ -79,7 +81,8 @@ def test_an_expectation_change_is_left_out_and_does_not_hide_later_changes(relea
     )  # fmt: skip
     section = release(old, new)
     assert section.split("\n\n", 2)[2] == (
-        "- The Big Box `acme/Tiny-1B` profile now uses `--max-model-len 4096` instead of "
+        "- The single-node Big Box `acme/Tiny-1B` profile now uses "
+        "`--max-model-len 4096` instead of "
         "`--max-model-len 8192`.\n"
         f"{LINK}"
     )
@@ -98,7 +101,7 @@ def test_profiles_hosts_and_models_each_get_their_own_bullet(release):
     )
     body = release(old, new).split("\n\n", 2)[2]
     assert body == (
-        "- The Big Box `acme/Big-70B` profile is now selected automatically.\n"
+        "- The single-node Big Box `acme/Big-70B` profile is now selected automatically.\n"
         f"{LINK}"
         "- Big Box now defaults to `acme/Big-70B` instead of `acme/Tiny-1B`.\n"
         f"{LINK}"

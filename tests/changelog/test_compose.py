@@ -52,7 +52,7 @@ def test_seed_release_is_written_by_one_command(example, run):
     assert lines[7].startswith("NemoClaw v0.0.102 reduces the managed single-node DGX Spark")
     bullet = "\n".join(lines[9:])
     assert bullet.startswith(
-        "- The DGX Spark `nvidia/Qwen3.6-35B-A3B-NVFP4` profile no longer "
+        "- The single-node DGX Spark `nvidia/Qwen3.6-35B-A3B-NVFP4` profile no longer "
         "enables multi-token prediction (MTP) speculative decoding by "
         "default.\n  It retains async scheduling and all other registered "
         "serve arguments.\n"
@@ -195,8 +195,8 @@ def test_empty_diff_without_notes_is_refused(make_project, run):
     )
     assert result.exit_code == 2
     assert result.stderr == (
-        "profiles.yaml: error: nothing to release: the registry has no "
-        "semantic change since that state and changelog.d/ holds no notes\n"
+        "profiles.yaml: error: nothing to release: the registry has no change a release "
+        "describes since that state and changelog.d/ holds no notes\n"
     )
     assert project.snapshot() == before
 
@@ -220,7 +220,7 @@ def test_fragments_are_merged_then_removed_and_same_day_release_goes_on_top(make
     assert not (project.root / "changelog.d/fix.md").exists()
     text = project.read("changelog/2026-01-02.mdx")
     assert (
-        "- The Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.6` "
+        "- The single-node Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.6` "
         "instead of `--gpu-memory-utilization 0.5`."
     ) in text
     assert "- Fixed the Beta installer.\n  It now retries once.\n" in text

@@ -20,7 +20,8 @@ HEADER = (
     " * SPDX-License-Identifier: Apache-2.0\n */}\n"
 )
 BULLET = (
-    "- The Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.6` instead of "
+    "- The single-node Big Box `acme/Tiny-1B` profile now uses "
+    "`--gpu-memory-utilization 0.6` instead of "
     "`--gpu-memory-utilization 0.5`.\n"
 )
 DRY_RUN = [

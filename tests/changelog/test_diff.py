@@ -454,7 +454,15 @@ EDITS = [
                 name="image",
                 old=IMAGE_A,
                 new=f"example.org/vllm:1.1@{DIGEST_A}",
-            )
+            ),
+            change(
+                "image-updated",
+                "img",
+                source("images.img", 22, 3),
+                name="ref",
+                old="example.org/vllm:1.0",
+                new="example.org/vllm:1.1",
+            ),
         ],
     ),
     Edit(
@@ -469,7 +477,15 @@ EDITS = [
                 name="image",
                 old=IMAGE_A,
                 new=f"example.org/vllm:1.0@{DIGEST_B}",
-            )
+            ),
+            change(
+                "image-updated",
+                "img",
+                source("images.img", 22, 3),
+                name="digest",
+                old=DIGEST_A,
+                new=DIGEST_B,
+            ),
         ],
     ),
     Edit(
@@ -638,7 +654,7 @@ EDITS += [
                 "launcher",
                 source("launcher.shared_args.port", 51, 17),
                 name="--port",
-                new="8000",
+                new="--port 8000",
             )
         ],
     ),
@@ -1016,10 +1032,12 @@ def committed(
 
 
 def gate_message(case: Edit) -> str:
-    first = case.changes[0]["source"]
+    """The gate's error: at the first change a release describes, counting those alone."""
+    worded = [c for c in case.changes if c["kind"] not in LEFT_OUT]
+    first = worded[0]["source"]
     # The older state is the registry at HEAD, so a node found only there is named so.
     file = "HEAD:profiles.yaml" if first["file"] == "old.yaml" else first["file"]
-    count = len(case.changes)
+    count = len(worded)
     return (
         f"{file}:{first['line']}:{first['column']}: error: the registry changed since HEAD "
         f"({count} semantic change{'' if count == 1 else 's'}) but there is no new changelog "
@@ -1103,8 +1121,9 @@ def test_an_expectation_alone_needs_no_release(make_project, run):
     )
     assert (release.exit_code, release.stderr) == (
         2,
-        "profiles.yaml: error: nothing to release: the registry has no semantic change since "
-        "that state and changelog.d/ holds no notes\n",
+        "profiles.yaml: error: nothing to release: the registry has no change a release "
+        "describes since that state (1 left out of releases: expect-changed) and changelog.d/ "
+        "holds no notes\n",
     )
 
 
@@ -1113,7 +1132,8 @@ def test_an_expectation_alone_needs_no_release(make_project, run):
     [
         (
             "env-changed",
-            "- The Big Box `acme/Tiny-1B` profile now sets `ACME_X=1` for `vllm serve`.",
+            "- The single-node Big Box `acme/Tiny-1B` profile now sets `ACME_X=1` "
+            "for `vllm serve`.",
         ),
         ("launcher-changed", "- Managed profiles now start vLLM with `--port 8000`."),
         (
@@ -1130,21 +1150,24 @@ def test_an_expectation_alone_needs_no_release(make_project, run):
         (
             "override-removed",
             '- The documented `ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.2"]\'` '
-            "setting for the Big Box `acme/Tiny-1B` profile is removed.",
+            "setting for the single-node Big Box `acme/Tiny-1B` profile is removed.",
         ),
         (
             "override-args-changed",
-            "- To use less memory with the Big Box `acme/Tiny-1B` profile, operators now set "
+            "- To use less memory with the single-node Big Box `acme/Tiny-1B` "
+            "profile, operators now set "
             '`ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.25"]\'`.',
         ),
         (  # the old digest as well as the new
             "image-digest-changed",
-            f"- The Big Box `acme/Tiny-1B` profile now runs `example.org/vllm:1.0` pinned to "
+            f"- The single-node Big Box `acme/Tiny-1B` profile now runs "
+            f"`example.org/vllm:1.0` pinned to "
             f"`{DIGEST_B}` instead of `{IMAGE_A}`.",
         ),
         (
             "image-dropped",
-            "- The Big Box `acme/Tiny-1B` profile now runs the platform's default vLLM image "
+            "- The single-node Big Box `acme/Tiny-1B` profile now runs the "
+            "platform's default vLLM image "
             f"instead of `{IMAGE_A}`.",
         ),
     ],

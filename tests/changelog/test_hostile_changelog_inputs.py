@@ -322,7 +322,7 @@ def test_escaped_registry_text_is_no_html_comment(make_project, run: Run) -> Non
     assert run(project, "build").exit_code == 0
     result = run(project, *RELEASE)
     assert result.exit_code == 0, result.output
-    assert "The Big \\<!-- Box `acme/Tiny-1B` profile" in project.read(DAY)
+    assert "The single-node Big \\<!-- Box `acme/Tiny-1B` profile" in project.read(DAY)
     assert run(project, "check").exit_code == 0
 
 

@@ -248,3 +248,71 @@ def test_a_hosts_unknown_image_is_a_located_error():
     assert problems(text) == [
         "p.yaml:20:44: error: host 'box' names unknown image 'imgx'; did you mean 'img'?"
     ]
+
+
+# --- what a fresh-eyes review found ------------------------------------------------------
+
+
+def test_an_override_that_sets_a_steps_flag_runs_the_step():
+    text = with_edits(
+        ("          gpu-memory-utilization: 0.3\n", "          load-format: fastsafetensors\n")
+    )
+    profile = registry(text).profiles["vllm.box.tiny"]
+    assert [s.id for s in profile.steps] == ["warm-up"]
+    small = profile.override("small")
+    command = serve_command(profile, small)
+    assert command.steps == (("pip", "install", "vllm[fastsafetensors]"), ("nvidia-smi",))
+
+
+def test_a_when_value_matches_the_argv_it_gives_not_how_it_is_written():
+    text = with_edits(
+        ("when: {load-format: fastsafetensors}", "when: {max-num-seqs: '2'}"),
+    )
+    assert [s.id for s in registry(text).profiles["vllm.box.tiny"].steps] == [
+        "install-loader",
+        "warm-up",
+    ]
+    text = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n",
+        "      speculative-config: {num_speculative_tokens: 3, method: mtp}\n",
+    ) + (
+        "launcher:\n  before_serve:\n    spec:\n      run: [echo]\n"
+        "      when: {speculative-config: {method: mtp, num_speculative_tokens: 3}}\n"
+    )
+    assert [s.id for s in registry(text).profiles["vllm.box.tiny"].steps] == ["spec"]
+
+
+def test_a_shared_arg_is_not_repeated_by_a_model_derived_flag():
+    text = (
+        MINIMAL_REGISTRY.replace(
+            "    label: Tiny 1B\n", "    label: Tiny 1B\n    served_name: tiny\n"
+        )
+        + "launcher:\n  shared_args: {served-model-name: acme-tiny}\n"
+    )
+    argv = serve_command(registry(text).profiles["vllm.box.tiny"]).argv
+    assert argv.count("--served-model-name") == 1 and argv[3:5] == [
+        "--served-model-name",
+        "acme-tiny",
+    ]
+
+
+def test_an_omit_list_written_as_a_string_is_the_schemas_one_error(make_project, run):
+    text = with_edits(("    image: img\n", "    image: img\n    launcher: {omit_args: port}\n"))
+    result = run(make_project(registry=text), "validate")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert "omit_args" in result.stderr and "list" in result.stderr
+
+
+def test_an_older_state_that_breaks_a_start_rule_is_still_a_diff_base(make_project, run):
+    old = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n", "      enable-auto-tool-choice: true\n"
+    )
+    new = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n",
+        "      enable-auto-tool-choice: true\n      tool-call-parser: hermes\n",
+    )
+    project = make_project(registry=new, files={"old.yaml": old})
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert result.exit_code == 0, result.output
+    assert "arg-added vllm.box.tiny tool-call-parser" in result.stdout
