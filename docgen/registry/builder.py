@@ -23,9 +23,9 @@ from docgen.registry.model import (
     Spdx,
     Step,
     Storage,
-    VllmSettings,
 )
 from docgen.registry.source import Document, KeyPath
+from docgen.registry.vllm_settings import VllmSettings
 from docgen.vllm.catalog import Catalog
 from docgen.vllm.values import scalar_text
 

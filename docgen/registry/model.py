@@ -9,7 +9,7 @@ gives the vLLM catalog a profile's args are checked against.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -17,6 +17,7 @@ from typing import Any
 
 from docgen.errors import Location
 from docgen.registry.source import KeyPath
+from docgen.registry.vllm_settings import VllmSettings
 from docgen.vllm.catalog import Catalog
 from docgen.vllm.values import scalar_text
 
@@ -268,35 +269,6 @@ def _same(value: Any, wanted: Any) -> bool:
     if isinstance(value, (dict, list)) or isinstance(wanted, (dict, list)):
         return json.dumps(value, sort_keys=True) == json.dumps(wanted, sort_keys=True)
     return scalar_text(value) == scalar_text(wanted)
-
-
-@dataclass(frozen=True)
-class VllmSettings:
-    """The registry's ``vllm`` section: flags it declares and values it adds to known flags."""
-
-    extra_flags: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-    extra_values: Mapping[str, Sequence[str]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, section: Any) -> VllmSettings:
-        """The settings a parsed ``vllm`` section declares; a part of the wrong shape
-        counts as absent (the schema reports it)."""
-        section = section if isinstance(section, dict) else {}
-        flags, values = section.get("extra_flags"), section.get("extra_values")
-        return cls(
-            MappingProxyType(dict(flags)) if isinstance(flags, dict) else EMPTY,
-            MappingProxyType(dict(values)) if isinstance(values, dict) else EMPTY,
-        )
-
-    def catalog(self, release: str = "", image: str = "") -> Catalog:
-        """The catalog that checks args: vLLM 0.34.0, or ``release`` (the version image
-        ``image`` declares; raises UnknownRelease), plus the declared flags and values."""
-        base = Catalog.load()
-        if release:
-            base = base.for_version(release, image)
-        if not self.extra_flags and not self.extra_values:
-            return base
-        return base.extend(self.extra_flags, self.extra_values)
 
 
 @dataclass(frozen=True)

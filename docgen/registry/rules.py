@@ -10,8 +10,8 @@ from typing import Any
 
 from docgen.errors import Problem, did_you_mean, one_line
 from docgen.registry.launcher_rules import LauncherRules
-from docgen.registry.model import VllmSettings
 from docgen.registry.source import Document, KeyPath, Positions, walk_leaves
+from docgen.registry.vllm_settings import VllmSettings
 from docgen.vllm.catalog import Catalog
 from docgen.vllm.values import scalar_text
 from docgen.vllm.versions import UnknownRelease, VersionIndex, release_key

@@ -257,3 +257,48 @@ def test_since_takes_one_revision_not_a_range_or_an_option(committed, run, ref):
         2,
         f"--since: error: unknown git revision '{ref}'\n",
     )
+
+
+REGISTERED = edit(
+    BASE,
+    ("    notes: Box default.\n", "    notes: Box default.\n    min_compute_capability: '8.9'\n"
+     "    hosts: {box: {}}\n"),
+)  # fmt: skip
+
+
+def test_a_models_own_capability_is_not_a_change_of_the_hosts_it_is_registered_for(
+    make_project, run
+):
+    """Host entries that leave the capability to the model show no change when the model's
+    own changes (the min_compute_capability change says so, once)."""
+    new = REGISTERED.replace("min_compute_capability: '8.9'", "min_compute_capability: '9.0'")
+    assert diff_lines(make_project, run, REGISTERED, new) == [
+        "profiles.yaml:28:3: model-changed tiny min_compute_capability: 8.9 -> 9.0",
+        "1 semantic change",
+    ]
+
+
+def test_a_host_entry_that_declares_no_minimum_is_a_change(make_project, run):
+    declared = REGISTERED.replace(
+        "hosts: {box: {}}", "hosts: {box: {min_compute_capability: null}}"
+    )
+    assert diff_lines(make_project, run, REGISTERED, declared) == [
+        "profiles.yaml:28:3: model-changed tiny hosts: box -> box (none)",
+        "1 semantic change",
+    ]
+
+
+STEP = BASE + "launcher:\n  before_serve:\n    warm:\n      run: [nvidia-smi]\n"
+
+
+def test_a_steps_summary_alone_is_no_change(make_project, run):
+    summed = STEP + "      summary: Wake the GPU.\n"
+    assert diff_lines(make_project, run, STEP, summed) == ["0 semantic changes"]
+
+
+def test_a_steps_command_is_a_launcher_change(make_project, run):
+    moved = STEP.replace("run: [nvidia-smi]", "run: [nvidia-smi, -L]")
+    assert diff_lines(make_project, run, STEP, moved) == [
+        "profiles.yaml:52:5: launcher-changed launcher warm: nvidia-smi -> nvidia-smi -L",
+        "1 semantic change",
+    ]

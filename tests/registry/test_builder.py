@@ -7,7 +7,7 @@ from conftest import MINIMAL_REGISTRY, REPO
 from test_load import broken
 
 from docgen.registry.load import load, load_bytes
-from docgen.registry.model import VllmSettings
+from docgen.registry.vllm_settings import VllmSettings
 
 EXTRAS = "vllm:\n  extra_flags:\n    my-list: {type: list}\n  extra_values:\n    dtype: [fp9]\n"
 

@@ -7,7 +7,8 @@ from conftest import MINIMAL_REGISTRY
 from test_load import broken
 
 from docgen.registry.load import load_bytes
-from docgen.registry.model import Registry, VllmSettings, dotted
+from docgen.registry.model import Registry, dotted
+from docgen.registry.vllm_settings import VllmSettings
 from docgen.vllm.versions import UnknownRelease
 
 EXTRAS = "vllm:\n  extra_flags:\n    my-flag: {type: int}\n"
