@@ -82,3 +82,28 @@ def test_an_unknown_host_is_a_located_error():
     assert problems == [
         "p.yaml:32:13: error: model 'tiny' is registered for unknown host 'bx'; did you mean 'box'?"
     ]
+
+
+def render_profiles(text: str) -> list[str]:
+    registry = load_bytes(text.encode(), "p.yaml")
+    return table_rows(str(Renderer(registry, []).env.globals["profiles_table"]()))
+
+
+def test_the_profile_list_has_the_fields_a_profiles_list_shows():
+    text = MINIMAL_REGISTRY.replace(
+        "    notes: Box default.\n", "    notes: Box default.\n    download_bytes: 2000000000\n"
+    )
+    assert render_profiles(text) == [
+        "| `vllm.box.tiny` | Tiny 1B on one Big Box | vLLM | `acme/Tiny-1B` | single-node "
+        "| automatic | supported | `3.23 GB` |"
+    ]
+
+
+def test_a_multi_node_profile_without_sizes_says_none():
+    text = MINIMAL_REGISTRY.replace(
+        "    host: box\n    default: true\n", "    host: box\n    topology: multi-node\n"
+    )
+    assert render_profiles(text) == [
+        "| `vllm.box.tiny` | Tiny 1B on Big Box nodes | vLLM | `acme/Tiny-1B` | multi-node "
+        "| automatic | supported | None |"
+    ]
