@@ -9,6 +9,7 @@ from typing import Any
 from docgen.changelog.changes import Change
 from docgen.registry.model import Registry
 from docgen.registry.serve import quote
+from docgen.render.tables import gb
 
 
 def shared_changes(old: Registry, new: Registry) -> Iterator[Change]:
@@ -101,8 +102,8 @@ def _storage_text(storage: Any) -> str | None:
         return None
     staging, writable = storage.staging_reserve_bytes, storage.writable_allowance_bytes
     return (
-        f"a {staging / 1e9:.3f} GB model-download staging reserve and "
-        f"a {writable / 1e9:.3f} GB writable allowance"
+        f"a {gb(staging, 3)} model-download staging reserve and "
+        f"a {gb(writable, 3)} writable allowance"
     )
 
 

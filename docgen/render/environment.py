@@ -36,6 +36,7 @@ from docgen.render import mdx
 from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, settings_sentences, speculative_name
 from docgen.render.tables import (
+    gb,
     host_defaults_table,
     models_table,
     profiles_table,
@@ -88,13 +89,6 @@ def fm_comment(value: Any) -> Markup:
     """Text inside a YAML ``#`` comment line of the frontmatter: one line, no NUL."""
     text = " ".join(str(value).replace("\x00", "\ufffd").splitlines())
     return _safe(text)
-
-
-def gb(size: int | None, digits: int = 2) -> str:
-    """Bytes as decimal gigabytes with two decimals, like NemoClaw: ``9.60 GB``."""
-    if size is None:
-        return ""
-    return f"{size / 1e9:.{digits}f} GB"
 
 
 def storage_parts(estimate: StorageEstimate) -> list[Markup]:

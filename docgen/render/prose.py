@@ -14,6 +14,7 @@ from markupsafe import Markup
 
 from docgen.registry.model import Profile
 from docgen.render import mdx
+from docgen.render.tables import sentence_list
 
 NUMBER_WORDS = {
     1: "one",
@@ -124,18 +125,12 @@ def settings_sentences(profile: Profile, product: str, lead: bool = False) -> li
     d = describe(profile)
     parts = []
     if d.enables:
-        parts.append(f"enables {_join(d.enables)}")
+        parts.append(f"enables {sentence_list(d.enables)}")
     if d.disables:
-        parts.append(f"does not enable {_join(d.disables)}")
+        parts.append(f"does not enable {sentence_list(d.disables)}")
     out = []
     if parts:
         out.append(f"{subject} {' and '.join(parts)}.")
     if d.retains:
-        out.append(f"The profile retains {_join(d.retains)}.")
+        out.append(f"The profile retains {sentence_list(d.retains)}.")
     return [Markup(s) for s in out]  # noqa: S704 - phrases are built from escaped parts
-
-
-def _join(items: tuple[str, ...]) -> str:
-    if len(items) <= 2:
-        return " and ".join(items)
-    return ", ".join(items[:-1]) + ", and " + items[-1]

@@ -17,6 +17,13 @@ def _code(value: str) -> Markup:
     return Markup(mdx.inline_code(value, in_table=True))  # noqa: S704 - escaped for a cell
 
 
+def gb(size: int | None, digits: int = 2) -> str:
+    """Bytes as decimal gigabytes with two decimals, like NemoClaw: ``9.60 GB``."""
+    if size is None:
+        return ""
+    return f"{size / 1e9:.{digits}f} GB"
+
+
 def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:
     """``a, b, and c`` with an Oxford comma; Markup when every item is (kept as written)."""
     given = list(items)
@@ -86,7 +93,7 @@ def profiles_table(registry: Registry) -> Markup:
         model_bytes = profile.model.download_bytes
         image_bytes = profile.image.compressed_bytes if profile.image else None
         known = model_bytes is not None and image_bytes is not None
-        downloads = _code(_gb((model_bytes or 0) + (image_bytes or 0))) if known else "None"
+        downloads = _code(gb((model_bytes or 0) + (image_bytes or 0))) if known else "None"
         rows.append(
             (
                 _code(profile.id),
@@ -104,10 +111,6 @@ def profiles_table(registry: Registry) -> Markup:
     headers = ["Stable ID", "Name", "Backend", "Model", "Topology", "Selection", "Support",
                "Estimated downloads"]  # fmt: skip
     return table(headers, rows)
-
-
-def _gb(size: int) -> str:
-    return f"{size / 1e9:.2f} GB"
 
 
 def _capabilities(registered: Sequence[ModelOnHost], hosts: Mapping[str, Host]) -> Markup | str:
