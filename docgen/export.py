@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from docgen.registry.model import Profile, Registry
+from docgen.registry.model import Model, Profile, Registry
 from docgen.render.syntax import notice
 
 EXPORT_VERSION = 1
@@ -20,7 +20,26 @@ def export_data(reg: Registry) -> dict[str, Any]:
         "agents": [
             {"id": a.id, "cli": a.cli, "env": dict(a.env), "default": a.default} for a in reg.agents
         ],
+        "models": [_export_model(reg, m) for m in reg.models.values()],
         "profiles": [_export_profile(p) for p in reg.profiles.values()],
+    }
+
+
+def _export_model(reg: Registry, m: Model) -> dict[str, Any]:
+    """A model with every host it is registered for and its facts on each."""
+    return {
+        "id": m.id,
+        "hf": m.hf,
+        "gated": m.gated,
+        "hosts": [
+            {
+                "host": on.host,
+                "min_compute_capability": on.min_compute_capability or None,
+                "support": on.support,
+                "selection": on.selection,
+            }
+            for on in reg.registered_hosts(m)
+        ],
     }
 
 

@@ -63,14 +63,16 @@ def _models(old: Registry, new: Registry) -> Iterator[Change]:
 
 def _model_value(model: Any, name: str) -> Any:
     """A model field as ``diff`` shows it; the hosts it is registered for as text, with
-    the minimum compute capability a host entry declares (``dgx-spark, linux (12.0)``)."""
+    what a host entry declares (``dgx-spark; linux (12.0, experimental)``)."""
     value = getattr(model, name)
     if name != "hosts":
         return value
-    shown = [
-        host if on.declared is None else f"{host} ({on.declared})" for host, on in value.items()
-    ]
-    return ", ".join(shown) or None
+    shown = []
+    for host, on in value.items():
+        facts = [on.declared, on.support, on.selection]
+        stated = ", ".join(f for f in facts if f is not None)
+        shown.append(f"{host} ({stated})" if stated else host)
+    return "; ".join(shown) or None
 
 
 def _launcher(old: Registry, new: Registry) -> Iterator[Change]:

@@ -158,11 +158,12 @@ class Builder:
         own = m.get("min_compute_capability", "")
         out = {}
         for hid, facts in (m.get("hosts") or {}).items():
+            state = facts.get("support"), facts.get("selection")
             if "min_compute_capability" in facts:
                 declared = facts["min_compute_capability"] or ""
-                out[hid] = ModelOnHost(hid, declared, declared or "none")
+                out[hid] = ModelOnHost(hid, declared, declared or "none", *state)
             else:
-                out[hid] = ModelOnHost(hid, own)
+                out[hid] = ModelOnHost(hid, own, None, *state)
         return out
 
     def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:

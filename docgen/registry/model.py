@@ -107,12 +107,16 @@ class Image:
 @dataclass(frozen=True)
 class ModelOnHost:
     """A model's facts on one host it is registered for: its minimum compute capability
-    there ("" for none; the model's own when the registry leaves it unset)."""
+    there ("" for none; the model's own when the registry leaves it unset), its support
+    state and how it is selected there."""
 
     host: str
     min_compute_capability: str
     #: What the registry says for this host: None when it leaves the model's value.
     declared: str | None = None
+    #: None where the registry leaves them: the profile's on that host, else the defaults.
+    support: str | None = None
+    selection: str | None = None
 
 
 @dataclass(frozen=True)
@@ -305,12 +309,23 @@ class Registry:
 
     def registered_hosts(self, model: Model) -> list[ModelOnHost]:
         """Every host ``model`` is registered for (its own ``hosts`` and its profiles'), in
-        the registry's host order, each with the model's facts there."""
-        named = {p.host.id for p in self.profiles_for_model(model.id)} | set(model.hosts)
+        the registry's host order, each with the model's facts there: what the model entry
+        declares, else what its first profile on that host says, else supported and
+        automatic."""
+        profiles: dict[str, Profile] = {}
+        for profile in self.profiles_for_model(model.id):
+            profiles.setdefault(profile.host.id, profile)
         default = ModelOnHost("", model.min_compute_capability)
-        return [
-            replace(model.hosts.get(hid, default), host=hid) for hid in self.hosts if hid in named
-        ]
+        out = []
+        for hid in self.hosts:
+            if hid not in profiles and hid not in model.hosts:
+                continue
+            on = model.hosts.get(hid, default)
+            profile = profiles.get(hid)
+            support = on.support or (profile.support if profile else "supported")
+            selection = on.selection or (profile.selection if profile else "automatic")
+            out.append(replace(on, host=hid, support=support, selection=selection))
+        return out
 
     @cached_property
     def _host_defaults(self) -> dict[str, Profile]:

@@ -152,10 +152,11 @@ class Checker(LauncherRules):
                 )
 
     def _model_hosts(self) -> Iterator[Problem]:
-        """A model is registered only for hosts the registry has."""
+        """A model is registered only for hosts the registry has, and its support state
+        and selection on a host agree with its profile there (one fact, one place)."""
         hosts = self.data.get("hosts") or {}
         for mid, model in (self.data.get("models") or {}).items():
-            for hid in (model.get("hosts") or {}) if isinstance(model, dict) else ():
+            for hid, facts in (model.get("hosts") or {}).items() if isinstance(model, dict) else ():
                 if hid not in hosts:
                     yield self.at(
                         ("models", mid, "hosts", hid),
@@ -163,6 +164,23 @@ class Checker(LauncherRules):
                         f"'{one_line(hid)}'{did_you_mean(hid, hosts)}",
                         key=True,
                     )
+                yield from self._model_host_state(mid, hid, facts)
+
+    def _model_host_state(self, mid: str, hid: str, facts: dict[str, Any]) -> Iterator[Problem]:
+        """A support state or selection that contradicts the model's first profile there."""
+        profiles = self.data.get("profiles") or {}
+        found = [(pid, p) for pid, p in profiles.items() if p["model"] == mid and p["host"] == hid]
+        if not found:
+            return
+        pid, profile = found[0]
+        for name, default in (("support", "supported"), ("selection", "automatic")):
+            declared, own = facts.get(name), profile.get(name, default)
+            if declared is not None and declared != own:
+                yield self.at(
+                    ("models", mid, "hosts", hid, name),
+                    f"model '{mid}' says {name} '{declared}' on host '{hid}', but its "
+                    f"profile '{pid}' there says '{own}': set it in one place",
+                )
 
     def _use_catalog(self, image: str | None) -> None:
         """Check the next profile with the catalog of the vLLM its image declares.

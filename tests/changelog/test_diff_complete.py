@@ -100,6 +100,10 @@ ADDITIONS = [
     ("models.*.served_name", ("models", "qwen3.6-27b", "served_name"), ["qwen-27b"]),
     ("models.*.revision", ("models", "qwen3.6-27b", "revision"), ["e89b16e"]),
     ("hosts.*.notes", ("hosts", "n1x", "notes"), ["Deferred preview."]),
+    ("models.*.hosts.*.support", ("models", "qwen3.6-27b", "hosts", "dgx-spark", "support"),
+     ["deferred"]),
+    ("models.*.hosts.*.selection",
+     ("models", "qwen3.6-27b", "hosts", "dgx-spark", "selection"), ["explicit-only"]),
     ("images.*.notes", ("images", "vllm-openai-0.22.0", "notes"), ["For Ultra."]),
     ("product.site_url", ("product", "site_url"), ["https://docs.example.com"]),
 ]
@@ -160,7 +164,7 @@ def base() -> tuple[Any, Any, Any, dict[str, str]]:
 
 def test_every_schema_field_of_the_worked_example_is_tried():
     names = [name for name, _, _ in EDITS]
-    assert len(names) >= 57  # the fields the worked example sets, and the 10 it leaves unset
+    assert len(names) >= 59  # the fields the worked example sets, and the 12 it leaves unset
     for expected in ("profiles.*.args.*", "profiles.*.env.*", "launcher.shared_args.*",
                      "launcher.before_serve.*.run", "images.*.digest", "hosts.*.name",
                      "models.*.download_bytes", "agents.*.cli", "product.name"):  # fmt: skip
