@@ -48,6 +48,8 @@ class Config:
     routes: Mapping[str, str] = field(default_factory=dict)  # page path -> published route
     navigation: str = ""  # Fern's navigation file; default: <docs>/index.yml when it exists
     overview: str = "generated"  # the changelog overview: "generated", or "none" (kept by hand)
+    #: Outputs ``build`` writes and ``check`` does not compare (``PRODUCTS``' names).
+    build_products: tuple[str, ...] = ()
 
     def route(self, page: str) -> str:
         """The published route of a page (``docs/a/b.mdx`` -> ``a/b`` unless mapped)."""
@@ -57,6 +59,16 @@ class Config:
         rel = page[len(prefix) :] if page.startswith(prefix) else page
         stem, dot, suffix = rel.rpartition(".")
         return stem if dot and "/" not in suffix else rel
+
+    def build_product(self, path: str, kind: str | None = None) -> bool:
+        """Whether ``path`` is a build product (setting ``build_products``), which
+        ``build`` writes and ``check`` does not compare: a planned output by its
+        ``kind``, a file found on disk (``kind`` None) by where it lies."""
+        if kind is not None:
+            return any(PRODUCTS[name] == kind for name in self.build_products)
+        if "variants" in self.build_products and path.startswith(f"{self.variants}/"):
+            return True
+        return "export" in self.build_products and path == self.export
 
 
 #: Longest file or folder name file systems hold (NAME_MAX on Linux and macOS).
@@ -78,6 +90,9 @@ FORMAT_FIELDS = {
 }
 #: Settings that take one of a few words, and those words.
 CHOICES = {"overview": ("generated", "none")}
+#: What ``build_products`` may name: a setting whose outputs are then build products,
+#: and the kind of output (``Output.kind``) that setting places.
+PRODUCTS = {"variants": "variant", "export": "export"}
 #: Settings that become part of a route (a link in a page) or of a file name, and the
 #: only characters their own text may hold besides their fields: no blank, parenthesis,
 #: bracket, brace, quote, ``:`` or ``%`` can end a link or start another.
@@ -195,6 +210,10 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
                         at = _key_location(path, page)
                         problems.append(Problem(problem, at if at.line else where))
                 values[key] = value
+        elif key == "build_products":
+            if (problem := _products_problem(value)) is not None:
+                problems.append(Problem(problem, where))
+            values[key] = tuple(value) if isinstance(value, list) else ()
         elif not isinstance(value, str):
             problems.append(Problem(f"setting '{key}' must be a string", where))
         elif (problem := _text_problem(key, value)) is not None:
@@ -209,6 +228,23 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     if problems:
         raise ConfigError(problems)
     return Config(**values)
+
+
+def _products_problem(value: Any) -> str | None:
+    """Why ``value`` cannot be the ``build_products`` list, or None: a list of the
+    settings whose outputs are build products, each named once."""
+    names = " and ".join(f"'{name}'" for name in PRODUCTS)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return f"setting 'build_products' must be a list of output settings: {names}"
+    for n, name in enumerate(value):
+        if name not in PRODUCTS:
+            return (
+                f"setting 'build_products' lists '{one_line(name)}', which is not an output "
+                f"setting (they are {names}){did_you_mean(name, PRODUCTS)}"
+            )
+        if name in value[:n]:
+            return f"setting 'build_products' lists '{one_line(name)}' twice"
+    return None
 
 
 def _text_problem(key: str, value: str) -> str | None:

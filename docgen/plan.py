@@ -176,7 +176,7 @@ def _unit(
         page, raw = _render(renderer, reg, unit)
         if not unit.path.endswith(".mdx"):
             return _Unit(unit.path, page)
-        found, audience = _variants(project, reg, nav, unit.path, raw, unit.profile is not None)
+        found, audience = _variants(project, reg, nav, unit.path, raw, unit)
         return _Unit(unit.path, page, found, True, audience)
     text = files.read_text(project, unit)
     rel = unit.relative_to(project.root).as_posix()
@@ -241,15 +241,17 @@ def _variants(
     nav: Navigation | None,
     source: str,
     text: str,
-    per_profile: bool = False,
+    job: _Job | None = None,
 ) -> tuple[tuple[Output, ...], tuple[str, ...]]:
     """The agent variants of one shared page (none for a page that cannot vary) and the
     agents it is published for: with a navigation, the agents whose variant lists the
-    page's generated path (or, for a per-profile page, holds the ``profiles`` region)."""
+    page's generated path (or, for a per-profile page, holds the ``profiles`` region).
+    Their notice names the file a person edits: the ``job``'s template, else the page."""
     from docgen.render import variants
     from docgen.render.audience import check_listed, published_for
 
     token = reg.product.cli_token
+    per_profile = job is not None and job.profile is not None
     page = variants.parse(source, text, reg.agents)
     audience = published_for(page, reg.agents)
     if nav is not None:
@@ -269,7 +271,7 @@ def _variants(
     for agent in audience:
         target = variant_path(project, source, agent.id)
         body = variants.render(page, agent, token, target)
-        note = notice(f"{source} (the {agent.id} variant)", reg.path)
+        note = notice(f"{job.display if job else source} (the {agent.id} variant)", reg.path)
         found.append(Output(target, with_notice(body, note), source, (), "variant"))
     return tuple(found), ids
 

@@ -109,6 +109,10 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
     lines = shielded(lines)
     if report.in_sync:
         lines.append(Line(f"{len(report.changes)} generated files match the registry", "info"))
+        if report.not_compared:
+            n = len(report.not_compared)
+            what = f"{n} build product{'s' if n > 1 else ''} (setting build_products)"
+            lines.append(Line(f"{what} not compared: `docgen build` writes them", "info"))
     elif drifted:
         lines.append(
             Line(f"docs are out of sync with {causes(drifted)}: run `docgen build`", "err")
@@ -153,7 +157,13 @@ def check_json(report: Report) -> dict[str, Any]:
         }
         for f in report.findings
     ]
-    return {"version": 1, "in_sync": report.in_sync, "files": files, "findings": findings}
+    return {
+        "version": 1,
+        "in_sync": report.in_sync,
+        "files": files,
+        "findings": findings,
+        "not_compared": report.not_compared,
+    }
 
 
 def check_github(report: Report) -> list[Line]:

@@ -108,6 +108,8 @@ class Report:
     changes: list[Change] = field(default_factory=list)
     #: Broken rules found by check beyond drift (changelog history, the changelog gate).
     findings: list[Problem] = field(default_factory=list)
+    #: The planned build products left out of the comparison (setting ``build_products``).
+    not_compared: list[str] = field(default_factory=list)
 
     def of(self, *statuses: str) -> list[Change]:
         return [c for c in self.changes if c.status in statuses]
@@ -117,11 +119,21 @@ class Report:
         return not self.of(NEW, CHANGED, STALE) and not self.findings
 
 
-def compare(project: Project, plan: Plan) -> Report:
-    """Classify every planned output and every stale owned file; refuse foreign files."""
-    report = compare_outputs(project, plan.outputs)
+def compare(project: Project, plan: Plan, products: bool = True) -> Report:
+    """Classify every planned output and every stale owned file; refuse foreign files.
+
+    Without ``products`` (``check``), build products (setting ``build_products``) are
+    neither read nor compared, planned or stale: present, missing or out of date, they
+    are ``build``'s to write and prune.
+    """
+    cfg = project.config
+    product = [not products and cfg.build_product(o.path, o.kind) for o in plan.outputs]
+    compared = [o for o, skip in zip(plan.outputs, product, strict=True) if not skip]
+    report = compare_outputs(project, compared)
+    report.not_compared = [o.path for o, skip in zip(plan.outputs, product, strict=True) if skip]
     wanted = {o.path for o in plan.outputs}
-    report.changes += [Change(p, STALE) for p in owned_files(project, skip=wanted)]
+    stale = owned_files(project, skip=wanted)
+    report.changes += [Change(p, STALE) for p in stale if products or not cfg.build_product(p)]
     return report
 
 
@@ -129,6 +141,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     """Classify some outputs (no stale files: ``compare`` adds those); refuse foreign files."""
     report = Report()
     foreign: list[Problem] = []
+    unowned: list[Output] = []
     inside = files.Inside(project.root)
     base = str(project.root)
     for output in outputs:
@@ -152,7 +165,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
             continue
         head = raw[: 4 * NOTICE_REACH].decode("utf-8", errors="replace")  # up to 4 bytes a char
         if output.owned and not owned(head):
-            foreign.append(_foreign(output))
+            unowned.append(output)
         if output.digest:  # a cached plan: compare digests (the old text only for a diff)
             same = hashlib.sha256(raw).hexdigest() == output.digest
             old = None if same else raw.decode("utf-8", errors="replace")
@@ -160,9 +173,22 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
             old = raw.decode("utf-8", errors="replace")
             same = old == output.text
         report.changes.append(Change(output.path, UNCHANGED if same else CHANGED, output, old))
+    foreign += [_foreign(output) for output in _hand_written(project, unowned)]
     if foreign:
         raise OwnershipError(foreign)
     return report
+
+
+def _hand_written(project: Project, unowned: list[Output]) -> list[Output]:
+    """The files without docgen's notice that docgen must not overwrite: all of them but
+    the build products git ignores (a git-ignored build product is a build's, whoever
+    built it, such as a script the project used before docgen)."""
+    from docgen.changelog.git import ignored
+
+    cfg = project.config
+    products = [o.path for o in unowned if cfg.build_product(o.path, o.kind)]
+    skip = ignored(project, products) if products else set()
+    return [o for o in unowned if o.path not in skip]
 
 
 def _foreign(output: Output) -> Problem:

@@ -1,5 +1,5 @@
-"""Everything docgen reads from git: the registry as committed at a revision, and the
-files of a folder changed since one."""
+"""Everything docgen reads from git: the registry as committed at a revision, the
+files of a folder changed since one, and which files git ignores."""
 
 from __future__ import annotations
 
@@ -49,6 +49,16 @@ def changed_since(project: Project, ref: str, folder: str) -> list[str]:
     changed = _run(project.root, "diff", "--name-only", ref, "--", folder)
     untracked = _run(project.root, "ls-files", "--others", "--exclude-standard", "--", folder)
     return _decode(changed.stdout).split() + _decode(untracked.stdout).split()
+
+
+def ignored(project: Project, paths: list[str]) -> set[str]:
+    """Those of ``paths`` (relative to the project root) that git ignores; none when git
+    cannot say (no git, not a repository). A tracked file is not ignored."""
+    try:
+        done = _run(project.root, "check-ignore", "-z", "--stdin", given="\0".join(paths) + "\0")
+    except ConfigError:
+        return set()
+    return set(_decode(done.stdout).split("\0")) & set(paths) if done.returncode == 0 else set()
 
 
 def _known_revision(cwd: Path, ref: str) -> None:

@@ -63,24 +63,25 @@ def build(
 
 
 def check(project: Project, changelog_since: str | None = None) -> Report:
-    """Compare every output with disk and apply the changelog history rules (and, with
-    ``changelog_since``, the changelog gate); write nothing."""
-    the_plan, _digest, report = _compared(project)
+    """Compare every output but the build products with disk and apply the changelog
+    history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
+    the_plan, _digest, report = _compared(project, products=False)
     report.findings += releases.history_problems(project, the_plan)
     if changelog_since:
         report.findings += releases.changelog_gate(project, changelog_since)
     return report
 
 
-def _compared(project: Project) -> tuple[Plan, str, Report]:
-    """The plan, its input digest and its comparison with disk: from the cached plan when
-    that proves the tree in sync, else from a complete plan (which names the registry
-    lines behind drift and holds the texts a build writes)."""
+def _compared(project: Project, products: bool = True) -> tuple[Plan, str, Report]:
+    """The plan, its input digest and its comparison with disk (of the build products too
+    unless ``products`` is False): from the cached plan when that proves the tree in sync,
+    else from a complete plan (which names the registry lines behind drift and holds the
+    texts a build writes)."""
     from docgen.cache import cached_plan
 
     the_plan, digest = cached_plan(project)
-    report = sync.compare(project, the_plan)
+    report = sync.compare(project, the_plan, products)
     if not report.in_sync and not the_plan.complete:
         the_plan = plan(project)
-        report = sync.compare(project, the_plan)
+        report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
