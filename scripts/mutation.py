@@ -69,6 +69,7 @@ CORE = {
         "docgen/registry/load.py",
         "docgen/registry/rules.py",
         "docgen/registry/launcher_rules.py",
+        "docgen/registry/host_rules.py",
         "docgen/registry/builder.py",
         "docgen/vllm/requirements.py",
     ],

@@ -321,9 +321,9 @@ class Registry:
             if hid not in profiles and hid not in model.hosts:
                 continue
             on = model.hosts.get(hid, default)
-            profile = profiles.get(hid)
-            support = on.support or (profile.support if profile else "supported")
-            selection = on.selection or (profile.selection if profile else "automatic")
+            there = profiles.get(hid)
+            support = on.support or (there.support if there else "supported")
+            selection = on.selection or (there.selection if there else "automatic")
             out.append(replace(on, host=hid, support=support, selection=selection))
         return out
 

@@ -9,6 +9,7 @@ from functools import partial
 from typing import Any
 
 from docgen.errors import Problem, did_you_mean, one_line
+from docgen.registry.host_rules import HostRules
 from docgen.registry.launcher_rules import LauncherRules
 from docgen.registry.source import Document, KeyPath, Positions, walk_leaves
 from docgen.registry.vllm_settings import VllmSettings
@@ -32,7 +33,7 @@ SITE_URL = re.compile(
 _MALFORMED = (AttributeError, TypeError, ValueError)
 
 
-class Checker(LauncherRules):
+class Checker(LauncherRules, HostRules):
     """Semantic rules on top of the schema; yields every problem it finds."""
 
     def __init__(self, doc: Document, start_rules: bool = True) -> None:
@@ -138,49 +139,6 @@ class Checker(LauncherRules):
                     VersionIndex.load().release(declared, iid)
                 except UnknownRelease as exc:
                     yield self.at(("images", iid, "vllm"), str(exc))
-
-    def _host_images(self) -> Iterator[Problem]:
-        """A host's default image is one the registry has."""
-        images = self.data.get("images") or {}
-        for hid, host in (self.data.get("hosts") or {}).items():
-            image = host.get("image") if isinstance(host, dict) else None
-            if isinstance(image, str) and image not in images:
-                yield self.at(
-                    ("hosts", hid, "image"),
-                    f"host '{hid}' names unknown image '{one_line(image)}'"
-                    f"{did_you_mean(image, images)}",
-                )
-
-    def _model_hosts(self) -> Iterator[Problem]:
-        """A model is registered only for hosts the registry has, and its support state
-        and selection on a host agree with its profile there (one fact, one place)."""
-        hosts = self.data.get("hosts") or {}
-        for mid, model in (self.data.get("models") or {}).items():
-            for hid, facts in (model.get("hosts") or {}).items() if isinstance(model, dict) else ():
-                if hid not in hosts:
-                    yield self.at(
-                        ("models", mid, "hosts", hid),
-                        f"model '{mid}' is registered for unknown host "
-                        f"'{one_line(hid)}'{did_you_mean(hid, hosts)}",
-                        key=True,
-                    )
-                yield from self._model_host_state(mid, hid, facts)
-
-    def _model_host_state(self, mid: str, hid: str, facts: dict[str, Any]) -> Iterator[Problem]:
-        """A support state or selection that contradicts the model's first profile there."""
-        profiles = self.data.get("profiles") or {}
-        found = [(pid, p) for pid, p in profiles.items() if p["model"] == mid and p["host"] == hid]
-        if not found:
-            return
-        pid, profile = found[0]
-        for name, default in (("support", "supported"), ("selection", "automatic")):
-            declared, own = facts.get(name), profile.get(name, default)
-            if declared is not None and declared != own:
-                yield self.at(
-                    ("models", mid, "hosts", hid, name),
-                    f"model '{mid}' says {name} '{declared}' on host '{hid}', but its "
-                    f"profile '{pid}' there says '{own}': set it in one place",
-                )
 
     def _use_catalog(self, image: str | None) -> None:
         """Check the next profile with the catalog of the vLLM its image declares.

@@ -34,9 +34,11 @@ from docgen.registry.serve import override_command, override_setting, quote, ser
 from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
 from docgen.render.limits import BoundedEnvironment
-from docgen.render.prose import describe, settings_sentences, speculative_name
+from docgen.render.prose import describe, enabled_features, feature, settings_sentences
 from docgen.render.tables import (
     gb,
+    join,
+    long_date,
     host_defaults_table,
     models_table,
     profiles_table,
@@ -116,7 +118,8 @@ class TemplateGlobals(TypedDict):
     models_table: Callable[[], Markup]
     profiles_table: Callable[[], Markup]
     describe: Callable[[Profile], Any]
-    speculative_name: Callable[..., str]
+    feature: Callable[..., Any]
+    enabled_features: Callable[..., Any]
     settings_sentences: Callable[..., Any]
     storage_estimate: Callable[..., Any]
     override_setting: Callable[..., str]
@@ -154,6 +157,8 @@ class Renderer:
             fm_comment=fm_comment,
             gb=gb,
             sentence_list=sentence_list,
+            join=join,
+            long_date=long_date,
             storage_parts=storage_parts,
         )
         self.env.globals.update(self._globals())
@@ -177,7 +182,8 @@ class Renderer:
             "models_table": self.models_table,
             "profiles_table": lambda: profiles_table(reg),
             "describe": describe,
-            "speculative_name": speculative_name,
+            "feature": feature,
+            "enabled_features": enabled_features,
             "settings_sentences": settings_sentences,
             "storage_estimate": lambda profile: estimate(profile, reg.launcher),
             "override_setting": lambda override: override_setting(reg.product, override),

@@ -59,6 +59,7 @@ def _tokens_limit(value: Any, what: str) -> str:
     return f"{article(value)} {code(value)}-token {what}"
 
 
+#: Settings a profile uses, as a reader names them (``The profile uses ...``).
 PHRASES: dict[str, Callable[[Any], str]] = {
     "gpu-memory-utilization": lambda v: code(f"--gpu-memory-utilization {v}"),
     "max-model-len": lambda v: _tokens_limit(v, "context window"),
@@ -69,22 +70,14 @@ PHRASES: dict[str, Callable[[Any], str]] = {
     "enable-prefix-caching": lambda v: "prefix caching",
 }
 
-PARSERS = ("tool-call-parser", "reasoning-parser")
-BACKENDS = ("attention-backend", "moe-backend", "quantization", "load-format")
-
 
 @dataclass(frozen=True)
-class Description:
-    """What a profile turns on, and what it keeps, as MDX-safe phrases."""
+class Feature:
+    """A serving feature a profile enables or not: its name for a given value, and the
+    words for it when a profile's ``expect.absent`` keeps the flag out."""
 
-    enables: tuple[str, ...]
-    disables: tuple[str, ...]
-    retains: tuple[str, ...]
-
-
-def speculative_name(value: Any) -> Markup:
-    """``multi-token prediction (MTP) speculative decoding`` for an MTP config (MDX-safe)."""
-    return Markup(_speculative_phrase(value))  # noqa: S704 - the method is escaped
+    name: Callable[[Any], str]
+    absent: str
 
 
 def _speculative_phrase(value: Any) -> str:
@@ -94,26 +87,73 @@ def _speculative_phrase(value: Any) -> str:
     return f"{mdx.escape_prose(method)} speculative decoding" if method else "speculative decoding"
 
 
+#: The one table of flags that are features (``enables``, ``does not enable``); pages
+#: and changelog bullets both word them from here.
+FEATURES: dict[str, Feature] = {
+    "async-scheduling": Feature(lambda v: "async scheduling", "async scheduling"),
+    "speculative-config": Feature(
+        _speculative_phrase, "speculative decoding, including multi-token prediction (MTP)"
+    ),
+}
+
+PARSERS = ("tool-call-parser", "reasoning-parser")
+BACKENDS = ("attention-backend", "moe-backend")
+
+
+@dataclass(frozen=True)
+class Description:
+    """What a profile turns on, and what else it uses, as MDX-safe phrases."""
+
+    enables: tuple[str, ...]
+    disables: tuple[str, ...]
+    uses: tuple[str, ...]
+
+
+def feature(arg: Any) -> Markup | None:
+    """The feature an arg turns on (``async scheduling``), or None when it is no feature
+    or is turned off (``false``) or absent (MDX-safe)."""
+    if arg is None or getattr(arg, "name", None) not in FEATURES or arg.value is False:
+        return None
+    return Markup(FEATURES[arg.name].name(arg.value))  # noqa: S704 - phrases are escaped
+
+
+def enabled_features(profile: Profile, but: str = "") -> list[Markup]:
+    """The features a profile turns on, in registry order, leaving out flag ``but``."""
+    found = (feature(arg) for arg in profile.args if arg.name != but)
+    return [f for f in found if f is not None]
+
+
+def _registered(profile: Profile) -> str | None:
+    """``its registered parsers and acceleration backends``, naming only what it sets."""
+    kinds = [
+        kind
+        for kind, flags in (("parsers", PARSERS), ("acceleration backends", BACKENDS))
+        if any(profile.arg(flag) for flag in flags)
+    ]
+    return f"its registered {' and '.join(kinds)}" if kinds else None
+
+
 def describe(profile: Profile) -> Description:
     enables: list[str] = []
     disables: list[str] = []
-    retains: list[str] = []
+    uses: list[str] = []
     for arg in profile.args:
-        if arg.name == "async-scheduling":
-            (enables if arg.value else disables).append("async scheduling")
-        elif arg.name == "speculative-config":
-            enables.append(_speculative_phrase(arg.value))
+        on = feature(arg)
+        if on is not None:
+            enables.append(on)
+        elif arg.name in FEATURES:  # turned off
+            disables.append(FEATURES[arg.name].absent)
         elif arg.name in PHRASES and arg.value is not False:
-            retains.append(PHRASES[arg.name](arg.value))
-    if "speculative-config" in profile.expect_absent:
-        disables.append("speculative decoding, including multi-token prediction (MTP)")
-    if any(profile.arg(n) for n in PARSERS + BACKENDS):
-        retains.append("its registered parsers and acceleration backends")
-    return Description(tuple(enables), tuple(disables), tuple(retains))
+            uses.append(PHRASES[arg.name](arg.value))
+    disables += [FEATURES[f].absent for f in profile.expect_absent if f in FEATURES]
+    registered = _registered(profile)
+    if registered:
+        uses.append(registered)
+    return Description(tuple(enables), tuple(disables), tuple(uses))
 
 
 def settings_sentences(profile: Profile, product: str, lead: bool = False) -> list[Markup]:
-    """What the profile enables or not, then what it retains.
+    """What the profile enables or not, then what else it uses.
 
     With ``lead``, the first sentence names the profile: "For the managed DGX Spark
     `org/model` profile, NemoClaw enables ...".
@@ -131,6 +171,6 @@ def settings_sentences(profile: Profile, product: str, lead: bool = False) -> li
     out = []
     if parts:
         out.append(f"{subject} {' and '.join(parts)}.")
-    if d.retains:
-        out.append(f"The profile retains {sentence_list(d.retains)}.")
+    if d.uses:
+        out.append(f"The profile uses {sentence_list(d.uses)}.")
     return [Markup(s) for s in out]  # noqa: S704 - phrases are built from escaped parts

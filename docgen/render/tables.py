@@ -4,6 +4,7 @@ its minimum compute capability)."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -25,14 +26,38 @@ def gb(size: int | None, digits: int = 2) -> str:
 
 
 def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:
-    """``a, b, and c`` with an Oxford comma; Markup when every item is (kept as written)."""
+    """``a, b, and c`` with an Oxford comma. When any item is Markup (already MDX), the
+    others are escaped for prose and the list is Markup, so nothing is escaped twice."""
     given = list(items)
-    if given and all(isinstance(i, Markup) for i in given):
-        return Markup(sentence_list([str(i) for i in given], conjunction))
+    if any(isinstance(i, Markup) for i in given):
+        return Markup(sentence_list([markup_text(i) for i in given], conjunction))
     words = [str(i) for i in given]
     if len(words) <= 2:
         return f" {conjunction} ".join(words)
     return ", ".join(words[:-1]) + f", {conjunction} " + words[-1]
+
+
+def long_date(iso: str) -> str:
+    """``2026-08-04`` as a reader reads it: ``August 4, 2026``."""
+    return (
+        datetime.date.fromisoformat(str(iso))
+        .strftime("%B {day}, %Y")
+        .format(day=int(str(iso)[8:10]))
+    )
+
+
+def markup_text(item: Any) -> str:
+    """The MDX text of an item: Markup as written, anything else escaped for prose."""
+    return str(item) if isinstance(item, Markup) else mdx.escape_prose(str(item))
+
+
+def join(items: Iterable[Any], separator: str = "", attribute: str | None = None) -> str:
+    """Jinja's ``join`` that keeps Markup items as written (Jinja's own returns plain
+    text without autoescape, which docgen would then escape a second time)."""
+    given = [getattr(i, attribute) for i in items] if attribute else list(items)
+    if any(isinstance(i, Markup) for i in given):
+        return Markup(markup_text(separator).join(markup_text(i) for i in given))
+    return separator.join(str(i) for i in given)
 
 
 def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:

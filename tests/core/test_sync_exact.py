@@ -180,7 +180,7 @@ def test_aligning_one_profiles_setting_with_anothers_blames_it_in_the_export(mak
     result = run(project, "check")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
-        "docs/_build/registry.json:73:1: error: out of date with the registry"
+        "docs/_build/registry.json:94:1: error: out of date with the registry"
     )
     assert behind(result.stdout) == [
         "  registry entry behind it: profiles.yaml:42:7 profiles.vllm.box.tiny.args.max-num-seqs",
@@ -215,7 +215,7 @@ def test_a_host_is_never_behind_the_export_which_shows_no_host_name(make_project
     result = run(project, "check")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
-        "docs/_build/registry.json:26:1: error: out of date with the registry"
+        "docs/_build/registry.json:28:1: error: out of date with the registry"
     )
     assert behind(result.stdout) == []
 

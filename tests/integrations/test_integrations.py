@@ -95,7 +95,7 @@ def test_check_github_after_one_registry_edit(make_project, run):
         f"::error file={variants}/models.alpha.generated.mdx,line=15::out of date with the "
         "registry",
         f"::error file={variants}/models.beta.generated.mdx,line=15::out of date with the registry",
-        "::error file=docs/_build/registry.json,line=43::out of date with the registry",
+        "::error file=docs/_build/registry.json,line=58::out of date with the registry",
         "::error file=profiles.yaml,line=41,col=7::profiles.vllm.box.tiny.args.max-num-seqs "
         "changed; run docgen build to update docs/models.mdx and 3 other generated files",
         "::notice::4 generated files are out of sync with the registry; run docgen build",
@@ -105,7 +105,7 @@ def test_check_github_after_one_registry_edit(make_project, run):
         *group(
             "docs/_build/registry.json",
             [
-                "@@ -40,7 +40,7 @@",
+                "@@ -55,7 +55,7 @@",
                 '         "--gpu-memory-utilization",',
                 '         "0.5",',
                 '         "--max-num-seqs",',
@@ -148,7 +148,7 @@ def test_export_drift_names_the_registry_entry_behind_it(make_project, run):
     project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")
     result = run(project, "check")
     assert result.exit_code == 1
-    export = result.stdout[result.stdout.index("docs/_build/registry.json:43:1: error: ") :]
+    export = result.stdout[result.stdout.index("docs/_build/registry.json:58:1: error: ") :]
     assert export.splitlines()[-1] == (
         "  registry entry behind it: profiles.yaml:41:7 profiles.vllm.box.tiny.args.max-num-seqs"
     )

@@ -21,7 +21,9 @@ TWO_HOSTS = MINIMAL_REGISTRY.replace(
 
 
 def with_hosts(hosts: str, text: str = TWO_HOSTS) -> str:
-    return text.replace("    notes: Box default.\n", f"    notes: Box default.\n    hosts: {hosts}\n")
+    return text.replace(
+        "    notes: Box default.\n", f"    notes: Box default.\n    hosts: {hosts}\n"
+    )
 
 
 def facts(text: str) -> list[tuple[str, str | None, str | None, str]]:

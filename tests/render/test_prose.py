@@ -7,12 +7,14 @@ and reads the sentence back literally.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
-from conftest import Project
+from conftest import MINIMAL_REGISTRY, Project
 from markupsafe import Markup
 from mdxc import mdx_read, require_mdx
 
-from docgen.render.prose import code, count, speculative_name
+from docgen.render.prose import code, count, feature
 
 SETUP = "docs/inference/set-up-vllm.mdx"
 STATION = "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx"
@@ -78,7 +80,7 @@ def test_a_count_that_is_not_a_number_word_is_escaped_prose(example, run):
     example.edit("profiles.yaml", "max-num-seqs: 4\n", 'max-num-seqs: "{props.y} <i>"\n')
     pages = build(example, run)
     retains = (
-        "The profile retains a `262144`-token context window, `--gpu-memory-utilization 0.4`, "
+        "The profile uses a `262144`-token context window, `--gpu-memory-utilization 0.4`, "
         r"an `fp8` KV cache, \{props.y\} \<i\> concurrent sequences, an `8192`-token batch "
         "limit, chunked prefill, prefix caching, and its registered parsers and acceleration "
         "backends."
@@ -122,7 +124,7 @@ def test_backticks_in_a_registry_value_make_one_code_span_that_reads_back(exampl
     )
     pages = build(example, run)
     assert lines_with(pages[SPARK], "a``b") == [
-        "The profile retains a `262144`-token context window, `--gpu-memory-utilization 0.4`, "
+        "The profile uses a `262144`-token context window, `--gpu-memory-utilization 0.4`, "
         "a ``` `fp8` a``b ``` KV cache, four concurrent sequences, an `8192`-token batch limit, "
         "chunked prefill, prefix caching, and its registered parsers and acceleration backends.",
         "  --kv-cache-dtype '`fp8` a``b' \\",
@@ -187,18 +189,46 @@ def test_count_exact(number: object, phrase: str) -> None:
         ('{"method": "mtp"}', "speculative decoding"),
     ],
 )
-def test_speculative_name_exact(config: object, phrase: str) -> None:
-    name = speculative_name(config)
+def test_speculative_feature_phrase_exact(config: object, phrase: str) -> None:
+    name = feature(SimpleNamespace(name="speculative-config", value=config))
     assert name == phrase
     assert isinstance(name, Markup)  # already MDX: templates must not escape it again
 
 
-def test_speculative_name_in_a_template_is_escaped_exactly_once(make_project, run):
+def test_a_feature_turned_off_or_a_plain_setting_is_no_feature() -> None:
+    assert feature(SimpleNamespace(name="async-scheduling", value=True)) == "async scheduling"
+    assert feature(SimpleNamespace(name="async-scheduling", value=False)) is None
+    assert feature(SimpleNamespace(name="max-num-seqs", value=4)) is None
+    assert feature(None) is None
+
+
+def test_a_feature_phrase_in_a_template_is_escaped_exactly_once(make_project, run):
+    registry = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n",
+        "      max-num-seqs: 2\n      speculative-config: {method: '{x} <b> a_b'}\n",
+    )
     project = make_project(
-        templates={"spec.mdx.j2": '{{ speculative_name({"method": "{x} <b> a_b"}) }}\n'}
+        registry=registry,
+        templates={"spec.mdx.j2": "{{ enabled_features(profiles[0]) | join }}\n"},
     )
     result = run(project, "build")
     assert result.exit_code == 0, result.output
     assert (
         project.read("docs/spec.mdx").splitlines()[-1] == r"\{x\} \<b\> a\_b speculative decoding"
     )
+
+
+def test_lists_mixing_markup_and_text_escape_the_text_once(make_project, run):
+    template = (
+        '{{ [code("a<b"), "c<d", "e<f"] | sentence_list }}\n'
+        '{{ [code("a<b"), "c<d"] | join(" / ") }}\n'
+        '{{ ["c<d", "e<f"] | join(", ") }}\n'
+    )
+    project = make_project(templates={"lists.mdx.j2": template})
+    result = run(project, "build")
+    assert result.exit_code == 0, result.output
+    assert project.read("docs/lists.mdx").splitlines()[-3:] == [
+        r"`a<b`, c\<d, and e\<f",
+        r"`a<b` / c\<d",
+        r"c\<d, e\<f",
+    ]

@@ -35,7 +35,7 @@ def test_the_settings_sentences_read_each_limit_and_cache_type_with_its_article(
     result = run(project, "build")
     assert (result.exit_code, result.stderr) == (0, ""), result.output
     body = project.read("docs/settings.mdx").split("*/}\n\n", 1)[1]
-    retains = "The profile retains"
+    retains = "The profile uses"
     assert body.splitlines() == [
         f"vllm.box.tiny: {retains} a `32768`-token context window, "
         "`--gpu-memory-utilization 0.5`, two concurrent sequences, and prefix caching.",
@@ -96,3 +96,52 @@ def test_async_scheduling_switched_off_is_said_to_be_disabled(make_project, run)
     assert (result.exit_code, result.stderr) == (0, ""), result.output
     body = project.read("docs/settings.mdx").split("*/}\n\n", 1)[1]
     assert body.splitlines()[0] == "Acme does not enable async scheduling."
+
+
+def sentences_of(make_project, run, extra_args: str, expect: str = "") -> list[str]:
+    """The settings sentences of the minimal profile with ``extra_args`` added."""
+    registry = MINIMAL_REGISTRY.replace(
+        "      enable-prefix-caching: true\n", "      enable-prefix-caching: true\n" + extra_args
+    ).replace("    overrides:\n", expect + "    overrides:\n", 1)
+    template = "{% for s in settings_sentences(profiles[0], product.name) %}{{ s }}\n{% endfor %}"
+    project = make_project(registry=registry, templates={"settings.mdx.j2": template})
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    return project.read("docs/settings.mdx").split("*/}\n\n", 1)[1].splitlines()
+
+
+USES = "The profile uses a `32768`-token context window, `--gpu-memory-utilization 0.5`, two "
+USES += "concurrent sequences, prefix caching"
+
+
+@pytest.mark.parametrize(
+    ("extra_args", "ending"),
+    [
+        ("", "."),
+        ("      tool-call-parser: hermes\n      enable-auto-tool-choice: true\n",
+         ", and its registered parsers."),
+        ("      attention-backend: FLASHINFER\n", ", and its registered acceleration backends."),
+        ("      reasoning-parser: qwen3\n      moe-backend: marlin\n",
+         ", and its registered parsers and acceleration backends."),
+        ("      quantization: fp8\n      load-format: safetensors\n", "."),
+    ],
+    ids=["nothing", "parsers only", "backends only", "both", "quantization and load format"],
+)  # fmt: skip
+def test_registered_parsers_and_backends_are_claimed_only_where_set(
+    make_project, run, extra_args, ending
+):
+    lines = sentences_of(make_project, run, extra_args)
+    uses = USES.replace(", prefix caching", ", and prefix caching") if ending == "." else USES
+    assert lines == [uses + ending]
+
+
+def test_a_state_is_described_without_a_change_word(make_project, run):
+    lines = sentences_of(make_project, run, "")
+    assert not any(word in line for line in lines for word in ("retain", "keeps", "still"))
+
+
+def test_an_expect_absent_feature_is_said_to_be_off(make_project, run):
+    lines = sentences_of(make_project, run, "", "    expect:\n      absent: [speculative-config]\n")
+    assert lines[0] == (
+        "Acme does not enable speculative decoding, including multi-token prediction (MTP)."
+    )

@@ -1,0 +1,63 @@
+"""The rules that tie hosts to the rest of the registry: a host's default image exists, a
+model is registered only for hosts that exist, and a model's support state and selection
+on a host agree with its profile there."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from docgen.errors import Problem, did_you_mean, one_line
+from docgen.registry.source import KeyPath
+
+
+class HostRules:
+    """The host rules, for ``rules.Checker`` (which provides ``data`` and ``at``)."""
+
+    data: dict[str, Any]
+
+    def at(self, keypath: KeyPath, message: str, *, key: bool = False) -> Problem:
+        raise NotImplementedError
+
+    def _host_images(self) -> Iterator[Problem]:
+        """A host's default image is one the registry has."""
+        images = self.data.get("images") or {}
+        for hid, host in (self.data.get("hosts") or {}).items():
+            image = host.get("image") if isinstance(host, dict) else None
+            if isinstance(image, str) and image not in images:
+                yield self.at(
+                    ("hosts", hid, "image"),
+                    f"host '{hid}' names unknown image '{one_line(image)}'"
+                    f"{did_you_mean(image, images)}",
+                )
+
+    def _model_hosts(self) -> Iterator[Problem]:
+        """A model is registered only for hosts the registry has, and its support state
+        and selection on a host agree with its profile there (one fact, one place)."""
+        hosts = self.data.get("hosts") or {}
+        for mid, model in (self.data.get("models") or {}).items():
+            for hid, facts in (model.get("hosts") or {}).items() if isinstance(model, dict) else ():
+                if hid not in hosts:
+                    yield self.at(
+                        ("models", mid, "hosts", hid),
+                        f"model '{mid}' is registered for unknown host "
+                        f"'{one_line(hid)}'{did_you_mean(hid, hosts)}",
+                        key=True,
+                    )
+                yield from self._model_host_state(mid, hid, facts)
+
+    def _model_host_state(self, mid: str, hid: str, facts: dict[str, Any]) -> Iterator[Problem]:
+        """A support state or selection that contradicts the model's first profile there."""
+        profiles = self.data.get("profiles") or {}
+        found = [(pid, p) for pid, p in profiles.items() if p["model"] == mid and p["host"] == hid]
+        if not found:
+            return
+        pid, profile = found[0]
+        for name, default in (("support", "supported"), ("selection", "automatic")):
+            declared, own = facts.get(name), profile.get(name, default)
+            if declared is not None and declared != own:
+                yield self.at(
+                    ("models", mid, "hosts", hid, name),
+                    f"model '{mid}' says {name} '{declared}' on host '{hid}', but its "
+                    f"profile '{pid}' there says '{own}': set it in one place",
+                )
