@@ -155,13 +155,13 @@ def describe(profile: Profile) -> Description:
 def settings_sentences(profile: Profile, product: str, lead: bool = False) -> list[Markup]:
     """What the profile enables or not, then what else it uses.
 
-    With ``lead``, the first sentence names the profile: "For the managed DGX Spark
-    `org/model` profile, NemoClaw enables ...".
+    With ``lead``, the first sentence names the profile: "For the managed single-node DGX
+    Spark `org/model` profile, NemoClaw enables ...".
     """
     subject = mdx.escape_prose(product)
     if lead:
         host, model = mdx.escape_prose(profile.host.name), code(profile.model.hf)
-        subject = f"For the managed {host} {model} profile, {subject}"
+        subject = f"For the managed {profile.topology} {host} {model} profile, {subject}"
     d = describe(profile)
     parts = []
     if d.enables:

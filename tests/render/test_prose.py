@@ -57,7 +57,7 @@ def test_speculative_method_is_escaped_prose_on_every_page(example, run):
     )
     pages = build(example, run)
     assert lines_with(pages[SETUP], "props.x") == [
-        "For the managed DGX Station `deepseek-ai/DeepSeek-V4-Flash` profile, NemoClaw enables "
+        "For the managed single-node DGX Station `deepseek-ai/DeepSeek-V4-Flash` profile, NemoClaw enables "
         r"\{props.x\} \<b\> speculative decoding.",
         r"NemoClaw enables \{props.x\} \<b\> speculative decoding.",
         """  --speculative-config '{"method":"{props.x} <b>","num_speculative_tokens":3}' \\""",
@@ -67,7 +67,7 @@ def test_speculative_method_is_escaped_prose_on_every_page(example, run):
     ]
     texts = read_back(pages)
     assert (
-        "For the managed DGX Station deepseek-ai/DeepSeek-V4-Flash profile, NemoClaw enables "
+        "For the managed single-node DGX Station deepseek-ai/DeepSeek-V4-Flash profile, NemoClaw enables "
         "{props.x} <b> speculative decoding.\n" in texts[SETUP]
     )
     assert "NemoClaw enables {props.x} <b> speculative decoding.\n" in texts[STATION]
@@ -101,14 +101,14 @@ def test_host_name_in_the_lead_sentence_is_escaped_prose(example, run):
         "profiles.yaml", STATION_HOST, 'dgx-station: {name: "DGX {props.h} <u> #", arch: arm64}'
     )
     pages = build(example, run)
-    assert lines_with(pages[SETUP], "For the managed DGX {") == []
-    assert lines_with(pages[SETUP], "For the managed DGX \\{") == [
-        r"For the managed DGX \{props.h\} \<u\> \# `deepseek-ai/DeepSeek-V4-Flash` profile, "
+    assert lines_with(pages[SETUP], "For the managed single-node DGX {") == []
+    assert lines_with(pages[SETUP], "For the managed single-node DGX \\{") == [
+        r"For the managed single-node DGX \{props.h\} \<u\> \# `deepseek-ai/DeepSeek-V4-Flash` profile, "
         "NemoClaw enables multi-token prediction (MTP) speculative decoding."
     ]
     text = read_back(pages)[SETUP]
     assert (
-        "For the managed DGX {props.h} <u> # deepseek-ai/DeepSeek-V4-Flash profile, NemoClaw "
+        "For the managed single-node DGX {props.h} <u> # deepseek-ai/DeepSeek-V4-Flash profile, NemoClaw "
         "enables multi-token prediction (MTP) speculative decoding.\n" in text
     )
 
