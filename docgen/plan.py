@@ -199,7 +199,7 @@ def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
     if isinstance(unit, _Job) and unit.profile is not None:
         sources = _profile_sources(reg.profiles[unit.profile])
     else:
-        sources = _all_sources(reg)
+        sources = registry_sources(reg)
     return replace(
         done,
         page=None if done.page is None else replace(done.page, sources=sources),
@@ -321,7 +321,7 @@ def _profile_sources(profile: Profile) -> tuple[Source, ...]:
 _ALL_SOURCES: dict[int, tuple[Registry, tuple[Source, ...]]] = {}
 
 
-def _all_sources(reg: Registry) -> tuple[Source, ...]:
+def registry_sources(reg: Registry) -> tuple[Source, ...]:
     """Every registry node a whole-registry page can show (computed once per registry)."""
     cached = _ALL_SOURCES.get(id(reg))
     if cached is not None and cached[0] is reg:
@@ -345,5 +345,5 @@ def _collect_sources(reg: Registry) -> tuple[Source, ...]:
 def _export(project: Project, reg: Registry) -> Output:
     text = json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
     # The export shows no host's name (a host's text), so no host is behind its drift.
-    sources = tuple(s for s in _all_sources(reg) if s.keypath[0] != "hosts")
+    sources = tuple(s for s in registry_sources(reg) if s.keypath[0] != "hosts")
     return Output(project.config.export, text, "docgen export", sources, "export")

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,12 @@ class Change:
     status: str
     output: Output | None = None
     old: str | None = None
+    #: Registry values removed since the text on disk was built (located in the older
+    #: registry), which a pure removal's drift is blamed on.
+    gone: tuple[Source, ...] = ()
+    #: The (key path, text) of every value of that older registry: a value it holds
+    #: unchanged cannot be behind the drift.
+    kept: frozenset[tuple[Any, str]] = frozenset()
 
     def diff(self, name: str | None = None) -> str:
         """A unified diff from the file on disk to the planned text; its headers name the
@@ -74,7 +81,7 @@ class Change:
         that differ."""
         if self.output is None or self.old is None:
             return []
-        return attribute(self.old, self.output)
+        return attribute(self.old, self.output, self.gone, self.kept)
 
     @property
     def cause(self) -> str:
@@ -236,8 +243,16 @@ def apply(
     return todo
 
 
-def attribute(old: str, output: Output) -> list[Source]:
-    """Registry entries whose current value shows more often in the new text than the old.
+def attribute(
+    old: str,
+    output: Output,
+    gone: Sequence[Source] = (),
+    kept: frozenset[tuple[Any, str]] = frozenset(),
+) -> list[Source]:
+    """Registry entries whose current value shows more often in the new text than the old,
+    then removed values (``gone``, located in the older registry) that show more often in
+    the old text than the new. Values the older registry held unchanged (``kept``) are
+    not blamed, unless nothing else is.
 
     A value that merely shares a rewritten line (a prose sentence listing several
     settings) appears on both sides and is not blamed. The export is compared as one
@@ -256,11 +271,16 @@ def attribute(old: str, output: Output) -> list[Source]:
     if output.basis == "changelog":
         both = f"{added}\n{removed}"
         return [s for s in output.sources if s.text and _count(s.text, both)]
-    return [
+    shown = [
         s
         for s in output.sources
         if s.text and s.text in added and _count(s.text, added) > _count(s.text, removed)
     ]
+    changed = [s for s in shown if (s.keypath, s.text) not in kept]
+    went = [
+        s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
+    ]
+    return changed + went if changed or went else shown
 
 
 def _joined(lines: set[str], export: bool) -> str:
@@ -271,7 +291,8 @@ def _joined(lines: set[str], export: bool) -> str:
 
 def _export_view(old: str, new: str) -> tuple[str, str]:
     """Both export texts as one ``path: value`` line per value, each list of strings (an
-    argv) on one line as its words; the texts as they are when either is not JSON."""
+    argv) on one line as its words, shell-quoted as pages and registry sources show them;
+    the texts as they are when either is not JSON."""
     try:
         return _flat_lines(json.loads(old)), _flat_lines(json.loads(new))
     except ValueError:
@@ -289,7 +310,7 @@ def _flat(value: Any, path: str = "") -> Iterator[str]:
         for key, item in value.items():
             yield from _flat(item, f"{path}.{key}")
     elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        yield f"{path}: {' '.join(value)}"
+        yield f"{path}: {shlex.join(value)}"
     elif isinstance(value, list):
         for n, item in enumerate(value):
             yield from _flat(item, f"{path}[{n}]")

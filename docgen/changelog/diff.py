@@ -15,6 +15,7 @@ from docgen.changelog import git
 from docgen.changelog.changes import Change, arg_value, shown
 from docgen.changelog.shared_diff import shared_changes
 from docgen.config import Project
+from docgen.errors import DocgenError
 from docgen.io import files
 from docgen.registry.load import load_bytes
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
@@ -34,6 +35,22 @@ def registry_file(project: Project, path: str) -> Registry:
     target = (project.root / path) if not Path(path).is_absolute() else Path(path)
     raw = files.read_input_bytes(target, None, "registry", display=path)
     return load_bytes(raw, path, start_rules=False)
+
+
+def committed_registry(project: Project) -> Registry | None:
+    """The registry as last committed, or None outside a git repository or when the
+    committed registry is missing or broken."""
+    try:
+        return registry_at(project, "HEAD")
+    except DocgenError:
+        return None
+
+
+def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
+    """The values of ``old`` that ``new`` no longer has, each located where it stood in
+    ``old`` (``HEAD:profiles.yaml:117:7``): what ``check`` blames a pure removal on."""
+    gone = (c.source for c in diff(old, new) if c.new is None and c.source is not None)
+    return tuple(s for s in gone if s.text)
 
 
 def diff(old: Registry, new: Registry) -> list[Change]:

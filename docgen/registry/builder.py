@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -83,7 +84,7 @@ class Builder:
                     tuple(step["run"]),
                     _frozen(step.get("when") or {}),
                     step.get("summary", ""),
-                    self.src("launcher", "before_serve", sid, text=" ".join(step["run"])),
+                    self.src("launcher", "before_serve", sid, text=shlex.join(step["run"])),
                 )
                 for sid, step in steps
             ),
@@ -170,7 +171,7 @@ class Builder:
         out = []
         for name, value in args.items():
             tokens = tuple(self.catalog.tokens(name, value))
-            out.append(Arg(name, value, tokens, self.src(*base, name, text=" ".join(tokens))))
+            out.append(Arg(name, value, tokens, self.src(*base, name, text=shlex.join(tokens))))
         return tuple(out)
 
     def profile(

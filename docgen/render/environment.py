@@ -37,9 +37,9 @@ from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, enabled_features, feature, settings_sentences
 from docgen.render.tables import (
     gb,
+    host_defaults_table,
     join,
     long_date,
-    host_defaults_table,
     models_table,
     profiles_table,
     sentence_list,

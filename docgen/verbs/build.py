@@ -9,13 +9,13 @@ changelog history rules and the changelog gate. A caller gets a ``Report``, neve
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from docgen import sync
 from docgen.config import Project
 from docgen.errors import Problem
 from docgen.io.lock import build_lock
-from docgen.plan import Plan, plan
+from docgen.plan import Plan, plan, registry_sources
 from docgen.sync import DRIFTED, Report
 from docgen.verbs import releases
 
@@ -66,6 +66,8 @@ def check(project: Project, changelog_since: str | None = None) -> Report:
     """Compare every output but the build products with disk and apply the changelog
     history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
     the_plan, _digest, report = _compared(project, products=False)
+    if not report.in_sync:
+        report.changes = _against_commit(project, the_plan, report.changes)
     report.findings += releases.history_problems(project, the_plan)
     if changelog_since:
         report.findings += releases.changelog_gate(project, changelog_since)
@@ -85,3 +87,19 @@ def _compared(project: Project, products: bool = True) -> tuple[Plan, str, Repor
         the_plan = plan(project)
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
+
+
+def _against_commit(
+    project: Project, the_plan: Plan, changes: list[sync.Change]
+) -> list[sync.Change]:
+    """The drifted files, told what changed since the last commit (when the project is a
+    git repository), so their blame skips values that did not change and names a removed
+    value where it stood."""
+    from docgen.changelog.diff import committed_registry, removed_sources
+
+    old = committed_registry(project)
+    if old is None:
+        return changes
+    gone = removed_sources(old, the_plan.registry)
+    kept = frozenset((s.keypath, s.text) for s in registry_sources(old))
+    return [replace(c, gone=gone, kept=kept) for c in changes]

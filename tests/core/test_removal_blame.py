@@ -1,0 +1,64 @@
+"""What ``check`` blames drift on when the registry changed since the last commit: a
+value removed outright is named where it stood in the committed registry, and a value
+the commit holds unchanged (a host whose name the new text repeats) is never blamed."""
+
+from __future__ import annotations
+
+import subprocess
+
+from conftest import REPO, Project
+
+SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
+MTP = "      speculative-config: {method: mtp, num_speculative_tokens: 3, moe_backend: triton}\n"
+BEFORE = (REPO / "tests/fixtures/profiles-v0.0.101.yaml").read_text("utf-8")
+
+
+def git(root, *args: str) -> None:
+    who = ["-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)
+
+
+def committed_before(example: Project, run) -> str:
+    """The worked example at the release before the seed, built and committed; returns
+    the registry the seed's pull request ends with."""
+    after = example.read("profiles.yaml")
+    example.write("profiles.yaml", BEFORE)
+    assert run(example, "build").exit_code == 0
+    git(example.root, "init", "-q")
+    git(example.root, "add", ".")
+    git(example.root, "commit", "-qm", "v0.0.101")
+    return after
+
+
+def blamed(example: Project, run) -> list[str]:
+    result = run(example, "check")
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    return sorted({line.strip() for line in lines if "behind it:" in line})
+
+
+def test_a_pure_removal_is_blamed_where_the_value_stood_in_the_commit(example, run):
+    committed_before(example, run)
+    example.edit("profiles.yaml", MTP, "")
+    assert blamed(example, run) == [
+        f"registry entry behind it: HEAD:profiles.yaml:117:7 profiles.{SPARK}.args."
+        "speculative-config"
+    ]
+
+
+def test_the_seeds_whole_change_blames_only_what_changed(example, run):
+    example.write("profiles.yaml", committed_before(example, run))
+    found = blamed(example, run)
+    assert f"registry entry behind it: HEAD:profiles.yaml:117:7 profiles.{SPARK}.args." \
+        "speculative-config" in found  # fmt: skip
+    assert not [line for line in found if "hosts." in line or ".n1x." in line]
+    assert all("overrides.bounded-long-context" in line or "HEAD:" in line for line in found)
+
+
+def test_outside_a_git_repository_blame_is_what_the_new_text_shows(example, run):
+    example.write("profiles.yaml", BEFORE)
+    assert run(example, "build").exit_code == 0
+    example.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 3\n")
+    assert blamed(example, run) == [
+        f"registry entry behind it: profiles.yaml:109:7 profiles.{SPARK}.args.max-num-seqs"
+    ]
