@@ -1,6 +1,6 @@
-"""The rules that tie hosts to the rest of the registry: a host's default image exists, a
-model is registered only for hosts that exist, and a model's support state and selection
-on a host agree with its profile there."""
+"""The rules that tie hosts to the rest of the registry: a host's default image exists and
+every image a host runs is built for its arch, a model is registered only for hosts that
+exist, and a model's support state and selection on a host agree with its profile there."""
 
 from __future__ import annotations
 
@@ -29,6 +29,28 @@ class HostRules:
                     ("hosts", hid, "image"),
                     f"host '{hid}' names unknown image '{one_line(image)}'"
                     f"{did_you_mean(image, images)}",
+                )
+
+    def _image_platforms(self) -> Iterator[Problem]:
+        """An image a host runs (its default, or a profile's own) is built for the host's
+        arch, where both are known: an amd64 image does not start on an arm64 host."""
+        images, hosts = self.data.get("images") or {}, self.data.get("hosts") or {}
+        runs: list[tuple[KeyPath, str, str]] = [
+            (("hosts", hid, "image"), hid, host["image"])
+            for hid, host in hosts.items()
+            if isinstance(host.get("image"), str)
+        ]
+        for pid, profile in (self.data.get("profiles") or {}).items():
+            if isinstance(profile.get("image"), str):
+                runs.append((("profiles", pid, "image"), profile["host"], profile["image"]))
+        for where, hid, iid in runs:
+            arch = (hosts.get(hid) or {}).get("arch")
+            platform = (images.get(iid) or {}).get("platform", "")
+            built = platform.partition("/")[2]
+            if arch in ("arm64", "amd64") and built and built != arch:
+                yield self.at(
+                    where,
+                    f"image '{iid}' is built for {platform}, but host '{hid}' is {arch}",
                 )
 
     def _model_hosts(self) -> Iterator[Problem]:

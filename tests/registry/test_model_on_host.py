@@ -91,3 +91,21 @@ def test_declaring_a_hosts_support_is_a_model_change_diff_reports():
     new = load_bytes(with_hosts("{spark: {support: deferred}}").encode(), "p.yaml")
     changes = [(c.kind, c.subject, c.name, c.old, c.new) for c in diff(old, new)]
     assert changes == [("model-changed", "tiny", "hosts", "spark", "spark (deferred)")]
+
+
+def test_an_image_built_for_another_arch_than_its_host_is_a_located_error():
+    text = MINIMAL_REGISTRY.replace("    platform: linux/amd64\n", "    platform: linux/arm64\n")
+    problems = [str(p) for p in Checker(load_text(text, "p.yaml")).run()]
+    assert problems == [
+        "p.yaml:37:12: error: image 'img' is built for linux/arm64, but host 'box' is amd64"
+    ]
+
+
+def test_a_hosts_default_image_for_another_arch_is_a_located_error():
+    text = MINIMAL_REGISTRY.replace(
+        "  box: {name: Big Box, arch: amd64}\n", "  box: {name: Big Box, arch: arm64, image: img}\n"
+    ).replace("    image: img\n", "")
+    problems = [str(p) for p in Checker(load_text(text, "p.yaml")).run()]
+    assert problems == [
+        "p.yaml:20:44: error: image 'img' is built for linux/amd64, but host 'box' is arm64"
+    ]
