@@ -3,6 +3,7 @@ the product and the vllm settings; every field a page can show."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -87,7 +88,8 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             yield Change("launcher-changed", "launcher", f"--{name}", *values, where)
     if old.launcher.storage != new.launcher.storage:
         sizes = (_storage_text(old.launcher.storage), _storage_text(new.launcher.storage))
-        yield Change("launcher-changed", "launcher", "storage", *sizes)
+        where = (new.launcher.storage or old.launcher.storage).source  # type: ignore[union-attr]
+        yield Change("launcher-changed", "launcher", "storage", *sizes, where)
     before = {s.id: s for s in old.launcher.steps}
     after = {s.id: s for s in new.launcher.steps}
     for sid in dict.fromkeys([*before, *after]):
@@ -183,7 +185,9 @@ def _product(old: Registry, new: Registry) -> Iterator[Change]:
 
 
 def _plain(value: Any) -> Any:
-    """A value ``Change`` can print: mappings and dataclasses as their text."""
+    """A value ``Change`` can print: mappings and dataclasses as ``key=value, ...``."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return ", ".join(f"{k}={v}" for k, v in value.items())
     return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)

@@ -88,7 +88,7 @@ class Builder:
                 )
                 for sid, step in steps
             ),
-            None if storage is None else Storage(**storage),
+            None if storage is None else Storage(**storage, source=self.src("launcher", "storage")),
         )
 
     def product(self, p: dict[str, Any]) -> Product:

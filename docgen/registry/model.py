@@ -179,6 +179,7 @@ class Storage:
 
     staging_reserve_bytes: int = 0
     writable_allowance_bytes: int = 0
+    source: Source | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -49,10 +49,15 @@ def source(key: str, line: int, column: int, file: str = "profiles.yaml") -> dic
     return {"key": key, "file": file, "line": line, "column": column}
 
 
-def change(kind: str, subject: str, where: dict[str, Any], **fields: Any) -> dict[str, Any]:
-    """One change as ``diff --format json`` prints it (``name``, ``old``, ``new`` only when
-    set)."""
-    return {"kind": kind, "subject": subject, **fields, "source": where}
+def change(kind: str, subject: str, where: dict[str, Any] | None, **fields: Any) -> dict[str, Any]:
+    """One change as ``diff --format json`` prints it (``name``, ``old``, ``new`` and
+    ``source`` only when set)."""
+    return {
+        "kind": kind,
+        "subject": subject,
+        **fields,
+        **({} if where is None else {"source": where}),
+    }
 
 
 TINY = "profiles.vllm.box.tiny"
@@ -742,6 +747,55 @@ EDITS += [
         [{"kind": "vllm-changed", "subject": "vllm", "name": "extra_flags/extra_values"}],
     ),
 ]
+
+# The launcher's storage reserves and a step, added and removed; an agent's env and the
+# product's SPDX fields, printed as ``key=value`` text.
+LAUNCHER = (
+    "launcher:\n  before_serve:\n    pip: {run: [pip, install, 'vllm[x]']}\n"
+    "  storage: {staging_reserve_bytes: 3221225472, writable_allowance_bytes: 816000000}\n"
+)
+RESERVES = "a 3.221 GB model-download staging reserve and a 0.816 GB writable allowance"
+STEP_AT = source("launcher.before_serve.pip", 52, 5)
+STORAGE_AT = source("launcher.storage", 53, 3)
+EDITS += [
+    Edit(
+        "launcher-storage-and-step-added",
+        BASE,
+        BASE + LAUNCHER,
+        [
+            change("launcher-changed", "launcher", STORAGE_AT, name="storage", new=RESERVES),
+            change("launcher-changed", "launcher", STEP_AT, name="pip",
+                   new="pip install 'vllm[x]'"),
+        ],
+    ),
+    Edit(
+        "launcher-storage-and-step-removed",
+        BASE + LAUNCHER,
+        BASE,
+        [
+            change("launcher-changed", "launcher", source("launcher.storage", 53, 3, "old.yaml"),
+                   name="storage", old=RESERVES),
+            change("launcher-changed", "launcher", source("launcher.before_serve.pip", 52, 5,
+                   "old.yaml"), name="pip", old="pip install 'vllm[x]'"),
+        ],
+    ),
+    Edit(
+        "agent-env-and-product-spdx",
+        BASE,
+        edit(
+            BASE,
+            ("    cli: acme\n", "    cli: acme\n    env: {ACME_AGENT: alpha, ACME_X: 'y'}\n"),
+            ("    license: Apache-2.0\n", "    license: MIT\n"),
+        ),
+        [
+            change("agent-changed", "alpha", source("agents.[0]", 12, 5), name="env", old="",
+                   new="ACME_AGENT=alpha, ACME_X=y"),
+            change("product-changed", "product", None, name="spdx",
+                   old="copyright=Copyright (c) 2026 Acme Inc., license=Apache-2.0",
+                   new="copyright=Copyright (c) 2026 Acme Inc., license=MIT"),
+        ],
+    ),
+]  # fmt: skip
 
 
 def diff_json(

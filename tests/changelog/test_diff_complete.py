@@ -100,6 +100,8 @@ ADDITIONS = [
     ("models.*.served_name", ("models", "qwen3.6-27b", "served_name"), ["qwen-27b"]),
     ("models.*.revision", ("models", "qwen3.6-27b", "revision"), ["e89b16e"]),
     ("hosts.*.notes", ("hosts", "n1x", "notes"), ["Deferred preview."]),
+    ("images.*.platform (of an image no profile runs)",
+     ("images", "vllm-openai-0.22.0", "platform"), ["linux/amd64"]),
     ("models.*.hosts.*.support", ("models", "qwen3.6-27b", "hosts", "dgx-spark", "support"),
      ["deferred"]),
     ("models.*.hosts.*.selection",
@@ -136,6 +138,10 @@ NO_OTHER_VALUE = {
     "one already; ADDITIONS moves a profile that is no default",
     "profiles.*.expect.present.*": "a guard must agree with the args it guards; changing "
     "both is an arg change, tried at profiles.*.args.*",
+    "hosts.*.arch": "every host runs an image built for its arch, so an arch alone cannot "
+    "change; no page shows a host's arch",
+    "images.*.platform": "the first image runs on arm64 hosts, so its platform alone cannot "
+    "change; ADDITIONS changes the platform of an image no profile runs",
 }
 
 
