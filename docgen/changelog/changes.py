@@ -121,4 +121,4 @@ def shown(value: Any) -> str:
 
 def arg_value(arg: Arg) -> str:
     """The value an argument's tokens give: the tokens after the flag, or the flag alone."""
-    return " ".join(arg.tokens[1:]) if len(arg.tokens) > 1 else arg.tokens[0] if arg.tokens else ""
+    return " ".join(arg.tokens[1:]) if len(arg.tokens) > 1 else arg.tokens[0]

@@ -95,9 +95,9 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
     for sid in dict.fromkeys([*before, *after]):
         step_was, step_now = before.get(sid), after.get(sid)
         if _step(step_was) != _step(step_now):
-            step = step_now or step_was
+            step = step_now or before[sid]
             text = (_step_text(step_was), _step_text(step_now))
-            yield Change("launcher-changed", "launcher", sid, *text, step.source if step else None)
+            yield Change("launcher-changed", "launcher", sid, *text, step.source)
 
 
 def _storage_text(storage: Any) -> str | None:
