@@ -1,12 +1,15 @@
-"""Time docgen at scale and print the figures of issue 8 as Markdown tables.
+"""Time docgen at scale and print the figures of issues 8 and 18 as Markdown tables.
 
 ``python3 benchmarks/run.py [--profiles 2000] [--pages 200] [--growth] [--quick]``
 
 Every figure is the median of several runs of the ``docgen`` console script (the one
 installed next to ``sys.executable``, not a pyenv shim), each a fresh subprocess, so
 wall times include interpreter start and imports. Peak resident memory is the child's
-``ru_maxrss`` from ``os.wait4`` (one isolated process per sample). The corpus comes
-from ``corpus.py`` in this folder; nothing here imports docgen.
+``ru_maxrss`` from ``os.wait4`` (one isolated process per sample), for every command.
+The corpus comes from ``corpus.py`` in this folder; ``check`` is timed both on the
+built tree with its cache and, as docs CI runs it, on a fresh ``git clone`` with no
+cache and no cache key (``clone.py``). ``tables.py`` holds the targets and prints the
+tables; ``harness.py`` runs one command. Nothing here imports docgen.
 """
 
 from __future__ import annotations
@@ -15,151 +18,57 @@ import argparse
 import os
 import re
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus  # noqa: E402  (a sibling script, not a package)
-
-REPO = Path(__file__).resolve().parent.parent
-SUMMARY = re.compile(r"(\d+) written, (\d+) updated, (\d+) pruned, (\d+) unchanged")
-PROFILE_KEY = re.compile(r"^  (vllm\.[^:\s]+):\s*$")
-GMU_LINE = re.compile(r"^(\s+gpu-memory-utilization:\s*)(\S+)\s*$")
-GROWTH = (250, 500, 1000, 2000)
-BASELINES = ("ruamel", "writes", "mkdocs", "python")
-NEUTRAL = Path(tempfile.gettempdir())
-RUAMEL_SNIPPET = (
-    "import sys, time\n"
-    "from ruamel.yaml import YAML\n"
-    "text = open(sys.argv[1], encoding='utf-8').read()\n"
-    "start = time.perf_counter()\n"
-    "YAML(typ='rt').load(text)\n"
-    "print(time.perf_counter() - start)\n"
+import corpus  # noqa: E402  (sibling scripts, not a package)
+from baselines import file_writes, interpreter_start, mkdocs_build, ruamel_parse  # noqa: E402
+from clone import clone_figures  # noqa: E402
+from harness import (  # noqa: E402
+    REPO,
+    Bench,
+    Figure,
+    copy_tree,
+    docgen_script,
+    edit_registry,
+    execute,
+    expect,
+    log,
+    timed,
+    with_memory,
+)
+from hotspots import profiled_checks  # noqa: E402
+from tables import (  # noqa: E402
+    CHECK,
+    CHECK_RSS,
+    COLD,
+    COLD_RSS,
+    EDIT,
+    EDIT_RSS,
+    EXAMPLE,
+    EXAMPLE_RSS,
+    HELP,
+    HELP_RSS,
+    NOOP,
+    NOOP_RSS,
+    WRITTEN,
+    Result,
+    growth,
+    header,
+    main_table,
+    set_targets,
 )
 
-
-# -- running one command ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Sample:
-    """One subprocess: wall seconds, CPU seconds (user + sys), peak RSS in MiB, exit code,
-    combined output."""
-
-    seconds: float
-    cpu: float
-    rss_mb: float
-    code: int
-    output: str
+SUMMARY = re.compile(r"(\d+) written, (\d+) updated, (\d+) pruned, (\d+) unchanged")
+GROWTH = (250, 500, 1000, 2000)
+__all__ = ["edit_registry", "execute", "main", "snapshot", "summary_count", "touched"]
 
 
-def execute(cmd: list[str], cwd: Path | None = None) -> Sample:
-    """Run ``cmd`` once; output goes to a file so a long diff cannot block the pipe.
-
-    The default folder is a neutral one, so a checkout in the current folder cannot
-    shadow ``--source`` on ``sys.path`` (``python -c`` and ``-m`` put the cwd first).
-    """
-    with tempfile.TemporaryFile() as sink:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd or NEUTRAL, stdout=sink, stderr=subprocess.STDOUT)
-        _pid, status, usage = os.wait4(proc.pid, 0)
-        seconds = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        sink.seek(0)
-        output = sink.read().decode("utf-8", errors="replace")
-    cpu = usage.ru_utime + usage.ru_stime
-    return Sample(seconds, cpu, usage.ru_maxrss / 1024, proc.returncode, output)
-
-
-def expect(sample: Sample, code: int | tuple[int, ...], what: str) -> Sample:
-    """Stop the benchmark when a command did not do what the figure assumes."""
-    if sample.code not in (code if isinstance(code, tuple) else (code,)):
-        tail = "\n".join(sample.output.splitlines()[-20:])
-        raise SystemExit(f"{what}: exit {sample.code}, expected {code}\n{tail}")
-    return sample
-
-
-def docgen_script() -> str:
-    """The console script of the running interpreter (a pyenv shim would add ~50 ms)."""
-    local = Path(sys.executable).parent / "docgen"
-    found = str(local) if local.is_file() else shutil.which("docgen")
-    if found is None:
-        raise SystemExit("docgen console script not found: pip install -e . first")
-    return found
-
-
-# -- figures ------------------------------------------------------------------------
-
-
-@dataclass
-class Figure:
-    """A named list of samples with an optional upper bound to meet."""
-
-    name: str
-    unit: str
-    samples: list[float] = field(default_factory=list)
-    target: float | None = None
-    note: str = ""
-    cpu: list[float] = field(default_factory=list)
-
-    def add(self, sample: Sample) -> None:
-        """A timed run: its wall and CPU seconds."""
-        self.samples.append(sample.seconds)
-        self.cpu.append(sample.cpu)
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-    def status(self) -> str:
-        if self.target is None:
-            return ""
-        return "met" if self.median <= self.target else "**missed**"
-
-    def shown(self, value: float | None = None) -> str:
-        value = self.median if value is None else value
-        if self.unit == "s":
-            return f"{value:.2f} s" if value < 100 else f"{value:.0f} s"
-        if self.unit == "MB":
-            return f"{value:.0f} MB"
-        return f"{value:g}"
-
-
-@dataclass
-class Bench:
-    """Settings shared by every measurement of one run."""
-
-    script: str
-    work: Path
-    repeat: int
-    cold_repeat: int
-    budget: float
-    package: str = ""
-
-    def docgen(self, root: Path, *args: str) -> list[str]:
-        return [self.script, "--root", str(root), *args]
-
-    def runs(self, count: int, figure: Figure) -> Iterator[int]:
-        """Up to ``count`` runs; no new one once the figure's runs add up to the budget."""
-        for index in range(count):
-            if index and sum(figure.samples) >= self.budget:
-                return
-            yield index
-
-
-def copy_tree(src: Path, dst: Path) -> Path:
-    """A fresh copy, flushed to disk so that its writeback does not land on the next timing."""
-    if dst.exists():
-        shutil.rmtree(dst)
-    shutil.copytree(src, dst, symlinks=True)
-    os.sync()
-    return dst
+# -- figures on a copy of the built corpus ------------------------------------------
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int]]:
@@ -183,25 +92,21 @@ def summary_count(output: str) -> int | None:
     return None if match is None else sum(int(match[i]) for i in (1, 2, 3))
 
 
-def cold_builds(bench: Bench, base: Path) -> tuple[Figure, Figure, Path]:
-    """Build fresh copies of the corpus; return time, peak memory and one built tree."""
-    times = Figure("cold `build` (fresh copy, nothing generated)", "s")
-    rss = Figure("peak RSS, cold `build`", "MB")
+def cold_builds(bench: Bench, base: Path) -> tuple[Figure, Path]:
+    """Build fresh copies of the corpus; return the timed figure and one built tree."""
+    times = timed(COLD, COLD_RSS)
     built = base
     for index in bench.runs(bench.cold_repeat, times):
         tree = copy_tree(base, bench.work / f"cold-{index}")
-        sample = expect(execute(bench.docgen(tree, "build", "-q")), 0, "cold build")
-        times.add(sample)
-        rss.samples.append(sample.rss_mb)
+        times.add(expect(execute(bench.docgen(tree, "build", "-q")), 0, "cold build"))
         built = tree
-    return times, rss, built
+    return times, built
 
 
-def noop_builds(bench: Bench, tree: Path) -> tuple[Figure, Figure, Figure]:
+def noop_builds(bench: Bench, tree: Path) -> tuple[Figure, Figure]:
     """Build an in-sync tree again; count files written by summary line and by stat."""
-    times = Figure("no-op `build`", "s")
-    written = Figure("files written by no-op `build`", "files", note="summary line and stat")
-    rss = Figure("peak RSS, no-op `build`", "MB")
+    times = timed(NOOP, NOOP_RSS)
+    written = Figure(WRITTEN, "files", note="summary line and stat")
     for _ in bench.runs(bench.repeat, times):
         before = snapshot(tree)
         sample = expect(execute(bench.docgen(tree, "build")), 0, "no-op build")
@@ -210,43 +115,23 @@ def noop_builds(bench: Bench, tree: Path) -> tuple[Figure, Figure, Figure]:
             raise SystemExit(f"no-op build printed no summary line:\n{sample.output[-2000:]}")
         times.add(sample)
         written.samples.append(max(reported, touched(before, snapshot(tree))))
-        rss.samples.append(sample.rss_mb)
-    return times, written, rss
+    return times, written
 
 
-def checks(bench: Bench, tree: Path) -> tuple[Figure, Figure]:
-    """``check`` on an in-sync tree: time and peak memory."""
-    times = Figure("`check`, tree in sync", "s")
-    rss = Figure("peak RSS, `check`", "MB")
+def checks(bench: Bench, tree: Path) -> Figure:
+    """``check`` on the in-sync tree a build just wrote, its cache warm."""
+    times = timed(CHECK, CHECK_RSS)
     for _ in bench.runs(bench.repeat, times):
-        sample = expect(execute(bench.docgen(tree, "check", "-q")), 0, "check in sync")
-        times.add(sample)
-        rss.samples.append(sample.rss_mb)
-    return times, rss
-
-
-def edit_registry(path: Path) -> str:
-    """Change the middle profile's gpu-memory-utilization; return that profile's id."""
-    lines = path.read_text("utf-8").split("\n")
-    starts = [i for i, line in enumerate(lines) if PROFILE_KEY.match(line)]
-    first = starts[len(starts) // 2]
-    for index in range(first + 1, len(lines)):
-        if PROFILE_KEY.match(lines[index]):
-            break
-        match = GMU_LINE.match(lines[index])
-        if match:
-            new = "0.55" if match[2] != "0.55" else "0.65"
-            lines[index] = f"{match[1]}{new}"
-            path.write_text("\n".join(lines), "utf-8")
-            return PROFILE_KEY.match(lines[first])[1]  # type: ignore[index]
-    raise SystemExit(f"no gpu-memory-utilization in the middle profile of {path}")
+        times.add(expect(execute(bench.docgen(tree, "check", "-q")), 0, "check in sync"))
+    return times
 
 
 def edited_checks(bench: Bench, tree: Path) -> Figure:
-    """``check`` after one registry edit: must exit 1 and name the profile's page."""
+    """``check`` after one registry edit on a copy of the built tree (its cache and the
+    user's key there, no git): must exit 1 and name the profile's page."""
     edited = copy_tree(tree, bench.work / "edited")
     profile = edit_registry(edited / "profiles.yaml")
-    figure = Figure("`check` after one registry edit (exit 1)", "s")
+    figure = timed(EDIT, EDIT_RSS)
     for _ in bench.runs(bench.repeat, figure):
         sample = expect(execute(bench.docgen(edited, "check", "-q")), 1, "check after edit")
         if profile not in sample.output:
@@ -270,15 +155,17 @@ def worked_example(work: Path) -> Path:
     return root
 
 
-def startup(bench: Bench) -> tuple[Figure, Figure]:
-    """``docgen --help`` and ``docgen check`` on the worked example, after one warm-up.
+def startup(bench: Bench) -> list[Figure]:
+    """``docgen --help`` and ``docgen check`` on the worked example, after one warm-up,
+    each followed by its peak RSS.
 
     The example's check may report drift (exit 1) while someone edits the repository;
     the figure then says so instead of stopping the run.
     """
     example = worked_example(bench.work)
-    helps = Figure("`docgen --help`", "s", target=0.15)
-    check = Figure("`docgen check`, worked example", "s", target=0.35)
+    helps, check = timed(HELP, HELP_RSS), timed(EXAMPLE, EXAMPLE_RSS)
+    figures = list(with_memory(helps, check))
+    set_targets(figures)
     for figure, cmd, codes in (
         (helps, [bench.script, "--help"], (0,)),
         (check, bench.docgen(example, "check", "-q"), (0, 1)),
@@ -287,125 +174,26 @@ def startup(bench: Bench) -> tuple[Figure, Figure]:
             figure.name += " (drifted: exit 1)"
         for _ in bench.runs(max(bench.repeat, 5), figure):
             figure.add(expect(execute(cmd), codes, figure.name))
-    return helps, check
-
-
-# -- baselines ----------------------------------------------------------------------
-
-
-def interpreter_start(bench: Bench) -> Figure:
-    """``python3 -c pass``: the floor under every startup figure on this machine."""
-    figure = Figure(
-        "Python start alone, `python3 -c pass`",
-        "s",
-        note="same interpreter as the console script, site-packages .pth files included; "
-        "the floor under the two startup figures",
-    )
-    cmd = [sys.executable, "-c", "pass"]
-    expect(execute(cmd), 0, figure.name)
-    for _ in bench.runs(max(bench.repeat, 5), figure):
-        figure.add(expect(execute(cmd), 0, figure.name))
-    return figure
-
-
-def ruamel_parse(bench: Bench, registry: Path) -> Figure:
-    """ruamel.yaml's round-trip load of the registry, timed inside a fresh interpreter."""
-    figure = Figure(
-        'ruamel.yaml `YAML(typ="rt").load` of the registry',
-        "s",
-        note="load call only: no interpreter start, import or file read",
-    )
-    cmd = [sys.executable, "-c", RUAMEL_SNIPPET, str(registry)]
-    for _ in bench.runs(bench.repeat, figure):
-        figure.samples.append(float(expect(execute(cmd), 0, "ruamel parse").output.strip()))
-    return figure
-
-
-def mkdocs_site(tree: Path, dest: Path) -> int:
-    """A minimal MkDocs project holding every .mdx page of ``tree/docs`` renamed .md."""
-    if dest.exists():
-        shutil.rmtree(dest)
-    docs = dest / "docs"
-    count = 0
-    for page in sorted((tree / "docs").rglob("*.mdx")):
-        rel = page.relative_to(tree / "docs").with_suffix(".md")
-        target = docs / Path(*(part.lstrip("_") for part in rel.parts))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(page, target)
-        count += 1
-    (docs / "index.md").write_text("# Corpus\n", "utf-8")
-    (dest / "mkdocs.yml").write_text(
-        "site_name: docgen corpus baseline\nplugins: []\nnav:\n  - index.md\n", "utf-8"
-    )
-    return count
-
-
-def mkdocs_build(bench: Bench, tree: Path) -> Figure:
-    """``mkdocs build`` of the same pages docgen wrote or filled."""
-    site = bench.work / "mkdocs"
-    pages = mkdocs_site(tree, site)
-    figure = Figure(
-        "`mkdocs build` of the same pages",
-        "s",
-        note=f"{pages} .mdx pages of docs/ (generated, variants, hand-written) renamed .md; "
-        "default theme, no plugins, nav of one page; wall time incl. interpreter start",
-    )
-    for index in bench.runs(bench.cold_repeat, figure):
-        # A new site folder per run: deleting thousands of files slows every file
-        # creation on this kind of virtual machine for about a minute afterwards.
-        out = site / f"site-{index}"
-        cmd = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", "mkdocs.yml", "-d", str(out)]
-        figure.add(expect(execute(cmd, cwd=site), 0, "mkdocs build"))
-    return figure
-
-
-WRITE_SNIPPET = (
-    "import os, sys, time\n"
-    "src, dst = sys.argv[1], sys.argv[2]\n"
-    "files = []\n"
-    "for top, _, names in os.walk(src):\n"
-    "    for name in names:\n"
-    "        path = os.path.join(top, name)\n"
-    "        with open(path, 'rb') as f:\n"
-    "            files.append((os.path.join(dst, os.path.relpath(path, src)), f.read()))\n"
-    "start = time.perf_counter()\n"
-    "for path, data in files:\n"
-    "    os.makedirs(os.path.dirname(path), exist_ok=True)\n"
-    "    with open(path, 'xb') as f:\n"
-    "        f.write(data)\n"
-    "print(time.perf_counter() - start)\n"
-)
-
-
-def file_writes(bench: Bench, built: Path) -> Figure:
-    """The machine's own cost of creating the files a cold build writes, without docgen."""
-    figure = Figure(
-        "plain writes of the same files",
-        "s",
-        note="every file under docs/ after a build, written to a new folder with "
-        "open/write/close in one Python process (write loop only); the floor under "
-        "cold `build`'s file creation",
-    )
-    for index in bench.runs(bench.cold_repeat, figure):
-        os.sync()
-        dest = bench.work / f"writes-{index}"
-        cmd = [sys.executable, "-c", WRITE_SNIPPET, str(built / "docs"), str(dest)]
-        figure.samples.append(float(expect(execute(cmd), 0, "plain writes").output.strip()))
-    return figure
+    return figures
 
 
 # -- one corpus size ----------------------------------------------------------------
 
 
-@dataclass
-class Result:
-    """Every figure at one corpus size."""
-
-    profiles: int
-    pages: int
-    outputs: int
-    registry_bytes: int
-    figures: dict[str, Figure]
+def corpus_figures(bench: Bench, base: Path) -> tuple[list[Figure], Path]:
+    """Every timed figure of one corpus (builds, checks with the cache, checks on fresh
+    clones), and one built tree."""
+    cold, built = cold_builds(bench, base)
+    log(f"  cold build {cold.shown()}")
+    noop, written = noop_builds(bench, built)
+    log(f"  no-op build {noop.shown()}")
+    check = checks(bench, built)
+    log(f"  check, cache warm {check.shown()}")
+    edited = edited_checks(bench, built)
+    log(f"  check after edit, with cache {edited.shown()}")
+    fresh, fresh_edited = clone_figures(bench, built)
+    log(f"  check on a fresh clone {fresh.shown()}, after edit {fresh_edited.shown()}")
+    return [cold, noop, written, check, fresh, edited, fresh_edited], built
 
 
 def measure(
@@ -418,17 +206,10 @@ def measure(
         shutil.rmtree(bench.work)
     corpus.write(base, profiles, pages, agents, seed)
     log(f"corpus: {profiles} profiles, {pages} pages in {base}")
-    figures: dict[str, Figure] = {}
-    cold, cold_rss, built = cold_builds(bench, base)
-    log(f"  cold build {cold.shown()}")
-    noop, written, noop_rss = noop_builds(bench, built)
-    log(f"  no-op build {noop.shown()}")
-    check, check_rss = checks(bench, built)
-    log(f"  check {check.shown()}")
-    edited = edited_checks(bench, built)
-    log(f"  check after edit {edited.shown()}")
-    for figure in (cold, noop, written, check, edited, cold_rss, noop_rss, check_rss):
-        figures[figure.name] = figure
+    timings, built = corpus_figures(bench, base)
+    ordered = [*timings, *(f.memory for f in timings if f.memory is not None)]
+    figures = {figure.name: figure for figure in ordered}
+    set_targets(ordered)
     figures["ruamel"] = ruamel_parse(bench, base / "profiles.yaml")
     if baselines:
         figures["writes"] = file_writes(bench, built)
@@ -438,129 +219,11 @@ def measure(
     return Result(profiles, pages, outputs, size, figures)
 
 
-def set_targets(result: Result) -> None:
-    """Issue 8's bounds, which hold for 2,000 profiles, 200 shared pages and 3 agents."""
-    bounds = {
-        "cold `build` (fresh copy, nothing generated)": 4.0,
-        "no-op `build`": 1.5,
-        "files written by no-op `build`": 0,
-        "`check`, tree in sync": 1.5,
-        "peak RSS, cold `build`": 300,
-        "peak RSS, no-op `build`": 300,
-        "peak RSS, `check`": 300,
-    }
-    for name, bound in bounds.items():
-        result.figures[name].target = bound
-
-
-def log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-# -- printing -----------------------------------------------------------------------
-
-
-def cpu(figure: Figure) -> str:
-    """Median CPU seconds of a timed figure (robust when other load shares the cores)."""
-    return figure.shown(statistics.median(figure.cpu)) if figure.cpu else ""
-
-
-def row(figure: Figure, status: str) -> str:
-    target = "" if figure.target is None else f"≤ {figure.shown(figure.target)}"
-    cells = [figure.name, figure.shown(), cpu(figure), str(len(figure.samples)), target, status]
-    return "| " + " | ".join(cells) + " |"
-
-
-def main_table(result: Result, startup_figures: tuple[Figure, ...], at_target: bool) -> str:
-    """Figures with targets and status, then the baselines with what they measured."""
-    rows = ["| figure | median | CPU | runs | target | status |", "|---|---:|---:|---:|---:|---|"]
-    ordered = [f for k, f in result.figures.items() if k not in BASELINES]
-    for figure in ordered:
-        sized = at_target or figure.target is None
-        rows.append(row(figure, figure.status() if sized else "n/a at this size"))
-    rows += [row(figure, figure.status()) for figure in startup_figures]
-    rows += ["", "| baseline | median | runs | what was measured |", "|---|---:|---:|---|"]
-    for key in BASELINES:
-        if key in result.figures:
-            f = result.figures[key]
-            rows.append(f"| {f.name} | {f.shown()} | {len(f.samples)} | {f.note} |")
-    return "\n".join(rows)
-
-
-GROWTH_COLUMNS = (
-    ("cold build", "cold `build` (fresh copy, nothing generated)"),
-    ("no-op build", "no-op `build`"),
-    ("check in sync", "`check`, tree in sync"),
-    ("check after edit", "`check` after one registry edit (exit 1)"),
-    ("peak RSS check", "peak RSS, `check`"),
-    ("ruamel rt load", "ruamel"),
-)
-
-
-def both(figure: Figure) -> str:
-    """Median wall time with median CPU time in brackets, when there is one."""
-    return f"{figure.shown()} ({cpu(figure)})" if figure.cpu else figure.shown()
-
-
-def growth_table(results: list[Result]) -> str:
-    """One row per size, plus the in-sync check's cost per profile."""
-    head = ["profiles", "pages", "files in docs/", *[c for c, _ in GROWTH_COLUMNS]]
-    rows = ["| " + " | ".join(head) + " | check CPU per profile |", "|" + "---:|" * (len(head) + 1)]
-    for r in results:
-        cells = [str(r.profiles), str(r.pages), str(r.outputs)]
-        cells += [both(r.figures[key]) for _, key in GROWTH_COLUMNS]
-        per = statistics.median(r.figures["`check`, tree in sync"].cpu) / r.profiles * 1000
-        rows.append("| " + " | ".join(cells) + f" | {per:.1f} ms |")
-    return "\n".join(rows)
-
-
-def header(bench: Bench, result: Result, agents: int, seed: int, start_load: float) -> str:
-    load = os.getloadavg()
-    return (
-        f"docgen benchmark: {result.profiles} profiles, {result.pages} shared pages, "
-        f"{agents} agents (seed {seed}); registry {result.registry_bytes / 1e6:.1f} MB, "
-        f"{result.outputs} files under docs/ after build.\n"
-        f"Console script {bench.script} importing {bench.package} (its bytecode compiled "
-        "beforehand, as pip does on install); "
-        f"Python {sys.version.split()[0]}; "
-        f"{os.cpu_count()} CPUs; 1-minute load average {start_load:.2f} at the start, "
-        f"{load[0]:.2f} at the end. "
-        f"Medians of up to {bench.repeat} runs ({bench.cold_repeat} for cold builds and "
-        f"mkdocs), fewer once a figure's runs add up to {bench.budget:g} s.\n"
-    )
-
-
-# -- hot spots ----------------------------------------------------------------------
-
-
-def hotspots(bench: Bench, tree: Path, top: int) -> str:
-    """cProfile of one in-sync ``check``: docgen's functions by cumulative time, then every
-    function by own time (where the time is actually spent, libraries included)."""
-    import io
-    import pstats
-    import sysconfig
-
-    out = bench.work / "check.prof"
-    cmd = [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "docgen"]
-    expect(execute([*cmd, "--root", str(tree), "check", "-q"]), 0, "profiled check")
-    text = io.StringIO()
-    stats = pstats.Stats(str(out), stream=text)
-    stats.sort_stats("cumulative").print_stats(r"/docgen/(?!cli\.py|__main__)", top)
-    stats.sort_stats("tottime").print_stats(top)
-    for prefix in (
-        f"{Path(bench.package).parent}/",
-        f"{REPO}/",
-        f"{sysconfig.get_paths()['purelib']}/",
-        f"{sys.prefix}/",
-    ):
-        text = io.StringIO(text.getvalue().replace(prefix, ""))
-    return text.getvalue()
-
-
 # -- main ---------------------------------------------------------------------------
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    # long: one add_argument call per option
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--profiles", type=int, default=2000)
     parser.add_argument("--pages", type=int, default=200)
@@ -587,7 +250,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         type=int,
         default=0,
         metavar="N",
-        help="print the top N functions of a cProfiled check",
+        help="print the top N functions of a cProfiled check, cache warm and on a fresh clone",
     )
     parser.add_argument(
         "--source",
@@ -620,30 +283,22 @@ def run_all(args: argparse.Namespace, bench: Bench) -> str:
     start_load = os.getloadavg()[0]
     startup_figures = startup(bench)  # first: it is quick and fails fast
     floor = interpreter_start(bench)
-    log(f"startup: --help {startup_figures[0].shown()}, check {startup_figures[1].shown()}")
+    log(f"startup: --help {startup_figures[0].shown()}, check {startup_figures[2].shown()}")
     results = [
         measure(bench, n, p, args.agents, args.seed, baselines=(n == args.profiles))
         for n, p in sizes(args)
     ]
     main = next(r for r in results if r.profiles == args.profiles)
     at_target = (main.profiles, main.pages, args.agents) == (2000, 200, 3)
-    set_targets(main)
     main.figures["python"] = floor
     parts = [
         header(bench, main, args.agents, args.seed, start_load),
         main_table(main, startup_figures, at_target),
     ]
     if args.growth:
-        scale = f"pages = profiles x {args.pages}/{args.profiles}"
-        parts += [
-            "",
-            f"Growth ({scale}; medians as above, wall time with CPU time in brackets):",
-            "",
-            growth_table(results),
-        ]
+        parts += growth(results, f"pages = profiles x {args.pages}/{args.profiles}")
     if args.hotspots:
-        tree = bench.work / f"n{args.profiles}" / "cold-0"
-        parts += ["", "cProfile of one in-sync `check`:", "", hotspots(bench, tree, args.hotspots)]
+        parts += profiled_checks(bench, args.profiles, args.hotspots)
     return "\n".join(parts)
 
 
