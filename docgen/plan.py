@@ -12,73 +12,44 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docgen import incremental, inputs
 from docgen.config import Project
 from docgen.config import variant_path as variant_path
 from docgen.errors import Location, TemplateError
 from docgen.export import export_data as export_data
 from docgen.io import files
 from docgen.nav_output import filled, refuse_unknown
+from docgen.outputs import Output as Output
+from docgen.outputs import Plan as Plan
 from docgen.outputs_check import refuse_collisions
-from docgen.registry.model import Profile, Registry, Source
+from docgen.provenance import profile_sources, registry_sources
+from docgen.registry.model import Registry, Source
 from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
 from docgen.render.syntax import notice, owned, with_notice
 
 if TYPE_CHECKING:
     from docgen.changelog.entries import Entry
+    from docgen.incremental import Record
     from docgen.navigation import Navigation
     from docgen.render.environment import Renderer
 
 
-@dataclass(frozen=True)
-class Output:
-    """One file docgen owns: project-relative POSIX path, full text, provenance."""
-
-    path: str
-    text: str
-    origin: str
-    sources: tuple[Source, ...] = ()
-    kind: str = "page"  # page | region | variant | export
-    #: In a cached plan: the SHA-256 of the UTF-8 text, which is then left out ("").
-    digest: str = ""
-    #: What its sources are: ``registry`` nodes, or the ``changelog`` entries (whose
-    #: overview only takes the product's name and links from the registry).
-    basis: str = "registry"
-
-    @property
-    def owned(self) -> bool:
-        """Whether docgen owns the whole file (a region page is the author's)."""
-        return self.kind != "region"
-
-
-@dataclass(frozen=True)
-class Plan:
-    registry: Registry
-    outputs: tuple[Output, ...]
-    #: Every published page (not variants) with the ids of the agents it is published for.
-    pages: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    #: False for a cached plan: no profiles in the registry, and each output has only the
-    #: digest of its text and no sources; enough to prove a tree in sync, nothing more.
-    complete: bool = True
-    #: The text of each published page docgen does not write (a hand-written page without
-    #: regions), so the preview serves every page from the plan; empty in a cached plan.
-    texts: tuple[tuple[str, str], ...] = ()
-    #: The project's Fern navigation, when it has one: what it publishes, and where.
-    navigation: Navigation | None = None
-
-    def by_path(self) -> dict[str, Output]:
-        return {o.path: o for o in self.outputs}
-
-
-def plan(project: Project, registry: Registry | None = None) -> Plan:
+def plan(
+    project: Project,
+    registry: Registry | None = None,
+    record: Record | None = None,
+    render: frozenset[str] = frozenset(),
+) -> Plan:
     """Render every output of ``project`` in memory; raise on the first broken input.
 
     Each page (a template page, once per profile for a ``[profile]`` template, or a
     hand-written page) is one unit of work: the page and its agent variants. Units are
     independent, so large projects share them with a forked process (see parallel).
+    With the ``record`` of an earlier plan of the same inputs (see ``incremental``), a
+    unit whose reads are unchanged keeps its outputs' digests instead of rendering,
+    unless one of its outputs is in ``render``; the plan is then not ``complete``.
     """
     from docgen import navigation
-    from docgen.heap import settled
-    from docgen.parallel import map_split
     from docgen.registry.load import load_registry
     from docgen.render.environment import Renderer
 
@@ -88,25 +59,51 @@ def plan(project: Project, registry: Registry | None = None) -> Plan:
         refuse_unknown(nav)
     renderer = Renderer(reg, [project.path(project.config.templates)], project.root)
     jobs = list(_jobs(project, reg))
-    hand = _hand_written_pages(project, {job.path for job in jobs})
-    custom = _custom_regions(project)
-    units: list[_Job | Path] = [*jobs, *hand]
-    with settled():
-        done = map_split(lambda unit: _unit(project, reg, renderer, custom, nav, unit), units)
+    units: list[_Job | Path] = [*jobs, *_hand_written_pages(project, {j.path for j in jobs})]
+    pages_of = (_custom_regions(project), nav)
+    done, new_record, complete = _done(project, reg, renderer, pages_of, units, record, render)
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]
     if nav is not None and nav.regions:
         nav = _navigation_written(project, nav, units, done, outputs)
-    outputs.append(_export(project, reg))
-    overview = overview_output(project, reg)
-    if overview is not None:
-        outputs.append(overview)
+    outputs += [o for o in (_export(project, reg), overview_output(project, reg)) if o]
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
-    return Plan(reg, tuple(outputs), pages, texts=texts, navigation=nav)
+    return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
+
+
+def _done(
+    project: Project,
+    reg: Registry,
+    renderer: Renderer,
+    pages: tuple[set[str], Navigation | None],
+    units: list[_Job | Path],
+    record: Record | None,
+    render: frozenset[str],
+) -> tuple[list[_Unit], Record, bool]:
+    """Each unit's outputs, rendered or (where ``record`` still holds) kept; the new
+    record; whether every unit was rendered."""
+    from docgen.heap import settled
+    from docgen.parallel import map_split
+
+    custom, nav = pages
+    shared = inputs.shared_key(project)
+    if record is not None and record.shared != shared:
+        record = None  # docgen, the settings, the templates or the navigation changed
+    keys = [_key(project, unit) for unit in units]
+    page_inputs = {
+        key: None if isinstance(unit, _Job) else incremental.page_digest(project, unit)
+        for key, unit in zip(keys, units, strict=True)
+    }
+    kept = incremental.kept(reg, renderer, record, page_inputs, render)
+    todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
+    with settled():
+        fresh = iter(map_split(lambda u: _read(project, reg, renderer, custom, nav, u), todo))
+    done = [kept[key] if key in kept else next(fresh) for key in keys]
+    return done, incremental.record_of(shared, reg, page_inputs, done), not kept
 
 
 def _navigation_written(
@@ -147,6 +144,31 @@ class _Unit:
     published: bool = False
     audience: tuple[str, ...] = ()
     text: str = ""  # a published hand-written page's text, when docgen does not write it
+    reads: tuple[tuple[tuple[str, ...], str], ...] = ()  # what it read (see incremental)
+
+
+def _key(project: Project, unit: _Job | Path) -> incremental.UnitKey:
+    if isinstance(unit, _Job):
+        return ("job", unit.name, unit.profile or "")
+    return ("page", unit.relative_to(project.root).as_posix(), "")
+
+
+def _read(
+    project: Project,
+    reg: Registry,
+    renderer: Renderer,
+    custom: set[str],
+    nav: Navigation | None,
+    unit: _Job | Path,
+) -> _Unit:
+    """Render one unit, recording what it read (the product and agents always: every
+    page's notice and variants depend on them)."""
+    from docgen.render.reads import note, recording
+
+    with recording() as reads:
+        note(("product",), ("agents",))
+        done = _unit(project, reg, renderer, custom, nav, unit)
+    return replace(done, reads=tuple(reads.items()))
 
 
 def _jobs(project: Project, reg: Registry) -> Iterator[_Job]:
@@ -197,7 +219,7 @@ def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
     """The unit with the registry nodes behind its outputs (computed here, not sent
     between processes)."""
     if isinstance(unit, _Job) and unit.profile is not None:
-        sources = _profile_sources(reg.profiles[unit.profile])
+        sources = profile_sources(reg.profiles[unit.profile])
     else:
         sources = registry_sources(reg)
     return replace(
@@ -306,40 +328,6 @@ def overview_output(
     note = notice(f"the entries in {project.config.changelog}/", reg.path)
     path = f"{project.config.changelog}/{changelog.OVERVIEW}"
     return Output(path, with_notice(text, note), path, tuple(sources), "page", basis="changelog")
-
-
-def _profile_sources(profile: Profile) -> tuple[Source, ...]:
-    out = [profile.source, profile.model.source, profile.host.source]
-    if profile.image:
-        out.append(profile.image.source)
-    out += [a.source for a in profile.args]
-    for override in profile.overrides:
-        out += [override.source, *(a.source for a in override.args)]
-    return tuple(out)
-
-
-_ALL_SOURCES: dict[int, tuple[Registry, tuple[Source, ...]]] = {}
-
-
-def registry_sources(reg: Registry) -> tuple[Source, ...]:
-    """Every registry node a whole-registry page can show (computed once per registry)."""
-    cached = _ALL_SOURCES.get(id(reg))
-    if cached is not None and cached[0] is reg:
-        return cached[1]
-    result = _collect_sources(reg)
-    _ALL_SOURCES.clear()
-    _ALL_SOURCES[id(reg)] = (reg, result)
-    return result
-
-
-def _collect_sources(reg: Registry) -> tuple[Source, ...]:
-    out: list[Source] = [a.source for a in reg.agents]
-    out += [h.source for h in reg.hosts.values()]
-    out += [i.source for i in reg.images.values()]
-    out += [m.source for m in reg.models.values()]
-    for profile in reg.profiles.values():
-        out += _profile_sources(profile)
-    return tuple(dict.fromkeys(out))
 
 
 def _export(project: Project, reg: Registry) -> Output:

@@ -1,9 +1,10 @@
 """The typed, immutable registry that templates and every verb receive.
 
 Objects here are built by ``registry.builder`` after validation; each keeps the
-key path and file location of the YAML node it came from. No raw YAML leaves the
-package: the ``vllm`` section travels as ``VllmSettings``, and ``Registry.catalog``
-gives the vLLM catalog a profile's args are checked against.
+key path and file location of the YAML node it came from. The ``vllm`` section travels
+as ``VllmSettings``, and ``Registry.catalog`` gives the vLLM catalog a profile's args are
+checked against; the validated document itself stays only as ``Registry.data``, which
+``Registry.parts`` digests part by part for incremental rendering.
 """
 
 from __future__ import annotations
@@ -112,8 +113,7 @@ class ModelOnHost:
 
     host: str
     min_compute_capability: str
-    #: What the registry says for this host: None when it leaves the model's value.
-    declared: str | None = None
+    declared: str | None = None  # what the registry says for this host, if anything
     #: None where the registry leaves them: the profile's on that host, else the defaults.
     support: str | None = None
     selection: str | None = None
@@ -287,6 +287,14 @@ class Registry:
     profiles: Mapping[str, Profile]
     vllm: VllmSettings = field(default_factory=VllmSettings)
     launcher: Launcher = field(default_factory=Launcher)
+    data: Any = field(default=None, compare=False, repr=False)  # the validated document
+
+    @cached_property
+    def parts(self) -> Mapping[tuple[str, ...], str]:
+        """The digest of each part a render can read (``docgen.registry.parts``)."""
+        from docgen.registry.parts import part_digests  # noqa: PLC0415
+
+        return part_digests(self.data or {})
 
     @property
     def default_agent(self) -> Agent:
@@ -313,9 +321,7 @@ class Registry:
         the registry's host order, each with the model's facts there: what the model entry
         declares, else what its first profile on that host says, else supported and
         automatic."""
-        profiles: dict[str, Profile] = {}
-        for profile in self.profiles_for_model(model.id):
-            profiles.setdefault(profile.host.id, profile)
+        profiles = {p.host.id: p for p in reversed(self.profiles_for_model(model.id))}
         default = ModelOnHost("", model.min_compute_capability)
         out = []
         for hid in self.hosts:

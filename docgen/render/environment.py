@@ -21,7 +21,6 @@ from markupsafe import Markup
 
 from docgen.errors import Location, Problem, TemplateError
 from docgen.registry.model import (
-    Agent,
     Host,
     Image,
     Model,
@@ -33,8 +32,16 @@ from docgen.registry.model import (
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
-from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, enabled_features, feature, settings_sentences
+from docgen.render.reads import (
+    ReadingEnvironment,
+    Section,
+    SectionList,
+    note,
+    note_derived,
+    note_object,
+    reading,
+)
 from docgen.render.tables import (
     gb,
     host_defaults_table,
@@ -104,11 +111,11 @@ class TemplateGlobals(TypedDict):
 
     registry: Registry
     product: Product
-    agents: tuple[Agent, ...]
+    agents: SectionList
     hosts: Mapping[str, Host]
     images: Mapping[str, Image]
     models: Mapping[str, Model]
-    profiles: list[Profile]
+    profiles: SectionList
     cli: str
     table: Callable[[Sequence[str], Iterable[Sequence[Any]]], Markup]
     serve_command: Callable[..., str]
@@ -137,7 +144,7 @@ class Renderer:
         self.registry = registry
         loaders: list[jinja2.BaseLoader] = [ConfinedLoader(template_dirs, root)]
         loaders.append(jinja2.PackageLoader("docgen", "templates"))
-        self.env = BoundedEnvironment(
+        self.env = ReadingEnvironment(
             loader=jinja2.ChoiceLoader(loaders),
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
@@ -164,29 +171,33 @@ class Renderer:
         self.env.globals.update(self._globals())
 
     def _globals(self) -> TemplateGlobals:
+        """What templates see; each registry value is a view that records what a render
+        reads of it (see ``docgen.render.reads``)."""
         reg = self.registry
         return {
             "registry": reg,
             "product": reg.product,
-            "agents": reg.agents,
-            "hosts": reg.hosts,
-            "images": reg.images,
-            "models": reg.models,
-            "profiles": list(reg.profiles.values()),
+            "agents": SectionList("agents", reg.agents),
+            "hosts": Section("hosts", reg.hosts),
+            "images": Section("images", reg.images),
+            "models": Section("models", reg.models),
+            "profiles": SectionList("profiles", reg.profiles.values()),
             "cli": reg.product.cli_token,
             "table": table,
             "serve_command": self.serve_command,
             "override_command": self.override_command,
-            "host_default": reg.host_default,
+            "host_default": reading(("profiles",))(reg.host_default),
             "host_defaults_table": self.host_defaults_table,
             "models_table": self.models_table,
-            "profiles_table": lambda: profiles_table(reg),
-            "describe": describe,
+            "profiles_table": self.profiles_table,
+            "describe": reading()(describe),
             "feature": feature,
-            "enabled_features": enabled_features,
-            "settings_sentences": settings_sentences,
-            "storage_estimate": lambda profile: estimate(profile, reg.launcher),
-            "override_setting": lambda override: override_setting(reg.product, override),
+            "enabled_features": reading()(enabled_features),
+            "settings_sentences": reading()(settings_sentences),
+            "storage_estimate": reading()(lambda profile: estimate(profile, reg.launcher)),
+            "override_setting": reading(("product",))(
+                lambda override: override_setting(reg.product, override)
+            ),
             "code": lambda text: mdx_code(text),
         }
 
@@ -194,24 +205,42 @@ class Renderer:
     def _tables(self) -> dict[str, Markup]:
         return {}
 
+    def _table(self, name: str, make: Callable[[Registry], Markup]) -> Markup:
+        """A table computed once per registry, recorded as read by the digest of its text
+        (an edit that leaves the table as it was is no change to a page showing it)."""
+        if name not in self._tables:
+            self._tables[name] = make(self.registry)
+        note_derived(name, self._tables[name])
+        return self._tables[name]
+
     def host_defaults_table(self) -> Markup:
-        if "hosts" not in self._tables:
-            self._tables["hosts"] = host_defaults_table(self.registry)
-        return self._tables["hosts"]
+        return self._table("host_defaults_table", host_defaults_table)
 
     def models_table(self) -> Markup:
-        if "models" not in self._tables:
-            self._tables["models"] = models_table(self.registry)
-        return self._tables["models"]
+        return self._table("models_table", models_table)
+
+    def profiles_table(self) -> Markup:
+        return self._table("profiles_table", profiles_table)
+
+    def derived(self, name: str) -> Markup:
+        """The derived value ``name`` (a table) of this registry, for checking a record."""
+        return {
+            "host_defaults_table": self.host_defaults_table,
+            "models_table": self.models_table,
+            "profiles_table": self.profiles_table,
+        }[name]()
 
     def serve_command(
         self, profile: Profile, override: Override | str | None = None, multiline: bool = True
     ) -> str:
+        note_object(profile)
         if isinstance(override, str):
             override = profile.override(override)
         return serve_command(profile, override).shell(multiline=multiline)
 
     def override_command(self, profile: Profile, override: Override | str) -> str:
+        note_object(profile)
+        note(("product",))
         if isinstance(override, str):
             found = profile.override(override)
             if found is None:

@@ -15,7 +15,8 @@ from docgen import sync
 from docgen.config import Project
 from docgen.errors import Problem
 from docgen.io.lock import build_lock
-from docgen.plan import Plan, plan, registry_sources
+from docgen.plan import Plan, plan
+from docgen.provenance import registry_sources
 from docgen.sync import DRIFTED, Report
 from docgen.verbs import releases
 
@@ -84,7 +85,9 @@ def _compared(project: Project, products: bool = True) -> tuple[Plan, str, Repor
     the_plan, digest = cached_plan(project)
     report = sync.compare(project, the_plan, products)
     if not report.in_sync and not the_plan.complete:
-        the_plan = plan(project)
+        drifted = frozenset(c.path for c in report.changes if c.status in DRIFTED)
+        registry = the_plan.registry if the_plan.registry.data is not None else None
+        the_plan = plan(project, registry, the_plan.record, render=drifted)
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
 

@@ -1,0 +1,144 @@
+"""Render only what an edit can reach: what each page of the last plan read, and whether
+that still holds.
+
+While a plan renders a page (a unit: the page and its agent variants), it records which
+registry parts the page read (``docgen.render.reads``), with the digest of each part as
+it was (``docgen.registry.parts``), and for a hand-written page the digest of its own
+text. The next plan of the same project, with the same docgen, settings, templates and
+navigation (``shared``), takes a unit's outputs from the record when every part it read
+has the same digest, and the page the same text: only the digests of its outputs are
+kept, which is what ``check`` compares and what ``build`` needs to leave a file alone.
+Any other unit is rendered, and recorded afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from docgen.registry.parts import Part
+from docgen.render.reads import DERIVED
+
+#: A unit's key: ("job", template name, profile id or "") or ("page", relative path).
+UnitKey = tuple[str, str, str]
+
+
+@dataclass(frozen=True)
+class UnitRecord:
+    """What one unit read (each part with its digest then) and what it gave."""
+
+    reads: tuple[tuple[Part, str], ...]
+    page: bytes | None  # a hand-written page's input digest; None for a template page
+    result: Any  # the unit's outputs with digests only (plan._Unit)
+
+
+@dataclass(frozen=True)
+class Record:
+    """Every unit of one plan, and the digest of the inputs they all share."""
+
+    shared: str
+    units: Mapping[UnitKey, UnitRecord] = field(default_factory=dict)
+
+
+def with_digests(
+    reads: Mapping[Part, str], parts: Mapping[Part, str]
+) -> tuple[tuple[Part, str], ...]:
+    """The reads of a render with each registry part's digest filled in (a derived read
+    carries its own); a part the registry lacks reads as ``""``."""
+    return tuple(
+        sorted(
+            (part, digest if part[0] == DERIVED else parts.get(part, ""))
+            for part, digest in reads.items()
+        )
+    )
+
+
+def holds(
+    unit: UnitRecord,
+    parts: Mapping[Part, str],
+    derived: Callable[[str], str],
+    page: bytes | None,
+) -> bool:
+    """Whether a recorded unit still gives the same outputs: every part it read has the
+    digest it had (a derived value the digest of its result now), and its page the same
+    text."""
+    if unit.page != page:
+        return False
+    for part, digest in unit.reads:
+        now = derived(part[1]) if part[0] == DERIVED else parts.get(part, "")
+        if now != digest or not now:
+            return False
+    return True
+
+
+def page_digest(project: Any, path: Any) -> bytes:
+    """What of a hand-written page its unit reads: its text outside managed regions."""
+    from docgen.io import files
+    from docgen.render.regions import has_markers, strip_regions
+
+    text = files.read_text(project, path)
+    kept = strip_regions(text) if has_markers(text) else text
+    return hashlib.sha256(kept.encode("utf-8", "surrogatepass")).digest()
+
+
+def kept(
+    registry: Any,
+    renderer: Any,
+    record: Record | None,
+    pages: Mapping[UnitKey, bytes | None],
+    render: frozenset[str],
+) -> dict[UnitKey, Any]:
+    """The units whose record still holds and none of whose outputs must be rendered
+    (``render``), each with its recorded outputs (digests only)."""
+    if record is None:
+        return {}
+    derived: dict[str, str] = {}
+
+    def digest_of(name: str) -> str:
+        if name not in derived:
+            text = str(renderer.derived(name)).encode("utf-8", "surrogatepass")
+            derived[name] = hashlib.sha256(text).hexdigest()
+        return derived[name]
+
+    out = {}
+    for key, page in pages.items():
+        unit = record.units.get(key)
+        if unit is None or any(path in render for path in _paths(unit.result)):
+            continue
+        if holds(unit, registry.parts, digest_of, page):
+            out[key] = unit.result
+    return out
+
+
+def record_of(
+    shared: str, registry: Any, pages: Mapping[UnitKey, bytes | None], done: list[Any]
+) -> Record:
+    """The record of a plan's units, made with the ``shared`` inputs digest."""
+    units = {}
+    for (key, page), unit in zip(pages.items(), done, strict=True):
+        reads = with_digests(dict(unit.reads), registry.parts)
+        units[key] = UnitRecord(reads, page, _slim(unit, reads))
+    return Record(shared, units)
+
+
+def _paths(unit: Any) -> list[str]:
+    outputs = [unit.page] if unit.page is not None else []
+    return [o.path for o in (*outputs, *unit.variants)]
+
+
+def _slim(unit: Any, reads: tuple[tuple[Part, str], ...]) -> Any:
+    """A unit's outputs as digests of their text (a kept unit's already are)."""
+
+    def slim(output: Any) -> Any:
+        if output.digest:
+            return output
+        digest = hashlib.sha256(output.text.encode()).hexdigest()
+        head = output.text.split("\n---", 1)[0] if output.text.startswith("---") else ""
+        return replace(output, text="", sources=(), digest=digest, head=head)
+
+    page = None if unit.page is None else slim(unit.page)
+    return replace(
+        unit, page=page, variants=tuple(slim(v) for v in unit.variants), text="", reads=reads
+    )

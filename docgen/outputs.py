@@ -1,0 +1,57 @@
+"""What a plan is: every output docgen owns (its path, text or digest, and the registry
+nodes behind it), with the pages it publishes and what each page read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from docgen.registry.model import Registry, Source
+
+if TYPE_CHECKING:
+    from docgen.incremental import Record
+    from docgen.navigation import Navigation
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file docgen owns: project-relative POSIX path, full text, provenance."""
+
+    path: str
+    text: str
+    origin: str
+    sources: tuple[Source, ...] = ()
+    kind: str = "page"  # page | region | variant | export
+    #: In a cached plan: the SHA-256 of the UTF-8 text, which is then left out ("").
+    digest: str = ""
+    #: What its sources are: ``registry`` nodes, or the ``changelog`` entries (whose
+    #: overview only takes the product's name and links from the registry).
+    basis: str = "registry"
+    #: In a digest-only output of a kept page: its frontmatter (the navigation's titles).
+    head: str = ""
+
+    @property
+    def owned(self) -> bool:
+        """Whether docgen owns the whole file (a region page is the author's)."""
+        return self.kind != "region"
+
+
+@dataclass(frozen=True)
+class Plan:
+    registry: Registry
+    outputs: tuple[Output, ...]
+    #: Every published page (not variants) with the ids of the agents it is published for.
+    pages: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: False for a cached plan: no profiles in the registry, and each output has only the
+    #: digest of its text and no sources; enough to prove a tree in sync, nothing more.
+    complete: bool = True
+    #: The text of each published page docgen does not write (a hand-written page without
+    #: regions), so the preview serves every page from the plan; empty in a cached plan.
+    texts: tuple[tuple[str, str], ...] = ()
+    #: The project's Fern navigation, when it has one: what it publishes, and where.
+    navigation: Navigation | None = None
+    #: What each page read, for the next plan to skip what an edit cannot reach.
+    record: Record | None = None
+
+    def by_path(self) -> dict[str, Output]:
+        return {o.path: o for o in self.outputs}

@@ -1,0 +1,41 @@
+"""Which registry nodes stand behind an output: a per-profile page's are its profile's (and
+the model, host, image and args it holds), any other page's every node of the registry;
+drift names the nodes whose text the changed lines show."""
+
+from __future__ import annotations
+
+from docgen.registry.model import Profile, Registry, Source
+
+
+def profile_sources(profile: Profile) -> tuple[Source, ...]:
+    out = [profile.source, profile.model.source, profile.host.source]
+    if profile.image:
+        out.append(profile.image.source)
+    out += [a.source for a in profile.args]
+    for override in profile.overrides:
+        out += [override.source, *(a.source for a in override.args)]
+    return tuple(out)
+
+
+_ALL_SOURCES: dict[int, tuple[Registry, tuple[Source, ...]]] = {}
+
+
+def registry_sources(reg: Registry) -> tuple[Source, ...]:
+    """Every registry node a whole-registry page can show (computed once per registry)."""
+    cached = _ALL_SOURCES.get(id(reg))
+    if cached is not None and cached[0] is reg:
+        return cached[1]
+    result = _collect_sources(reg)
+    _ALL_SOURCES.clear()
+    _ALL_SOURCES[id(reg)] = (reg, result)
+    return result
+
+
+def _collect_sources(reg: Registry) -> tuple[Source, ...]:
+    out: list[Source] = [a.source for a in reg.agents]
+    out += [h.source for h in reg.hosts.values()]
+    out += [i.source for i in reg.images.values()]
+    out += [m.source for m in reg.models.values()]
+    for profile in reg.profiles.values():
+        out += profile_sources(profile)
+    return tuple(dict.fromkeys(out))

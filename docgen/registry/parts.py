@@ -1,0 +1,50 @@
+"""The registry cut into the parts a render can read, each with a digest of what it holds.
+
+A part is a key path: a section read whole (``("profiles",)``, ``("launcher",)``) or one
+entry of it (``("profiles", id)``). An entry's digest covers everything its object in
+the typed model carries: a profile embeds its model, host, image (its own or the host's
+default), the launcher's shared args and steps and the vLLM settings, so its digest
+covers those sections' text too. A section's digest covers its entries in order. When
+an edit leaves a part's digest unchanged, nothing read through that part changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+Part = tuple[str, ...]
+#: Sections of the registry whose entries are read one by one, by id.
+KEYED = ("hosts", "images", "models", "profiles")
+#: Sections read as a whole only.
+WHOLE = ("schema", "product", "agents", "launcher", "vllm")
+#: The part that stands for the whole registry.
+EVERYTHING: Part = ("*",)
+
+
+def _digest(*values: Any) -> str:
+    text = json.dumps(values, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def part_digests(data: Mapping[str, Any]) -> dict[Part, str]:
+    """The digest of every part of a validated registry document's ``data``."""
+    sections = {name: data.get(name) or {} for name in KEYED}
+    out: dict[Part, str] = {(name,): _digest(data.get(name)) for name in WHOLE}
+    for name in ("hosts", "images", "models"):
+        for key, value in sections[name].items():
+            out[(name, key)] = _digest(value)
+    shared = (data.get("launcher"), data.get("vllm"))
+    for pid, profile in sections["profiles"].items():
+        host = sections["hosts"].get(profile.get("host")) or {}
+        image = profile.get("image") or host.get("image")
+        model = sections["models"].get(profile.get("model"))
+        out[("profiles", pid)] = _digest(
+            profile, model, host, sections["images"].get(image), shared
+        )
+    for name in KEYED:
+        out[(name,)] = _digest(list(sections[name]), [out[(name, k)] for k in sections[name]])
+    out[EVERYTHING] = _digest(data)
+    return out

@@ -1,0 +1,167 @@
+"""Which parts of the registry a render reads, recorded while it runs.
+
+``recording()`` collects, for the output being rendered, every registry part (see
+``docgen.registry.parts``) the template reaches: an entry when the template reads an
+attribute of its object (the environment calls ``note_object``), a whole section when it
+iterates or counts one (the template globals are ``Section`` views), and the declared
+parts of each helper it calls (``reading``). A derived value a helper computes from
+many parts (the models table) is recorded by the digest of its result instead, so an
+edit that leaves the table as it was does not count as a read change.
+
+Reads are conservative: reading more than a render used only costs a render later,
+never a stale page. Outside ``recording()`` nothing is recorded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any
+
+from docgen.registry.model import Agent, Host, Image, Launcher, Model, Product, Profile, Registry
+from docgen.registry.parts import EVERYTHING, Part
+from docgen.render.limits import BoundedEnvironment
+
+#: What one render read: registry parts, and derived values by the digest of their result.
+Reads = dict[Part, str]
+_stack: list[Reads] = []
+
+_ENTRY_SECTION: dict[type, str] = {
+    Profile: "profiles",
+    Model: "models",
+    Host: "hosts",
+    Image: "images",
+}
+_WHOLE_SECTION: dict[type, str] = {Agent: "agents", Product: "product", Launcher: "launcher"}
+#: The registry's attributes that are whole sections; any other reads everything.
+_REGISTRY_SECTIONS = frozenset(
+    {"product", "agents", "hosts", "images", "models", "profiles", "vllm", "launcher"}
+)
+#: Marks a derived part: its value is the digest of a helper's result, not of registry text.
+DERIVED = "()"
+
+
+@contextmanager
+def recording() -> Iterator[Reads]:
+    """Record the reads of everything rendered inside the block."""
+    reads: Reads = {}
+    _stack.append(reads)
+    try:
+        yield reads
+    finally:
+        _stack.pop()
+
+
+def note(*parts: Part) -> None:
+    """Record registry parts as read (their digests are looked up later)."""
+    if _stack:
+        reads = _stack[-1]
+        for part in parts:
+            reads.setdefault(part, "")
+
+
+def note_derived(name: str, result: object) -> None:
+    """Record a helper's result by its digest: ``("()", name)``."""
+    if _stack:
+        text = str(result).encode("utf-8", "surrogatepass")
+        _stack[-1][(DERIVED, name)] = hashlib.sha256(text).hexdigest()
+
+
+def note_object(obj: object, attribute: object = None) -> None:
+    """Record the part behind an object a template reads an attribute of."""
+    if not _stack:
+        return
+    kind = type(obj)
+    section = _ENTRY_SECTION.get(kind)
+    if section is not None:
+        note((section, obj.id))  # type: ignore[attr-defined]
+    elif kind in _WHOLE_SECTION:
+        note((_WHOLE_SECTION[kind],))
+    elif kind is Registry:
+        note((str(attribute),) if attribute in _REGISTRY_SECTIONS else EVERYTHING)
+
+
+class Section(Mapping[str, Any]):
+    """A keyed section (``hosts``, ``images``, ``models``) as templates see it: an entry
+    read by key records that entry, iterating or counting records the section."""
+
+    def __init__(self, name: str, items: Mapping[str, Any]) -> None:
+        self._name, self._items = name, items
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._items[key]
+        note((self._name, key))
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        note((self._name,))
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        note((self._name,))
+        return len(self._items)
+
+
+class SectionList(Sequence[Any]):
+    """A listed section (``profiles``, ``agents``): any use of it records the section."""
+
+    def __init__(self, name: str, items: Iterable[Any]) -> None:
+        self._name, self._items = name, tuple(items)
+
+    def __getitem__(self, index: Any) -> Any:
+        note((self._name,))
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        note((self._name,))
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        note((self._name,))
+        return len(self._items)
+
+
+def reading(
+    *parts: Part, of_args: bool = True
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A helper that reads ``parts``, and (``of_args``) the entries its arguments are."""
+
+    def wrap(function: Callable[..., Any]) -> Callable[..., Any]:
+        @wraps(function)
+        def helper(*args: Any, **kwargs: Any) -> Any:
+            note(*parts)
+            if of_args:
+                for value in (*args, *kwargs.values()):
+                    note_object(value)
+            return function(*args, **kwargs)
+
+        return helper
+
+    return wrap
+
+
+def derived(name: str, function: Callable[[], Any]) -> Callable[[], Any]:
+    """A helper without arguments whose result is recorded by its digest."""
+
+    @wraps(function)
+    def helper() -> Any:
+        result = function()
+        note_derived(name, result)
+        return result
+
+    return helper
+
+
+class ReadingEnvironment(BoundedEnvironment):
+    """The bounded environment, recording the registry object behind each attribute or
+    item a template reads."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        note_object(obj, attribute)
+        return super().getattr(obj, attribute)
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        note_object(obj, argument)
+        return super().getitem(obj, argument)

@@ -1,0 +1,139 @@
+"""Rendering only what an edit can reach gives exactly what rendering everything gives.
+
+A plan records what each page read (``docgen.incremental``); the next plan keeps the
+outputs of every page whose reads did not change. Random edits of the worked example's
+registry (any value of any entry), of a hand-written page and of a template are applied
+one after another, and after each the plan that starts from the previous plan's record
+must give every output byte for byte as a full plan does (a kept output by its digest).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import pytest
+from conftest import Project
+
+from docgen.config import load_project
+from docgen.errors import DocgenError
+from docgen.plan import Plan, plan
+from docgen.registry.source import load_text
+
+SEEDS = range(12)
+EDITS_PER_SEED = 4
+
+
+def digests(the_plan: Plan) -> dict[str, str]:
+    """Each output's path and the digest of its text (a kept output carries its own)."""
+    return {
+        o.path: o.digest or hashlib.sha256(o.text.encode()).hexdigest() for o in the_plan.outputs
+    }
+
+
+def leaves(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[tuple[Any, ...], Any]]:
+    if isinstance(node, dict):
+        return [leaf for key, value in node.items() for leaf in leaves(value, (*path, key))]
+    if isinstance(node, list):
+        return [leaf for i, value in enumerate(node) for leaf in leaves(value, (*path, i))]
+    return [(path, node)]
+
+
+def other(value: Any, rng: random.Random) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + rng.choice((1, 2, 1024))
+    if isinstance(value, float):
+        return round(value + 0.05, 2)
+    return f"{value}x" if rng.random() < 0.5 else str(value)[:-1] or "y"
+
+
+def registry_edit(project: Project, rng: random.Random) -> None:
+    """Change one value of the registry, keeping it valid (tries until it is)."""
+    from docgen.registry.load import load_bytes
+
+    data = load_text(project.read("profiles.yaml"), "profiles.yaml").data
+    candidates = [leaf for leaf in leaves(data) if leaf[0][0] not in ("schema",)]
+    for _ in range(50):
+        path, value = rng.choice(candidates)
+        node = data
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = other(value, rng)
+        text = json.dumps(data, default=str)
+        try:
+            load_bytes(text.encode(), "profiles.yaml")
+        except DocgenError:
+            node[path[-1]] = value
+            continue
+        project.write("profiles.yaml", text)
+        return
+
+
+def page_edit(project: Project, rng: random.Random) -> None:
+    page = "docs/inference/choose-local-inference-server.mdx"
+    text = project.read(page)
+    lines = text.split("\n")
+    at = rng.randrange(len(lines) // 2, len(lines))
+    lines.insert(at, "" if lines[at].startswith("|") else f"An added sentence {rng.random()}.")
+    project.write(page, "\n".join(lines))
+
+
+def template_edit(project: Project, rng: random.Random) -> None:
+    name = "templates/profiles/[profile].mdx.j2"
+    text = project.read(name)
+    project.write(name, text + f"\nIt reads {{{{ hosts | length }}}} hosts ({rng.random()}).\n")
+
+
+EDITS = (registry_edit, registry_edit, registry_edit, page_edit, template_edit)
+
+
+#: A hand-written page whose regions show derived tables only (no page iterates them).
+TABLES_PAGE = (
+    "# Tables\n\n{/* docgen:begin models-table */}\n{/* docgen:end */}\n\n"
+    "{/* docgen:begin host-defaults */}\n{/* docgen:end */}\n"
+)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_plan_from_the_last_record_equals_a_full_plan(example, seed):
+    rng = random.Random(seed)
+    example.write("docs/tables.mdx", TABLES_PAGE)
+    project = load_project(example.root)
+    record = plan(project).record
+    for _ in range(EDITS_PER_SEED):
+        rng.choice(EDITS)(example, rng)
+        project = load_project(example.root)
+        full = plan(project)
+        assert record is not None
+        incremental = plan(project, record=record)
+        assert digests(incremental) == digests(full)
+        record = incremental.record
+
+
+def test_an_edit_of_one_profile_renders_only_the_pages_that_read_it(example):
+    project = load_project(example.root)
+    record = plan(project).record
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
+    incremental = plan(load_project(example.root), record=record)
+    rendered = sorted(o.path for o in incremental.outputs if not o.digest)
+    assert rendered == [
+        "changelog/overview.mdx",
+        "docs/_build/agent-variants/inference/set-up-vllm.deepagents.generated.mdx",
+        "docs/_build/agent-variants/inference/set-up-vllm.hermes.generated.mdx",
+        "docs/_build/agent-variants/inference/set-up-vllm.openclaw.generated.mdx",
+        "docs/_build/agent-variants/profiles/"
+        "vllm.dgx-station-gb300.single.deepseek-v4-flash.deepagents.generated.mdx",
+        "docs/_build/agent-variants/profiles/"
+        "vllm.dgx-station-gb300.single.deepseek-v4-flash.hermes.generated.mdx",
+        "docs/_build/agent-variants/profiles/"
+        "vllm.dgx-station-gb300.single.deepseek-v4-flash.openclaw.generated.mdx",
+        "docs/_build/registry.json",
+        "docs/index.yml",  # the navigation's regions: written afresh each time
+        "docs/inference/set-up-vllm.mdx",
+        "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx",
+    ]
+    assert not incremental.complete
