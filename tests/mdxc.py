@@ -109,3 +109,12 @@ def mdx_text_of(docs: dict[str, str]) -> dict[str, str]:
     if failed:
         raise AssertionError(f"MDX did not compile: {failed}")
     return {name: rb.text or "" for name, rb in readbacks.items()}
+
+
+def mdx_trees(docs: dict[str, str]) -> dict[str, Any]:
+    """Compile every document; map each name to its mdast (plain JSON, no positions), or to
+    the error message when it does not compile."""
+    return {
+        str(result["name"]): result["tree"] if result["ok"] else _message(result)
+        for result in _run(docs, "--tree")
+    }

@@ -3,7 +3,9 @@
 The output is Fern-flavoured MDX 3 (``@mdx-js/mdx`` with remark-frontmatter and
 remark-gfm). Registry text always renders literally: it never becomes Markdown markup,
 JSX or an MDX expression. The one exception is GFM's literal autolinking: a bare URL
-or e-mail address still becomes a link, but its text stays exactly the input.
+or e-mail address still becomes a link, but its text stays exactly the input. Prose and
+cells carry a backslash only where the compiler's tree would differ without it
+(docgen.render.escapes says where).
 
 Every filter first makes the text representable: NUL and lone surrogates become
 U+FFFD and Unicode bidirectional controls are removed. Prose, table cells and inline
@@ -19,25 +21,14 @@ from __future__ import annotations
 import json
 import re
 
+from docgen.render.escapes import escape_line
+
 __all__ = ["code_block", "escape_cell", "escape_prose", "frontmatter_string", "inline_code"]
 
 _BIDI_CONTROLS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _DROP = re.compile(f"[{_BIDI_CONTROLS}]")
 _REPLACE = re.compile("[\x00\ud800-\udfff]")
 _LINE_ENDING = re.compile(r"\r\n|\r|\n")
-
-# Backslash-escaped anywhere in prose: Markdown and MDX syntax characters, character
-# references (`&lt;` must stay `&lt;`) and the starts of GFM autolink literals, whose
-# URLs micromark would otherwise take raw, backslashes included.
-_ESCAPE = re.compile(r"[\\`*_{}\[\]<>|~]|&(?=#?[0-9A-Za-z]+;)|:(?=//)|(?<=[Ww]{3})\.")
-# Block syntax that only counts where the text starts a line (headings, list items,
-# setext underlines, thematic breaks, and a GFM table's delimiter row such as `:-`
-# under a paragraph's first line, which turns the paragraph into a table).
-_BLOCK_START = re.compile(r"^[ \t]*(?:[#+=-]|:(?=[ \t]*-)|[0-9]+[.)])")
-# A run of `#` ending the text would be an ATX heading's closing sequence.
-_CLOSING_HASHES = re.compile(r"(?<=[ \t])#(?=#*[ \t]*$)")
-# `import ` / `export ` at column 1 starts an MDX ESM block.
-_ESM_START = re.compile(r"^(?:(i)mport|(e)xport) ")
 
 _BACKTICK_RUN = re.compile(r"`+")
 # A pipe preceded by an odd run of backslashes cannot sit inside a code span in a table.
@@ -59,29 +50,14 @@ def _one_line(text: str) -> str:
     return _LINE_ENDING.sub(" ", _clean(text))
 
 
-def _backslash(match: re.Match[str]) -> str:
-    """The matched text with a backslash in front of its last character."""
-    text = match.group()
-    return f"{text[:-1]}\\{text[-1]}"
-
-
-def _char_ref(match: re.Match[str]) -> str:
-    """The ESM keyword with its first letter written as a character reference."""
-    letter = match.group(1) or match.group(2)
-    return f"&#{ord(letter)};{match.group()[1:]}"
-
-
 def escape_prose(text: str) -> str:
     """Escape text for an MDX paragraph, list item or heading so that it reads literally."""
-    escaped = _ESCAPE.sub(r"\\\g<0>", _one_line(text))
-    escaped = _BLOCK_START.sub(_backslash, escaped, count=1)
-    escaped = _ESM_START.sub(_char_ref, escaped)
-    return _CLOSING_HASHES.sub(_backslash, escaped)
+    return escape_line(_one_line(text), cell=False)
 
 
 def escape_cell(text: str) -> str:
-    """Escape text for a GFM table cell (prose escaping already turns `|` into `\\|`)."""
-    return escape_prose(text)
+    """Escape text for a GFM table cell: `|` too, and no block syntax (none starts there)."""
+    return escape_line(_one_line(text), cell=True)
 
 
 def _fence_for(text: str, minimum: int) -> str:

@@ -159,19 +159,19 @@ def test_a_bullet_template_gets_the_profiles_overrides_args_and_model_behind_eac
         "--date", "2026-12-01", "--dry-run",
     )  # fmt: skip
     assert (result.exit_code, result.stderr) == (0, "")
-    profiles = r"old\_profile=vllm.box.tiny profile=vllm.box.tiny"
+    profiles = "old_profile=vllm.box.tiny profile=vllm.box.tiny"
     assert result.stdout.splitlines() == [
         "## v0.1.0",
         "",
         "Acme v0.1.0 updates the managed vLLM serving profiles for Big Box.",
         "",
         "- arg-changed vllm.box.tiny gpu-memory-utilization: arg=gpu-memory-utilization "
-        rf"old\_arg=gpu-memory-utilization {profiles}",
-        r"  override-added vllm.box.tiny tight: old\_profile=vllm.box.tiny override=tight "
+        f"old_arg=gpu-memory-utilization {profiles}",
+        "  override-added vllm.box.tiny tight: old_profile=vllm.box.tiny override=tight "
         "profile=vllm.box.tiny",
-        r"  override-changed vllm.box.tiny small: old\_profile=vllm.box.tiny override=small "
+        "  override-changed vllm.box.tiny small: old_profile=vllm.box.tiny override=small "
         "profile=vllm.box.tiny",
-        r"  override-removed vllm.box.tiny gone: old\_profile=vllm.box.tiny override=gone "
+        "  override-removed vllm.box.tiny gone: old_profile=vllm.box.tiny override=gone "
         "profile=vllm.box.tiny",
         "- model-changed tiny label: model=tiny",
     ]

@@ -172,7 +172,7 @@ def test_overview_text_from_known_releases(tmp_path, registry, head):
     reg = load_bytes(registry.encode(), "profiles.yaml")
     assert notes.overview_text(project, reg, releases) == (
         f"{head}\n"
-        "Every Acme \\{Docs\\} release, newest first.\n"
+        "Every Acme \\{Docs} release, newest first.\n"
         "\n"
         "- [v0.10.0](/guide/alpha/release-notes/2026/12/31) (2026-12-31): Acme v0.10.0 is newer.\n"
         "- [v0.2.0](/guide/alpha/release-notes/2026/1/2) (2026-01-02): "

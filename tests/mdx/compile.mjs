@@ -8,6 +8,8 @@
 //                          in document order (null when compilation failed)
 //           "tables":      per table, the number of cells in each row
 //           "frontmatter": the raw value of the yaml frontmatter node, or null
+//         With --tree each result carries "tree": the mdast as plain JSON, without positions
+//         and without the estree data of MDX nodes (null when compilation failed).
 //
 // Every document goes through the same pipeline as
 //   compile(text, {remarkPlugins: [remarkFrontmatter, remarkGfm]})
@@ -55,6 +57,16 @@ function describeTree(tree) {
   return {text: parts.join(''), tables, frontmatter}
 }
 
+// The mdast without what differs between equal trees written differently: positions and
+// the estree programs MDX attaches to ESM, expressions and JSX attributes.
+function plainTree(node) {
+  const {position, data, ...rest} = node
+  if (node.children) rest.children = node.children.map(plainTree)
+  if (node.attributes) rest.attributes = node.attributes.map(plainTree)
+  if (rest.value && typeof rest.value === 'object') rest.value = plainTree(rest.value)
+  return rest
+}
+
 // VFileMessage carries line/column, except some (e.g. mdast-util-mdx-jsx end-tag-mismatch)
 // that only keep the place in their name ("1:1" or "1:1-1:6").
 function describeError(error) {
@@ -68,7 +80,15 @@ function describeError(error) {
   }
 }
 
-function compileOne(processor, doc, withText) {
+function readTree(result, withText, withTree) {
+  const ok = Boolean(captured && result.ok)
+  const failed = {text: null, tables: [], frontmatter: null}
+  const text = withText ? (ok ? describeTree(captured) : failed) : {}
+  const tree = withTree ? {tree: ok ? plainTree(captured) : null} : {}
+  return {...text, ...tree}
+}
+
+function compileOne(processor, doc, withText, withTree) {
   captured = null
   let result
   try {
@@ -77,22 +97,18 @@ function compileOne(processor, doc, withText) {
   } catch (error) {
     result = describeError(error)
   }
-  const extra = withText
-    ? captured && result.ok
-      ? describeTree(captured)
-      : {text: null, tables: [], frontmatter: null}
-    : {}
-  return {name: doc.name, ...result, ...extra}
+  return {name: doc.name, ...result, ...readTree(result, withText, withTree)}
 }
 
 async function main() {
   const withText = process.argv.includes('--text')
+  const withTree = process.argv.includes('--tree')
   const remarkPlugins = [remarkFrontmatter, remarkGfm]
-  if (withText) remarkPlugins.push(remarkCapture)
+  if (withText || withTree) remarkPlugins.push(remarkCapture)
   const processor = createProcessor({remarkPlugins})
   const docs = JSON.parse(await readStdin())
   if (!Array.isArray(docs)) throw new TypeError('stdin must be a JSON array of {name, text}')
-  const results = docs.map((doc) => compileOne(processor, doc, withText))
+  const results = docs.map((doc) => compileOne(processor, doc, withText, withTree))
   process.stdout.write(JSON.stringify(results))
 }
 

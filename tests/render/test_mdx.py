@@ -147,38 +147,76 @@ def check_round_trip(texts: list[str]) -> None:
 # --- exact outputs ------------------------------------------------------------------
 
 PROSE = [
-    ("{{ x }}", r"\{\{ x \}\}"),
-    ("<script>", r"\<script\>"),
-    ("</AgentOnly>", r"\</AgentOnly\>"),
+    ("{{ x }}", r"\{\{ x }}"),
+    ("<script>", r"\<script>"),
+    ("</AgentOnly>", r"\</AgentOnly>"),
+    ("2 < 3 -> 4 > 1", "2 < 3 -> 4 > 1"),
     ("$$nemoclaw", "$$nemoclaw"),
-    ("a|b", r"a\|b"),
+    ("a|b", "a|b"),
     ("`x` and ``y``", r"\`x\` and \`\`y\`\`"),
     ("*bold* _it_ ~del~", r"\*bold\* \_it\_ \~del\~"),
+    ("a * b _ c ~ d ~~~ e", "a * b _ c ~ d ~~~ e"),
+    ("max_model_len", "max_model_len"),
+    ("2*3", r"2\*3"),
     ("# heading", r"\# heading"),
+    ("#hashtag", "#hashtag"),
+    ("####### seven", "####### seven"),
     ("C# and issue #12", "C# and issue #12"),
     ("Title #", r"Title \#"),
     ("1. item", r"1\. item"),
+    ("1.5 GiB", "1.5 GiB"),
+    ("22.75 GiB", "22.75 GiB"),
+    ("1234567890. no list", "1234567890. no list"),
     ("  12) item", r"  12\) item"),
     ("- item", r"\- item"),
+    ("-0.5", "-0.5"),
+    ("--max-model-len", "--max-model-len"),
     ("+ item", r"\+ item"),
+    ("+0.62 GiB", "+0.62 GiB"),
+    ("+", r"\+"),
     ("===", r"\==="),
+    ("= =", "= ="),
+    ("- - -", r"\- - -"),
+    ("~~~", r"\~\~\~"),
     (":-", r"\:-"),
-    ("  :--: x", r"  \:--: x"),
+    ("-|-", r"\-|-"),
+    ("  :--: x", "  :--: x"),
     ("a :- b", "a :- b"),
     ("> quote", r"\> quote"),
+    ("a > b", "a > b"),
     ("[link](x) ![img](y) [^1]", r"\[link\](x) !\[img\](y) \[^1\]"),
     ("&amp; &lt; &#60; &#x3C;", r"\&amp; \&lt; \&#60; \&#x3C;"),
-    ("R&D & co", "R&D & co"),
-    ("C:\\path\\", "C:\\\\path\\\\"),
+    ("&amp", r"\&amp"),
+    ("R&D & co &foo;", "R&D & co &foo;"),
+    ("C:\\path\\", "C:\\path\\\\"),
+    ("\\*", r"\\\*"),
     ("export FOO=1", "&#101;xport FOO=1"),
     ("import x", "&#105;mport x"),
+    ("import", "&#105;mport"),
     ("exported", "exported"),
-    ("see https://example.com/a_b", r"see https\://example.com/a\_b"),
-    ("www.example.com", r"www\.example.com"),
+    ("see https://example.com/a_b", "see https://example.com/a_b"),
+    ("see https://example.com/[a]", r"see https\://example.com/\[a\]"),
+    ("www.example.com", "www.example.com"),
+    ("www.example.com/{x}", r"www\.example.com/\{x}"),
+    ("a@b.co", "a@b.co"),
+    ("a@b.co, c", r"a\@b.co, c"),
     ("one\ntwo\r\nthree\rfour", "one two three four"),
     ("a\x00b", "a\ufffdb"),
     ("a\u202eb\u2066c\u200fd", "abcd"),
     ("a\ud800b", "a\ufffdb"),
+]
+
+#: Table cells: `|` escaped, no block syntax (none starts in a cell), no ESM.
+CELL = [
+    ("a|b\nc\\|d", r"a\|b c\\\|d"),
+    ("+0.62 GiB", "+0.62 GiB"),
+    ("1. item", "1. item"),
+    ("# heading", "# heading"),
+    ("- item", "- item"),
+    ("> quote", "> quote"),
+    ("export FOO=1", "export FOO=1"),
+    ("Title #", "Title #"),
+    ("*x*", r"\*x\*"),
 ]
 
 CODE = [
@@ -205,8 +243,9 @@ def test_escape_prose_exact(text: str, escaped: str) -> None:
     assert escape_prose(text) == escaped
 
 
-def test_escape_cell_escapes_pipes_and_newlines() -> None:
-    assert escape_cell("a|b\nc\\|d") == r"a\|b c\\\|d"
+@pytest.mark.parametrize(("text", "escaped"), CELL)
+def test_escape_cell_exact(text: str, escaped: str) -> None:
+    assert escape_cell(text) == escaped
 
 
 @pytest.mark.parametrize(("text", "in_table", "span"), CODE)
