@@ -84,10 +84,16 @@ def _compared(project: Project, products: bool = True) -> tuple[Plan, str, Repor
 
     the_plan, digest = cached_plan(project)
     report = sync.compare(project, the_plan, products)
-    if not report.in_sync and not the_plan.complete:
-        drifted = frozenset(c.path for c in report.changes if c.status in DRIFTED)
+    outputs = the_plan.by_path()
+    # A kept output carries only its digest: a drifted one is rendered for its text.
+    unread = frozenset(
+        c.path
+        for c in report.changes
+        if c.status in DRIFTED and c.path in outputs and not outputs[c.path].text
+    )
+    if unread:
         registry = the_plan.registry if the_plan.registry.data is not None else None
-        the_plan = plan(project, registry, the_plan.record, render=drifted)
+        the_plan = plan(project, registry, the_plan.record, render=unread)
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
 
