@@ -150,7 +150,7 @@ def slim(plan: Plan) -> Plan:
     Texts, the registry's profiles and the sources behind each output are left out (they
     would be most of the storing and loading time); a caller that finds drift re-plans.
     """
-    registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={}, data=None)
+    registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={}, _document=None)
     outputs = tuple(
         replace(o, text="", sources=(), digest=hashlib.sha256(o.text.encode()).hexdigest())
         for o in plan.outputs

@@ -71,7 +71,7 @@ class Builder:
             profiles=_frozen(profiles),
             vllm=self.vllm,
             launcher=launcher,
-            data=data,
+            _document=data,
         )
 
     def launcher(self, section: dict[str, Any]) -> Launcher:

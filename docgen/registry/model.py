@@ -3,8 +3,8 @@
 Objects here are built by ``registry.builder`` after validation; each keeps the
 key path and file location of the YAML node it came from. The ``vllm`` section travels
 as ``VllmSettings``, and ``Registry.catalog`` gives the vLLM catalog a profile's args are
-checked against; the validated document itself stays only as ``Registry.data``, which
-``Registry.parts`` digests part by part for incremental rendering.
+checked against; the validated document stays only privately, for ``Registry.parts`` to digest
+part by part for incremental rendering.
 """
 
 from __future__ import annotations
@@ -287,14 +287,14 @@ class Registry:
     profiles: Mapping[str, Profile]
     vllm: VllmSettings = field(default_factory=VllmSettings)
     launcher: Launcher = field(default_factory=Launcher)
-    data: Any = field(default=None, compare=False, repr=False)  # the validated document
+    _document: Any = field(default=None, compare=False, repr=False)  # for ``parts`` only
 
     @cached_property
     def parts(self) -> Mapping[tuple[str, ...], str]:
         """The digest of each part a render can read (``docgen.registry.parts``)."""
         from docgen.registry.parts import part_digests  # noqa: PLC0415
 
-        return part_digests(self.data or {})
+        return part_digests(self._document or {})
 
     @property
     def default_agent(self) -> Agent:

@@ -92,7 +92,7 @@ def _compared(project: Project, products: bool = True) -> tuple[Plan, str, Repor
         if c.status in DRIFTED and c.path in outputs and not outputs[c.path].text
     )
     if unread:
-        registry = the_plan.registry if the_plan.registry.data is not None else None
+        registry = the_plan.registry if the_plan.registry.hosts else None  # not a cached slim one
         the_plan = plan(project, registry, the_plan.record, render=unread)
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
