@@ -780,6 +780,15 @@ EDITS += [
         ],
     ),
     Edit(
+        "launcher-shared-arg-changed",
+        BASE + "launcher:\n  shared_args: {port: 8000}\n",
+        BASE + "launcher:\n  shared_args: {port: 8001}\n",
+        [
+            change("launcher-changed", "launcher", source("launcher.shared_args.port", 51, 17),
+                   name="--port", old="--port 8000", new="--port 8001"),
+        ],
+    ),
+    Edit(
         "agent-env-and-product-spdx",
         BASE,
         edit(
