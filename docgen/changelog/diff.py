@@ -38,10 +38,18 @@ def registry_file(project: Project, path: str) -> Registry:
 
 
 def committed_registry(project: Project) -> Registry | None:
-    """The registry as last committed, or None outside a git repository or when the
-    committed registry is missing or broken."""
+    """The registry as last committed when the working one differs from it; None outside
+    a git repository, when the committed registry is missing or broken, or when it is the
+    same file (a pull request's checkout): then nothing changed since the commit."""
     try:
-        return registry_at(project, "HEAD")
+        raw = git.registry_bytes_at(project, "HEAD")
+    except DocgenError:
+        return None
+    now = files.read_quietly(project.registry_path, files.Inside(project.root), files.MAX_BYTES)
+    if raw == now:
+        return None
+    try:
+        return load_bytes(raw, f"HEAD:{project.config.registry}", start_rules=False)
     except DocgenError:
         return None
 

@@ -62,3 +62,13 @@ def test_outside_a_git_repository_blame_is_what_the_new_text_shows(example, run)
     assert blamed(example, run) == [
         f"registry entry behind it: profiles.yaml:109:7 profiles.{SPARK}.args.max-num-seqs"
     ]
+
+
+def test_a_registry_as_committed_blames_what_the_new_text_shows(example, run):
+    """A pull request's checkout: the edit is committed, the docs were not rebuilt."""
+    committed_before(example, run)
+    example.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 3\n")
+    git(example.root, "commit", "-qam", "tune")
+    assert blamed(example, run) == [
+        f"registry entry behind it: profiles.yaml:109:7 profiles.{SPARK}.args.max-num-seqs"
+    ]
