@@ -789,6 +789,21 @@ EDITS += [
         ],
     ),
     Edit(
+        "agent-default-moved",
+        BASE,
+        edit(
+            BASE,
+            ("    cli: acme\n    default: true\n", "    cli: acme\n"),
+            ("    cli: acme-beta\n", "    cli: acme-beta\n    default: true\n"),
+        ),
+        [
+            change("agent-changed", "alpha", source("agents.[0]", 12, 5), name="default",
+                   old=True, new=False),
+            change("agent-changed", "beta", source("agents.[1]", 15, 5), name="default",
+                   old=False, new=True),
+        ],
+    ),
+    Edit(
         "agent-env-and-product-spdx",
         BASE,
         edit(
