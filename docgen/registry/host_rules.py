@@ -57,6 +57,10 @@ class HostRules:
         """A model is registered only for hosts the registry has, and its support state
         and selection on a host agree with its profile there (one fact, one place)."""
         hosts = self.data.get("hosts") or {}
+        first: dict[tuple[Any, Any], tuple[str, dict[str, Any]]] = {}
+        for pid, profile in (self.data.get("profiles") or {}).items():
+            if isinstance(profile, dict):
+                first.setdefault((profile.get("model"), profile.get("host")), (pid, profile))
         for mid, model in (self.data.get("models") or {}).items():
             for hid, facts in (model.get("hosts") or {}).items() if isinstance(model, dict) else ():
                 if hid not in hosts:
@@ -66,15 +70,13 @@ class HostRules:
                         f"'{one_line(hid)}'{did_you_mean(hid, hosts)}",
                         key=True,
                     )
-                yield from self._model_host_state(mid, hid, facts)
+                if (mid, hid) in first:
+                    yield from self._model_host_state(mid, hid, facts, *first[mid, hid])
 
-    def _model_host_state(self, mid: str, hid: str, facts: dict[str, Any]) -> Iterator[Problem]:
+    def _model_host_state(
+        self, mid: str, hid: str, facts: dict[str, Any], pid: str, profile: dict[str, Any]
+    ) -> Iterator[Problem]:
         """A support state or selection that contradicts the model's first profile there."""
-        profiles = self.data.get("profiles") or {}
-        found = [(pid, p) for pid, p in profiles.items() if p["model"] == mid and p["host"] == hid]
-        if not found:
-            return
-        pid, profile = found[0]
         for name, default in (("support", "supported"), ("selection", "automatic")):
             declared, own = facts.get(name), profile.get(name, default)
             if declared is not None and declared != own:
