@@ -101,7 +101,7 @@ def _done(
     kept = incremental.kept(reg, renderer, record, page_inputs, render)
     todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
     with settled():
-        fresh = iter(map_split(lambda u: _read(project, reg, renderer, custom, nav, u), todo))
+        fresh = iter(map_split(lambda u: _unit(project, reg, renderer, custom, nav, u), todo))
     done = [kept[key] if key in kept else next(fresh) for key in keys]
     return done, incremental.record_of(shared, reg, page_inputs, done), not kept
 
@@ -153,24 +153,6 @@ def _key(project: Project, unit: _Job | Path) -> incremental.UnitKey:
     return ("page", unit.relative_to(project.root).as_posix(), "")
 
 
-def _read(
-    project: Project,
-    reg: Registry,
-    renderer: Renderer,
-    custom: set[str],
-    nav: Navigation | None,
-    unit: _Job | Path,
-) -> _Unit:
-    """Render one unit, recording what it read (the product and agents always: every
-    page's notice and variants depend on them)."""
-    from docgen.render.reads import note, recording
-
-    with recording() as reads:
-        note(("product",), ("agents",))
-        done = _unit(project, reg, renderer, custom, nav, unit)
-    return replace(done, reads=tuple(reads.items()))
-
-
 def _jobs(project: Project, reg: Registry) -> Iterator[_Job]:
     cfg = project.config
     for name in page_templates(project):
@@ -191,17 +173,43 @@ def _unit(
     nav: Navigation | None,
     unit: _Job | Path,
 ) -> _Unit:
-    """Render one page and its variants, without sources (``_with_sources`` adds them)."""
+    """Render one page and its variants, without sources (``_with_sources`` adds them),
+    recording what it read (the product and agents always: every page's notice and
+    variants depend on them)."""
+    from docgen.render.reads import note, recording
+
+    with recording() as reads:
+        note(("product",), ("agents",))
+        if isinstance(unit, _Job):
+            done = _template_unit(project, reg, renderer, nav, unit)
+        else:
+            done = _page_unit(project, reg, renderer, custom, nav, unit)
+    return replace(done, reads=tuple(reads.items()))
+
+
+def _template_unit(
+    project: Project, reg: Registry, renderer: Renderer, nav: Navigation | None, job: _Job
+) -> _Unit:
+    page, raw = _render(renderer, reg, job)
+    if not job.path.endswith(".mdx"):
+        return _Unit(job.path, page)
+    found, audience = _variants(project, reg, nav, job.path, raw, job)
+    return _Unit(job.path, page, found, True, audience)
+
+
+def _page_unit(
+    project: Project,
+    reg: Registry,
+    renderer: Renderer,
+    custom: set[str],
+    nav: Navigation | None,
+    path: Path,
+) -> _Unit:
+    """A hand-written page: its regions filled, and its variants when it is shared."""
     from docgen.render import regions, variants
 
-    if isinstance(unit, _Job):
-        page, raw = _render(renderer, reg, unit)
-        if not unit.path.endswith(".mdx"):
-            return _Unit(unit.path, page)
-        found, audience = _variants(project, reg, nav, unit.path, raw, unit)
-        return _Unit(unit.path, page, found, True, audience)
-    text = files.read_text(project, unit)
-    rel = unit.relative_to(project.root).as_posix()
+    text = files.read_text(project, path)
+    rel = path.relative_to(project.root).as_posix()
     if owned(text):
         return _Unit(rel, None)
     output = None
