@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import subprocess
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -199,3 +200,9 @@ def run() -> Callable[..., Outcome]:
         return invoke_cli(["--root", str(project.root), *args])
 
     return invoke
+
+
+def git(root: Path | str, *args: str) -> None:
+    """Run git in ``root`` as a fixed author, failing the test on an error."""
+    who = ["-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)

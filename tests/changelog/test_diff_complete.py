@@ -100,12 +100,21 @@ ADDITIONS = [
     ("models.*.served_name", ("models", "qwen3.6-27b", "served_name"), ["qwen-27b"]),
     ("models.*.revision", ("models", "qwen3.6-27b", "revision"), ["e89b16e"]),
     ("hosts.*.notes", ("hosts", "n1x", "notes"), ["Deferred preview."]),
-    ("images.*.platform (of an image no profile runs)",
-     ("images", "vllm-openai-0.22.0", "platform"), ["linux/amd64"]),
-    ("models.*.hosts.*.support", ("models", "qwen3.6-27b", "hosts", "dgx-spark", "support"),
-     ["deferred"]),
-    ("models.*.hosts.*.selection",
-     ("models", "qwen3.6-27b", "hosts", "dgx-spark", "selection"), ["explicit-only"]),
+    (
+        "images.*.platform (of an image no profile runs)",
+        ("images", "vllm-openai-0.22.0", "platform"),
+        ["linux/amd64"],
+    ),
+    (
+        "models.*.hosts.*.support",
+        ("models", "qwen3.6-27b", "hosts", "dgx-spark", "support"),
+        ["deferred"],
+    ),
+    (
+        "models.*.hosts.*.selection",
+        ("models", "qwen3.6-27b", "hosts", "dgx-spark", "selection"),
+        ["explicit-only"],
+    ),
     ("images.*.notes", ("images", "vllm-openai-0.22.0", "notes"), ["For Ultra."]),
     ("product.site_url", ("product", "site_url"), ["https://docs.example.com"]),
 ]

@@ -3,9 +3,7 @@ when the project sits below the repository's top."""
 
 from __future__ import annotations
 
-import subprocess
-
-from conftest import MINIMAL_REGISTRY
+from conftest import MINIMAL_REGISTRY, git
 
 from docgen.config import load_project
 from docgen.errors import Location, Problem
@@ -13,11 +11,6 @@ from docgen.verbs.releases import changelog_gate
 
 TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
 ENTRY = "site/changelog/2026-01-01.mdx"
-
-
-def git(root, *args: str) -> None:
-    who = ["-c", "user.email=a@b", "-c", "user.name=a"]
-    subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)
 
 
 def committed_site(make_project):

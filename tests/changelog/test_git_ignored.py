@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
+from conftest import git
 
 from docgen.changelog.git import ignored
 from docgen.config import load_project
-
-
-def git(root, *args: str) -> None:
-    who = ["-c", "user.email=a@b", "-c", "user.name=a"]
-    subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)
 
 
 def test_only_the_ignored_paths_among_several_come_back(make_project):

@@ -15,7 +15,9 @@ NEW = (
     .replace("      gpu-memory-utilization: 0.5\n", "")
     .replace("      max-num-seqs: 2\n", "")
     .replace("      enable-prefix-caching: true\n", "")
-    .replace("    overrides:\n", "    expect: {absent: [gpu-memory-utilization]}\n    overrides:\n", 1)
+    .replace(
+        "    overrides:\n", "    expect: {absent: [gpu-memory-utilization]}\n    overrides:\n", 1
+    )
     + "launcher:\n  shared_args: {max-num-seqs: 8}\n"
 )
 

@@ -202,7 +202,9 @@ def test_overview_drift_names_the_changelog_entry_not_the_registry(example, run)
 
 
 def test_a_site_url_keeps_its_own_last_characters_and_loses_only_trailing_slashes(example, run):
-    result = run(example, "release-notes", "v0.0.102", "--site-url", "https://docs.example.com/NX//")
+    result = run(
+        example, "release-notes", "v0.0.102", "--site-url", "https://docs.example.com/NX//"
+    )
     assert result.exit_code == 0
     assert (
         "[Set Up vLLM](https://docs.example.com/NX/user-guide/openclaw/inference/"

@@ -4,9 +4,7 @@ can still be the base of a diff and of the changelog gate."""
 
 from __future__ import annotations
 
-import subprocess
-
-from conftest import MINIMAL_REGISTRY
+from conftest import MINIMAL_REGISTRY, git
 
 # vLLM refuses to start with --enable-auto-tool-choice but no --tool-call-parser.
 REFUSED = MINIMAL_REGISTRY.replace(
@@ -17,11 +15,6 @@ FIXED = REFUSED.replace(
     "      enable-auto-tool-choice: true\n",
     "      enable-auto-tool-choice: true\n      tool-call-parser: hermes\n",
 )
-
-
-def git(root, *args: str) -> None:
-    who = ["-c", "user.email=a@b", "-c", "user.name=a"]
-    subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)
 
 
 def test_the_refused_state_is_refused_by_validate(make_project, run):

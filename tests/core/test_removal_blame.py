@@ -4,18 +4,11 @@ the commit holds unchanged (a host whose name the new text repeats) is never bla
 
 from __future__ import annotations
 
-import subprocess
-
-from conftest import REPO, Project
+from conftest import REPO, Project, git
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
 MTP = "      speculative-config: {method: mtp, num_speculative_tokens: 3, moe_backend: triton}\n"
 BEFORE = (REPO / "tests/fixtures/profiles-v0.0.101.yaml").read_text("utf-8")
-
-
-def git(root, *args: str) -> None:
-    who = ["-c", "user.email=a@b", "-c", "user.name=a"]
-    subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)
 
 
 def committed_before(example: Project, run) -> str:

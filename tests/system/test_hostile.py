@@ -262,7 +262,10 @@ def test_hostile_text_in_settings_sentences_reads_back_literally(
     """Host and product names and the speculative method in the lead and profile sentences."""
     value = flat(HOSTILE[name])
     setup = built[name].readbacks["docs/inference/set-up-vllm.mdx"].text or ""
-    lead = f"For the managed single-node {value} acme/Tiny-1B profile, {value} enables {value} speculative"
+    lead = (
+        f"For the managed single-node {value} acme/Tiny-1B profile, {value} enables {value} "
+        "speculative"
+    )
     assert f"{lead} decoding.\n" in setup
     assert f"{value} enables {value} speculative decoding." in setup.split(lead)[1]
 

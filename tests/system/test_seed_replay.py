@@ -61,7 +61,7 @@ def test_the_edit_reproduces_every_committed_output_and_the_entry(example, run):
 
 def test_the_pages_change_the_way_the_pull_request_changed_them_by_hand(example, run):
     before, after = replayed(example, run)
-    gone = "--speculative-config '{\"method\":\"mtp\",\"num_speculative_tokens\":3,"
+    gone = '--speculative-config \'{"method":"mtp","num_speculative_tokens":3,'
     assert gone in before[SPARK_PAGE] and gone not in after[SPARK_PAGE]
     assert (before[SETUP].count(gone), after[SETUP].count(gone)) == (1, 0)
     lead = (
@@ -73,8 +73,8 @@ def test_the_pages_change_the_way_the_pull_request_changed_them_by_hand(example,
         lead + "does not enable speculative decoding, including multi-token prediction (MTP).\n"
     ) in after[SETUP]
     override = (
-        "NEMOCLAW_VLLM_EXTRA_ARGS_JSON='[\"--no-async-scheduling\",\"--max-model-len\",\"32768\","
-        "\"--max-num-seqs\",\"1\",\"--max-num-batched-tokens\",\"4096\"]'"
+        'NEMOCLAW_VLLM_EXTRA_ARGS_JSON=\'["--no-async-scheduling","--max-model-len","32768",'
+        '"--max-num-seqs","1","--max-num-batched-tokens","4096"]\''
     )
     assert override not in before[SETUP] and override in after[SETUP]
     assert "measured these results" in after[SPARK_PAGE]
