@@ -50,6 +50,27 @@ REGISTRY_TYPES = [
         reg("arch: amd64", "arch: x86"),
     ),
     Case(
+        "image-built-for-another-arch",
+        BUILD,
+        (
+            "profiles.yaml:37:12: error: image 'img' is built for linux/arm64, but host 'box' "
+            "is amd64",
+        ),
+        reg("    platform: linux/amd64\n", "    platform: linux/arm64\n"),
+    ),
+    Case(
+        "model-host-support-contradicts-its-profile",
+        BUILD,
+        (
+            "profiles.yaml:32:28: error: model 'tiny' says support 'deferred' on host 'box', "
+            "but its profile 'vllm.box.tiny' there says 'supported': set it in one place",
+        ),
+        reg(
+            "    notes: Box default.\n",
+            "    notes: Box default.\n    hosts: {box: {support: deferred}}\n",
+        ),
+    ),
+    Case(
         "gated-not-boolean",
         BUILD,
         ("profiles.yaml:31:12: error: models.tiny.gated must be true or false, got 'maybe'",),
