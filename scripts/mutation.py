@@ -10,8 +10,8 @@ mutmut (``pip install -e '.[dev]'``) makes each mutant (a flipped comparison, a 
 constant, a dropped argument ...) and runs only the tests that reach the mutated function.
 This script keeps a copy of the repository under ``.cache/mutation/`` (ignored by git) for
 mutmut to work in, so the checkout is never touched. A later run re-checks every mutant of a
-function whose code changed and every mutant that survived or met no test (against the
-tests as they are now); a killed mutant stays killed.
+function whose code changed and every mutant that met no test; ``--recheck`` also tries
+every survivor again (against the tests as they are now); a killed mutant stays killed.
 
 Tests that run docgen in a child process (bounds, interruption, concurrency, determinism,
 the browser, pre-commit, the real vLLM parser, benchmarks) are left out: a child imports the
@@ -189,14 +189,17 @@ def forget_unmutated(paths: list[str]) -> None:
         (WORK / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
 
 
-def recheck_survivors() -> None:
-    """Forget the verdict on every mutant that survived or met no test, so that this run
-    tries it again with the tests as they are now (mutmut keeps verdicts while the mutated
-    function is unchanged, even when new tests would kill the mutant)."""
+def recheck_survivors(survived_too: bool) -> None:
+    """Forget the verdict on every mutant that met no test (and, with ``survived_too``, on
+    every survivor), so that this run tries it again with the tests as they are now (mutmut
+    keeps verdicts while the mutated function is unchanged, even when new tests would kill
+    the mutant). A survivor runs every test that reaches it, minutes each, so survivors are
+    only tried again on request."""
+    undecided = UNDECIDED if survived_too else UNDECIDED - {0}
     for meta in (WORK / "mutants").rglob("*.meta"):
         data = json.loads(meta.read_text("utf-8"))
         codes = data["exit_code_by_key"]
-        stale = [name for name, code in codes.items() if code in UNDECIDED]
+        stale = [name for name, code in codes.items() if code in undecided]
         if stale:
             codes.update(dict.fromkeys(stale))
             meta.write_text(json.dumps(data), "utf-8")
@@ -333,6 +336,12 @@ def main(argv: list[str] | None = None) -> int:
         "--ref", metavar="COMMIT", help="mutate this commit's code and tests, not the checkout's"
     )
     parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="try every survivor again (after tests were added for them); by default a run "
+        "only checks mutants with no verdict, since a survivor runs minutes of tests",
+    )
+    parser.add_argument(
         "--fresh",
         action="store_true",
         help="start from a new copy (after files moved: the copy only ever gains files)",
@@ -349,7 +358,7 @@ def main(argv: list[str] | None = None) -> int:
         sync_copy(args.ref)
         paths = [path for m in modules for path in CORE[m]]
         forget_unmutated(paths)
-        recheck_survivors()
+        recheck_survivors(survived_too=args.recheck)
         write_config(paths)
         if not run_mutmut(args.jobs, args.budget):
             print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
