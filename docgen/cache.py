@@ -176,14 +176,19 @@ def previous_record(project: Project) -> Record | None:
     return None
 
 
-def cached_plan(project: Project) -> tuple[Plan, str]:
+def cached_plan(project: Project, stored: bool = True) -> tuple[Plan, str]:
     """The plan of ``project`` and its input digest: a slim plan from the cache when
     nothing it depends on changed (``plan.complete`` is then False), else rendered.
 
-    Nothing is written here; ``build`` stores the plan after it wrote every output.
+    Nothing is written here; ``build`` stores the plan after it wrote every output. When
+    the plan will not be ``stored`` and the project has no cache (a fresh clone in docs
+    CI), there is nothing to look up or record: the plan is rendered alone, digest "",
+    with the text of drifted outputs only.
     """
     from docgen.plan import plan
 
+    if not stored and not (project.root / FOLDER).is_dir():
+        return plan(project, drift_only=True), ""
     digest = key(project)
     found = load(project, digest)
     if found is not None:

@@ -3,10 +3,16 @@ the registry, each profile with the argv its serve command runs."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import TYPE_CHECKING, Any
 
+from docgen.outputs import Output
+from docgen.provenance import registry_sources
 from docgen.registry.model import Model, Profile, Registry
 from docgen.render.syntax import notice
+
+if TYPE_CHECKING:
+    from docgen.config import Project
 
 EXPORT_VERSION = 1
 
@@ -60,3 +66,11 @@ def _export_profile(p: Profile) -> dict[str, Any]:
         "argv": serve_command(p).argv,
         "overrides": {o.id: list(o.tokens) for o in p.overrides},
     }
+
+
+def export_output(project: Project, reg: Registry) -> Output:
+    """The export as docgen writes it, with the registry nodes behind its drift."""
+    text = json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
+    # The export shows no host's name (a host's text), so no host is behind its drift.
+    sources = tuple(s for s in registry_sources(reg) if s.keypath[0] != "hosts")
+    return Output(project.config.export, text, "docgen export", sources, "export")

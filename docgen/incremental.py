@@ -131,14 +131,6 @@ def _paths(unit: Any) -> list[str]:
 def _slim(unit: Any, reads: tuple[tuple[Part, str], ...]) -> Any:
     """A unit's outputs as digests of their text (a kept unit's already are)."""
 
-    def slim(output: Any) -> Any:
-        if output.digest:
-            return output
-        digest = hashlib.sha256(output.text.encode()).hexdigest()
-        head = output.text.split("\n---", 1)[0] if output.text.startswith("---") else ""
-        return replace(output, text="", sources=(), digest=digest, head=head)
-
-    page = None if unit.page is None else slim(unit.page)
-    return replace(
-        unit, page=page, variants=tuple(slim(v) for v in unit.variants), text="", reads=reads
-    )
+    page = None if unit.page is None else unit.page.digest_only()
+    variants = tuple(v.digest_only() for v in unit.variants)
+    return replace(unit, page=page, variants=variants, text="", reads=reads)

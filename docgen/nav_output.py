@@ -15,14 +15,27 @@ from typing import TYPE_CHECKING
 
 from docgen.config import Project, variant_path
 from docgen.errors import ConfigError, Location, Problem
+from docgen.outputs import Output
 
 if TYPE_CHECKING:
     from docgen.navigation import Navigation, NavRegion
-    from docgen.plan import Output
 
 #: The regions docgen writes in a navigation, by name.
 REGIONS = ("profiles",)
 _TITLE = re.compile(r'^title:\s*"?(.*?)"?\s*$', re.MULTILINE)
+
+
+def navigation_written(
+    project: Project, nav: Navigation, made: list[Output], outputs: list[Output]
+) -> Navigation:
+    """List the per-profile pages ``made`` in the navigation's managed regions: the file
+    joins the ``outputs`` (the author's, like a page with regions); return what it then
+    publishes."""
+    from docgen.navigation import read
+
+    text = filled(project, nav, sorted(made, key=lambda o: o.path), {o.path for o in outputs})
+    outputs.append(Output(nav.path, text, nav.path, kind="region"))
+    return read(text, nav.path)
 
 
 def refuse_unknown(nav: Navigation) -> None:

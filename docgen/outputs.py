@@ -3,9 +3,12 @@ nodes behind it), with the pages it publishes and what each page read."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import os
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from docgen.io import reads
 from docgen.registry.model import Registry, Source
 
 if TYPE_CHECKING:
@@ -34,6 +37,24 @@ class Output:
     def owned(self) -> bool:
         """Whether docgen owns the whole file (a region page is the author's)."""
         return self.kind != "region"
+
+    def digest_only(self) -> Output:
+        """This output as the SHA-256 of its text, with its frontmatter and no sources."""
+        if self.digest:
+            return self
+        digest = hashlib.sha256(self.text.encode()).hexdigest()
+        head = self.text.split("\n---", 1)[0] if self.text.startswith("---") else ""
+        return replace(self, text="", sources=(), digest=digest, head=head)
+
+
+def on_disk(root: reads.Inside, output: Output) -> bool:
+    """Whether the file at ``output``'s path, inside ``root``, holds exactly its text (a
+    file that cannot be read there, or leads outside, does not)."""
+    try:
+        real, _info = reads.lookup(os.path.join(root.root, output.path), root)
+    except OSError:
+        return False
+    return real is not None and reads.read_bytes(real) == output.text.encode()
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,7 @@ pytest plugins serve it, so no two verbs can disagree.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -16,19 +15,20 @@ from docgen import incremental, inputs
 from docgen.config import Project
 from docgen.config import variant_path as variant_path
 from docgen.errors import Location, TemplateError
-from docgen.export import export_data as export_data
+from docgen.export import export_output
 from docgen.io import files
-from docgen.nav_output import filled, refuse_unknown
+from docgen.nav_output import navigation_written, refuse_unknown
 from docgen.outputs import Output as Output
 from docgen.outputs import Plan as Plan
+from docgen.outputs import on_disk
 from docgen.outputs_check import refuse_collisions
+from docgen.overview import overview_output as overview_output
 from docgen.provenance import profile_sources, registry_sources
-from docgen.registry.model import Registry, Source
+from docgen.registry.model import Registry
 from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
 from docgen.render.syntax import notice, owned, with_notice
 
 if TYPE_CHECKING:
-    from docgen.changelog.entries import Entry
     from docgen.incremental import Record
     from docgen.navigation import Navigation
     from docgen.render.environment import Renderer
@@ -39,6 +39,7 @@ def plan(
     registry: Registry | None = None,
     record: Record | None = None,
     render: frozenset[str] = frozenset(),
+    drift_only: bool = False,
 ) -> Plan:
     """Render every output of ``project`` in memory; raise on the first broken input.
 
@@ -48,31 +49,51 @@ def plan(
     With the ``record`` of an earlier plan of the same inputs (see ``incremental``), a
     unit whose reads are unchanged keeps its outputs' digests instead of rendering,
     unless one of its outputs is in ``render``; the plan is then not ``complete``.
+    For ``drift_only``, see ``_unrecorded``.
     """
-    from docgen import navigation
     from docgen.registry.load import load_registry
     from docgen.render.environment import Renderer
 
     reg = registry or load_registry(project)
-    nav = navigation.load(project)
-    if nav is not None:
-        refuse_unknown(nav)
+    nav = _navigation(project)
     renderer = Renderer(reg, [project.path(project.config.templates)], project.root)
-    jobs = list(_jobs(project, reg))
-    units: list[_Job | Path] = [*jobs, *_hand_written_pages(project, {j.path for j in jobs})]
+    units = _units(project, reg)
     pages_of = (_custom_regions(project), nav)
-    done, new_record, complete = _done(project, reg, renderer, pages_of, units, record, render)
+    if drift_only:
+        done, new_record, complete = _unrecorded(project, reg, renderer, pages_of, units)
+    else:
+        done, new_record, complete = _done(project, reg, renderer, pages_of, units, record, render)
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]
     if nav is not None and nav.regions:
-        nav = _navigation_written(project, nav, units, done, outputs)
-    outputs += [o for o in (_export(project, reg), overview_output(project, reg)) if o]
+        nav = navigation_written(project, nav, _per_profile_pages(units, done), outputs)
+    outputs += [o for o in (export_output(project, reg), overview_output(project, reg)) if o]
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
+
+
+def _navigation(project: Project) -> Navigation | None:
+    from docgen import navigation
+
+    nav = navigation.load(project)
+    if nav is not None:
+        refuse_unknown(nav)
+    return nav
+
+
+def _units(project: Project, reg: Registry) -> list[_Job | Path]:
+    """The units of work: every template page, then every hand-written page."""
+    jobs = list(_jobs(project, reg))
+    return [*jobs, *_hand_written_pages(project, {j.path for j in jobs})]
+
+
+def _per_profile_pages(units: list[_Job | Path], done: list[_Unit]) -> list[Output]:
+    per_profile = [isinstance(u, _Job) and u.profile is not None for u in units]
+    return [r.page for r, each in zip(done, per_profile, strict=True) if each and r.page]
 
 
 def _done(
@@ -83,7 +104,7 @@ def _done(
     units: list[_Job | Path],
     record: Record | None,
     render: frozenset[str],
-) -> tuple[list[_Unit], Record, bool]:
+) -> tuple[list[_Unit], Record | None, bool]:
     """Each unit's outputs, rendered or (where ``record`` still holds) kept; the new
     record; whether every unit was rendered."""
     from docgen.heap import settled
@@ -106,22 +127,32 @@ def _done(
     return done, incremental.record_of(shared, reg, page_inputs, done), not kept
 
 
-def _navigation_written(
+def _unrecorded(
     project: Project,
-    nav: Navigation,
+    reg: Registry,
+    renderer: Renderer,
+    pages: tuple[set[str], Navigation | None],
     units: list[_Job | Path],
-    done: list[_Unit],
-    outputs: list[Output],
-) -> Navigation:
-    """List the per-profile pages in the navigation's managed regions: the file joins the
-    outputs (the author's, like a page with regions); return what it then publishes."""
-    from docgen.navigation import read
+) -> tuple[list[_Unit], None, bool]:
+    """For a check that stores nothing: every unit rendered, recording no reads, and an
+    output whose file on disk holds its text keeps only its digest, so the forked copy
+    sends back little (the plan is then not complete)."""
+    from docgen.heap import settled
+    from docgen.parallel import map_split
 
-    per_profile = [isinstance(u, _Job) and u.profile is not None for u in units]
-    made = [r.page for r, each in zip(done, per_profile, strict=True) if each and r.page]
-    text = filled(project, nav, sorted(made, key=lambda o: o.path), {o.path for o in outputs})
-    outputs.append(Output(nav.path, text, nav.path, kind="region"))
-    return read(text, nav.path)
+    custom, nav = pages
+    root = files.Inside(project.root)
+
+    def slim(output: Output) -> Output:
+        return output.digest_only() if on_disk(root, output) else output
+
+    def work(unit: _Job | Path) -> _Unit:
+        done = _render_unit(project, reg, renderer, custom, nav, unit)
+        page = None if done.page is None else slim(done.page)
+        return replace(done, page=page, variants=tuple(map(slim, done.variants)), text="")
+
+    with settled():
+        return map_split(work, units), None, False
 
 
 @dataclass(frozen=True)
@@ -180,11 +211,21 @@ def _unit(
 
     with recording() as reads:
         note(("product",), ("agents",))
-        if isinstance(unit, _Job):
-            done = _template_unit(project, reg, renderer, nav, unit)
-        else:
-            done = _page_unit(project, reg, renderer, custom, nav, unit)
+        done = _render_unit(project, reg, renderer, custom, nav, unit)
     return replace(done, reads=tuple(reads.items()))
+
+
+def _render_unit(
+    project: Project,
+    reg: Registry,
+    renderer: Renderer,
+    custom: set[str],
+    nav: Navigation | None,
+    unit: _Job | Path,
+) -> _Unit:
+    if isinstance(unit, _Job):
+        return _template_unit(project, reg, renderer, nav, unit)
+    return _page_unit(project, reg, renderer, custom, nav, unit)
 
 
 def _template_unit(
@@ -304,42 +345,3 @@ def _variants(
         note = notice(f"{job.display if job else source} (the {agent.id} variant)", reg.path)
         found.append(Output(target, with_notice(body, note), source, (), "variant"))
     return tuple(found), ids
-
-
-def overview_output(
-    project: Project, reg: Registry, entries: Sequence[Entry] | None = None
-) -> Output | None:
-    """``<changelog>/overview.mdx``: every release, newest first, linked to its entry.
-
-    ``entries`` defaults to the ones on disk; ``docgen changelog`` passes them with the
-    entry it is about to write, to refresh the overview in the same command. Each
-    release's heading is a source, so drift names the entry behind it. None with the
-    setting ``overview = "none"``: the project keeps its own overview, or none.
-    """
-    from docgen.changelog import entries as changelog
-    from docgen.changelog.notes import overview_text
-
-    if project.config.overview == "none":
-        return None
-    releases = []
-    sources = []
-    for entry in changelog.entries(project) if entries is None else entries:
-        day = entry.path.rsplit("/", 1)[-1][: -len(".mdx")]
-        for section in entry.sections:
-            summary = next((line for line in section.lines if line.strip()), "")
-            releases.append((section.version, day, summary))
-            where = Location(entry.path, section.line, 1)
-            sources.append(Source((section.version,), where, section.version))
-    if not releases:
-        return None
-    text = overview_text(project, reg, releases)
-    note = notice(f"the entries in {project.config.changelog}/", reg.path)
-    path = f"{project.config.changelog}/{changelog.OVERVIEW}"
-    return Output(path, with_notice(text, note), path, tuple(sources), "page", basis="changelog")
-
-
-def _export(project: Project, reg: Registry) -> Output:
-    text = json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
-    # The export shows no host's name (a host's text), so no host is behind its drift.
-    sources = tuple(s for s in registry_sources(reg) if s.keypath[0] != "hosts")
-    return Output(project.config.export, text, "docgen export", sources, "export")

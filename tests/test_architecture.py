@@ -23,6 +23,7 @@ LAYERS = [
     {"changelog"},
     {
         "export",
+        "overview",
         "nav_output",
         "provenance",
         "outputs",

@@ -66,7 +66,7 @@ def build(
 def check(project: Project, changelog_since: str | None = None) -> Report:
     """Compare every output but the build products with disk and apply the changelog
     history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
-    the_plan, _digest, report = _compared(project, products=False)
+    the_plan, _digest, report = _compared(project, products=False, stored=False)
     if not report.in_sync:
         report.changes = _against_commit(project, the_plan, report.changes)
     report.findings += releases.history_problems(project, the_plan)
@@ -75,14 +75,16 @@ def check(project: Project, changelog_since: str | None = None) -> Report:
     return report
 
 
-def _compared(project: Project, products: bool = True) -> tuple[Plan, str, Report]:
+def _compared(
+    project: Project, products: bool = True, stored: bool = True
+) -> tuple[Plan, str, Report]:
     """The plan, its input digest and its comparison with disk (of the build products too
-    unless ``products`` is False): from the cached plan when that proves the tree in sync,
-    else from a complete plan (which names the registry lines behind drift and holds the
-    texts a build writes)."""
+    unless ``products`` is False; see ``cached_plan`` for ``stored``): from the cached plan
+    when that proves the tree in sync, else from a complete plan (which names the registry
+    lines behind drift and holds the texts a build writes)."""
     from docgen.cache import cached_plan
 
-    the_plan, digest = cached_plan(project)
+    the_plan, digest = cached_plan(project, stored)
     report = sync.compare(project, the_plan, products)
     outputs = the_plan.by_path()
     # A kept output carries only its digest: a drifted one is rendered for its text.

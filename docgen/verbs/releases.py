@@ -89,7 +89,7 @@ def _routes(project: Project, registry: Registry, day: str) -> set[str]:
 
 def _entry_outputs(project: Project, registry: Registry, written: compose.Written) -> list[Output]:
     """The generated files that depend on the changelog entries, with ``written`` in them."""
-    from docgen.plan import overview_output
+    from docgen.overview import overview_output
 
     entries = [e for e in changelog.entries(project) if e.path != written.path]
     entries.append(changelog.parse_entry(written.path, written.text))
