@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import random
 import re
 import shutil
 import signal
@@ -224,10 +226,11 @@ def write_config(paths: list[str]) -> None:
     pyproject.write_text(text + table.replace("'", '"'), "utf-8")
 
 
-def run_mutmut(jobs: int, budget: float) -> bool:
-    """Run mutmut in the copy for at most ``budget`` seconds; False if it was cut short."""
+def run_mutmut(jobs: int, budget: float, names: list[str] | None = None) -> bool:
+    """Run mutmut in the copy for at most ``budget`` seconds (only the mutants ``names``,
+    when given); False if it was cut short."""
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "CI": ""}
-    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    command = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs), *(names or [])]
     # mutmut redraws one progress line; off a terminal it goes to a log instead.
     log = None if sys.stdout.isatty() else open(WORK / "mutmut-run.log", "w")  # noqa: SIM115
     if log is not None:
@@ -276,6 +279,56 @@ def equivalent() -> dict[str, str]:
     if not EQUIVALENT.is_file():
         return {}
     return dict(tomllib.loads(EQUIVALENT.read_text("utf-8")).get("equivalent", {}))
+
+
+def sample(found: dict[str, str], modules: list[str], size: int) -> dict[str, list[str]]:
+    """A uniform random sample of ``size`` non-equivalent mutants per module, the same on
+    every run for the same mutants (seeded), so that a budget too small for every mutant
+    still gives an unbiased score: mutmut runs the mutants with the cheapest tests first,
+    and those are not a fair sample of the rest."""
+    same = equivalent()
+    chosen: dict[str, list[str]] = {}
+    for module in modules:
+        names = sorted(n for n in found if module_of(n) == module and n not in same)
+        chosen[module] = sorted(
+            random.Random(f"docgen-{module}").sample(names, min(size, len(names)))
+        )
+    return chosen
+
+
+def wilson_low(killed: int, judged: int, z: float = 1.96) -> float:
+    """The lower end of the 95% Wilson score interval of killed / judged."""
+    if judged == 0:
+        return 0.0
+    p = killed / judged
+    centre = p + z * z / (2 * judged)
+    spread = z * math.sqrt(p * (1 - p) / judged + z * z / (4 * judged * judged))
+    return (centre - spread) / (1 + z * z / judged)
+
+
+def _verdict(status: str) -> str:
+    """killed, survived (no test reaches it counts as survived) or open (not run yet)."""
+    if status in KILLED:
+        return "killed"
+    return "survived" if status in ("survived", "no tests") else "open"
+
+
+def sample_report(found: dict[str, str], chosen: dict[str, list[str]]) -> int:
+    """Print the score of each module's sample with its 95% lower bound; 0 when every
+    sample is fully judged and scores 85% or more."""
+    print("| module | sampled | killed | survived | not checked | score | 95% lower bound |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    low = False
+    for module, names in chosen.items():
+        c = Counter(_verdict(found[n]) for n in names)
+        judged = c["killed"] + c["survived"]
+        score = c["killed"] / judged if judged else 0.0
+        low = low or score < 0.85 or c["open"] > 0
+        print(
+            f"| {module} | {len(names)} | {c['killed']} | {c['survived']} | {c['open']} "
+            f"| {score:.0%} | {wilson_low(c['killed'], judged):.0%} |"
+        )
+    return 1 if low else 0
 
 
 def report(found: dict[str, str], modules: list[str], diffs: bool) -> int:
@@ -336,6 +389,13 @@ def main(argv: list[str] | None = None) -> int:
         "--ref", metavar="COMMIT", help="mutate this commit's code and tests, not the checkout's"
     )
     parser.add_argument(
+        "--sample",
+        type=int,
+        metavar="N",
+        help="check only a seeded random sample of N mutants per module (those not yet "
+        "judged) and print that sample's score with its 95%% lower bound",
+    )
+    parser.add_argument(
         "--recheck",
         action="store_true",
         help="try every survivor again (after tests were added for them); by default a run "
@@ -360,8 +420,20 @@ def main(argv: list[str] | None = None) -> int:
         forget_unmutated(paths)
         recheck_survivors(survived_too=args.recheck)
         write_config(paths)
-        if not run_mutmut(args.jobs, args.budget):
+        names = None
+        if args.sample:
+            found = results()
+            chosen = sample(found, modules, args.sample)
+            names = [
+                n for ns in chosen.values() for n in ns if found[n] not in {*KILLED, "survived"}
+            ]
+        if names != [] and not run_mutmut(args.jobs, args.budget, names):
             print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
+    if args.sample:
+        found = results()
+        status = report(found, modules, not args.no_diffs)
+        print("\nThe sample (a seeded uniform choice of mutants per module):\n")
+        return sample_report(found, sample(found, modules, args.sample)) or status
     return report(results(), modules, not args.no_diffs)
 
 
