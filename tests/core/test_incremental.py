@@ -137,3 +137,36 @@ def test_an_edit_of_one_profile_renders_only_the_pages_that_read_it(example):
         "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx",
     ]
     assert not incremental.complete
+
+
+def test_a_record_holds_only_while_its_page_and_every_part_it_read_are_unchanged():
+    from docgen.incremental import UnitRecord, holds
+
+    parts = {("profiles", "a"): "digest-a", ("models",): "digest-m"}
+    tables = {"models_table": "table-1"}
+    reads = ((("()", "models_table"), "table-1"), (("profiles", "a"), "digest-a"))
+    unit = UnitRecord(reads, b"page", None)
+    assert holds(unit, parts, tables.__getitem__, b"page")
+    assert not holds(unit, parts, tables.__getitem__, b"page, edited")
+    assert not holds(UnitRecord(reads, None, None), parts, tables.__getitem__, b"page")
+    # a derived read is judged by its helper's result now, never by a registry part
+    assert not holds(unit, parts, {"models_table": "table-2"}.__getitem__, b"page")
+    assert not holds(unit, {**parts, ("profiles", "a"): "digest-b"}, tables.__getitem__, b"page")
+    assert not holds(unit, {("models",): "digest-m"}, tables.__getitem__, b"page")
+    # a part the registry lacked when recorded never holds, whatever it is now
+    gone = UnitRecord(((("profiles", "z"), ""),), None, None)
+    assert not holds(gone, parts, tables.__getitem__, None)
+
+
+def test_an_edit_that_leaves_a_derived_table_as_it_was_keeps_the_pages_that_read_only_it(
+    example,
+):
+    example.write("docs/tables.mdx", TABLES_PAGE)
+    project = load_project(example.root)
+    record = plan(project).record
+    # No derived table shows max-num-seqs: both tables stay as they were.
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
+    incremental = plan(load_project(example.root), record=record)
+    by_path = incremental.by_path()
+    assert by_path["docs/tables.mdx"].digest  # kept: read only the derived tables
+    assert not by_path["docs/inference/set-up-vllm.mdx"].digest  # rendered again
