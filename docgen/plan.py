@@ -56,7 +56,7 @@ def plan(
 
     reg = registry or load_registry(project)
     nav = _navigation(project)
-    renderer = Renderer(reg, [project.path(project.config.templates)], project.root)
+    renderer = Renderer(reg, [project.path(project.config.templates)], project.root, not drift_only)
     units = _units(project, reg)
     pages_of = (_custom_regions(project), nav)
     if drift_only:

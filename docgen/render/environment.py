@@ -32,6 +32,7 @@ from docgen.registry.model import (
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import StorageEstimate, estimate
 from docgen.render import mdx
+from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, enabled_features, feature, settings_sentences
 from docgen.render.reads import (
     ReadingEnvironment,
@@ -137,14 +138,21 @@ class Renderer:
     """Loads templates (project folder first, then docgen's own) and renders pages."""
 
     def __init__(
-        self, registry: Registry, template_dirs: Sequence[Path], root: Path | None = None
+        self,
+        registry: Registry,
+        template_dirs: Sequence[Path],
+        root: Path | None = None,
+        recording: bool = True,
     ) -> None:
+        """Without ``recording``, no attribute a template reads is looked up as a read
+        (for a plan that records none)."""
         from docgen.render.loader import ConfinedLoader  # reads only inside ``root``
 
         self.registry = registry
         loaders: list[jinja2.BaseLoader] = [ConfinedLoader(template_dirs, root)]
         loaders.append(jinja2.PackageLoader("docgen", "templates"))
-        self.env = ReadingEnvironment(
+        environment = ReadingEnvironment if recording else BoundedEnvironment
+        self.env = environment(
             loader=jinja2.ChoiceLoader(loaders),
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
