@@ -32,19 +32,23 @@ class Output:
     basis: str = "registry"
     #: In a digest-only output of a kept page: its frontmatter (the navigation's titles).
     head: str = ""
+    #: Whether the plan found its file on disk holding exactly its text (a check's plan
+    #: in a fresh clone), so comparing it again is not needed.
+    verified: bool = False
 
     @property
     def owned(self) -> bool:
         """Whether docgen owns the whole file (a region page is the author's)."""
         return self.kind != "region"
 
-    def digest_only(self) -> Output:
-        """This output as the SHA-256 of its text, with its frontmatter and no sources."""
+    def digest_only(self, verified: bool = False) -> Output:
+        """This output as the SHA-256 of its text, with its frontmatter and no sources
+        (``verified``: its file on disk holds that text)."""
         if self.digest:
             return self
         digest = hashlib.sha256(self.text.encode()).hexdigest()
         head = self.text.split("\n---", 1)[0] if self.text.startswith("---") else ""
-        return replace(self, text="", sources=(), digest=digest, head=head)
+        return replace(self, text="", sources=(), digest=digest, head=head, verified=verified)
 
 
 def on_disk(root: reads.Inside, output: Output) -> bool:

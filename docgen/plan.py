@@ -144,7 +144,7 @@ def _unrecorded(
     root = files.Inside(project.root)
 
     def slim(output: Output) -> Output:
-        return output.digest_only() if on_disk(root, output) else output
+        return output.digest_only(verified=True) if on_disk(root, output) else output
 
     def work(unit: _Job | Path) -> _Unit:
         done = _render_unit(project, reg, renderer, custom, nav, unit)

@@ -51,10 +51,11 @@ def test_a_fresh_check_keeps_the_text_of_drifted_outputs_only(example: Project) 
         if whole.path in made_after:
             assert (slim.text, slim.digest) == (whole.text, "")
         elif on_file == whole.text:
-            assert (slim.text, slim.digest) == ("", sha(whole.text)), whole.path
+            assert (slim.text, slim.digest, slim.verified) == ("", sha(whole.text), True)
         else:
             drifted.add(whole.path)
             assert (slim.text, slim.digest, slim.sources) == (whole.text, "", whole.sources)
+            assert not slim.verified
     assert made_after <= {o.path for o in full.outputs}
     assert SETUP in drifted
     assert len(drifted) > 1  # the registry edit reached other pages
@@ -68,8 +69,9 @@ def test_a_slim_output_keeps_its_frontmatter_for_the_navigation(example: Project
     assert page.text.startswith("---\n")
     assert slim.head == page.text.split("\n---", 1)[0]
     assert "title:" in slim.head
-    assert (slim.text, slim.sources, slim.digest) == ("", (), sha(page.text))
+    assert (slim.text, slim.sources, slim.digest, slim.verified) == ("", (), sha(page.text), False)
     assert slim.digest_only() is slim
+    assert page.digest_only(verified=True).verified
 
 
 def test_a_fresh_check_prints_what_a_check_from_a_complete_plan_prints(
