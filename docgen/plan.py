@@ -104,7 +104,7 @@ def _done(
     units: list[_Job | Path],
     record: Record | None,
     render: frozenset[str],
-) -> tuple[list[_Unit], Record | None, bool]:
+) -> tuple[list[_Unit], Record, bool]:
     """Each unit's outputs, rendered or (where ``record`` still holds) kept; the new
     record; whether every unit was rendered."""
     from docgen.heap import settled
@@ -133,7 +133,7 @@ def _unrecorded(
     renderer: Renderer,
     pages: tuple[set[str], Navigation | None],
     units: list[_Job | Path],
-) -> tuple[list[_Unit], None, bool]:
+) -> tuple[list[_Unit], Record | None, bool]:
     """For a check that stores nothing: every unit rendered, recording no reads, and an
     output whose file on disk holds its text keeps only its digest, so the forked copy
     sends back little (the plan is then not complete)."""

@@ -302,3 +302,21 @@ def test_a_steps_command_is_a_launcher_change(make_project, run):
         "profiles.yaml:52:5: launcher-changed launcher warm: nvidia-smi -> nvidia-smi -L",
         "1 semantic change",
     ]
+
+
+OTHER_HOST = "  box: {name: Big Box, arch: amd64}\n  other: {name: Other Box, arch: arm64}\n"
+
+
+def test_the_facts_of_a_host_entry_read_in_order_separated_by_commas(make_project, run):
+    old = edit(
+        BASE,
+        ("  box: {name: Big Box, arch: amd64}\n", OTHER_HOST),
+        ("    notes: Box default.\n", "    notes: Box default.\n    hosts: {other: {}}\n"),
+    )
+    facts = "{min_compute_capability: '9.0', support: experimental, selection: explicit-only}"
+    new = old.replace("hosts: {other: {}}", f"hosts: {{other: {facts}}}")
+    assert diff_lines(make_project, run, old, new) == [
+        "profiles.yaml:29:3: model-changed tiny hosts: other -> other (9.0, experimental, "
+        "explicit-only)",
+        "1 semantic change",
+    ]

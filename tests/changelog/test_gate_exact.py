@@ -51,3 +51,20 @@ def test_the_overview_git_names_from_the_repositorys_top_is_no_entry(make_projec
     assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
         "changelog-gate"
     ]
+
+
+def test_a_committed_overview_git_names_from_the_repositorys_top_is_no_entry(make_project):
+    """The overview was committed, then rebuilt: git diff names it from the repository's
+    top (``site/changelog/overview.mdx``); its file name alone decides, and it is none."""
+    project = make_project(registry=None)
+    project.write("site/profiles.yaml", MINIMAL_REGISTRY)
+    project.write(ENTRY, "## v0.0.1\n")
+    project.write("site/changelog/overview.mdx", "Built.\n")
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+    project.write("site/profiles.yaml", TUNED)
+    project.write("site/changelog/overview.mdx", "Rebuilt.\n")
+    assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
+        "changelog-gate"
+    ]

@@ -4,7 +4,7 @@ the commit holds unchanged (a host whose name the new text repeats) is never bla
 
 from __future__ import annotations
 
-from conftest import REPO, Project, git
+from conftest import MINIMAL_REGISTRY, REPO, Project, git
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
 MTP = "      speculative-config: {method: mtp, num_speculative_tokens: 3, moe_backend: triton}\n"
@@ -64,4 +64,46 @@ def test_a_registry_as_committed_blames_what_the_new_text_shows(example, run):
     git(example.root, "commit", "-qam", "tune")
     assert blamed(example, run) == [
         f"registry entry behind it: profiles.yaml:109:7 profiles.{SPARK}.args.max-num-seqs"
+    ]
+
+
+ARGS = "      enable-prefix-caching: true\n"
+BATCHED = MINIMAL_REGISTRY.replace(ARGS, ARGS + "      max-num-batched-tokens: 8192\n")
+
+
+def committed(project: Project, run, built: str, commit: str) -> None:
+    """The docs built from the registry ``built``, committed with the registry ``commit``."""
+    project.write("profiles.yaml", built)
+    assert run(project, "build").exit_code == 0
+    project.write("profiles.yaml", commit)
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+
+
+def test_a_commit_that_breaks_a_start_rule_still_locates_a_removal(make_project, run):
+    """The committed registry sets a flag vLLM would refuse to start with (the working one
+    drops it): it is an older state, read without vLLM's start-time rules."""
+    project = make_project()
+    refused = BATCHED.replace(ARGS, ARGS + "      enable-auto-tool-choice: true\n")
+    committed(project, run, built=BATCHED, commit=refused)
+    project.write("profiles.yaml", MINIMAL_REGISTRY)
+    assert blamed(project, run) == [
+        "registry entry behind it: HEAD:profiles.yaml:44:7 "
+        "profiles.vllm.box.tiny.args.max-num-batched-tokens"
+    ]
+
+
+def test_dropping_the_vllm_section_leaves_the_blame_on_the_changed_value(make_project, run):
+    """The vllm settings have no node a page shows: dropping them is no removed value."""
+    extra = MINIMAL_REGISTRY.replace(
+        "profiles:\n", "vllm:\n  extra_flags: {acme-flag: {type: bool}}\nprofiles:\n"
+    )
+    project = make_project()
+    committed(project, run, built=extra, commit=extra)
+    tuned = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+    project.write("profiles.yaml", tuned)
+    assert blamed(project, run) == [
+        "registry entry behind it: profiles.yaml:40:7 "
+        "profiles.vllm.box.tiny.args.gpu-memory-utilization"
     ]
