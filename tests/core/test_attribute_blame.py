@@ -1,0 +1,52 @@
+"""``sync.attribute``, exactly: a removed value is blamed only when it shows more often in
+the old text than in the new, and values the older registry held unchanged are blamed
+when nothing else is (a template that now shows them)."""
+
+from __future__ import annotations
+
+from docgen.errors import Location
+from docgen.outputs import Output
+from docgen.registry.model import Source
+from docgen.sync import attribute
+
+SEQS = Source(
+    ("profiles", "p", "args", "max-num-seqs"),
+    Location("HEAD:profiles.yaml", 44, 7),
+    "--max-num-seqs 2",
+)
+PORT = Source(
+    ("profiles", "p", "args", "port"), Location("HEAD:profiles.yaml", 45, 7), "--port 8000"
+)
+HOST = Source(("hosts", "box"), Location("profiles.yaml", 21, 3), "Big Box")
+MODEL = Source(("models", "tiny"), Location("profiles.yaml", 26, 3), "acme/Tiny-1B")
+
+
+def page(text: str, *sources: Source) -> Output:
+    return Output("docs/models.mdx", text, "templates/models.mdx.j2", sources)
+
+
+def test_a_removed_value_shown_as_often_in_the_new_lines_is_not_blamed():
+    """Both removed values stood in the old line; the rewritten line still shows one of
+    them, so only the other is behind the drift."""
+    old = "vllm serve m --max-num-seqs 2 --port 8000\n"
+    new = "vllm serve m --max-num-seqs 2\n"
+    assert attribute(old, page(new), gone=(SEQS, PORT)) == [PORT]
+
+
+def test_a_removed_value_shown_only_in_the_new_lines_is_not_blamed():
+    assert attribute("Models.\n", page("Models: --max-num-seqs 2\n"), gone=(SEQS,)) == []
+
+
+def test_values_the_commit_holds_unchanged_are_blamed_when_nothing_else_is():
+    """The template now shows the host's name; the older registry held it as it is."""
+    old = "| Host | Model |\n"
+    new = "| Host | Model |\n| Big Box | acme/Tiny-1B |\n"
+    kept = frozenset({(HOST.keypath, HOST.text), (MODEL.keypath, MODEL.text)})
+    assert attribute(old, page(new, HOST, MODEL), kept=kept) == [HOST, MODEL]
+
+
+def test_a_value_the_commit_holds_unchanged_is_not_blamed_beside_a_changed_one():
+    old = "| Host | Model |\n"
+    new = "| Host | Model |\n| Big Box | acme/Tiny-1B |\n"
+    kept = frozenset({(HOST.keypath, HOST.text)})
+    assert attribute(old, page(new, HOST, MODEL), kept=kept) == [MODEL]
