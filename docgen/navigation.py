@@ -21,6 +21,7 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from docgen.config import Project
@@ -129,8 +130,11 @@ def load(project: Project) -> Navigation | None:
     return read(text, rel)
 
 
+@lru_cache(maxsize=4)
 def read(text: str, path: str) -> Navigation:
-    """The navigation in ``text``, the file at the project-relative ``path``."""
+    """The navigation in ``text``, the file at the project-relative ``path`` (read once
+    per text: a command reads its navigation in several places, and the result is
+    immutable)."""
     nav = parse(_yaml(text, path), path)
     spans = [(v.line, v.slug) for v in nav.variants]
     return replace(nav, regions=tuple(_regions(text, path, spans)), text=text)
