@@ -418,15 +418,15 @@ def main(argv: list[str] | None = None) -> int:
         sync_copy(args.ref)
         paths = [path for m in modules for path in CORE[m]]
         forget_unmutated(paths)
-        recheck_survivors(survived_too=args.recheck)
+        # With a sample, --recheck tries the sample's survivors again (named below).
+        recheck_survivors(survived_too=args.recheck and not args.sample)
         write_config(paths)
         names = None
         if args.sample:
             found = results()
             chosen = sample(found, modules, args.sample)
-            names = [
-                n for ns in chosen.values() for n in ns if found[n] not in {*KILLED, "survived"}
-            ]
+            settled = {*KILLED} if args.recheck else {*KILLED, "survived"}
+            names = [n for ns in chosen.values() for n in ns if found[n] not in settled]
         if names != [] and not run_mutmut(args.jobs, args.budget, names):
             print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
     if args.sample:
