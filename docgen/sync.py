@@ -161,13 +161,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
         except (FileNotFoundError, NotADirectoryError):  # a new file: is its folder inside?
             real, info = inside.real(target, link=False), None
         if real is None:
-            foreign.append(
-                Problem(
-                    f"refusing to write {output.path}: it leads outside the "
-                    "project root (through a symbolic link)",
-                    Location(output.path, 1, 1),
-                )
-            )
+            foreign.append(_outside(output))
             continue
         raw = None if info is None else files.read_bytes(real)
         if raw is None:
@@ -187,6 +181,14 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     if foreign:
         raise OwnershipError(foreign)
     return report
+
+
+def _outside(output: Output) -> Problem:
+    return Problem(
+        f"refusing to write {output.path}: it leads outside the project root (through a "
+        "symbolic link)",
+        Location(output.path, 1, 1),
+    )
 
 
 def _hand_written(project: Project, unowned: list[Output]) -> list[Output]:
