@@ -243,7 +243,9 @@ def apply(
     todo = report.of(NEW, CHANGED, STALE)
     for change in todo:
         assert change.output is None or not change.output.digest, "a cached plan"
-    planned = [Write(c.path, c.output.text if c.output else None, c.status == NEW) for c in todo]
+    # Not Write(..., new=True) for NEW: a new page's path may hold a dangling link or a
+    # FIFO (no file to compare), which a failed build must put back.
+    planned = [Write(c.path, c.output.text if c.output else None) for c in todo]
     writes.apply(project, [*also, *planned], [c.path for c in report.changes], progress)
     return todo
 

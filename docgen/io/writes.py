@@ -180,11 +180,13 @@ def write_new(tmp: str, data: bytes, mode: int | None) -> None:
 
 
 def mode_of(path: str) -> int | None:
-    """The permission bits ``path`` has now, or None when it does not exist."""
+    """The permission bits of the regular file at ``path`` (through a link), or None when
+    there is none (nothing, a dangling link, a FIFO: the new file gets a new file's mode)."""
     try:
-        return stat.S_IMODE(os.stat(path).st_mode)
+        info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         return None
+    return stat.S_IMODE(info.st_mode) if stat.S_ISREG(info.st_mode) else None
 
 
 @dataclass

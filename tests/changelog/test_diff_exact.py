@@ -320,3 +320,35 @@ def test_the_facts_of_a_host_entry_read_in_order_separated_by_commas(make_projec
         "explicit-only)",
         "1 semantic change",
     ]
+
+
+# --- what a profile leaves out of the launcher, and its summary ---------------------------
+
+LAUNCHER = (
+    "launcher:\n  shared_args: {port: 8000, host: 0.0.0.0}\n"
+    "  before_serve:\n    warm: {run: [nvidia-smi]}\n"
+)
+OMITS = (
+    "    image: img\n    summary: Fast.\n"
+    "    launcher: {omit_args: [port, host], omit_steps: [warm]}\n"
+)
+
+
+def test_a_profile_that_starts_omitting_launcher_parts_lists_them_at_the_profile(make_project, run):
+    new = edit(BASE, ("    image: img\n", OMITS)) + LAUNCHER
+    assert diff_lines(make_project, run, BASE + LAUNCHER, new) == [
+        "profiles.yaml:33:3: profile-changed vllm.box.tiny summary:  -> Fast.",
+        "profiles.yaml:33:3: launcher-changed vllm.box.tiny omit_args: (none) -> --port, --host",
+        "profiles.yaml:33:3: launcher-changed vllm.box.tiny omit_steps: (none) -> warm",
+        "3 semantic changes",
+    ]
+
+
+def test_a_profile_that_stops_omitting_launcher_parts_lists_what_it_omitted(make_project, run):
+    old = edit(BASE, ("    image: img\n", OMITS)) + LAUNCHER
+    new = edit(old, ("summary: Fast.", "summary: Faster."), ("[port, host]", "[host]"))
+    assert diff_lines(make_project, run, old, new) == [
+        "profiles.yaml:33:3: profile-changed vllm.box.tiny summary: Fast. -> Faster.",
+        "profiles.yaml:33:3: launcher-changed vllm.box.tiny omit_args: --port, --host -> --host",
+        "2 semantic changes",
+    ]

@@ -359,3 +359,18 @@ def test_an_input_linked_to_an_endless_file_is_refused_not_read(
     done = _capped(project.root, "check")
     assert (done.returncode, done.stderr) == (exit_code, stderr)
     assert done.stdout == ("4 generated files match the registry\n" if exit_code == 0 else "")
+
+
+def test_the_first_build_makes_the_key_under_a_cache_home_that_does_not_exist_yet(
+    make_project, run, monkeypatch, tmp_path
+):
+    home = tmp_path / "new-home" / ".cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    key = home / "docgen" / "cache-key"
+    assert cache.key_file() == key
+    assert len(key.read_bytes()) == 32
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    digest = cache.key(load_project(project.root))
+    assert cache.load(load_project(project.root), digest) is not None

@@ -228,3 +228,125 @@ def test_an_os_error_without_a_reason_is_shown_as_python_words_it():
     assert str(error) == (
         "docs/a.mdx: error: cannot write docs/a.mdx: the disk is on fire; no file was changed"
     )
+
+
+@pytest.mark.parametrize("mode", [0o640, 0o755], ids=["0o640", "0o755"])
+def test_a_rewritten_generated_file_keeps_its_permission_bits(
+    make_project: Callable[..., Any], run: Callable[..., Any], mode: int
+) -> None:
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    page = project.root / "docs/models.mdx"
+    page.chmod(mode)
+    project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")
+    assert run(project, "build").exit_code == 0
+    assert "--max-num-seqs 3" in page.read_text("utf-8")
+    assert page.stat().st_mode & 0o7777 == mode
+
+
+def test_a_page_written_where_a_fifo_stood_gets_a_new_files_mode_not_the_fifos(
+    make_project: Callable[..., Any], run: Callable[..., Any]
+) -> None:
+    umask = os.umask(0o022)
+    try:
+        project = make_project()
+        assert run(project, "build").exit_code == 0
+        page = project.root / "docs/models.mdx"
+        text = page.read_text("utf-8")
+        page.unlink()
+        os.mkfifo(page, 0o600)
+        result = run(project, "build")
+    finally:
+        os.umask(umask)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.startswith("write docs/models.mdx\n1 written, 0 updated")
+    assert page.read_text("utf-8") == text
+    assert page.stat().st_mode & 0o7777 == 0o644
+
+
+def test_an_atomic_write_onto_a_folder_fails_with_the_os_reason_and_leaves_nothing(tmp_path):
+    target = tmp_path / "docs" / "page.mdx"
+    target.mkdir(parents=True)
+    with pytest.raises(WriteError) as info:
+        writes.write_atomic(target, "new\n")
+    assert str(info.value) == (
+        f"{target}: error: cannot write {target}: {os.strerror(errno.EISDIR)}; no file was changed"
+    )
+    assert [p.name for p in target.parent.iterdir()] == ["page.mdx"]
+    assert list(target.iterdir()) == []
+
+
+def test_an_own_folder_that_cannot_be_searched_is_not_swept_and_staging_moves_beside(
+    project, monkeypatch
+):
+    """As for a user who may not search ``.docgen-cache`` (mode 0o600): every look below it
+    fails with EACCES (the hook plays the kernel's part, which would not stop root)."""
+    own = project.root / OWN
+    (own / STAGING).mkdir(parents=True)
+    (own / ".gitignore").write_text("*\n", "utf-8")
+    left = own / STAGING / f"1-1{TMP_SUFFIX}"
+    left.write_text("left by a killed build", "utf-8")
+    below = f"{own}{os.sep}"
+
+    class Unsearchable:
+        def __getattr__(self, attribute: str) -> Any:
+            real = getattr(os, attribute)
+            if attribute not in ("lstat", "stat", "scandir", "mkdir", "open", "unlink"):
+                return real
+
+            def call(*args: Any, **kwargs: Any) -> Any:
+                if isinstance(args[0], (str, Path)) and os.fspath(args[0]).startswith(below):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), args[0])
+                return real(*args, **kwargs)
+
+            return call
+
+    monkeypatch.setattr(writes, "os", Unsearchable())
+    writes.apply(project, TODO)
+    monkeypatch.undo()
+    assert tree(project.root) == {
+        OWN: None,
+        f"{OWN}/.gitignore": b"*\n",
+        f"{OWN}/{STAGING}": None,
+        f"{OWN}/{STAGING}/1-1{TMP_SUFFIX}": b"left by a killed build",
+        "docs": None,
+        "docs/changed.mdx": b"new changed\n",
+        "docs/new": None,
+        "docs/new/a.mdx": b"new a\n",
+        "docs/new/deeper": None,
+        "docs/new/deeper/b.mdx": b"new b\n",
+    }
+
+
+def test_a_failed_build_puts_back_a_dangling_link_that_stood_where_a_new_page_goes(
+    make_project: Callable[..., Any], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page whose path holds a dangling link reads as missing, yet something is there:
+    when a later write of the same build fails, the link comes back, as every other file
+    does ("no file was changed")."""
+    project = make_project(templates={"a.mdx.j2": "# A\n", "b.mdx.j2": "# B\n"})
+    assert run(project, "build").exit_code == 0
+    link, other = project.root / "docs/a.mdx", project.root / "docs/b.mdx"
+    link.unlink()
+    os.symlink("nowhere.mdx", link)
+    other.unlink()
+    failing(monkeypatch, "replace", 2, errno.EIO)
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert "cannot write docs/b.mdx: Input/output error; no file was changed" in result.stderr
+    assert link.is_symlink() and os.readlink(link) == "nowhere.mdx"
+    assert not other.exists()
+
+
+def test_a_failed_build_puts_back_a_fifo_that_stood_where_a_new_page_goes(
+    make_project: Callable[..., Any], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = make_project(templates={"a.mdx.j2": "# A\n", "b.mdx.j2": "# B\n"})
+    assert run(project, "build").exit_code == 0
+    fifo, other = project.root / "docs/a.mdx", project.root / "docs/b.mdx"
+    fifo.unlink()
+    os.mkfifo(fifo, 0o600)
+    other.unlink()
+    failing(monkeypatch, "replace", 2, errno.EIO)
+    assert run(project, "build").exit_code == 2
+    assert fifo.is_fifo() and fifo.stat().st_mode & 0o7777 == 0o600
