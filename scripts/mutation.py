@@ -282,14 +282,15 @@ def equivalent() -> dict[str, str]:
 
 
 def sample(found: dict[str, str], modules: list[str], size: int) -> dict[str, list[str]]:
-    """A uniform random sample of ``size`` non-equivalent mutants per module, the same on
-    every run for the same mutants (seeded), so that a budget too small for every mutant
+    """A uniform random sample of ``size`` mutants per module, the same on every run for
+    the same code (seeded), so that a budget too small for every mutant
     still gives an unbiased score: mutmut runs the mutants with the cheapest tests first,
     and those are not a fair sample of the rest."""
-    same = equivalent()
     chosen: dict[str, list[str]] = {}
     for module in modules:
-        names = sorted(n for n in found if module_of(n) == module and n not in same)
+        # Drawn from every mutant, equivalents too (the report leaves them out), so that
+        # judging a mutant equivalent does not change which mutants are drawn.
+        names = sorted(n for n in found if module_of(n) == module)
         chosen[module] = sorted(
             random.Random(f"docgen-{module}").sample(names, min(size, len(names)))
         )
@@ -316,16 +317,21 @@ def _verdict(status: str) -> str:
 def sample_report(found: dict[str, str], chosen: dict[str, list[str]]) -> int:
     """Print the score of each module's sample with its 95% lower bound; 0 when every
     sample is fully judged and scores 85% or more."""
-    print("| module | sampled | killed | survived | not checked | score | 95% lower bound |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| module | sampled | killed | survived | equivalent | not checked | score "
+        "| 95% lower bound |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     low = False
+    same = equivalent()
     for module, names in chosen.items():
-        c = Counter(_verdict(found[n]) for n in names)
+        c = Counter("equivalent" if n in same else _verdict(found[n]) for n in names)
         judged = c["killed"] + c["survived"]
         score = c["killed"] / judged if judged else 0.0
         low = low or score < 0.85 or c["open"] > 0
         print(
-            f"| {module} | {len(names)} | {c['killed']} | {c['survived']} | {c['open']} "
+            f"| {module} | {len(names)} | {c['killed']} | {c['survived']} | {c['equivalent']} "
+            f"| {c['open']} "
             f"| {score:.0%} | {wilson_low(c['killed'], judged):.0%} |"
         )
     return 1 if low else 0
@@ -426,7 +432,10 @@ def main(argv: list[str] | None = None) -> int:
             found = results()
             chosen = sample(found, modules, args.sample)
             settled = {*KILLED} if args.recheck else {*KILLED, "survived"}
-            names = [n for ns in chosen.values() for n in ns if found[n] not in settled]
+            same = equivalent()
+            names = [
+                n for ns in chosen.values() for n in ns if found[n] not in settled and n not in same
+            ]
         if names != [] and not run_mutmut(args.jobs, args.budget, names):
             print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
     if args.sample:
