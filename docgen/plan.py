@@ -7,6 +7,7 @@ pytest plugins serve it, so no two verbs can disagree.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -147,7 +148,7 @@ def _unrecorded(
         return output.digest_only(verified=True) if on_disk(root, output) else output
 
     def work(unit: _Job | Path) -> _Unit:
-        done = _render_unit(project, reg, renderer, custom, nav, unit)
+        done = _unit(project, reg, renderer, custom, nav, unit, recorded=False)
         page = None if done.page is None else slim(done.page)
         return replace(done, page=page, variants=tuple(map(slim, done.variants)), text="")
 
@@ -203,29 +204,21 @@ def _unit(
     custom: set[str],
     nav: Navigation | None,
     unit: _Job | Path,
+    recorded: bool = True,
 ) -> _Unit:
     """Render one page and its variants, without sources (``_with_sources`` adds them),
-    recording what it read (the product and agents always: every page's notice and
-    variants depend on them)."""
-    from docgen.render.reads import note, recording
+    recording what it read unless not ``recorded`` (the product and agents always: every
+    page's notice and variants depend on them)."""
+    from docgen.render.reads import Reads, note, recording
 
-    with recording() as reads:
+    scope: AbstractContextManager[Reads] = recording() if recorded else nullcontext({})
+    with scope as reads:
         note(("product",), ("agents",))
-        done = _render_unit(project, reg, renderer, custom, nav, unit)
-    return replace(done, reads=tuple(reads.items()))
-
-
-def _render_unit(
-    project: Project,
-    reg: Registry,
-    renderer: Renderer,
-    custom: set[str],
-    nav: Navigation | None,
-    unit: _Job | Path,
-) -> _Unit:
-    if isinstance(unit, _Job):
-        return _template_unit(project, reg, renderer, nav, unit)
-    return _page_unit(project, reg, renderer, custom, nav, unit)
+        if isinstance(unit, _Job):
+            done = _template_unit(project, reg, renderer, nav, unit)
+        else:
+            done = _page_unit(project, reg, renderer, custom, nav, unit)
+    return replace(done, reads=tuple(reads.items())) if recorded else done
 
 
 def _template_unit(
