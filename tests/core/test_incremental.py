@@ -170,3 +170,20 @@ def test_an_edit_that_leaves_a_derived_table_as_it_was_keeps_the_pages_that_read
     by_path = incremental.by_path()
     assert by_path["docs/tables.mdx"].digest  # kept: read only the derived tables
     assert not by_path["docs/inference/set-up-vllm.mdx"].digest  # rendered again
+
+
+def test_a_value_a_template_reads_by_subscript_is_a_read(example):
+    """``profile["model"]["hf"]`` reads through the environment's item lookup: an edit of
+    that model's Hugging Face ID must render the page again."""
+    example.write(
+        "templates/subscripts/[profile].mdx.j2",
+        '# {{ profile["id"] }}\n\nIt serves {{ profile["model"]["hf"] | mdx_code }}.\n',
+    )
+    project = load_project(example.root)
+    record = plan(project).record
+    example.edit("profiles.yaml", "hf: Qwen/Qwen3.6-27B-FP8", "hf: Qwen/Qwen3.6-27B-FP8-v2")
+    project = load_project(example.root)
+    incremental = plan(project, record=record)
+    assert digests(incremental) == digests(plan(project))
+    changed = [o for o in incremental.outputs if "Qwen3.6-27B-FP8-v2" in o.text]
+    assert any(o.path.startswith("docs/subscripts/") for o in changed)
