@@ -65,6 +65,9 @@ TINY_AT = source(TINY, 33, 3)
 # The profile one line lower, below one more line of models.
 TINY_BELOW = source(TINY, 34, 3)
 
+# A third agent, after line 18 (line 19).
+GAMMA = "  - id: gamma\n    title: Acme for Gamma\n    cli: acme-gamma\n"
+
 
 @dataclass(frozen=True)
 class Edit:
@@ -727,6 +730,18 @@ EDITS += [
         ],
     ),
     Edit(
+        "agent-added",
+        BASE,
+        edit(BASE, ("    cli: acme-beta\n", "    cli: acme-beta\n" + GAMMA)),
+        [change("agent-changed", "gamma", source("agents.[2]", 19, 5), name="added")],
+    ),
+    Edit(
+        "agent-removed",
+        edit(BASE, ("    cli: acme-beta\n", "    cli: acme-beta\n" + GAMMA)),
+        BASE,
+        [change("agent-changed", "gamma", source("agents.[2]", 19, 5, "old.yaml"), name="removed")],
+    ),
+    Edit(
         "product-changed",
         BASE,
         edit(BASE, ("  name: Acme\n", "  name: Acme Corp\n")),
@@ -1052,6 +1067,25 @@ def test_text_format_names_line_kind_subject_and_values(make_project, run):
         "profiles.yaml:28:3: model-changed tiny gated: false -> true",
         "2 semantic changes",
     ]
+
+
+def test_text_format_names_an_added_and_a_removed_agent(make_project, run):
+    with_gamma = edit(BASE, ("    cli: acme-beta\n", "    cli: acme-beta\n" + GAMMA))
+    project = make_project(registry=with_gamma, files={"old.yaml": BASE})
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "profiles.yaml:19:5: agent-changed gamma added\n1 semantic change\n",
+        "",
+    )
+    project.write("old.yaml", with_gamma)
+    project.write("profiles.yaml", BASE)
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        0,
+        "old.yaml:19:5: agent-changed gamma removed\n1 semantic change\n",
+        "",
+    )
 
 
 def test_diff_counts_in_the_singular_and_q_leaves_the_count_out(make_project, run):

@@ -109,6 +109,32 @@ BROKEN = [
         {DAY: VALID + "### Fixes\n"},
         [f"{DAY}:12: error: headings in changelog entries are '## vX.Y.Z', got '### Fixes'"],
     ),
+    # An underline below a list item is a thematic break at the start of a line, but a
+    # setext underline when indented (by a space or a tab) into the item.
+    (
+        "setext-space-indented-under-a-list-item",
+        {DAY: VALID + "- Also fixed.\n ---\n"},
+        [
+            f"{DAY}:13: error: '---' under a line of text makes that line a heading; headings "
+            "in changelog entries are '## vX.Y.Z' alone"
+        ],
+    ),
+    (
+        "setext-tab-indented-under-a-list-item",
+        {DAY: VALID + "- Also fixed.\n\t---\n"},
+        [
+            f"{DAY}:13: error: '---' under a line of text makes that line a heading; headings "
+            "in changelog entries are '## vX.Y.Z' alone"
+        ],
+    ),
+    (
+        "setext-tab-indented-equals-under-a-list-item",
+        {DAY: VALID + "- Also fixed.\n\t===\n"},
+        [
+            f"{DAY}:13: error: '===' under a line of text makes that line a heading; headings "
+            "in changelog entries are '## vX.Y.Z' alone"
+        ],
+    ),
     (
         "html-comment",
         {DAY: VALID + "<!-- todo -->\n"},

@@ -34,6 +34,29 @@ def test_build_stores_the_plan_and_check_reuses_it_without_writing(make_project,
     assert project.snapshot() == before
 
 
+def test_the_cache_file_does_not_carry_the_parsed_registry(example, run):
+    """The stored plan keeps no raw registry data: an image digest of profiles.yaml, which
+    generated pages show in their bodies but never in their frontmatter, is not in the
+    cache file's bytes (the pickle is not compressed)."""
+    digest = "sha256:9204569b17ee4c0eff75194b8e6e458479c8aee18953b5ab9cf359fcdac659e2"
+    assert example.read("profiles.yaml").count(f"digest: {digest}\n") == 1
+    assert run(example, "build").exit_code == 0
+    shown = [
+        path
+        for path in sorted((example.root / "docs").rglob("*"))
+        if path.is_file() and digest in path.read_text("utf-8")
+    ]
+    assert shown  # in the pages' bodies ...
+    for path in shown:  # ... and never in a frontmatter
+        text = path.read_text("utf-8")
+        assert digest not in (text.split("\n---", 1)[0] if text.startswith("---") else "")
+    [stored] = (example.root / cache.FOLDER).glob("*.pickle")
+    data = stored.read_bytes()
+    assert digest.encode() not in data
+    assert digest.removeprefix("sha256:").encode() not in data
+    assert b"max-model-len" not in data
+
+
 def test_an_input_edit_misses_the_cache_and_check_names_the_registry_line(make_project, run):
     project = make_project()
     run(project, "build")
