@@ -301,28 +301,42 @@ def _export_view(old: str, new: str) -> tuple[str, str]:
     argv) on one line as its words, shell-quoted as pages and registry sources show them;
     the texts as they are when either is not JSON."""
     try:
-        return _flat_lines(json.loads(old)), _flat_lines(json.loads(new))
+        old_data, new_data = json.loads(old), json.loads(new)
     except ValueError:
         return old, new
+    return _flat_lines(old_data, new_data), _flat_lines(new_data, old_data)
 
 
-def _flat_lines(data: Any) -> str:
-    return "\n".join(_flat(data))
+def _flat_lines(data: Any, other: Any) -> str:
+    return "\n".join(_flat(data, "", other))
 
 
-def _flat(value: Any, path: str = "") -> Iterator[str]:
+def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
     """One ``path: value`` line per value; a list's items are keyed by position, which
-    keeps equal values apart as well as ids would (lines are compared by what they hold)."""
+    keeps equal values apart as well as ids would (lines are compared by what they hold).
+    An object of a list that ``other`` (the other export) holds at the same place, as the
+    same JSON, gives the same lines on both sides, none of which can differ: it is left
+    out (most of a large export, when one profile changed)."""
     if isinstance(value, dict):
+        fields = other if isinstance(other, dict) else {}
         for key, item in value.items():
-            yield from _flat(item, f"{path}.{key}")
+            yield from _flat(item, f"{path}.{key}", fields.get(key))
     elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         yield f"{path}: {shlex.join(value)}"
     elif isinstance(value, list):
+        items = other if isinstance(other, list) else []
         for n, item in enumerate(value):
-            yield from _flat(item, f"{path}[{n}]")
+            twin = items[n] if n < len(items) else None
+            if isinstance(item, dict) and isinstance(twin, dict) and _same_json(item, twin):
+                continue
+            yield from _flat(item, f"{path}[{n}]", twin)
     else:
         yield f"{path}: {value}"
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values are written alike (``True`` and ``1`` are not)."""
+    return json.dumps(a, ensure_ascii=False) == json.dumps(b, ensure_ascii=False)
 
 
 def _count(text: str, haystack: str) -> int:

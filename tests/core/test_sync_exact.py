@@ -261,3 +261,20 @@ def test_a_value_that_names_a_removed_lines_path_is_still_blamed(make_project, r
         f"{BEHIND}profiles.yaml:46:16 {TINY}.overrides.cache--enable-prefix-caching"
         ".args.max-num-seqs",
     ]
+
+
+def test_an_export_object_that_reads_alike_in_python_but_not_in_json_still_differs():
+    """The export view leaves out an object both exports hold at the same place as the
+    same JSON; ``true`` and ``1`` are equal in Python but not the same JSON, so an object
+    that changed from one to the other still shows, and its value is blamed."""
+    from docgen.errors import Location
+    from docgen.outputs import Output
+    from docgen.registry.model import Source
+    from docgen.sync import attribute
+
+    seqs = Source(("profiles", "p", "args", "flag"), Location("profiles.yaml", 9, 7), "1")
+    same = {"id": "q", "argv": ["vllm", "serve", "q"]}
+    old = json.dumps({"profiles": [{"id": "p", "flag": True}, same]}, indent=2) + "\n"
+    new = json.dumps({"profiles": [{"id": "p", "flag": 1}, same]}, indent=2) + "\n"
+    export = Output("docs/_build/registry.json", new, "docgen export", (seqs,), "export")
+    assert attribute(old, export) == [seqs]
