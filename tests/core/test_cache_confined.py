@@ -60,3 +60,21 @@ def test_a_folder_where_a_file_is_expected_is_an_error_with_a_warm_cache_too(
     done = warm_and_cold(project, run, "build")
     assert done.exit_code == 2, done.output
     assert done.stderr.startswith(f"{folder}: error: ")
+
+
+def test_the_key_reads_nothing_through_a_template_folder_linked_outside_the_root(
+    make_project: Callable[..., Project], tmp_path
+) -> None:
+    """A linked folder that leads out of the root is a marker in the key (where it leads),
+    never read: a file changing out there leaves the key as it was."""
+    from docgen.config import load_project
+    from docgen.inputs import key
+
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "p.j2").write_text("V1\n", "utf-8")
+    project = make_project()
+    (project.root / "templates/_inc").symlink_to(outside, target_is_directory=True)
+    before = key(load_project(project.root))
+    (outside / "p.j2").write_text("V2\n", "utf-8")
+    assert key(load_project(project.root)) == before

@@ -187,3 +187,19 @@ def test_a_value_a_template_reads_by_subscript_is_a_read(example):
     assert digests(incremental) == digests(plan(project))
     changed = [o for o in incremental.outputs if "Qwen3.6-27B-FP8-v2" in o.text]
     assert any(o.path.startswith("docs/subscripts/") for o in changed)
+
+
+def test_after_a_build_an_edit_renders_only_the_pages_that_read_it_from_the_stored_record(
+    example, run
+):
+    """The record a build stored in .docgen-cache/ is what the next plan starts from."""
+    from docgen.cache import cached_plan
+
+    assert run(example, "build").exit_code == 0
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
+    the_plan, _digest = cached_plan(load_project(example.root))
+    by_path = the_plan.by_path()
+    assert not the_plan.complete
+    assert not by_path["docs/inference/set-up-vllm.mdx"].digest  # it read the profile
+    kept = [o.path for o in the_plan.outputs if o.digest]
+    assert "docs/profiles/vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.mdx" in kept
