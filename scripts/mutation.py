@@ -37,6 +37,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -384,6 +385,31 @@ def report(found: dict[str, str], modules: list[str], diffs: bool) -> int:
     return 1 if low else 0
 
 
+def run_sample(args: argparse.Namespace, modules: list[str]) -> None:
+    """Run the sample's mutants that have no verdict (and, with ``--recheck``, its
+    survivors). mutmut makes the mutants of changed code again only when it starts, which
+    can reset verdicts and change the sample, so a second pass runs what the first left."""
+    start, tried = time.monotonic(), set()
+    for _ in range(2):
+        found = results()
+        chosen = sample(found, modules, args.sample)
+        settled = {*KILLED} if args.recheck else {*KILLED, "survived"}
+        same = equivalent()
+        names = [
+            n
+            for ns in chosen.values()
+            for n in ns
+            if found[n] not in settled and n not in same and n not in tried
+        ]
+        left = args.budget - (time.monotonic() - start)
+        if not names or left <= 0:
+            return
+        tried.update(names)
+        if not run_mutmut(args.jobs, left, names):
+            print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
+            return
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("modules", nargs="*", help=f"of {', '.join(CORE)} (default: all)")
@@ -427,16 +453,9 @@ def main(argv: list[str] | None = None) -> int:
         # With a sample, --recheck tries the sample's survivors again (named below).
         recheck_survivors(survived_too=args.recheck and not args.sample)
         write_config(paths)
-        names = None
         if args.sample:
-            found = results()
-            chosen = sample(found, modules, args.sample)
-            settled = {*KILLED} if args.recheck else {*KILLED, "survived"}
-            same = equivalent()
-            names = [
-                n for ns in chosen.values() for n in ns if found[n] not in settled and n not in same
-            ]
-        if names != [] and not run_mutmut(args.jobs, args.budget, names):
+            run_sample(args, modules)
+        elif not run_mutmut(args.jobs, args.budget):
             print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
     if args.sample:
         found = results()
