@@ -94,6 +94,18 @@ def test_a_profile_omits_shared_args_and_steps():
     assert "--trust-remote-code" not in serve_command(profile).argv
 
 
+def test_a_profile_may_set_a_shared_arg_it_omits_in_its_own_args():
+    """Omitting ``--port`` from the shared args frees the profile to set its own."""
+    text = with_edits(
+        ("    image: img\n", "    image: img\n    launcher: {omit_args: [port]}\n"),
+        ("max-num-seqs: 2", "max-num-seqs: 2\n      port: 9000"),
+    )
+    assert problems(text) == []
+    argv = serve_command(registry(text).profiles["vllm.box.tiny"]).argv
+    assert argv.count("--port") == 1
+    assert argv[argv.index("--port") + 1] == "9000"
+
+
 def test_the_export_and_the_json_command_show_the_steps(make_project, run):
     reg = registry()
     (exported,) = export_data(reg)["profiles"]
