@@ -81,6 +81,7 @@ def failing(monkeypatch: pytest.MonkeyPatch, name: str, at: int, code: int) -> l
         ("write", 3, errno.ENOSPC, "docs/changed.mdx"),  # the disk fills while staging
         ("replace", 3, errno.EPERM, "docs/new/deeper/b.mdx"),  # a rename is refused
         ("unlink", 1, errno.EPERM, "docs/stale.mdx"),  # a stale file cannot be deleted
+        ("lstat", 6, errno.EIO, "docs/stale.mdx"),  # a stale file cannot be looked at
     ],
 )
 def test_a_failed_write_changes_nothing_and_says_which_file_and_why(
@@ -350,3 +351,18 @@ def test_a_failed_build_puts_back_a_fifo_that_stood_where_a_new_page_goes(
     failing(monkeypatch, "replace", 2, errno.EIO)
     assert run(project, "build").exit_code == 2
     assert fifo.is_fifo() and fifo.stat().st_mode & 0o7777 == 0o600
+
+
+def test_a_leftover_that_cannot_be_removed_is_left_and_the_sweep_goes_on(project, monkeypatch):
+    """Sweeping what an interrupted write left is tidying: a leftover this user may not
+    remove stays where it is, the next one is still removed, and nothing is raised."""
+    docs = project.root / "docs"
+    first, second = docs / f".a.mdx.1{TMP_SUFFIX}", docs / f".b.mdx.1{OLD_SUFFIX}"
+    first.write_text("left\n", "utf-8")
+    second.write_text("left\n", "utf-8")
+    calls = failing(monkeypatch, "unlink", 1, errno.EACCES)
+    writes.sweep_temporaries(project, ["docs/changed.mdx"])
+    assert sorted(calls) == sorted([str(first), str(second)])
+    refused, removed = Path(calls[0]), Path(calls[1])
+    assert refused.read_text("utf-8") == "left\n"
+    assert not removed.exists()
