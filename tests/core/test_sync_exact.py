@@ -278,3 +278,27 @@ def test_an_export_object_that_reads_alike_in_python_but_not_in_json_still_diffe
     new = json.dumps({"profiles": [{"id": "p", "flag": 1}, same]}, indent=2) + "\n"
     export = Output("docs/_build/registry.json", new, "docgen export", (seqs,), "export")
     assert attribute(old, export) == [seqs]
+
+
+def test_an_export_value_is_kept_apart_by_its_whole_path():
+    """Two fields of the same name under different keys are two lines of the export
+    view: aligning one with the other still shows the new value."""
+    from docgen.errors import Location
+    from docgen.outputs import Output
+    from docgen.registry.model import Source
+    from docgen.sync import attribute
+
+    two = Source(("profiles", "p", "a", "x"), Location("profiles.yaml", 9, 7), "2")
+    old = json.dumps({"profiles": [{"id": "p", "a": {"x": "1"}, "b": {"x": "2"}}]}, indent=2)
+    new = json.dumps({"profiles": [{"id": "p", "a": {"x": "2"}, "b": {"x": "2"}}]}, indent=2)
+    export = Output("docs/_build/registry.json", new + "\n", "docgen export", (two,), "export")
+    assert attribute(old + "\n", export) == [two]
+
+
+def test_a_generated_file_that_is_not_utf8_on_disk_is_drift_not_a_crash(make_project, run):
+    project = built(make_project(templates=PLAIN), run)
+    page = next((project.root / "docs").glob("*.mdx"))
+    page.write_bytes(page.read_bytes() + b"\xff\xfe broken\n")
+    result = run(project, "check")
+    assert result.exit_code == 1, result.output
+    assert "-\ufffd\ufffd broken" in result.stdout
