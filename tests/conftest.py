@@ -85,6 +85,19 @@ title: "Models"
 """
 
 
+#: ``docgen changelog`` for v0.1.0 on 2026-12-01 from ``old.yaml``, printed, not written.
+CHANGELOG_DRY_RUN = (
+    "changelog",
+    "--since-file",
+    "old.yaml",
+    "--version",
+    "v0.1.0",
+    "--date",
+    "2026-12-01",
+    "--dry-run",
+)
+
+
 @dataclass
 class Project:
     root: Path

@@ -8,19 +8,10 @@ from __future__ import annotations
 
 import os
 
-from conftest import MINIMAL_REGISTRY
+from conftest import CHANGELOG_DRY_RUN, MINIMAL_REGISTRY
 
 TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
-DRY_RUN = [
-    "changelog",
-    "--since-file",
-    "old.yaml",
-    "--version",
-    "v0.1.0",
-    "--date",
-    "2026-12-01",
-    "--dry-run",
-]
+DRY_RUN = CHANGELOG_DRY_RUN
 HEAD = "## v0.1.0\n\nAcme v0.1.0 updates the managed vLLM serving profiles for Big Box.\n\n"
 BULLET = (
     "- The single-node Big Box `acme/Tiny-1B` profile now uses "

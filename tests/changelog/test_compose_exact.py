@@ -9,7 +9,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from conftest import MINIMAL_REGISTRY
+from conftest import CHANGELOG_DRY_RUN, MINIMAL_REGISTRY
 
 from docgen.changelog import compose
 from docgen.registry.load import load_bytes
@@ -24,16 +24,7 @@ BULLET = (
     "`--gpu-memory-utilization 0.6` instead of "
     "`--gpu-memory-utilization 0.5`.\n"
 )
-DRY_RUN = [
-    "changelog",
-    "--since-file",
-    "old.yaml",
-    "--version",
-    "v0.1.0",
-    "--date",
-    "2026-12-01",
-    "--dry-run",
-]
+DRY_RUN = CHANGELOG_DRY_RUN
 
 
 def tuned_project(make_project, files: dict[str, str] | None = None):

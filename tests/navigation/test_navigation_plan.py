@@ -132,7 +132,7 @@ def test_release_pages_are_where_the_fern_changelog_node_publishes_them(make_pro
 
 
 def test_a_releases_closing_link_is_where_the_navigation_lists_the_page(make_project, run):
-    from conftest import MINIMAL_REGISTRY
+    from conftest import CHANGELOG_DRY_RUN, MINIMAL_REGISTRY
 
     tuned = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
     text = nav(["guide"], ["guide"]).replace(
@@ -158,16 +158,7 @@ def test_a_releases_closing_link_is_where_the_navigation_lists_the_page(make_pro
         },
     )
     assert run(project, "build").exit_code == 0
-    release = [
-        "changelog",
-        "--since-file",
-        "old.yaml",
-        "--version",
-        "v0.1.0",
-        "--date",
-        "2026-12-01",
-    ]
-    result = run(project, *release, "--dry-run")
+    result = run(project, *CHANGELOG_DRY_RUN)
     assert result.exit_code == 0, result.output
     assert "refer to [Guide](/guide/alpha/deep/guide)." in result.stdout
 
