@@ -165,3 +165,26 @@ def test_an_existing_entry_of_that_day_that_is_not_utf8_is_named_an_entry(make_p
     again = run(project, *[a if a != "v0.1.0" else "v0.2.0" for a in RELEASE_ARGS])
     assert (again.exit_code, again.stdout) == (2, "")
     assert "invalid UTF-8 byte 0xff in the changelog entry" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("line", "message", "rule"),
+    [
+        (
+            '<AgentOnly variant="openclaw">',
+            "<AgentOnly> is not resolved in changelog entries",
+            "changelog-no-agent-only",
+        ),
+        (
+            "Run `$$acme onboard`.",
+            "the CLI token '$$acme' is not replaced in changelog entries; write the CLI name "
+            "literally",
+            "changelog-no-cli-token",
+        ),
+    ],
+    ids=["agent-only", "cli-token"],
+)
+def test_a_line_rule_has_its_message_and_rule_id(line, message, rule):
+    from docgen.changelog.history import _line_problems
+
+    assert _line_problems(line, WHERE, "$$acme", ROUTES) == [Problem(message, WHERE, rule=rule)]
