@@ -9,7 +9,8 @@ what lies outside the text is escaped at the text's edges, and judged by its nei
 inside it:
 
 - everywhere: `` ` `` (a code span pairs with any later run), `{` (an expression), `[`
-  and `]` (links), `<` unless a space or tab follows (JSX), `\\` before ASCII punctuation
+  and `]` (links), `<` unless spaces or tabs and then something else follow (JSX: where
+  the text ends, a cell or a heading ends before the spaces), `\\` before ASCII punctuation
   or at the end, `&` that starts a character reference (`&amp;`, `&#60;`, or `&amp` before
   a `;`), and in a table cell `|`;
 - `*`, `_` and `~` runs that can open or close emphasis or strikethrough by micromark's
@@ -43,7 +44,7 @@ __all__ = ["escape_line"]
 # Escaped wherever they stand; `&` only when a character reference follows (a named one
 # is checked against HTML's list), or would once a `;` follows the text.
 _ALWAYS = re.compile(
-    r"[`{\[\]]|<(?![ \t])|\\(?=[!-/:-@\[-`{-~]|$)"
+    r"[`{\[\]]|<(?![ \t]+[^ \t])|\\(?=[!-/:-@\[-`{-~]|$)"
     r"|&(?=(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|([0-9A-Za-z]{1,31}))(?:;|$))"
 )
 _RUN = re.compile(r"\*+|_+|~+")

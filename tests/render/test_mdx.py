@@ -204,6 +204,7 @@ PROSE = [
     ("a\x00b", "a\ufffdb"),
     ("a\u202eb\u2066c\u200fd", "abcd"),
     ("a\ud800b", "a\ufffdb"),
+    ("<  ", r"\<  "),  # a heading or a cell ends before the spaces: the `<` would end it
 ]
 
 #: Table cells: `|` escaped, no block syntax (none starts in a cell), no ESM.
@@ -217,6 +218,8 @@ CELL = [
     ("export FOO=1", "export FOO=1"),
     ("Title #", "Title #"),
     ("*x*", r"\*x\*"),
+    ("<  ", r"\<  "),  # the cell's content ends before the spaces
+    ("a < b", "a < b"),
 ]
 
 CODE = [
