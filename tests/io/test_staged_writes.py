@@ -319,38 +319,38 @@ def test_an_own_folder_that_cannot_be_searched_is_not_swept_and_staging_moves_be
     }
 
 
-def test_a_failed_build_puts_back_a_dangling_link_that_stood_where_a_new_page_goes(
-    make_project: Callable[..., Any], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+def _dangling_link(path: Path) -> Callable[[], bool]:
+    os.symlink("nowhere.mdx", path)
+    return lambda: path.is_symlink() and os.readlink(path) == "nowhere.mdx"
+
+
+def _fifo(path: Path) -> Callable[[], bool]:
+    os.mkfifo(path, 0o600)
+    return lambda: path.is_fifo() and path.stat().st_mode & 0o7777 == 0o600
+
+
+@pytest.mark.parametrize("place", [_dangling_link, _fifo], ids=["dangling-link", "fifo"])
+def test_a_failed_build_puts_back_what_stood_where_a_new_page_goes(
+    make_project: Callable[..., Any],
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    place: Callable[[Path], Callable[[], bool]],
 ) -> None:
-    """A page whose path holds a dangling link reads as missing, yet something is there:
-    when a later write of the same build fails, the link comes back, as every other file
-    does ("no file was changed")."""
+    """A page whose path holds a dangling link or a FIFO reads as missing, yet something
+    is there: when a later write of the same build fails, it comes back, as every other
+    file does ("no file was changed")."""
     project = make_project(templates={"a.mdx.j2": "# A\n", "b.mdx.j2": "# B\n"})
     assert run(project, "build").exit_code == 0
-    link, other = project.root / "docs/a.mdx", project.root / "docs/b.mdx"
-    link.unlink()
-    os.symlink("nowhere.mdx", link)
+    stood, other = project.root / "docs/a.mdx", project.root / "docs/b.mdx"
+    stood.unlink()
+    is_back = place(stood)
     other.unlink()
     failing(monkeypatch, "replace", 2, errno.EIO)
     result = run(project, "build")
     assert result.exit_code == 2
     assert "cannot write docs/b.mdx: Input/output error; no file was changed" in result.stderr
-    assert link.is_symlink() and os.readlink(link) == "nowhere.mdx"
+    assert is_back()
     assert not other.exists()
-
-
-def test_a_failed_build_puts_back_a_fifo_that_stood_where_a_new_page_goes(
-    make_project: Callable[..., Any], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    project = make_project(templates={"a.mdx.j2": "# A\n", "b.mdx.j2": "# B\n"})
-    assert run(project, "build").exit_code == 0
-    fifo, other = project.root / "docs/a.mdx", project.root / "docs/b.mdx"
-    fifo.unlink()
-    os.mkfifo(fifo, 0o600)
-    other.unlink()
-    failing(monkeypatch, "replace", 2, errno.EIO)
-    assert run(project, "build").exit_code == 2
-    assert fifo.is_fifo() and fifo.stat().st_mode & 0o7777 == 0o600
 
 
 def test_a_leftover_that_cannot_be_removed_is_left_and_the_sweep_goes_on(project, monkeypatch):
