@@ -142,7 +142,7 @@ def _unrecorded(
     from docgen.parallel import map_split
 
     custom, nav = pages
-    root = files.Inside(project.root)
+    root = files.inside_of(project)
 
     def slim(output: Output) -> Output:
         return output.digest_only(verified=True) if on_disk(root, output) else output
