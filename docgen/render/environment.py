@@ -198,16 +198,35 @@ class Renderer:
             "host_defaults_table": self.host_defaults_table,
             "models_table": self.models_table,
             "profiles_table": self.profiles_table,
-            "describe": reading()(describe),
+            "describe": reading()(self._once(describe)),
             "feature": feature,
             "enabled_features": reading()(enabled_features),
-            "settings_sentences": reading()(settings_sentences),
+            "settings_sentences": reading()(self._once(settings_sentences)),
             "storage_estimate": reading()(lambda profile: estimate(profile, reg.launcher)),
             "override_setting": reading(("product",))(
                 lambda override: override_setting(reg.product, override)
             ),
             "code": lambda text: mdx_code(text),
         }
+
+    def _once(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        """``function`` (pure, of frozen registry values) computed once per arguments.
+
+        A setup page and each profile's own page ask for the same sentences and commands.
+        Arguments are told apart by identity and kept alive with their result, so an
+        identity is never reused; a list result is copied, so a template that changes it
+        changes only its copy.
+        """
+        done: dict[tuple[int, ...], tuple[Any, Any]] = {}
+
+        def once(*args: Any, **kwargs: Any) -> Any:
+            key = (*map(id, args), *(id(x) for pair in sorted(kwargs.items()) for x in pair))
+            if key not in done:
+                done[key] = ((args, kwargs), function(*args, **kwargs))
+            result = done[key][1]
+            return list(result) if isinstance(result, list) else result
+
+        return once
 
     @cached_property
     def _tables(self) -> dict[str, Markup]:
@@ -244,7 +263,11 @@ class Renderer:
         note_object(profile)
         if isinstance(override, str):
             override = profile.override(override)
-        return serve_command(profile, override).shell(multiline=multiline)
+        return self._serve_text(profile, override, multiline)
+
+    @cached_property
+    def _serve_text(self) -> Callable[[Profile, Override | None, bool], str]:
+        return self._once(lambda p, o, multiline: serve_command(p, o).shell(multiline=multiline))
 
     def override_command(self, profile: Profile, override: Override | str) -> str:
         note_object(profile)
@@ -254,8 +277,12 @@ class Renderer:
             if found is None:
                 raise ValueError(f"profile '{profile.id}' has no override '{override}'")
             override = found
+        return self._override_text(profile, override)
+
+    @cached_property
+    def _override_text(self) -> Callable[[Profile, Override], str]:
         product = self.registry.product
-        return override_command(product, profile, override, product.cli_token)
+        return self._once(lambda p, o: override_command(product, p, o, product.cli_token))
 
     def render(self, name: str, display: str, context: Mapping[str, object]) -> str:
         """Render template ``name`` with ``context`` (a TypedDict of its caller, e.g.

@@ -28,6 +28,7 @@ inside it:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html.entities import html5
 
 from docgen.render.micromark import (
@@ -163,6 +164,7 @@ def _mark_literals(text: str, marks: set[int], esm: bool) -> None:
         marks.update(offsets.index(p) for p in autolinks_to_break(written, escapes, consumed))
 
 
+@lru_cache(maxsize=8192)  # registry values repeat on every page that shows them
 def escape_line(text: str, cell: bool) -> str:
     """The text escaped for MDX prose (or a table cell) on one line."""
     marks = _always(text, cell)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from docgen.render.escapes import escape_line
 
@@ -96,12 +97,14 @@ def _table_code(text: str) -> str:
     return "\\\\".join(spans) or "` `"
 
 
+@lru_cache(maxsize=8192)  # registry values repeat on every page that shows them
 def inline_code(text: str, in_table: bool = False) -> str:
     """A complete inline code span (backticks included) showing the text literally."""
     flat = _one_line(text)
     return _table_code(flat) if in_table else _code_span(flat, False)
 
 
+@lru_cache(maxsize=8192)
 def code_block(text: str, lang: str = "") -> str:
     """A fenced code block with the text verbatim (line endings as LF), ending in a newline."""
     if "`" in lang or _LINE_ENDING.search(lang):
@@ -113,6 +116,7 @@ def code_block(text: str, lang: str = "") -> str:
     return f"{fence}{lang}\n{body}{fence}\n"
 
 
+@lru_cache(maxsize=8192)
 def frontmatter_string(text: str) -> str:
     """A double-quoted YAML (and JSON) scalar holding the text, safe on one frontmatter line."""
     quoted = json.dumps(_clean(text), ensure_ascii=False)

@@ -5,6 +5,7 @@ the minimal registry and a folder of small templates, no project and no CLI.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from markupsafe import Markup
 from docgen.errors import Location, Problem, TemplateError
 from docgen.registry.load import load_bytes
 from docgen.registry.model import Registry
-from docgen.registry.serve import serve_command
+from docgen.registry.serve import override_command, serve_command
 from docgen.render import environment, mdx
 from docgen.render.environment import Renderer
 
@@ -209,6 +210,50 @@ def test_the_tables_are_built_once_per_renderer(registry, tmp_path):
     assert renderer.models_table().splitlines()[2] == (
         "| `tiny` | `acme/Tiny-1B` | Big Box | None | Box default. |"
     )
+
+
+def test_a_helper_is_computed_once_per_arguments_told_apart_by_identity(registry, tmp_path):
+    calls: list[tuple[object, ...]] = []
+
+    def sentences(*args: object, **kwargs: object) -> list[str]:
+        calls.append((*args, *kwargs.values()))
+        return [f"sentence {len(calls)}"]
+
+    once = Renderer(registry, [tmp_path])._once(sentences)
+    profile = registry.profiles["vllm.box.tiny"]
+    first = once(profile, "Acme", lead=True)
+    first.append("changed by a template")
+    assert once(profile, "Acme", lead=True) == ["sentence 1"]  # a copy each time
+    assert once(profile, "Acme", lead=False) == ["sentence 2"]
+    equal = replace(profile)  # equal, but another object: computed on its own
+    assert equal == profile
+    assert once(equal, "Acme", lead=True) == ["sentence 3"]
+    assert len(calls) == 3
+
+
+def test_a_template_that_changes_a_helpers_list_changes_only_its_own_copy(render):
+    source = (
+        "{% set first = settings_sentences(profiles[0], 'Acme') %}"
+        "{% set _ = first.append('extra') %}"
+        "{{ first | length }} {{ settings_sentences(profiles[0], 'Acme') | length }}\n"
+    )
+    shown = render(source).split()
+    assert int(shown[0]) == int(shown[1]) + 1
+
+
+def test_the_serve_and_override_commands_a_page_repeats_are_the_same_text(render, registry):
+    profile = registry.profiles["vllm.box.tiny"]
+    expected = serve_command(profile).shell(multiline=True)
+    twice = render("{{ serve_command(profiles[0]) | in_code }}\n{{ serve_command(profiles[0]) | in_code }}\n")
+    assert twice == f"{expected}\n{expected}\n"
+    one_line = render("{{ serve_command(profiles[0], multiline=false) | in_code }}\n")
+    assert one_line == f"{serve_command(profile).shell(multiline=False)}\n"
+    small = override_command(registry.product, profile, profile.overrides[0], "$$acme")
+    both = render(
+        "{{ override_command(profiles[0], 'small') | in_code }}\n"
+        "{{ override_command(profiles[0], profiles[0].overrides[0]) | in_code }}\n"
+    )
+    assert both == f"{small}\n{small}\n"
 
 
 def test_a_template_that_runs_too_long_is_stopped_at_its_line(render, monkeypatch):
