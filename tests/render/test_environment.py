@@ -244,7 +244,7 @@ def test_a_template_that_changes_a_helpers_list_changes_only_its_own_copy(render
 def test_the_serve_and_override_commands_a_page_repeats_are_the_same_text(render, registry):
     profile = registry.profiles["vllm.box.tiny"]
     expected = serve_command(profile).shell(multiline=True)
-    twice = render("{{ serve_command(profiles[0]) | in_code }}\n{{ serve_command(profiles[0]) | in_code }}\n")
+    twice = render("{{ serve_command(profiles[0]) | in_code }}\n" * 2)
     assert twice == f"{expected}\n{expected}\n"
     one_line = render("{{ serve_command(profiles[0], multiline=false) | in_code }}\n")
     assert one_line == f"{serve_command(profile).shell(multiline=False)}\n"
