@@ -17,7 +17,7 @@ import os
 import pickle
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -56,6 +56,36 @@ def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = 25
         missing = [i for i in range(len(items)) if i not in mine]
         theirs = {i: work(items[i]) for i in missing}  # raises the copy's error here, if any
     return [mine[i] if i in mine else theirs[i] for i in range(len(items))]
+
+
+def beside(side: Callable[[], R], main: Callable[[], T]) -> tuple[R, T]:
+    """``(side(), main())``, with ``side`` computed by a forked copy while this process
+    computes ``main``, where forking is possible.
+
+    If the copy cannot finish, ``side`` is computed here, so its error is raised here,
+    exactly as a sequential run raises it. An error of ``main`` stops the copy and is
+    raised as is.
+    """
+    if not _can_fork():
+        theirs = side()
+        return theirs, main()
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the copy: compute, send, and leave without running any exit handler
+        os.close(reader)
+        _serve(lambda _item: side(), [0], range(1), writer)
+    os.close(writer)
+    try:
+        mine = main()
+        payload = _read_all(reader)
+    except BaseException:
+        _stop(pid)
+        raise
+    finally:
+        os.close(reader)
+    os.waitpid(pid, 0)
+    done = _results(payload)
+    return (done[0] if done is not None and 0 in done else side()), mine
 
 
 class _Queue:
@@ -104,7 +134,7 @@ def _can_fork() -> bool:
     return usable > 1
 
 
-def _serve(work: Callable[[T], R], items: Sequence[T], queue: _Queue, writer: int) -> None:
+def _serve(work: Callable[[T], R], items: Sequence[T], queue: Iterable[int], writer: int) -> None:
     code = 0
     try:
         try:

@@ -258,16 +258,19 @@ def _page_unit(
 
 
 def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
-    """The unit with the registry nodes behind its outputs (computed here, not sent
-    between processes)."""
+    """The unit with the registry nodes behind its outputs that may drift (computed here,
+    not sent between processes)."""
     if isinstance(unit, _Job) and unit.profile is not None:
         sources = profile_sources(reg.profiles[unit.profile])
     else:
         sources = registry_sources(reg)
+    def sourced(output: Output) -> Output:  # a verified output is never blamed
+        return output if output.verified else replace(output, sources=sources)
+
     return replace(
         done,
-        page=None if done.page is None else replace(done.page, sources=sources),
-        variants=tuple(replace(v, sources=sources) for v in done.variants),
+        page=None if done.page is None else sourced(done.page),
+        variants=tuple(map(sourced, done.variants)),
     )
 
 

@@ -11,12 +11,13 @@ from pathlib import Path
 from docgen.config import Project
 from docgen.errors import Problem, RegistryError, decode
 from docgen.io import files
+from docgen.parallel import beside
 from docgen.registry import schema
 from docgen.registry.builder import build
 from docgen.registry.fastyaml import load_fast
 from docgen.registry.model import Registry
 from docgen.registry.rules import Checker
-from docgen.registry.source import load_text
+from docgen.registry.source import Document, load_text
 
 #: Largest registry file docgen reads (bounded time and memory on hostile input).
 MAX_BYTES = files.MAX_BYTES
@@ -59,19 +60,42 @@ def load_bytes(raw: bytes, name: str, start_rules: bool = True) -> Registry:
 
 
 def _load_text(text: str, name: str, start_rules: bool = True) -> Registry:
+    """Check, then build. A large registry is checked by a forked copy while this process
+    builds the model; the model of a registry the checks refuse is thrown away."""
     doc = load_fast(text, name) or load_text(text, name)
     if not isinstance(doc.data, dict):
         raise RegistryError.at(
             doc.positions.of_value(()), "the registry must be a mapping of sections"
         )
     checker = Checker(doc, start_rules=start_rules)
-    if schema.is_valid(doc.data):
-        problems = checker.run()
+
+    def problems() -> list[Problem]:
+        if schema.is_valid(doc.data):
+            return checker.run()
+        return schema.validate(doc.data, doc.positions) + checker.run()
+
+    if len(text) < CHECK_BESIDE:
+        found, built = problems(), None
     else:
-        problems = schema.validate(doc.data, doc.positions) + checker.run()
-    if problems:
-        raise RegistryError(sorted(problems, key=_order))
-    return build(doc)
+        found, built = beside(problems, lambda: _built(doc))
+    if found:
+        raise RegistryError(sorted(found, key=_order))
+    if isinstance(built, Exception):
+        raise built  # a registry the checks accept must build: this is a bug
+    return build(doc) if built is None else built
+
+
+#: Smallest registry text (in characters) checked beside the building of its model: below
+#: it, a fork costs more than it saves.
+CHECK_BESIDE = 200_000
+
+
+def _built(doc: Document) -> Registry | Exception:
+    """The model of a document not yet checked, or what building it raised."""
+    try:
+        return build(doc)
+    except Exception as exc:  # an unchecked document may break the builder
+        return exc
 
 
 def _order(problem: Problem) -> tuple[int, int, str]:

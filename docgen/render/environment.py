@@ -1,8 +1,8 @@
-"""The one configured Jinja environment, its MDX filters and template helpers.
+"""The one configured Jinja environment and its template helpers.
 
-Every ``{{ value }}`` is escaped as MDX prose unless a context filter (``mdx_cell``,
-``mdx_code``, ``mdx_fm``, ``code_block``, ``in_code``) already made it safe, so
-registry text can never become markup, JSX or an expression.
+Every ``{{ value }}`` is escaped as MDX prose unless a context filter (see
+``docgen.render.filters``) already made it safe, so registry text can never become
+markup, JSX or an expression.
 """
 
 from __future__ import annotations
@@ -30,8 +30,18 @@ from docgen.registry.model import (
     Registry,
 )
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
-from docgen.registry.storage import StorageEstimate, estimate
-from docgen.render import mdx
+from docgen.registry.storage import estimate
+from docgen.render.filters import (
+    code_block,
+    finalize,
+    fm_comment,
+    in_code,
+    mdx_cell,
+    mdx_code,
+    mdx_fm,
+    mdx_prose,
+    storage_parts,
+)
 from docgen.render.limits import BoundedEnvironment
 from docgen.render.prose import describe, enabled_features, feature, settings_sentences
 from docgen.render.reads import (
@@ -53,58 +63,6 @@ from docgen.render.tables import (
     sentence_list,
     table,
 )
-
-
-def _finalize(value: Any) -> Any:
-    if isinstance(value, Markup):
-        return value
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return mdx.escape_prose("" if value is None else str(value))
-
-
-def _safe(text: str) -> Markup:
-    return Markup(text)  # noqa: S704 - the text was escaped for its MDX context
-
-
-def mdx_prose(value: Any) -> Markup:
-    return _safe(mdx.escape_prose(str(value)))
-
-
-def mdx_cell(value: Any) -> Markup:
-    return _safe(mdx.escape_cell(str(value)))
-
-
-def mdx_code(value: Any, in_table: bool = False) -> Markup:
-    return _safe(mdx.inline_code(str(value), in_table=in_table))
-
-
-def mdx_fm(value: Any) -> Markup:
-    return _safe(mdx.frontmatter_string(str(value)))
-
-
-def code_block(value: Any, lang: str = "") -> Markup:
-    return _safe(mdx.code_block(str(value), lang).rstrip("\n"))
-
-
-def in_code(value: Any) -> Markup:
-    """Text placed inside a fenced block the template wrote; refuses a fence inside."""
-    text = str(value)
-    if any(line.lstrip().startswith(("```", "~~~")) for line in text.splitlines()):
-        raise ValueError("a code fence inside generated code; use code_block instead")
-    return _safe(text.replace("\x00", "\ufffd"))
-
-
-def fm_comment(value: Any) -> Markup:
-    """Text inside a YAML ``#`` comment line of the frontmatter: one line, no NUL."""
-    text = " ".join(str(value).replace("\x00", "\ufffd").splitlines())
-    return _safe(text)
-
-
-def storage_parts(estimate: StorageEstimate) -> list[Markup]:
-    """Each part of a storage estimate as a page names it: the size in GB to three decimals
-    as code, then what it is (``model files``)."""
-    return [_safe(f"{mdx_code(gb(size, 3))} {what}") for what, size in estimate.parts]
 
 
 class TemplateGlobals(TypedDict):
@@ -159,7 +117,7 @@ class Renderer:
             trim_blocks=True,
             lstrip_blocks=True,
             autoescape=False,
-            finalize=_finalize,
+            finalize=finalize,
         )
         self.env.filters.update(
             mdx=mdx_prose,

@@ -68,6 +68,39 @@ def test_no_child_is_left_behind_after_an_error(forking):
         os.waitpid(-1, os.WNOHANG)
 
 
+def test_beside_gives_both_results_and_the_side_ran_in_the_copy(forking):
+    side, main = parallel.beside(os.getpid, lambda: ("main", os.getpid()))
+    assert main == ("main", os.getpid())
+    assert side != os.getpid()
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_beside_without_a_fork_runs_both_here(monkeypatch):
+    monkeypatch.setenv("DOCGEN_JOBS", "1")
+    assert parallel.beside(os.getpid, os.getpid) == (os.getpid(), os.getpid())
+
+
+def test_an_error_of_the_side_is_raised_here_as_itself(forking):
+    def side() -> int:
+        raise Broken("side")
+
+    with pytest.raises(Broken, match="^side$"):
+        parallel.beside(side, lambda: 1)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_an_error_of_the_main_work_stops_the_copy(forking):
+    def main() -> int:
+        raise Broken("main")
+
+    with pytest.raises(Broken, match="^main$"):
+        parallel.beside(lambda: time.sleep(30), main)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
 def test_a_threaded_process_does_not_fork(monkeypatch):
     import threading
 

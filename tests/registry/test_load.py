@@ -3,6 +3,7 @@ file guards (missing, undecodable) in front of the YAML reader."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -211,6 +212,41 @@ def test_broken_registry_is_a_located_error(make_project, run, text, expected):
         assert result.stderr.splitlines()[0] == expected
         assert "Traceback" not in result.output
         assert project.snapshot() == before
+
+
+@pytest.fixture
+def checked_beside(monkeypatch):
+    """Every registry is checked by a forked copy while its model is built."""
+    from docgen import parallel
+
+    monkeypatch.setattr(registry, "CHECK_BESIDE", 0)
+    monkeypatch.setattr(parallel, "_can_fork", lambda: True)
+
+
+@pytest.mark.parametrize(("text", "expected"), [c[1:] for c in BROKEN], ids=[c[0] for c in BROKEN])
+def test_checks_beside_the_build_report_what_they_report_alone(checked_beside, text, expected):
+    with pytest.raises(DocgenError) as caught:
+        load_bytes(text.encode(), "profiles.yaml")
+    assert str(caught.value).splitlines()[0] == expected
+
+
+def test_a_registry_the_builder_chokes_on_is_reported_by_the_checks(checked_beside):
+    from docgen.registry import builder
+
+    text = broken("    model: tiny\n", "    model: [tiny]\n")
+    with pytest.raises(TypeError):
+        builder.build(registry.load_fast(text, "profiles.yaml"))  # type: ignore[arg-type]
+    with pytest.raises(RegistryError) as caught:
+        load_bytes(text.encode(), "profiles.yaml")
+    assert "model" in str(caught.value)
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_registry_checked_beside_its_build_is_the_one_built_alone(checked_beside, monkeypatch):
+    beside = load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
+    monkeypatch.setattr(registry, "CHECK_BESIDE", 10**12)
+    assert beside == load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
 
 
 def test_all_problems_are_reported_in_one_run(make_project, run):

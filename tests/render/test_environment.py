@@ -16,7 +16,7 @@ from docgen.errors import Location, Problem, TemplateError
 from docgen.registry.load import load_bytes
 from docgen.registry.model import Registry
 from docgen.registry.serve import override_command, serve_command
-from docgen.render import environment, mdx
+from docgen.render import environment, filters, mdx
 from docgen.render.environment import Renderer
 
 HOSTILE = "<b>{x}</b> | `tick` {{ 7*7 }}"
@@ -146,7 +146,7 @@ def test_gb_and_sentence_list_filters(render):
 
 
 def test_table_escapes_plain_cells_and_keeps_markup_cells():
-    out = environment.table(["A|B", "C"], [("x | y", environment.mdx_code("p|q", True))])
+    out = environment.table(["A|B", "C"], [("x | y", filters.mdx_code("p|q", True))])
     assert isinstance(out, Markup)
     assert out.splitlines() == [
         f"| {mdx.escape_cell('A|B')} | C |",
