@@ -60,32 +60,50 @@ def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = 25
 
 def beside(side: Callable[[], R], main: Callable[[], T]) -> tuple[R, T]:
     """``(side(), main())``, with ``side`` computed by a forked copy while this process
-    computes ``main``, where forking is possible.
+    computes ``main``, where forking is possible (see ``started``). An error of ``main``
+    stops the copy and is raised as is."""
+    with started(side) as theirs:
+        mine = main()
+        return theirs(), mine
 
-    If the copy cannot finish, ``side`` is computed here, so its error is raised here,
-    exactly as a sequential run raises it. An error of ``main`` stops the copy and is
-    raised as is.
+
+@contextlib.contextmanager
+def started(work: Callable[[], R]) -> Iterator[Callable[[], R]]:
+    """Start ``work`` in a forked copy, where forking is possible, and give a function
+    that returns its result: it waits for the copy, or computes ``work`` here when the
+    copy could not finish (so its error is raised here, as a sequential run raises it).
+
+    A result never asked for is dropped: leaving the block stops the copy.
     """
     if not _can_fork():
-        theirs = side()
-        return theirs, main()
+        yield work  # computed here, if it is asked for
+        return
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the copy: compute, send, and leave without running any exit handler
         os.close(reader)
-        _serve(lambda _item: side(), [0], range(1), writer)
+        _serve(lambda _item: work(), [0], range(1), writer)
     os.close(writer)
+    asked: list[R] = []
+    running = [pid]
+
+    def result() -> R:
+        if not asked:
+            if running:
+                payload = _read_all(reader)
+                os.waitpid(running.pop(), 0)
+                done = _results(payload)
+                asked.append(done[0] if done is not None and 0 in done else work())
+            else:
+                asked.append(work())
+        return asked[0]
+
     try:
-        mine = main()
-        payload = _read_all(reader)
-    except BaseException:
-        _stop(pid)
-        raise
+        yield result
     finally:
+        if running:
+            _stop(running.pop())
         os.close(reader)
-    os.waitpid(pid, 0)
-    done = _results(payload)
-    return (done[0] if done is not None and 0 in done else side()), mine
 
 
 class _Queue:

@@ -264,6 +264,7 @@ def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
         sources = profile_sources(reg.profiles[unit.profile])
     else:
         sources = registry_sources(reg)
+
     def sourced(output: Output) -> Output:  # a verified output is never blamed
         return output if output.verified else replace(output, sources=sources)
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from docgen import sync
 from docgen.config import Project
 from docgen.errors import Problem
 from docgen.io.lock import build_lock
+from docgen.parallel import started
 from docgen.plan import Plan, plan
 from docgen.provenance import registry_sources
+from docgen.registry.model import Source
 from docgen.sync import DRIFTED, Report
 from docgen.verbs import releases
 
@@ -66,9 +69,11 @@ def build(
 def check(project: Project, changelog_since: str | None = None) -> Report:
     """Compare every output but the build products with disk and apply the changelog
     history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
-    the_plan, _digest, report = _compared(project, products=False, stored=False)
-    if not report.in_sync:
-        report.changes = _against_commit(project, the_plan, report.changes)
+    with started(lambda: _since_commit(project)) as since_commit:
+        the_plan, _digest, report = _compared(project, products=False, stored=False)
+        if not report.in_sync and (found := since_commit()) is not None:
+            gone, kept = found
+            report.changes = [replace(c, gone=gone, kept=kept) for c in report.changes]
     report.findings += releases.history_problems(project, the_plan)
     if changelog_since:
         report.findings += releases.changelog_gate(project, changelog_since)
@@ -100,17 +105,19 @@ def _compared(
     return the_plan, digest, report
 
 
-def _against_commit(
-    project: Project, the_plan: Plan, changes: list[sync.Change]
-) -> list[sync.Change]:
-    """The drifted files, told what changed since the last commit (when the project is a
-    git repository), so their blame skips values that did not change and names a removed
-    value where it stood."""
+def _since_commit(
+    project: Project,
+) -> tuple[tuple[Source, ...], frozenset[tuple[Any, str]]] | None:
+    """What changed since the last commit (None outside a git repository or when nothing
+    did), for the blame of drifted files: the removed values, each where it stood, and
+    every value the committed registry held (a value it held unchanged is no cause).
+
+    ``check`` computes this in a forked copy while it plans, and asks only on drift."""
     from docgen.changelog.diff import committed_registry, removed_sources
+    from docgen.registry.load import load_registry
 
     old = committed_registry(project)
     if old is None:
-        return changes
-    gone = removed_sources(old, the_plan.registry)
-    kept = frozenset((s.keypath, s.text) for s in registry_sources(old))
-    return [replace(c, gone=gone, kept=kept) for c in changes]
+        return None
+    gone = removed_sources(old, load_registry(project))
+    return gone, frozenset((s.keypath, s.text) for s in registry_sources(old))

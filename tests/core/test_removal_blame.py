@@ -4,11 +4,24 @@ the commit holds unchanged (a host whose name the new text repeats) is never bla
 
 from __future__ import annotations
 
+import pytest
 from conftest import MINIMAL_REGISTRY, REPO, Project, git
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
 MTP = "      speculative-config: {method: mtp, num_speculative_tokens: 3, moe_backend: triton}\n"
 BEFORE = (REPO / "tests/fixtures/profiles-v0.0.101.yaml").read_text("utf-8")
+
+
+@pytest.fixture(autouse=True, params=["in a forked copy", "in this process"])
+def since_commit(request, monkeypatch):
+    """``check`` learns what changed since the commit in a forked copy, or (where it
+    cannot fork) itself: the blame is the same."""
+    from docgen import parallel
+
+    if request.param == "in a forked copy":
+        monkeypatch.setattr(parallel, "_can_fork", lambda: True)
+    else:
+        monkeypatch.setenv("DOCGEN_JOBS", "1")
 
 
 def committed_before(example: Project, run) -> str:
