@@ -101,6 +101,28 @@ def test_an_error_of_the_main_work_stops_the_copy(forking):
         os.waitpid(-1, os.WNOHANG)
 
 
+def test_a_started_result_never_asked_for_is_dropped_and_its_copy_stopped(forking):
+    began = time.monotonic()
+    with parallel.started(lambda: time.sleep(30)):
+        pass
+    assert time.monotonic() - began < 10
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_started_result_the_copy_cannot_send_is_computed_here(forking):
+    with parallel.started(lambda: (os.getpid(), lambda: None)) as result:  # unpicklable
+        pid, _ = result()
+    assert pid == os.getpid()
+
+
+def test_a_started_result_is_asked_for_once(forking):
+    with parallel.started(lambda: [os.getpid()]) as result:
+        first = result()
+        assert result() is first
+    assert first != [os.getpid()]
+
+
 def test_a_threaded_process_does_not_fork(monkeypatch):
     import threading
 
