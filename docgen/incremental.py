@@ -18,8 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from docgen.registry.parts import Part
-from docgen.render.reads import DERIVED
+from docgen.registry.parts import DERIVED, Part
 
 #: A unit's key: ("job", template name, profile id or "") or ("page", relative path).
 UnitKey = tuple[str, str, str]

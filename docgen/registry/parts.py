@@ -22,6 +22,8 @@ KEYED = ("hosts", "images", "models", "profiles")
 WHOLE = ("schema", "product", "agents", "launcher", "vllm")
 #: The part that stands for the whole registry.
 EVERYTHING: Part = ("*",)
+#: Marks a derived part: its value is the digest of a helper's result, not of registry text.
+DERIVED = "()"
 
 
 def _digest(*values: Any) -> str:

@@ -92,6 +92,24 @@ class TemplateGlobals(TypedDict):
     code: Callable[[str], Markup]
 
 
+#: docgen's filters, beside Jinja's own.
+FILTERS: dict[str, Callable[..., Any]] = {
+    "mdx": mdx_prose,
+    "mdx_cell": mdx_cell,
+    "mdx_code": mdx_code,
+    "mdx_fm": mdx_fm,
+    "code_block": code_block,
+    "in_code": in_code,
+    "shell_quote": quote,
+    "fm_comment": fm_comment,
+    "gb": gb,
+    "sentence_list": sentence_list,
+    "join": join,
+    "long_date": long_date,
+    "storage_parts": storage_parts,
+}
+
+
 class Renderer:
     """Loads templates (project folder first, then docgen's own) and renders pages."""
 
@@ -114,26 +132,13 @@ class Renderer:
             loader=jinja2.ChoiceLoader(loaders),
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
+            auto_reload=False,  # a renderer lives for one plan: no stat per include
             trim_blocks=True,
             lstrip_blocks=True,
             autoescape=False,
             finalize=finalize,
         )
-        self.env.filters.update(
-            mdx=mdx_prose,
-            mdx_cell=mdx_cell,
-            mdx_code=mdx_code,
-            mdx_fm=mdx_fm,
-            code_block=code_block,
-            in_code=in_code,
-            shell_quote=quote,
-            fm_comment=fm_comment,
-            gb=gb,
-            sentence_list=sentence_list,
-            join=join,
-            long_date=long_date,
-            storage_parts=storage_parts,
-        )
+        self.env.filters.update(FILTERS)
         self.env.globals.update(self._globals())
 
     def _globals(self) -> TemplateGlobals:

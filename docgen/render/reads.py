@@ -21,7 +21,7 @@ from functools import wraps
 from typing import Any
 
 from docgen.registry.model import Agent, Host, Image, Launcher, Model, Product, Profile, Registry
-from docgen.registry.parts import EVERYTHING, Part
+from docgen.registry.parts import DERIVED, EVERYTHING, Part
 from docgen.render.limits import BoundedEnvironment
 
 #: What one render read: registry parts, and derived values by the digest of their result.
@@ -39,8 +39,6 @@ _WHOLE_SECTION: dict[type, str] = {Agent: "agents", Product: "product", Launcher
 _REGISTRY_SECTIONS = frozenset(
     {"product", "agents", "hosts", "images", "models", "profiles", "vllm", "launcher"}
 )
-#: Marks a derived part: its value is the digest of a helper's result, not of registry text.
-DERIVED = "()"
 
 
 @contextmanager

@@ -6,19 +6,24 @@ import datetime
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from docgen.changelog import changes as change_kinds
-from docgen.changelog import compose, diff, git, history
 from docgen.changelog import entries as changelog
-from docgen.changelog import notes as changelog_notes
+from docgen.changelog import git, history
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.plan import Output, Plan
 from docgen.registry.model import Registry
 
+if TYPE_CHECKING:
+    from docgen.changelog import compose
+
 
 def base_registry(project: Project, since: str | None, since_file: str | None) -> Registry:
     """The older registry state named by ``--since REF`` or ``--since-file FILE``."""
+    from docgen.changelog import diff
+
     if (since is None) == (since_file is None):
         raise ConfigError.at(
             Location("docgen"), "give exactly one of --since REF and --since-file FILE"
@@ -32,6 +37,7 @@ def base_registry(project: Project, since: str | None, since_file: str | None) -
 def changes_since(
     project: Project, since: str | None, since_file: str | None
 ) -> tuple[Registry, list[change_kinds.Change]]:
+    from docgen.changelog import diff
     from docgen.registry.load import load_registry
 
     old = base_registry(project, since, since_file)
@@ -57,6 +63,7 @@ def write_changelog(
     the tree is left in sync (``check`` passes when it passed before) or untouched.
     """
     from docgen import sync
+    from docgen.changelog import compose
     from docgen.io.lock import build_lock
     from docgen.io.writes import Write
 
@@ -132,6 +139,7 @@ def release_notes(
 ) -> tuple[str, Problem | None]:
     """One release's section as plain Markdown, and a warning when its root-relative links
     stay relative (no site URL given or set as ``product.site_url``)."""
+    from docgen.changelog import notes as changelog_notes
     from docgen.registry.load import load_registry
 
     registry = load_registry(project)

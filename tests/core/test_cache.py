@@ -397,3 +397,23 @@ def test_the_first_build_makes_the_key_under_a_cache_home_that_does_not_exist_ye
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     digest = cache.key(load_project(project.root))
     assert cache.load(load_project(project.root), digest) is not None
+
+
+def test_a_check_the_cache_proves_in_sync_loads_no_template_engine(example, run):
+    """What a hit needs is the key, the stored digests and the files: rendering and
+    composing stay unimported (they are most of a small project's start-up)."""
+    assert run(example, "build").exit_code == 0
+    probe = (
+        "import sys\n"
+        "from docgen.cli import main\n"
+        "try:\n"
+        f"    main(['--root', {str(example.root)!r}, 'check', '-q'])\n"
+        "except SystemExit as exit:\n"
+        "    assert exit.code in (0, None), exit.code\n"
+        "heavy = ('jinja2', 'docgen.render.environment', 'docgen.changelog.compose')\n"
+        "print(sorted(name for name in heavy if name in sys.modules))\n"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    )
+    assert found.stdout.splitlines()[-1] == "[]", found.stderr
