@@ -123,10 +123,27 @@ def variant_path(project: Project, source: str, agent: str) -> str:
     ``docs/inference/x.mdx`` -> ``docs/_build/agent-variants/inference/x.hermes.generated.mdx``.
     """
     cfg = project.config
-    rel = PurePosixPath(source).relative_to(cfg.docs)
-    folder = rel.parent.as_posix()
-    name = cfg.variant_pattern.format(dir=folder, stem=rel.stem, agent=agent)
+    folder, stem = _folder_and_stem(source, cfg.docs)
+    name = cfg.variant_pattern.format(dir=folder, stem=stem, agent=agent)
     return posixpath.normpath(f"{cfg.variants}/{name}")
+
+
+def _folder_and_stem(source: str, docs: str) -> tuple[str, str]:
+    """``source``'s folder relative to ``docs`` ("." for ``docs`` itself) and its name
+    without the last suffix, as PurePosixPath says them; by string operations where both
+    paths are plain (each page of a large project asks three times)."""
+    prefix = f"{docs}/"
+    plain = f"/{source}/".find("/.") == -1 and "//" not in source and not source.endswith("/")
+    if not (plain and source.startswith(prefix) and _PLAIN_FOLDER.fullmatch(docs)):
+        rel = PurePosixPath(source).relative_to(docs)
+        return rel.parent.as_posix(), rel.stem
+    folder, _, name = source[len(prefix) :].rpartition("/")
+    dot = name.rfind(".")
+    return folder or ".", name[:dot] if 0 < dot < len(name) - 1 else name
+
+
+#: A folder path PurePosixPath keeps as written: relative, no empty, "." or ".." part.
+_PLAIN_FOLDER = re.compile(r"[^/.][^/]*(?:/[^/.][^/]*)*")
 
 
 def load_project(root: Path, registry: str | None = None) -> Project:

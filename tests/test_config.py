@@ -4,9 +4,11 @@ located error for every setting a user can get wrong.
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from docgen.config import Config, Project, load_project
 from docgen.errors import ConfigError, Location, Problem
@@ -242,3 +244,42 @@ def test_a_settings_file_linked_inside_the_root_is_read(tmp_path):
     (root / "conf" / "docgen.toml").write_text('docs = "pages"\n', "utf-8")
     (root / "docgen.toml").symlink_to(root / "conf" / "docgen.toml")
     assert load_project(root).config.docs == "pages"
+
+
+PATH_PART = st.sampled_from(["docs", "a", "x.mdx", "b.c.mdx", ".", "..", ".h", "", "x."])
+
+
+@given(
+    docs=st.lists(PATH_PART, min_size=1, max_size=3).map("/".join),
+    rest=st.lists(PATH_PART, min_size=1, max_size=4).map("/".join),
+)
+def test_a_variants_folder_and_stem_are_what_pure_posix_path_says(docs, rest):
+    from docgen.config import _folder_and_stem
+
+    source = f"{docs}/{rest}"
+    try:
+        rel = PurePosixPath(source).relative_to(docs)
+    except ValueError:
+        with pytest.raises(ValueError):
+            _folder_and_stem(source, docs)
+        return
+    assert _folder_and_stem(source, docs) == (rel.parent.as_posix(), rel.stem)
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "docs/inference/set-up.mdx",
+            "docs/_build/agent-variants/inference/set-up.hermes.generated.mdx",
+        ),
+        ("docs/index.mdx", "docs/_build/agent-variants/index.hermes.generated.mdx"),
+        ("docs/a/b.c.mdx", "docs/_build/agent-variants/a/b.c.hermes.generated.mdx"),
+        ("docs/./a/x.mdx", "docs/_build/agent-variants/a/x.hermes.generated.mdx"),
+    ],
+)
+def test_a_variant_goes_under_the_variants_folder_by_its_pattern(tmp_path, source, expected):
+    from docgen.config import variant_path
+
+    project = load_project(settings(tmp_path, {}))
+    assert variant_path(project, source, "hermes") == expected

@@ -34,9 +34,10 @@ class Inside:
         if link or name in ("", ".", ".."):
             real = os.path.realpath(path)
         else:
-            if folder not in self.folders:
-                self.folders[folder] = os.path.realpath(folder)
-            real = os.path.join(self.folders[folder], name)
+            base = self.folders.get(folder)
+            if base is None:  # a real folder path ends in a separator only when it is "/"
+                base = self.folders[folder] = os.path.realpath(folder).rstrip(os.sep) + os.sep
+            real = base + name
         return real if real == self.root or real.startswith(self.root + os.sep) else None
 
     def contains(self, path: str) -> bool:
