@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import string
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -24,6 +23,7 @@ from docgen.errors import (
     did_you_mean,
     one_line,
 )
+from docgen.setting_values import PRODUCTS, products_problem, route_problem, text_problem
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -83,23 +83,6 @@ PATH_FIELDS = (
     "fragments",
     "navigation",
 )
-#: Settings docgen fills in with ``str.format``, and the only fields each may name.
-FORMAT_FIELDS = {
-    "variant_pattern": ("dir", "stem", "agent"),
-    "release_route": ("year", "month", "day"),
-}
-#: Settings that take one of a few words, and those words.
-CHOICES = {"overview": ("generated", "none")}
-#: What ``build_products`` may name: a setting whose outputs are then build products,
-#: and the kind of output (``Output.kind``) that setting places.
-PRODUCTS = {"variants": "variant", "export": "export"}
-#: Settings that become part of a route (a link in a page) or of a file name, and the
-#: only characters their own text may hold besides their fields: no blank, parenthesis,
-#: bracket, brace, quote, ``:`` or ``%`` can end a link or start another.
-ROUTE_SAFE = re.compile(r"[A-Za-z0-9._~/-]*")
-ROUTE_SETTINGS = ("variant_pattern", "release_route", "changelog_link")
-#: What ``ROUTE_SAFE`` allows, worded for a message.
-ROUTE_CHARS = "ASCII letters, digits, . _ ~ / -"
 
 
 @dataclass(frozen=True)
@@ -223,17 +206,17 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
                 problems.append(Problem("setting 'routes' must map page paths to routes", where))
             else:
                 for page, mapped in value.items():
-                    if (problem := _route_problem(f"routes.{page}", mapped)) is not None:
+                    if (problem := route_problem(f"routes.{page}", mapped)) is not None:
                         at = _key_location(path, page)
                         problems.append(Problem(problem, at if at.line else where))
                 values[key] = value
         elif key == "build_products":
-            if (problem := _products_problem(value)) is not None:
+            if (problem := products_problem(value)) is not None:
                 problems.append(Problem(problem, where))
             values[key] = tuple(value) if isinstance(value, list) else ()
         elif not isinstance(value, str):
             problems.append(Problem(f"setting '{key}' must be a string", where))
-        elif (problem := _text_problem(key, value)) is not None:
+        elif (problem := text_problem(key, value)) is not None:
             problems.append(Problem(problem, where))
         else:
             values[key] = _checked(value, where) if key in PATH_FIELDS else value
@@ -245,91 +228,6 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     if problems:
         raise ConfigError(problems)
     return Config(**values)
-
-
-def _products_problem(value: Any) -> str | None:
-    """Why ``value`` cannot be the ``build_products`` list, or None: a list of the
-    settings whose outputs are build products, each named once."""
-    names = " and ".join(f"'{name}'" for name in PRODUCTS)
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return f"setting 'build_products' must be a list of output settings: {names}"
-    for n, name in enumerate(value):
-        if name not in PRODUCTS:
-            return (
-                f"setting 'build_products' lists '{one_line(name)}', which is not an output "
-                f"setting (they are {names}){did_you_mean(name, PRODUCTS)}"
-            )
-        if name in value[:n]:
-            return f"setting 'build_products' lists '{one_line(name)}' twice"
-    return None
-
-
-def _text_problem(key: str, value: str) -> str | None:
-    """Why ``value`` cannot be the text of setting ``key``: one of its words, a format
-    string's fields, then the characters of a route or file name; None when it can be."""
-    if key in CHOICES and value not in CHOICES[key]:
-        words = " or ".join(f"'{w}'" for w in CHOICES[key])
-        return f"setting '{key}' is {words}, got '{one_line(value)}'"
-    problem = _format_problem(key, value) if key in FORMAT_FIELDS else None
-    if problem is None and key in ROUTE_SETTINGS:
-        problem = _route_problem(key, value)
-    return problem
-
-
-def _fields(key: str) -> str:
-    """The fields of setting ``key``, worded: ``{year}, {month} and {day}``."""
-    names = [f"{{{name}}}" for name in FORMAT_FIELDS[key]]
-    return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _format_problem(key: str, value: str) -> str | None:
-    """Why ``value`` cannot be the format string of setting ``key``, or None: only its
-    plain fields (``{agent}``), no index, attribute, conversion or format spec, so filling
-    it in can neither fail nor read anything else nor grow without bound."""
-    allowed = _fields(key)
-    try:
-        parts = list(string.Formatter().parse(value))
-    except ValueError:
-        return f"setting '{key}' has an unmatched brace; its fields are {allowed}"
-    for _text, name, spec, conversion in parts:
-        if name is not None and (name not in FORMAT_FIELDS[key] or spec or conversion):
-            field = (
-                f"{{{name}{'!' + conversion if conversion else ''}{':' + spec if spec else ''}}}"
-            )
-            return (
-                f"setting '{key}' may use only the fields {allowed} (no index, attribute, "
-                f"conversion or format spec), got '{field}'"
-            )
-    return None
-
-
-def _route_problem(key: str, value: str) -> str | None:
-    """Why ``value`` cannot be the setting ``key``, text that becomes a route or a file
-    name; None when it can. Its text outside its fields holds only ``ROUTE_SAFE``
-    characters, and a route (``release_route``, ``routes``) is relative parts joined by
-    single slashes: no part empty, ``.`` or ``..`` (``routes`` may start or end in ``/``)."""
-    fields = FORMAT_FIELDS.get(key, ())
-    text = value
-    for name in fields:
-        text = text.replace(f"{{{name}}}", "x")
-    bad = next((c for c in text if not ROUTE_SAFE.fullmatch(c)), None)
-    if bad is not None:
-        what = f", and the fields {_fields(key)}" if fields else ""
-        return (
-            f"setting '{one_line(key)}' holds {one_line(repr(bad))}, which a route or file "
-            f"name cannot hold; use only {ROUTE_CHARS}{what}"
-        )
-    if key in ("variant_pattern", "changelog_link"):
-        return None  # paths: checked as paths when they are used
-    mapped = key.startswith("routes.")
-    route = text.strip("/") if mapped else text
-    if (route or not mapped) and any(p in ("", ".", "..") for p in route.split("/")):
-        edges = "" if mapped else ", none at the start or end"
-        return (
-            f"setting '{one_line(key)}' is the route '{one_line(value)}'; a route is names "
-            f"joined by single slashes{edges}, and no name is . or .."
-        )
-    return None
 
 
 def setting_location(root: Path, key: str) -> Location:
