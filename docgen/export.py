@@ -68,9 +68,15 @@ def _export_profile(p: Profile) -> dict[str, Any]:
     }
 
 
-def export_output(project: Project, reg: Registry) -> Output:
-    """The export as docgen writes it, with the registry nodes behind its drift."""
-    text = json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
+def export_text(reg: Registry) -> str:
+    """The export's text, as docgen writes it."""
+    return json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
+
+
+def export_output(project: Project, reg: Registry, text: str | None = None) -> Output:
+    """The export (its ``text``, when already made), with the registry nodes behind its
+    drift."""
+    text = export_text(reg) if text is None else text
     # The export shows no host's name (a host's text), so no host is behind its drift.
     sources = tuple(s for s in registry_sources(reg) if s.keypath[0] != "hosts")
     return Output(project.config.export, text, "docgen export", sources, "export")

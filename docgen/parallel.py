@@ -26,7 +26,11 @@ R = TypeVar("R")
 _FAILED = b"failed"
 
 
-def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = 256) -> list[R]:
+#: Fewest items (pages) whose work pays for a fork.
+MANY = 256
+
+
+def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = MANY) -> list[R]:
     """``[work(item) for item in items]``, computed by two processes when that pays.
 
     Both processes take the next few items from a counter they share, so neither
@@ -58,13 +62,16 @@ def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = 25
     return [mine[i] if i in mine else theirs[i] for i in range(len(items))]
 
 
-def beside(side: Callable[[], R], main: Callable[[], T]) -> tuple[R, T]:
+def beside(side: Callable[[], R], main: Callable[[], T], worth: bool = True) -> tuple[R, T]:
     """``(side(), main())``, with ``side`` computed by a forked copy while this process
-    computes ``main``, where forking is possible (see ``started``). An error of ``main``
-    stops the copy and is raised as is."""
-    with started(side) as theirs:
+    computes ``main``, where forking is possible and ``worth`` it (see ``started``). An
+    error of ``main`` stops the copy and is raised as is."""
+    if not worth:
+        first = side()
+        return first, main()
+    with started(side) as result:
         mine = main()
-        return theirs(), mine
+        return result(), mine
 
 
 @contextlib.contextmanager

@@ -16,7 +16,7 @@ from docgen import incremental, inputs
 from docgen.config import Project
 from docgen.config import variant_path as variant_path
 from docgen.errors import Location, TemplateError
-from docgen.export import export_output
+from docgen.export import export_output, export_text
 from docgen.io import files
 from docgen.nav_output import navigation_written, refuse_unknown
 from docgen.outputs import Output as Output
@@ -24,6 +24,8 @@ from docgen.outputs import Plan as Plan
 from docgen.outputs import on_disk
 from docgen.outputs_check import refuse_collisions
 from docgen.overview import overview_output as overview_output
+from docgen.page_variants import page_variants
+from docgen.parallel import MANY, beside
 from docgen.provenance import profile_sources, registry_sources
 from docgen.registry.model import Registry
 from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
@@ -53,28 +55,48 @@ def plan(
     For ``drift_only``, see ``_unrecorded``.
     """
     from docgen.registry.load import load_registry
-    from docgen.render.environment import Renderer
 
     reg = registry or load_registry(project)
     nav = _navigation(project)
-    renderer = Renderer(reg, [project.path(project.config.templates)], project.root, not drift_only)
     units = _units(project, reg)
-    pages_of = (_custom_regions(project), nav)
-    if drift_only:
-        done, new_record, complete = _unrecorded(project, reg, renderer, pages_of, units)
-    else:
-        done, new_record, complete = _done(project, reg, renderer, pages_of, units, record, render)
+    # The export's JSON (a pure-Python encoder, with indentation) is written beside.
+    exported, (done, new_record, complete) = beside(
+        lambda: export_text(reg),
+        lambda: _rendered(project, reg, nav, units, record, render, drift_only),
+        worth=len(units) >= MANY,
+    )
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]
     if nav is not None and nav.regions:
         nav = navigation_written(project, nav, _per_profile_pages(units, done), outputs)
-    outputs += [o for o in (export_output(project, reg), overview_output(project, reg)) if o]
+    outputs += [export_output(project, reg, exported)]
+    outputs += [o for o in (overview_output(project, reg),) if o]
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
+
+
+def _rendered(
+    project: Project,
+    reg: Registry,
+    nav: Navigation | None,
+    units: list[_Job | Path],
+    record: Record | None,
+    render: frozenset[str],
+    drift_only: bool,
+) -> tuple[list[_Unit], Record | None, bool]:
+    """Every unit's outputs (see ``plan``), the new record and whether all were rendered."""
+    from docgen.render.environment import Renderer
+
+    templates = [project.path(project.config.templates)]
+    renderer = Renderer(reg, templates, project.root, not drift_only)
+    pages_of = (_custom_regions(project), nav)
+    if drift_only:
+        return _unrecorded(project, reg, renderer, pages_of, units)
+    return _done(project, reg, renderer, pages_of, units, record, render)
 
 
 def _navigation(project: Project) -> Navigation | None:
@@ -227,7 +249,8 @@ def _template_unit(
     page, raw = _render(renderer, reg, job)
     if not job.path.endswith(".mdx"):
         return _Unit(job.path, page)
-    found, audience = _variants(project, reg, nav, job.path, raw, job)
+    edited = job.display
+    found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
     return _Unit(job.path, page, found, True, audience)
 
 
@@ -253,7 +276,7 @@ def _page_unit(
     kept = "" if output is not None else text
     if not variants.is_shared(text, reg.product.cli_token):
         return _Unit(rel, output, published=True, text=kept)
-    found, audience = _variants(project, reg, nav, rel, text)
+    found, audience = page_variants(project, reg, nav, rel, text, rel)
     return _Unit(rel, output, found, True, audience, kept)
 
 
@@ -301,44 +324,3 @@ def _custom_regions(project: Project) -> set[str]:
     if not folder.is_dir():
         return set()
     return {p.name[: -len(".mdx.j2")] for p in folder.glob("*.mdx.j2")}
-
-
-def _variants(
-    project: Project,
-    reg: Registry,
-    nav: Navigation | None,
-    source: str,
-    text: str,
-    job: _Job | None = None,
-) -> tuple[tuple[Output, ...], tuple[str, ...]]:
-    """The agent variants of one shared page (none for a page that cannot vary) and the
-    agents it is published for: with a navigation, the agents whose variant lists the
-    page's generated path (or, for a per-profile page, holds the ``profiles`` region).
-    Their notice names the file a person edits: the ``job``'s template, else the page."""
-    from docgen.render import variants
-    from docgen.render.audience import check_listed, published_for
-
-    token = reg.product.cli_token
-    per_profile = job is not None and job.profile is not None
-    page = variants.parse(source, text, reg.agents)
-    audience = published_for(page, reg.agents)
-    if nav is not None:
-        listed = [
-            a
-            for a in reg.agents
-            if nav.lists(a.id, variant_path(project, source, a.id))
-            or (per_profile and nav.has_region(a.id, "profiles"))
-        ]
-        check_listed(page, audience, listed, nav.path)
-        audience = listed
-    variants.check(page, audience, token)
-    ids = tuple(a.id for a in audience)
-    if len(audience) < 2 and token not in text and "<AgentOnly" not in text:
-        return (), ids
-    found = []
-    for agent in audience:
-        target = variant_path(project, source, agent.id)
-        body = variants.render(page, agent, token, target)
-        note = notice(f"{job.display if job else source} (the {agent.id} variant)", reg.path)
-        found.append(Output(target, with_notice(body, note), source, (), "variant"))
-    return tuple(found), ids

@@ -56,26 +56,12 @@ class Change:
 
     def diff(self, name: str | None = None) -> str:
         """A unified diff from the file on disk to the planned text; its headers name the
-        file ``name`` (default: its path; a report may pass the path escaped).
+        file ``name`` (default: its path; a report may pass the path escaped); see
+        ``docgen.drift_diff``."""
+        from docgen.drift_diff import unified_diff
 
-        Patience diff, not difflib's matcher: generated pages repeat many lines, on which
-        difflib takes seconds and pairs unrelated lines; patience anchors on the lines
-        that occur once, in milliseconds, and shows each edit where it was made.
-        """
-        import patiencediff
-
-        old = (self.old or "").splitlines(keepends=True)
-        new = (self.output.text if self.output else "").splitlines(keepends=True)
         name = self.path if name is None else name
-        skip, old, new = _differing_middle(old, new)
-        lines = patiencediff.unified_diff(
-            old,
-            new,
-            f"a/{name}",
-            f"b/{name}",
-            sequencematcher=patiencediff.PatienceSequenceMatcher,
-        )
-        return "".join(_moved_hunk(line, skip) for line in lines)
+        return unified_diff(self.old or "", self.output.text if self.output else "", name)
 
     def behind(self) -> list[Source]:
         """The registry entries (or changelog entries) whose text appears in the lines
@@ -249,36 +235,6 @@ def apply(
     planned = [Write(c.path, c.output.text if c.output else None) for c in todo]
     writes.apply(project, [*also, *planned], [c.path for c in report.changes], progress)
     return todo
-
-
-#: Unchanged lines a diff shows around each change.
-CONTEXT = 3
-_HUNK = re.compile(r"@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
-
-
-def _differing_middle(old: list[str], new: list[str]) -> tuple[int, list[str], list[str]]:
-    """Both sides without the equal lines they start and end with, but for ``CONTEXT``
-    of each, and how many lines were left off at the start: a one-line edit of a long
-    page is diffed in a few lines, not in every line of the page."""
-    shorter = min(len(old), len(new))
-    same = next((n for n, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), shorter)
-    skip = max(0, same - CONTEXT)
-    most = shorter - same  # lines the start did not already take
-    end = next((n for n in range(most) if old[-1 - n] != new[-1 - n]), most)
-    cut = max(0, end - CONTEXT)
-    return skip, old[skip : len(old) - cut], new[skip : len(new) - cut]
-
-
-def _moved_hunk(line: str, skip: int) -> str:
-    """A line of a diff of lines from ``skip`` on, its hunk header numbered as in the whole
-    file; a last line without a line ending is marked as such, as git marks it."""
-    if not line.endswith("\n"):
-        return f"{line}\n\\ No newline at end of file\n"
-    match = _HUNK.match(line) if skip and line.startswith("@@") else None
-    if match is None:
-        return line
-    old_start, new_start = int(match[1]) + skip, int(match[3]) + skip
-    return f"@@ -{old_start}{match[2] or ''} +{new_start}{match[4] or ''} @@{line[match.end() :]}"
 
 
 def attribute(

@@ -33,6 +33,8 @@ LAYERS = [
         "sync",
         "cache",
         "outputs_check",
+        "page_variants",
+        "drift_diff",
     },
     {"verbs", "report"},
     {"integrations", "terminal"},
