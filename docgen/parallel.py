@@ -66,23 +66,21 @@ def beside(side: Callable[[], R], main: Callable[[], T], worth: bool = True) -> 
     """``(side(), main())``, with ``side`` computed by a forked copy while this process
     computes ``main``, where forking is possible and ``worth`` it (see ``started``). An
     error of ``main`` stops the copy and is raised as is."""
-    if not worth:
-        first = side()
-        return first, main()
-    with started(side) as result:
+    with started(side, worth) as result:
         mine = main()
         return result(), mine
 
 
 @contextlib.contextmanager
-def started(work: Callable[[], R]) -> Iterator[Callable[[], R]]:
-    """Start ``work`` in a forked copy, where forking is possible, and give a function
-    that returns its result: it waits for the copy, or computes ``work`` here when the
-    copy could not finish (so its error is raised here, as a sequential run raises it).
+def started(work: Callable[[], R], worth: bool = True) -> Iterator[Callable[[], R]]:
+    """Start ``work`` in a forked copy, where forking is possible and ``worth`` it, and
+    give a function that returns its result: it waits for the copy, or computes ``work``
+    here when the copy could not finish (so its error is raised here, as a sequential run
+    raises it) or was never started.
 
     A result never asked for is dropped: leaving the block stops the copy.
     """
-    if not _can_fork():
+    if not worth or not _can_fork():
         yield work  # computed here, if it is asked for
         return
     reader, writer = os.pipe()

@@ -8,6 +8,7 @@ changelog history rules and the changelog gate. A caller gets a ``Report``, neve
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -69,7 +70,7 @@ def build(
 def check(project: Project, changelog_since: str | None = None) -> Report:
     """Compare every output but the build products with disk and apply the changelog
     history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
-    with started(lambda: _since_commit(project)) as since_commit:
+    with started(lambda: _since_commit(project), worth=_large(project)) as since_commit:
         the_plan, _digest, report = _compared(project, products=False, stored=False)
         if not report.in_sync and (found := since_commit()) is not None:
             gone, kept = found
@@ -103,6 +104,18 @@ def _compared(
         the_plan = plan(project, registry, the_plan.record, render=unread)
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
+
+
+def _large(project: Project) -> bool:
+    """Whether the registry is large enough that loading it pays for a fork."""
+    try:
+        return os.stat(project.registry_path).st_size >= LARGE_REGISTRY
+    except OSError:
+        return False
+
+
+#: Smallest registry file (in bytes) whose committed state a forked copy diffs.
+LARGE_REGISTRY = 200_000
 
 
 def _since_commit(
