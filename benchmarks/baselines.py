@@ -39,6 +39,30 @@ def interpreter_start(bench: Bench) -> Figure:
     return figure
 
 
+SPEED_SNIPPET = (
+    "import time\n"
+    "start = time.perf_counter()\n"
+    "total = 0\n"
+    "for n in range(10_000_000):\n"
+    "    total += n\n"
+    "print(time.perf_counter() - start)\n"
+)
+
+
+def machine_speed(bench: Bench, when: str) -> Figure:
+    """A fixed pure-Python loop, timed at the start and again at the end of a run: this
+    virtual machine's speed drifts, and the two tell how far during the run."""
+    figure = Figure(
+        f"machine speed {when}: a pure-Python loop of 10 million additions",
+        "s",
+        note="loop only, in a fresh interpreter; compare runs by it (lower is faster)",
+    )
+    cmd = [sys.executable, "-c", SPEED_SNIPPET]
+    for _ in bench.runs(3, figure):
+        figure.samples.append(float(expect(execute(cmd), 0, figure.name).output.strip()))
+    return figure
+
+
 def ruamel_parse(bench: Bench, registry: Path) -> Figure:
     """ruamel.yaml's round-trip load of the registry, timed inside a fresh interpreter."""
     figure = Figure(

@@ -26,7 +26,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402  (sibling scripts, not a package)
-from baselines import file_writes, interpreter_start, mkdocs_build, ruamel_parse  # noqa: E402
+from baselines import (  # noqa: E402
+    file_writes,
+    interpreter_start,
+    machine_speed,
+    mkdocs_build,
+    ruamel_parse,
+)
 from clone import clone_figures  # noqa: E402
 from harness import (  # noqa: E402
     REPO,
@@ -283,6 +289,7 @@ def run_all(args: argparse.Namespace, bench: Bench) -> str:
     start_load = os.getloadavg()[0]
     startup_figures = startup(bench)  # first: it is quick and fails fast
     floor = interpreter_start(bench)
+    speed_before = machine_speed(bench, "at the start")
     log(f"startup: --help {startup_figures[0].shown()}, check {startup_figures[2].shown()}")
     results = [
         measure(bench, n, p, args.agents, args.seed, baselines=(n == args.profiles))
@@ -291,6 +298,8 @@ def run_all(args: argparse.Namespace, bench: Bench) -> str:
     main = next(r for r in results if r.profiles == args.profiles)
     at_target = (main.profiles, main.pages, args.agents) == (2000, 200, 3)
     main.figures["python"] = floor
+    main.figures["speed_start"] = speed_before
+    main.figures["speed_end"] = machine_speed(bench, "at the end")
     parts = [
         header(bench, main, args.agents, args.seed, start_load),
         main_table(main, startup_figures, at_target),
