@@ -20,7 +20,7 @@ from docgen.io.lock import build_lock
 from docgen.parallel import started
 from docgen.plan import Plan, plan
 from docgen.provenance import registry_sources
-from docgen.registry.model import Source
+from docgen.registry.model import Registry, Source
 from docgen.sync import DRIFTED, Report
 from docgen.verbs import releases
 
@@ -70,8 +70,10 @@ def build(
 def check(project: Project, changelog_since: str | None = None) -> Report:
     """Compare every output but the build products with disk and apply the changelog
     history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
-    with started(lambda: _since_commit(project), worth=_large(project)) as since_commit:
+    planned: list[Registry] = []  # for a result computed here: the registry just planned
+    with started(lambda: _since_commit(project, planned), _large(project)) as since_commit:
         the_plan, _digest, report = _compared(project, products=False, stored=False)
+        planned += [the_plan.registry] if the_plan.registry.hosts else []  # not a slim one
         if not report.in_sync and (found := since_commit()) is not None:
             gone, kept = found
             report.changes = [replace(c, gone=gone, kept=kept) for c in report.changes]
@@ -119,18 +121,19 @@ LARGE_REGISTRY = 200_000
 
 
 def _since_commit(
-    project: Project,
+    project: Project, planned: list[Registry]
 ) -> tuple[tuple[Source, ...], frozenset[tuple[Any, str]]] | None:
     """What changed since the last commit (None outside a git repository or when nothing
     did), for the blame of drifted files: the removed values, each where it stood, and
     every value the committed registry held (a value it held unchanged is no cause).
 
-    ``check`` computes this in a forked copy while it plans, and asks only on drift."""
+    ``check`` computes this in a forked copy while it plans (which loads the registry
+    itself), and asks only on drift; computed here, it uses the registry ``planned``."""
     from docgen.changelog.diff import committed_registry, removed_sources
     from docgen.registry.load import load_registry
 
     old = committed_registry(project)
     if old is None:
         return None
-    gone = removed_sources(old, load_registry(project))
+    gone = removed_sources(old, planned[0] if planned else load_registry(project))
     return gone, frozenset((s.keypath, s.text) for s in registry_sources(old))

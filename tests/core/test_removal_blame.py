@@ -123,3 +123,17 @@ def test_dropping_the_vllm_section_leaves_the_blame_on_the_changed_value(make_pr
         "registry entry behind it: profiles.yaml:40:7 "
         "profiles.vllm.box.tiny.args.gpu-memory-utilization"
     ]
+
+
+def test_this_process_loads_the_registry_once_for_plan_and_blame(example, run, monkeypatch):
+    """Computed here, the blame reuses the registry just planned; computed in a forked
+    copy, the copy loads its own (not counted here)."""
+    from docgen.registry import load
+
+    committed_before(example, run)
+    example.edit("profiles.yaml", MTP, "")
+    loads: list[object] = []
+    real = load.load_registry
+    monkeypatch.setattr(load, "load_registry", lambda project: loads.append(1) or real(project))
+    assert len(blamed(example, run)) == 1
+    assert len(loads) == 1
