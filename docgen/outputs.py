@@ -78,5 +78,10 @@ class Plan:
     #: What each page read, for the next plan to skip what an edit cannot reach.
     record: Record | None = None
 
+    @property
+    def full_registry(self) -> Registry | None:
+        """The registry, unless it is a cached plan's slim one (no entries)."""
+        return self.registry if self.registry.hosts else None
+
     def by_path(self) -> dict[str, Output]:
         return {o.path: o for o in self.outputs}

@@ -28,6 +28,8 @@ _FAILED = b"failed"
 
 #: Fewest items (pages) whose work pays for a fork.
 MANY = 256
+#: Smallest registry (its text, in bytes) whose loading pays for a fork beside it.
+LARGE_REGISTRY = 200_000
 
 
 def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = MANY) -> list[R]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docgen import parallel
 from docgen.config import Project
 from docgen.errors import Problem, RegistryError, decode
 from docgen.io import files
-from docgen.parallel import beside
 from docgen.registry import schema
 from docgen.registry.builder import build
 from docgen.registry.fastyaml import load_fast
@@ -74,20 +74,15 @@ def _load_text(text: str, name: str, start_rules: bool = True) -> Registry:
             return checker.run()
         return schema.validate(doc.data, doc.positions) + checker.run()
 
-    if len(text) < CHECK_BESIDE:
+    if len(text) < parallel.LARGE_REGISTRY:
         found, built = problems(), None
     else:
-        found, built = beside(problems, lambda: _built(doc))
+        found, built = parallel.beside(problems, lambda: _built(doc))
     if found:
         raise RegistryError(sorted(found, key=_order))
     if isinstance(built, Exception):
         raise built  # a registry the checks accept must build: this is a bug
     return build(doc) if built is None else built
-
-
-#: Smallest registry text (in characters) checked beside the building of its model: below
-#: it, a fork costs more than it saves.
-CHECK_BESIDE = 200_000
 
 
 def _built(doc: Document) -> Registry | Exception:

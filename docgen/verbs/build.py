@@ -13,11 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from docgen import sync
+from docgen import parallel, sync
 from docgen.config import Project
 from docgen.errors import Problem
 from docgen.io.lock import build_lock
-from docgen.parallel import started
 from docgen.plan import Plan, plan
 from docgen.provenance import registry_sources
 from docgen.registry.model import Registry, Source
@@ -71,9 +70,10 @@ def check(project: Project, changelog_since: str | None = None) -> Report:
     """Compare every output but the build products with disk and apply the changelog
     history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
     planned: list[Registry] = []  # for a result computed here: the registry just planned
-    with started(lambda: _since_commit(project, planned), _large(project)) as since_commit:
+    with parallel.started(lambda: _since_commit(project, planned), _large(project)) as since_commit:
         the_plan, _digest, report = _compared(project, products=False, stored=False)
-        planned += [the_plan.registry] if the_plan.registry.hosts else []  # not a slim one
+        if the_plan.full_registry is not None:
+            planned.append(the_plan.full_registry)
         if not report.in_sync and (found := since_commit()) is not None:
             gone, kept = found
             report.changes = [replace(c, gone=gone, kept=kept) for c in report.changes]
@@ -102,8 +102,7 @@ def _compared(
         if c.status in DRIFTED and c.path in outputs and not outputs[c.path].text
     )
     if unread:
-        registry = the_plan.registry if the_plan.registry.hosts else None  # not a cached slim one
-        the_plan = plan(project, registry, the_plan.record, render=unread)
+        the_plan = plan(project, the_plan.full_registry, the_plan.record, render=unread)
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
 
@@ -111,13 +110,9 @@ def _compared(
 def _large(project: Project) -> bool:
     """Whether the registry is large enough that loading it pays for a fork."""
     try:
-        return os.stat(project.registry_path).st_size >= LARGE_REGISTRY
+        return os.stat(project.registry_path).st_size >= parallel.LARGE_REGISTRY
     except OSError:
         return False
-
-
-#: Smallest registry file (in bytes) whose committed state a forked copy diffs.
-LARGE_REGISTRY = 200_000
 
 
 def _since_commit(

@@ -19,10 +19,8 @@ def since_commit(request, monkeypatch):
     from docgen import parallel
 
     if request.param == "in a forked copy":
-        from docgen.verbs import build
-
         monkeypatch.setattr(parallel, "_can_fork", lambda: True)
-        monkeypatch.setattr(build, "LARGE_REGISTRY", 0)
+        monkeypatch.setattr(parallel, "LARGE_REGISTRY", 0)
     else:
         monkeypatch.setenv("DOCGEN_JOBS", "1")
 

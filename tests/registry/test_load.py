@@ -219,7 +219,7 @@ def checked_beside(monkeypatch):
     """Every registry is checked by a forked copy while its model is built."""
     from docgen import parallel
 
-    monkeypatch.setattr(registry, "CHECK_BESIDE", 0)
+    monkeypatch.setattr(parallel, "LARGE_REGISTRY", 0)
     monkeypatch.setattr(parallel, "_can_fork", lambda: True)
 
 
@@ -245,7 +245,9 @@ def test_a_registry_the_builder_chokes_on_is_reported_by_the_checks(checked_besi
 
 def test_a_registry_checked_beside_its_build_is_the_one_built_alone(checked_beside, monkeypatch):
     beside = load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
-    monkeypatch.setattr(registry, "CHECK_BESIDE", 10**12)
+    from docgen import parallel
+
+    monkeypatch.setattr(parallel, "LARGE_REGISTRY", 10**12)
     assert beside == load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
 
 
