@@ -31,13 +31,15 @@ from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import DocgenError
-from docgen.incremental import Record
+from docgen.incremental import PartialKey, PartialRecord, Record
 from docgen.inputs import FORMAT, key
 from docgen.io import files, writes
 from docgen.plan import Plan
 
 FOLDER = files.OWN_FOLDER
 SEAL = hashlib.sha256().digest_size
+#: The suffixes of an entry's two files: its slim plan, and its partials' texts.
+PLAN, PARTIALS = ".pickle", ".partials"
 
 
 def _proxy(items: dict[object, object]) -> types.MappingProxyType[object, object]:
@@ -63,13 +65,24 @@ def load(project: Project, digest: str) -> Plan | None:
     return plan if isinstance(plan, Plan) else None
 
 
-def _sealed_payload(project: Project, digest: str) -> bytes | None:
-    """The pickled plan stored for ``digest`` if this user's key sealed it, else None."""
+def _partials(project: Project, digest: str) -> dict[PartialKey, PartialRecord]:
+    """The partials stored beside the plan for ``digest`` (see ``store``), or none."""
+    payload = _sealed_payload(project, digest, PARTIALS)
+    try:
+        found = pickle.loads(payload) if payload is not None else {}  # noqa: S301 - sealed
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _sealed_payload(project: Project, digest: str, suffix: str = PLAN) -> bytes | None:
+    """The pickled plan (or partials) stored for ``digest`` if this user's key sealed it,
+    else None."""
     secret = _secret()
     if secret is None:
         return None
     inside = files.Inside(project.root)
-    raw = files.read_quietly(project.root / FOLDER / f"{digest}.pickle", inside, MAX_BYTES)
+    raw = files.read_quietly(project.root / FOLDER / f"{digest}{suffix}", inside, MAX_BYTES)
     if raw is None or not raw.startswith(FORMAT):
         return None
     seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], raw[len(FORMAT) + SEAL :]
@@ -77,25 +90,32 @@ def _sealed_payload(project: Project, digest: str) -> bytes | None:
 
 
 def store(project: Project, digest: str, plan: Plan) -> None:
-    """Keep ``plan`` as the only cache entry; any failure just leaves no cache."""
+    """Keep ``plan`` as the only cache entry; any failure just leaves no cache.
+
+    The texts of the partials its pages included go to a file of their own, read only
+    when the plan is rendered again (a cache hit reads the plan alone)."""
     secret = _secret(create=True)
     if secret is None:
         return
+    partials = dict(plan.record.partials) if plan.record is not None else {}
     try:
-        payload = pickle.dumps(slim(plan))
+        # The plan last: a plan file is the entry (the partials are only worth a look).
+        payloads = {PARTIALS: pickle.dumps(partials), PLAN: pickle.dumps(slim(plan))}
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
     folder = writes.own_folder(project)
-    if folder is None or len(payload) > MAX_BYTES:
+    if folder is None or any(len(payload) > MAX_BYTES for payload in payloads.values()):
         return
-    name = f"{digest}.pickle"
-    try:  # written beside its place: a rename is atomic
-        writes.write_atomic(os.path.join(folder, name), FORMAT + _seal(secret, payload) + payload)
+    names = {f"{digest}{suffix}" for suffix in payloads}
+    try:  # each written beside its place: a rename is atomic
+        for suffix, payload in payloads.items():
+            sealed = FORMAT + _seal(secret, payload) + payload
+            writes.write_atomic(os.path.join(folder, f"{digest}{suffix}"), sealed)
     except DocgenError:
         return
     try:
         with os.scandir(folder) as listed:
-            old = [e.path for e in listed if e.name != name and e.name.endswith(_LEFT)]
+            old = [e.path for e in listed if e.name not in names and e.name.endswith(_LEFT)]
     except OSError:
         return
     for path in old:  # docgen's own folder is a real folder inside the root
@@ -106,7 +126,7 @@ def store(project: Project, digest: str, plan: Plan) -> None:
 #: The largest cache file read or written.
 MAX_BYTES = 256_000_000
 #: What a cache folder holds besides the entry: older entries and killed writes' temporaries.
-_LEFT = (".pickle", writes.TMP_SUFFIX)
+_LEFT = (PLAN, PARTIALS, writes.TMP_SUFFIX)
 
 
 def _seal(secret: bytes, payload: bytes) -> bytes:
@@ -155,9 +175,10 @@ def slim(plan: Plan) -> Plan:
         replace(o, text="", sources=(), digest=hashlib.sha256(o.text.encode()).hexdigest())
         for o in plan.outputs
     )
+    record = None if plan.record is None else replace(plan.record, partials={})
     return Plan(
         registry, outputs, plan.pages, complete=False, navigation=plan.navigation,
-        record=plan.record,
+        record=record,
     )  # fmt: skip
 
 
@@ -166,13 +187,14 @@ def previous_record(project: Project) -> Record | None:
     had the shared inputs the project has now)."""
     folder = project.root / FOLDER
     try:
-        names = [e.name for e in os.scandir(folder) if e.name.endswith(".pickle")]
+        names = [e.name for e in os.scandir(folder) if e.name.endswith(PLAN)]
     except OSError:
         return None
     for name in names:
-        found = load(project, name[: -len(".pickle")])
+        digest = name[: -len(PLAN)]
+        found = load(project, digest)
         if found is not None and found.record is not None:
-            return found.record
+            return replace(found.record, partials=_partials(project, digest))
     return None
 
 

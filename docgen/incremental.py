@@ -20,6 +20,12 @@ from typing import Any
 
 from docgen.registry.parts import DERIVED, Part
 
+#: What a partial's free names hold (see ``docgen.render.partials.PartialKey``).
+PartialKey = tuple[str, tuple[tuple[str, Any], ...]]
+#: A partial's text and its reads, each part with its digest (plain data: loading a
+#: record imports no template engine).
+PartialRecord = tuple[str, tuple[tuple[Part, str], ...]]
+
 #: A unit's key: ("job", template name, profile id or "") or ("page", relative path).
 UnitKey = tuple[str, str, str]
 
@@ -35,10 +41,12 @@ class UnitRecord:
 
 @dataclass(frozen=True)
 class Record:
-    """Every unit of one plan, and the digest of the inputs they all share."""
+    """Every unit of one plan, the partials its pages included (see
+    ``docgen.render.partials``), and the digest of the inputs they all share."""
 
     shared: str
     units: Mapping[UnitKey, UnitRecord] = field(default_factory=dict)
+    partials: Mapping[PartialKey, PartialRecord] = field(default_factory=dict)
 
 
 def with_digests(
@@ -63,13 +71,33 @@ def holds(
     """Whether a recorded unit still gives the same outputs: every part it read has the
     digest it had (a derived value the digest of its result now), and its page the same
     text."""
-    if unit.page != page:
-        return False
-    for part, digest in unit.reads:
+    return unit.page == page and reads_hold(unit.reads, parts, derived)
+
+
+def reads_hold(
+    reads: tuple[tuple[Part, str], ...], parts: Mapping[Part, str], derived: Callable[[str], str]
+) -> bool:
+    """Whether every part read has the digest it had (a derived value, the digest of its
+    result now); a part the registry lacked then never holds."""
+    for part, digest in reads:
         now = derived(part[1]) if part[0] == DERIVED else parts.get(part, "")
         if now != digest or not now:
             return False
     return True
+
+
+def derived_digests(renderer: Any) -> Callable[[str], str]:
+    """The digest of each derived value (a table) of ``renderer``'s registry, computed
+    once when first asked."""
+    done: dict[str, str] = {}
+
+    def digest_of(name: str) -> str:
+        if name not in done:
+            text = str(renderer.derived(name)).encode("utf-8", "surrogatepass")
+            done[name] = hashlib.sha256(text).hexdigest()
+        return done[name]
+
+    return digest_of
 
 
 def page_digest(project: Any, path: Any) -> bytes:
@@ -93,14 +121,7 @@ def kept(
     (``render``), each with its recorded outputs (digests only)."""
     if record is None:
         return {}
-    derived: dict[str, str] = {}
-
-    def digest_of(name: str) -> str:
-        if name not in derived:
-            text = str(renderer.derived(name)).encode("utf-8", "surrogatepass")
-            derived[name] = hashlib.sha256(text).hexdigest()
-        return derived[name]
-
+    digest_of = derived_digests(renderer)
     out = {}
     for key, page in pages.items():
         unit = record.units.get(key)
@@ -112,14 +133,23 @@ def kept(
 
 
 def record_of(
-    shared: str, registry: Any, pages: Mapping[UnitKey, bytes | None], done: list[Any]
+    shared: str,
+    registry: Any,
+    pages: Mapping[UnitKey, bytes | None],
+    done: list[Any],
+    partials: Mapping[PartialKey, Any],
 ) -> Record:
-    """The record of a plan's units, made with the ``shared`` inputs digest."""
+    """The record of a plan's units and ``partials`` (each a text and its reads), made
+    with the ``shared`` inputs digest."""
     units = {}
     for (key, page), unit in zip(pages.items(), done, strict=True):
         reads = with_digests(dict(unit.reads), registry.parts)
         units[key] = UnitRecord(reads, page, _slim(unit, reads))
-    return Record(shared, units)
+    included = {
+        key: (text, with_digests(dict(reads), registry.parts))
+        for key, (text, reads) in partials.items()
+    }
+    return Record(shared, units, included)
 
 
 def _paths(unit: Any) -> list[str]:
@@ -132,4 +162,4 @@ def _slim(unit: Any, reads: tuple[tuple[Part, str], ...]) -> Any:
 
     page = None if unit.page is None else unit.page.digest_only()
     variants = tuple(v.digest_only() for v in unit.variants)
-    return replace(unit, page=page, variants=variants, text="", reads=reads)
+    return replace(unit, page=page, variants=variants, text="", reads=reads, partials=())

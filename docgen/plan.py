@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from docgen import incremental, inputs
 from docgen.config import Project
@@ -144,10 +144,20 @@ def _done(
     }
     kept = incremental.kept(reg, renderer, record, page_inputs, render)
     todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
+    if record is not None:
+        digest_of = incremental.derived_digests(renderer)
+        renderer.partials.start_from(
+            record.partials,
+            lambda p: incremental.reads_hold(p.reads, reg.parts, digest_of),
+        )
     with settled():
-        fresh = iter(map_split(lambda u: _unit(project, reg, renderer, custom, nav, u), todo))
-    done = [kept[key] if key in kept else next(fresh) for key in keys]
-    return done, incremental.record_of(shared, reg, page_inputs, done), not kept
+        fresh = map_split(lambda u: _unit(project, reg, renderer, custom, nav, u), todo)
+    for unit in fresh:  # those a forked copy rendered
+        renderer.partials.add(dict(unit.partials))
+    partials = renderer.partials.kept()
+    fresh_units = iter(fresh)
+    done = [kept[key] if key in kept else next(fresh_units) for key in keys]
+    return done, incremental.record_of(shared, reg, page_inputs, done, partials), not kept
 
 
 def _unrecorded(
@@ -199,6 +209,7 @@ class _Unit:
     audience: tuple[str, ...] = ()
     text: str = ""  # a published hand-written page's text, when docgen does not write it
     reads: tuple[tuple[tuple[str, ...], str], ...] = ()  # what it read (see incremental)
+    partials: tuple[tuple[Any, Any], ...] = ()  # the partials it rendered first (see _unit)
 
 
 def _key(project: Project, unit: _Job | Path) -> incremental.UnitKey:
@@ -240,7 +251,11 @@ def _unit(
             done = _template_unit(project, reg, renderer, nav, unit)
         else:
             done = _page_unit(project, reg, renderer, custom, nav, unit)
-    return replace(done, reads=tuple(reads.items())) if recorded else done
+    if not recorded:
+        return done
+    # A forked copy sends back the partials it rendered, for the record.
+    made = tuple(renderer.partials.take().items())
+    return replace(done, reads=tuple(reads.items()), partials=made)
 
 
 def _template_unit(

@@ -43,9 +43,9 @@ from docgen.render.filters import (
     storage_parts,
 )
 from docgen.render.limits import BoundedEnvironment
+from docgen.render.partials import KeptSources, Partials, RecordingEnvironment
 from docgen.render.prose import describe, enabled_features, feature, settings_sentences
 from docgen.render.reads import (
-    ReadingEnvironment,
     Section,
     SectionList,
     note,
@@ -127,9 +127,10 @@ class Renderer:
         self.registry = registry
         loaders: list[jinja2.BaseLoader] = [ConfinedLoader(template_dirs, root)]
         loaders.append(jinja2.PackageLoader("docgen", "templates"))
-        environment = ReadingEnvironment if recording else BoundedEnvironment
+        loader = KeptSources(jinja2.ChoiceLoader(loaders))
+        environment = RecordingEnvironment if recording else BoundedEnvironment
         self.env = environment(
-            loader=jinja2.ChoiceLoader(loaders),
+            loader=loader,
             undefined=jinja2.StrictUndefined,
             keep_trailing_newline=True,
             auto_reload=False,  # a renderer lives for one plan: no stat per include
@@ -140,6 +141,9 @@ class Renderer:
         )
         self.env.filters.update(FILTERS)
         self.env.globals.update(self._globals())
+        self.partials = Partials(self.env, loader)
+        if isinstance(self.env, RecordingEnvironment):
+            self.env.partials = self.partials
 
     def _globals(self) -> TemplateGlobals:
         """What templates see; each registry value is a view that records what a render
@@ -251,8 +255,9 @@ class Renderer:
         """Render template ``name`` with ``context`` (a TypedDict of its caller, e.g.
         ``PageContext``) on top of the globals; any failure is a TemplateError at its line."""
         try:
+            template: jinja2.Template = self.env.get_template(name)  # docgen's: no memo
             with deadline(RENDER_SECONDS):
-                return self.env.get_template(name).render(context)
+                return template.render(context)
         except RenderTimeout as exc:
             where = _template_line(exc, display)
             raise TemplateError(

@@ -6,8 +6,8 @@ render deadline stops loops, yet no timer can interrupt one C-level operation su
 intercepted, so these refuse a result past ``MAX_ITEMS`` items or ``MAX_INT_BITS`` bits
 before computing it; so do the string methods and filters that pad to a width
 (``'x'.ljust(n)``, ``'{:>n}'.format(x)``, ``|center(n)``, ``|indent(n)``, ``|format``).
-Nothing else of the sandbox applies: attributes, calls and ``range`` work as in a plain
-environment.
+Nothing else of the sandbox applies: attributes, items, calls and ``range`` work as in a
+plain environment.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from typing import Any
 
+from jinja2 import Environment
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -40,6 +41,11 @@ class BoundedEnvironment(SandboxedEnvironment):
     """A plain Jinja environment, except that ``*``, ``**`` and ``%`` are bounded."""
 
     intercepted_binops = frozenset({"*", "**", "%"})
+    # Templates are code: an attribute or an item is looked up as a plain environment
+    # does, without the sandbox's checks and wrapping of ``str.format`` on every lookup
+    # (``call`` bounds ``format`` and the padding methods).
+    getattr = Environment.getattr
+    getitem = Environment.getitem
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)

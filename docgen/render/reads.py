@@ -67,17 +67,36 @@ def note_derived(name: str, result: object) -> None:
         _stack[-1][(DERIVED, name)] = hashlib.sha256(text).hexdigest()
 
 
+def replay(reads: Iterable[tuple[Part, str]]) -> None:
+    """Record reads made earlier (a derived read with the digest it had)."""
+    if _stack:
+        top = _stack[-1]
+        for part, digest in reads:
+            if part[0] == DERIVED:
+                top[part] = digest
+            else:
+                top.setdefault(part, "")
+
+
+def part_of(obj: object) -> Part | None:
+    """The registry part a model object stands for: its entry, or its whole section."""
+    kind = type(obj)
+    section = _ENTRY_SECTION.get(kind)
+    if section is not None:
+        return (section, obj.id)  # type: ignore[attr-defined]
+    if kind in _WHOLE_SECTION:
+        return (_WHOLE_SECTION[kind],)
+    return None
+
+
 def note_object(obj: object, attribute: object = None) -> None:
     """Record the part behind an object a template reads an attribute of."""
     if not _stack:
         return
-    kind = type(obj)
-    section = _ENTRY_SECTION.get(kind)
-    if section is not None:
-        note((section, obj.id))  # type: ignore[attr-defined]
-    elif kind in _WHOLE_SECTION:
-        note((_WHOLE_SECTION[kind],))
-    elif kind is Registry:
+    part = part_of(obj)
+    if part is not None:
+        note(part)
+    elif type(obj) is Registry:
         note((str(attribute),) if attribute in _REGISTRY_SECTIONS else EVERYTHING)
 
 

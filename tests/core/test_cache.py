@@ -417,3 +417,28 @@ def test_a_check_the_cache_proves_in_sync_loads_no_template_engine(example, run)
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     )
     assert found.stdout.splitlines()[-1] == "[]", found.stderr
+
+
+def test_the_partials_are_stored_beside_the_plan_and_read_only_to_render_again(example, run):
+    """A build keeps its partials' texts in a file of their own: the plan file holds none,
+    the record of the last build brings them back, and a damaged partials file only
+    means they are rendered again."""
+    assert run(example, "build").exit_code == 0
+    project = load_project(example.root)
+    digest = cache.key(project)
+    folder = example.root / cache.FOLDER
+    stored = cache.load(project, digest)
+    assert stored is not None and stored.record is not None
+    assert stored.record.partials == {}  # a cache hit reads no partial
+    record = cache.previous_record(project)
+    assert record is not None and len(record.partials) > 3
+    text, _reads = next(iter(record.partials.values()))
+    assert text.encode() in (folder / f"{digest}.partials").read_bytes()
+    assert text.encode() not in (folder / f"{digest}.pickle").read_bytes()
+    damaged = folder / f"{digest}.partials"
+    damaged.write_bytes(damaged.read_bytes()[:-1] + b"!")
+    record = cache.previous_record(project)
+    assert record is not None and record.partials == {} and record.units
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
+    assert run(example, "build").exit_code == 0
+    assert run(example, "check").exit_code == 0

@@ -80,6 +80,7 @@ def test_a_new_entry_is_written_beside_its_place_and_replaces_the_old(
     monkeypatch.setattr(os, "replace", recording_replace)
     other = "0" * 64
     cache.store(loaded, other, stored)
-    assert renamed == [(str(folder), str(folder / f"{other}.pickle"))]
-    assert sorted(p.name for p in folder.iterdir()) == [".gitignore", f"{other}.pickle"]
+    entry = [f"{other}.partials", f"{other}.pickle"]  # the partials' texts, then the plan
+    assert renamed == [(str(folder), str(folder / name)) for name in entry]
+    assert sorted(p.name for p in folder.iterdir()) == [".gitignore", *entry]
     assert cache.load(loaded, other) is not None

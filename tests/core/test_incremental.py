@@ -203,3 +203,36 @@ def test_after_a_build_an_edit_renders_only_the_pages_that_read_it_from_the_stor
     assert not by_path["docs/inference/set-up-vllm.mdx"].digest  # it read the profile
     kept = [o.path for o in the_plan.outputs if o.digest]
     assert "docs/profiles/vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.mdx" in kept
+
+
+def test_after_an_edit_the_shared_partial_is_rendered_only_for_the_edited_profile(
+    example, monkeypatch
+):
+    """The setup page includes the profile partial once per profile, as each profile's
+    page does: a plan from the record renders it again for the edited profile alone, and
+    gives what a full plan gives."""
+    from docgen.render.partials import Partials
+
+    project = load_project(example.root)
+    record = plan(project).record
+    assert record is not None
+    profiles = {dict(key[1])["p"][2] for key in record.partials if key[0] == "_partials/profile.j2"}
+    assert len(profiles) > 3  # every profile's partial is in the record
+    rendered: list[str] = []
+    real = Partials._rendered
+
+    def counted(self, template, context, parts):  # type: ignore[no-untyped-def]
+        rendered.append(f"{template.name} {context.resolve_or_missing('p').id}")
+        return real(self, template, context, parts)
+
+    monkeypatch.setattr(Partials, "_rendered", counted)
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
+    project = load_project(example.root)
+    incremental = plan(project, record=record)
+    assert rendered == ["_partials/profile.j2 vllm.dgx-station-gb300.single.deepseek-v4-flash"]
+    monkeypatch.undo()
+    assert digests(incremental) == digests(plan(project))
+    assert incremental.record is not None
+    assert incremental.record.partials.keys() == record.partials.keys()
+    edited = [k for k in record.partials if "deepseek-v4-flash" in str(k)]
+    assert [record.partials[k][0] != incremental.record.partials[k][0] for k in edited] == [True]
