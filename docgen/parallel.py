@@ -23,9 +23,6 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-_FAILED = b"failed"
-
-
 #: Fewest items (pages) whose work pays for a fork.
 MANY = 256
 #: Smallest registry (its text, in bytes) whose loading pays for a fork beside it.
@@ -49,15 +46,14 @@ def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = MA
     os.close(writer)
     try:
         mine = {index: work(items[index]) for index in queue}
-        payload = _read_all(reader)
+        theirs = _received(reader)
     except BaseException:
         _stop(pid)
         raise
     finally:
         os.close(reader)
         queue.close()
-    os.waitpid(pid, 0)
-    theirs = _results(payload)
+    _reap(pid, theirs)
     if theirs is None or len(theirs) + len(mine) != len(items):
         missing = [i for i in range(len(items)) if i not in mine]
         theirs = {i: work(items[i]) for i in missing}  # raises the copy's error here, if any
@@ -97,9 +93,8 @@ def started(work: Callable[[], R], worth: bool = True) -> Iterator[Callable[[], 
     def result() -> R:
         if not asked:
             if running:
-                payload = _read_all(reader)
-                os.waitpid(running.pop(), 0)
-                done = _results(payload)
+                done = _received(reader)
+                _reap(running.pop(), done)
                 asked.append(done[0] if done is not None and 0 in done else work())
             else:
                 asked.append(work())
@@ -160,36 +155,41 @@ def _can_fork() -> bool:
 
 
 def _serve(work: Callable[[T], R], items: Sequence[T], queue: Iterable[int], writer: int) -> None:
+    """The copy's side: its share's results, pickled straight into the pipe (never whole in
+    memory); None when the work failed: the parent redoes that share and raises the error
+    itself. A result that cannot be pickled leaves a broken stream, which reads as None."""
     code = 0
     try:
-        try:
-            done = {index: work(items[index]) for index in queue}
-            payload = pickle.dumps(done, pickle.HIGHEST_PROTOCOL)
-        except BaseException:
-            payload = _FAILED  # the parent redoes this share and raises the error itself
         with os.fdopen(writer, "wb") as pipe:
-            pipe.write(payload)
+            try:
+                done: dict[int, Any] | None = {index: work(items[index]) for index in queue}
+            except BaseException:
+                done = None
+            pickle.dump(done, pipe, pickle.HIGHEST_PROTOCOL)
     except BaseException:
         code = 1
     finally:
         os._exit(code)
 
 
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 1 << 20):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _results(payload: bytes) -> dict[int, Any] | None:
-    if not payload or payload == _FAILED:
-        return None
+def _received(fd: int) -> dict[int, Any] | None:
+    """The copy's results, unpickled as they arrive (the pickle is never held whole), or
+    None when it sent none: it failed, died, or its stream broke off."""
     try:
-        done = pickle.loads(payload)  # noqa: S301 - our own child, through our own pipe
-    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        with os.fdopen(fd, "rb", closefd=False) as pipe:
+            done = pickle.load(pipe)  # noqa: S301 - our own child, through our own pipe
+    except Exception:  # a stream broken off anywhere raises whatever its last byte makes
         return None
     return done if isinstance(done, dict) else None
+
+
+def _reap(pid: int, received: object) -> None:
+    """Wait for a copy that sent its results; stop one that did not (it may still be
+    writing into a pipe nobody reads)."""
+    if received is None:
+        _stop(pid)
+    else:
+        os.waitpid(pid, 0)
 
 
 def _stop(pid: int) -> None:
