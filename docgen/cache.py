@@ -22,10 +22,12 @@ from __future__ import annotations
 import copyreg
 import hashlib
 import hmac
+import io
 import os
 import pickle
 import types
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 
@@ -98,20 +100,18 @@ def store(project: Project, digest: str, plan: Plan) -> None:
     if secret is None:
         return
     partials = dict(plan.record.partials) if plan.record is not None else {}
-    try:
-        # The plan last: a plan file is the entry (the partials are only worth a look).
-        payloads = {PARTIALS: pickle.dumps(partials), PLAN: pickle.dumps(slim(plan))}
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        return
     folder = writes.own_folder(project)
-    if folder is None or any(len(payload) > MAX_BYTES for payload in payloads.values()):
+    if folder is None:
         return
-    names = {f"{digest}{suffix}" for suffix in payloads}
+    # The plan last: a plan file is the entry (the partials are only worth a look).
+    names = [f"{digest}{PARTIALS}", f"{digest}{PLAN}"]
     try:  # each written beside its place: a rename is atomic
-        for suffix, payload in payloads.items():
-            sealed = FORMAT + _seal(secret, payload) + payload
-            writes.write_atomic(os.path.join(folder, f"{digest}{suffix}"), sealed)
-    except DocgenError:
+        for name, stored in zip(names, (partials, slim(plan)), strict=True):
+            with _sealed(secret, stored) as sealed:
+                if len(sealed) > MAX_BYTES:
+                    return
+                writes.write_atomic(os.path.join(folder, name), sealed)
+    except (DocgenError, pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return
     try:
         with os.scandir(folder) as listed:
@@ -129,8 +129,21 @@ MAX_BYTES = 256_000_000
 _LEFT = (PLAN, PARTIALS, writes.TMP_SUFFIX)
 
 
-def _seal(secret: bytes, payload: bytes) -> bytes:
+def _seal(secret: bytes, payload: bytes | memoryview) -> bytes:
     return hmac.new(secret, payload, hashlib.sha256).digest()
+
+
+@contextmanager
+def _sealed(secret: bytes, stored: object) -> Iterator[memoryview]:
+    """``FORMAT``, the seal and the pickle of ``stored``, made in one buffer (the pickle is
+    never copied to put the header before it)."""
+    with io.BytesIO() as buffer:
+        start = len(FORMAT) + SEAL
+        buffer.write(FORMAT + bytes(SEAL))
+        pickle.dump(stored, buffer)
+        with buffer.getbuffer() as view:
+            view[len(FORMAT) : start] = _seal(secret, view[start:])
+            yield view
 
 
 def key_file() -> Path:

@@ -4,6 +4,7 @@ inside the project root."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,17 +22,25 @@ class Write:
     new: bool = False  # the file is known not to exist yet
 
 
-def encoded(todo: Sequence[Write]) -> dict[str, bytes]:
-    data: dict[str, bytes] = {}
+def refuse_unencodable(todo: Sequence[Write]) -> None:
+    """Refuse the lot when a text cannot be written as UTF-8 (it holds a lone surrogate).
+
+    Nothing is kept: each text is encoded when it is written, so a build never holds
+    every page twice (as text and as bytes)."""
     for write in todo:
-        if write.text is not None:
-            try:
-                data[write.path] = write.text.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                where = Location(write.path, 1, 1)
-                problem = Problem(f"cannot write {write.path}: {exc.reason}", where)
-                raise OwnershipError(problem) from None
-    return data
+        text = write.text
+        if text is None or text.isascii() or not _SURROGATE.search(text):
+            continue
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            where = Location(write.path, 1, 1)
+            problem = Problem(f"cannot write {write.path}: {exc.reason}", where)
+            raise OwnershipError(problem) from None
+
+
+#: The only characters UTF-8 cannot encode.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def refuse_outside(project: Project, todo: Sequence[Write]) -> None:

@@ -45,17 +45,17 @@ def apply(
     """Write or delete each of ``todo``, all or nothing, after sweeping what an
     interrupted write left (in the staging folder, and beside ``todo`` and ``near``).
 
-    Every text is encoded and every path checked before the first write, so one that
-    cannot be refuses the whole lot. ``progress`` hears how many are done after each
-    rename or deletion.
+    Every text is checked to encode and every path to stay inside before the first write,
+    so one that cannot refuses the whole lot; each is encoded as it is written. ``progress``
+    hears how many are done after each rename or deletion.
     """
     sweep_temporaries(project, [*near, *(w.path for w in todo)])
     if not todo:
         return
-    data = vetting.encoded(todo)
+    vetting.refuse_unencodable(todo)
     vetting.refuse_outside(project, todo)
     files.forget(project)
-    Transaction(project, data).run(todo, progress)
+    Transaction(project).run(todo, progress)
 
 
 def failed(path: str, verb: str, exc: OSError, kept: bool = False) -> WriteError:
@@ -129,7 +129,7 @@ def remove(path: str | Path) -> None:
         os.unlink(path)
 
 
-def write_atomic(path: str | Path, text: str | bytes, new: bool = False) -> None:
+def write_atomic(path: str | Path, text: str | bytes | memoryview, new: bool = False) -> None:
     """Write through a temporary file in the same folder, then rename over ``path``.
 
     A killed build leaves every file old or new, never half written. A new file gets the
@@ -157,7 +157,7 @@ def write_atomic(path: str | Path, text: str | bytes, new: bool = False) -> None
         raise failed(path, "write", exc) from None
 
 
-def write_new(tmp: str, data: bytes, mode: int | None) -> None:
+def write_new(tmp: str, data: bytes | memoryview, mode: int | None) -> None:
     """Create ``tmp`` (replacing one a killed write left) holding ``data``, with the
     permission bits ``mode`` when given; on failure nothing is left there."""
     try:
@@ -207,7 +207,6 @@ class Transaction:
     deletions; an OS failure undoes what was done and is a located WriteError."""
 
     project: Project
-    data: dict[str, bytes]
     made: list[str] = field(default_factory=list)  # folders made, parents first
     steps: list[_Step] = field(default_factory=list)
     staging: str | None = None
@@ -273,7 +272,7 @@ class Transaction:
         if write.text is not None:
             mode = mode_of(step.target) if step.existed else None
             temporary = self.place(step.target, n, TMP_SUFFIX)
-            write_new(temporary, self.data[write.path], mode)
+            write_new(temporary, write.text.encode("utf-8"), mode)  # vetted: it encodes
             step.temporary = temporary
         if step.existed:
             backup = self.place(step.target, n, OLD_SUFFIX)

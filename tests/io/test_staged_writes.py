@@ -366,3 +366,20 @@ def test_a_leftover_that_cannot_be_removed_is_left_and_the_sweep_goes_on(project
     refused, removed = Path(calls[0]), Path(calls[1])
     assert refused.read_text("utf-8") == "left\n"
     assert not removed.exists()
+
+
+def test_a_text_that_cannot_be_utf8_refuses_the_lot_before_any_write(project):
+    """A lone surrogate anywhere in any text: one located error, and no file touched; any
+    other text, ASCII or not, is written as UTF-8."""
+    from docgen.errors import OwnershipError
+
+    before = tree(project.root)
+    todo = [*TODO, Write("docs/late.mdx", "fine \u00e9\u4e2d\U0001f642 then \udc80 here\n")]
+    with pytest.raises(OwnershipError) as caught:
+        writes.apply(project, todo)
+    assert str(caught.value.problems[0]) == (
+        "docs/late.mdx:1:1: error: cannot write docs/late.mdx: surrogates not allowed"
+    )
+    assert tree(project.root) == before
+    writes.apply(project, [Write("docs/late.mdx", "fine \u00e9\u4e2d\U0001f642\n")])
+    assert (project.root / "docs/late.mdx").read_bytes() == "fine \u00e9\u4e2d\U0001f642\n".encode()
