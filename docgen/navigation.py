@@ -180,8 +180,18 @@ def _regions(text: str, path: str, spans: list[tuple[int, str]]) -> Iterator[Nav
 
 
 def _yaml(text: str, path: str) -> Any:
-    """``text`` loaded by ruamel.yaml's round-trip loader (which keeps every node's line),
-    or a located error."""
+    """``text`` loaded with every node's line (libyaml's fast path, else ruamel.yaml's
+    round-trip loader, which also words syntax errors), or a located error."""
+    from docgen.registry.fastyaml import load_located
+
+    try:
+        data = load_located(text, path)
+    except DocgenError as exc:  # nested too deep
+        raise ConfigError(exc.problems) from None
+    return _round_trip(text, path) if data is None else data
+
+
+def _round_trip(text: str, path: str) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 

@@ -67,6 +67,53 @@ def load_fast(text: str, path: str) -> Document | None:
         parser.dispose()
 
 
+def load_located(text: str, path: str) -> Any:
+    """The data of ``text`` on the fast path, each mapping and list with ruamel.yaml's
+    ``lc`` lookups (for a reader written against the round-trip loader), or None where
+    ``load_fast`` declines; its errors are ``load_fast``'s."""
+    doc = load_fast(text, path)
+    return None if doc is None else _located(doc.data, doc.positions, ())
+
+
+class _Lines:
+    """Where the items of a loaded mapping or list stand, 0-based, as ruamel.yaml's
+    ``lc`` tells them (``value(key)``, ``item(index)``); a KeyError where none is known."""
+
+    __slots__ = ("positions", "keypath")
+
+    def __init__(self, positions: Positions, keypath: tuple[Any, ...]) -> None:
+        self.positions, self.keypath = positions, keypath
+
+    def value(self, key: Any) -> tuple[int, int]:
+        line, col = self.positions.values[(*self.keypath, key)]
+        return line - 1, col - 1
+
+    item = value
+
+
+class _Mapping(dict[Any, Any]):
+    __slots__ = ("lc",)
+    lc: _Lines
+
+
+class _List(list[Any]):
+    __slots__ = ("lc",)
+    lc: _Lines
+
+
+def _located(value: Any, positions: Positions, keypath: tuple[Any, ...]) -> Any:
+    """``value`` (loaded on the fast path) with ``lc`` on every mapping and list."""
+    if type(value) is dict:
+        mapping = _Mapping((k, _located(v, positions, (*keypath, k))) for k, v in value.items())
+        mapping.lc = _Lines(positions, keypath)
+        return mapping
+    if type(value) is list:
+        items = _List(_located(v, positions, (*keypath, n)) for n, v in enumerate(value))
+        items.lc = _Lines(positions, keypath)
+        return items
+    return value
+
+
 class _Frame:
     """An open mapping or sequence: its container, key path and the key awaiting a value."""
 

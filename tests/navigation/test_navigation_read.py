@@ -203,3 +203,43 @@ def test_a_fern_changelog_node_publishes_its_entries_by_date(make_project):
     [node] = nav.changelogs_of("docs/changelog")
     assert node.release(2026, 1, 2) == "/the-user-guide/b/release-notes/2026/1/2"
     assert str(node.where) == "docs/index.yml:27:24"
+
+
+# -- the fast path reads a navigation as ruamel.yaml's round trip does ----------------------
+
+BROKEN_NAVIGATIONS = [
+    "navigation:\n  - page: A\n    path: a.mdx\n  - just text\n  - [x]\n",
+    "navigation:\n  - section: S\n    contents: nope\n  - tab: t\n    layout: {a: 1}\n",
+    "tabs:\n  t: {display-name: T}\n"
+    "navigation:\n  - tab: t\n    variants: [1, {title: V, layout: 2}]\n",
+    "navigation:\n  - changelog: ./log\n  - layout:\n      - page: P\n        path: p.mdx\n",
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        (FIXTURE / "docs/index.yml").read_text("utf-8"),
+        (Path(__file__).resolve().parents[2] / "docs/index.yml").read_text("utf-8"),
+        *BROKEN_NAVIGATIONS,
+    ],
+    ids=["nemoclaw", "worked-example", "items", "lists", "variants", "changelog"],
+)
+def test_the_fast_path_reads_every_page_route_and_line_as_the_round_trip_does(text):
+    """libyaml's fast path gives each mapping and list ruamel.yaml's ``lc`` lookups: the
+    navigation, or the located problems, are the same both ways."""
+    from docgen.registry.fastyaml import load_located
+
+    fast = load_located(text, "docs/index.yml")
+    assert fast is not None  # not declined: the fast path is what is compared
+
+    def read(data: object) -> object:
+        try:
+            return navigation.parse(data, "docs/index.yml")
+        except ConfigError as exc:
+            return [str(problem) for problem in exc.problems]
+
+    both = read(fast), read(navigation._round_trip(text, "docs/index.yml"))
+    assert both[0] == both[1]
+    if isinstance(both[0], list):
+        assert all(re.match(r"docs/index.yml:\d+:\d+: ", p) for p in both[0])
