@@ -50,16 +50,21 @@ class Record:
 
 
 def with_digests(
-    reads: Mapping[Part, str], parts: Mapping[Part, str]
+    reads: Mapping[Part, str],
+    parts: Mapping[Part, str],
+    shared: dict[tuple[Part, str], tuple[Part, str]] | None = None,
 ) -> tuple[tuple[Part, str], ...]:
     """The reads of a render with each registry part's digest filled in (a derived read
-    carries its own); a part the registry lacks reads as ``""``."""
-    return tuple(
-        sorted(
-            (part, digest if part[0] == DERIVED else parts.get(part, ""))
-            for part, digest in reads.items()
-        )
+    carries its own); a part the registry lacks reads as ``""``. Each read is the one
+    equal read in ``shared``, when given: a record then holds (and pickles) once what
+    every page reads."""
+    found = (
+        (part, digest if part[0] == DERIVED else parts.get(part, ""))
+        for part, digest in reads.items()
     )
+    if shared is None:
+        return tuple(sorted(found))
+    return tuple(sorted(shared.setdefault(read, read) for read in found))
 
 
 def holds(
@@ -142,11 +147,12 @@ def record_of(
     """The record of a plan's units and ``partials`` (each a text and its reads), made
     with the ``shared`` inputs digest."""
     units = {}
+    same: dict[tuple[Part, str], tuple[Part, str]] = {}
     for (key, page), unit in zip(pages.items(), done, strict=True):
-        reads = with_digests(dict(unit.reads), registry.parts)
+        reads = with_digests(dict(unit.reads), registry.parts, same)
         units[key] = UnitRecord(reads, page, _slim(unit, reads))
     included = {
-        key: (text, with_digests(dict(reads), registry.parts))
+        key: (text, with_digests(dict(reads), registry.parts, same))
         for key, (text, reads) in partials.items()
     }
     return Record(shared, units, included)

@@ -218,8 +218,8 @@ def slug_of(title: str) -> str:
 
 
 def parse(data: Any, path: str) -> Navigation:
-    """The navigation in ``data`` (ruamel.yaml's round-trip load of the file at the
-    project-relative ``path``)."""
+    """The navigation in ``data`` (the file at the project-relative ``path``, loaded with
+    ruamel.yaml's ``lc`` line lookups on each mapping and list)."""
     if not isinstance(data, Mapping):
         raise ConfigError.at(Location(path, 1, 1), "the navigation is not a YAML mapping")
     reader = _Reader(path, posixpath.dirname(path), data.get("tabs") or {})

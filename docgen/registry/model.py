@@ -294,7 +294,9 @@ class Registry:
         """The digest of each part a render can read (``docgen.registry.parts``)."""
         from docgen.registry.parts import part_digests  # noqa: PLC0415
 
-        return part_digests(self._document or {})
+        digests = part_digests(self._document or {})
+        object.__setattr__(self, "_document", None)  # read once: free the raw data
+        return digests
 
     @property
     def default_agent(self) -> Agent:

@@ -81,3 +81,18 @@ def test_an_image_tag_is_the_part_after_the_last_colon_of_its_name():
 def test_dotted_key_paths():
     assert dotted(("profiles", "x", "args", "dtype")) == "profiles.x.args.dtype"
     assert dotted(("agents", 1, "id")) == "agents.[1].id"
+
+
+def test_the_raw_registry_data_is_let_go_once_its_part_digests_are_taken():
+    """A registry keeps its parsed YAML only to digest its parts: after that, the data is
+    freed (most of a large registry's memory) and the digests stay as they were."""
+    from docgen.registry.parts import part_digests
+    from docgen.registry.source import load_text
+
+    reg = registry()
+    data = load_text(MINIMAL_REGISTRY, "p.yaml").data
+    assert reg._document == data
+    digests = reg.parts
+    assert reg._document is None
+    assert reg.parts is digests and dict(digests) == part_digests(data)
+    assert ("profiles",) in digests
