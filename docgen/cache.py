@@ -77,9 +77,9 @@ def _partials(project: Project, digest: str) -> dict[PartialKey, PartialRecord]:
     return found if isinstance(found, dict) else {}
 
 
-def _sealed_payload(project: Project, digest: str, suffix: str = PLAN) -> bytes | None:
+def _sealed_payload(project: Project, digest: str, suffix: str = PLAN) -> memoryview | None:
     """The pickled plan (or partials) stored for ``digest`` if this user's key sealed it,
-    else None."""
+    else None (a view into the file's bytes: the pickle is not copied)."""
     secret = _secret()
     if secret is None:
         return None
@@ -87,7 +87,7 @@ def _sealed_payload(project: Project, digest: str, suffix: str = PLAN) -> bytes 
     raw = files.read_quietly(project.root / FOLDER / f"{digest}{suffix}", inside, MAX_BYTES)
     if raw is None or not raw.startswith(FORMAT):
         return None
-    seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], raw[len(FORMAT) + SEAL :]
+    seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], memoryview(raw)[len(FORMAT) + SEAL :]
     return payload if hmac.compare_digest(seal, _seal(secret, payload)) else None
 
 

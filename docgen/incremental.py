@@ -117,16 +117,16 @@ def page_digest(project: Any, path: Any) -> bytes:
 
 def kept(
     registry: Any,
-    renderer: Any,
+    digest_of: Callable[[str], str],
     record: Record | None,
     pages: Mapping[UnitKey, bytes | None],
     render: frozenset[str],
 ) -> dict[UnitKey, Any]:
     """The units whose record still holds and none of whose outputs must be rendered
-    (``render``), each with its recorded outputs (digests only)."""
+    (``render``), each with its recorded outputs (digests only); ``digest_of`` gives a
+    derived value's digest now (see ``derived_digests``)."""
     if record is None:
         return {}
-    digest_of = derived_digests(renderer)
     out = {}
     for key, page in pages.items():
         unit = record.units.get(key)

@@ -142,17 +142,17 @@ def _done(
         key: None if isinstance(unit, _Job) else incremental.page_digest(project, unit)
         for key, unit in zip(keys, units, strict=True)
     }
-    kept = incremental.kept(reg, renderer, record, page_inputs, render)
+    digest_of = incremental.derived_digests(renderer)
+    kept = incremental.kept(reg, digest_of, record, page_inputs, render)
     todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
     if record is not None:
-        digest_of = incremental.derived_digests(renderer)
         renderer.partials.start_from(
             record.partials,
             lambda p: incremental.reads_hold(p.reads, reg.parts, digest_of),
         )
     with settled():
         fresh = map_split(lambda u: _unit(project, reg, renderer, custom, nav, u), todo)
-    for unit in fresh:  # those a forked copy rendered
+    for unit in fresh:  # the partials each unit rendered first (new here: a fork's)
         renderer.partials.add(dict(unit.partials))
     partials = renderer.partials.kept()
     fresh_units = iter(fresh)

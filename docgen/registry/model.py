@@ -338,11 +338,8 @@ class Registry:
 
     @cached_property
     def _host_defaults(self) -> dict[str, Profile]:
-        out: dict[str, Profile] = {}
-        for profile in self.profiles.values():
-            if profile.default:
-                out.setdefault(profile.host.id, profile)
-        return out
+        """Each host's first profile marked default."""
+        return {p.host.id: p for p in reversed(tuple(self.profiles.values())) if p.default}
 
     @cached_property
     def _by_model(self) -> dict[str, list[Profile]]:
