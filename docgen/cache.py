@@ -211,6 +211,14 @@ def previous_record(project: Project) -> Record | None:
     return None
 
 
+def with_partials(project: Project, digest: str, record: Record | None) -> Record | None:
+    """``record`` with the partials stored beside the plan for ``digest`` (a record from a
+    cache hit carries none; see ``store``)."""
+    if record is None or record.partials or not digest:
+        return record
+    return replace(record, partials=_partials(project, digest))
+
+
 def cached_plan(project: Project, stored: bool = True) -> tuple[Plan, str]:
     """The plan of ``project`` and its input digest: a slim plan from the cache when
     nothing it depends on changed (``plan.complete`` is then False), else rendered.

@@ -90,7 +90,7 @@ def _compared(
     unless ``products`` is False; see ``cached_plan`` for ``stored``): from the cached plan
     when that proves the tree in sync, else from a complete plan (which names the registry
     lines behind drift and holds the texts a build writes)."""
-    from docgen.cache import cached_plan
+    from docgen.cache import cached_plan, with_partials
 
     the_plan, digest = cached_plan(project, stored)
     report = sync.compare(project, the_plan, products)
@@ -102,7 +102,8 @@ def _compared(
         if c.status in DRIFTED and c.path in outputs and not outputs[c.path].text
     )
     if unread:
-        the_plan = plan(project, the_plan.full_registry, the_plan.record, render=unread)
+        record = with_partials(project, digest, the_plan.record)
+        the_plan = plan(project, the_plan.full_registry, record, render=unread)
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
 

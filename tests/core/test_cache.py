@@ -442,3 +442,31 @@ def test_the_partials_are_stored_beside_the_plan_and_read_only_to_render_again(e
     example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
     assert run(example, "build").exit_code == 0
     assert run(example, "check").exit_code == 0
+
+
+def test_a_hand_edited_page_is_rendered_again_from_the_stored_partials(example, run, monkeypatch):
+    """A cache hit that finds a generated file edited by hand renders that page again for
+    its diff: its partials come from the file stored beside the plan, none is rendered."""
+    from docgen.render.partials import Partials
+
+    assert run(example, "build").exit_code == 0
+    example.edit(
+        "docs/inference/set-up-vllm.mdx", "## Use an Existing Server", "## Use Some Server"
+    )
+    rendered: list[str] = []
+    real = Partials._rendered
+
+    def counted(self, template, context, parts):  # type: ignore[no-untyped-def]
+        rendered.append(template.name)
+        return real(self, template, context, parts)
+
+    monkeypatch.setattr(Partials, "_rendered", counted)
+    result = run(example, "check")
+    assert result.exit_code == 1
+    assert "+## Use an Existing Server" in result.output  # the diff of the re-rendered page
+    assert rendered == []
+    for damaged in (example.root / cache.FOLDER).glob("*.partials"):
+        damaged.unlink()  # without them the page renders its partials, and says the same
+    again = run(example, "check")
+    assert again.exit_code == 1 and again.output == result.output
+    assert "_partials/profile.j2" in rendered
