@@ -152,12 +152,18 @@ def _done(
         )
     with settled():
         fresh = map_split(lambda u: _unit(project, reg, renderer, custom, nav, u), todo)
-    for unit in fresh:  # the partials each unit rendered first (new here: a fork's)
-        renderer.partials.add(dict(unit.partials))
-    partials = renderer.partials.kept()
     fresh_units = iter(fresh)
     done = [kept[key] if key in kept else next(fresh_units) for key in keys]
+    partials = _recorded_partials(renderer, fresh, done)
     return done, incremental.record_of(shared, reg, page_inputs, done, partials), not kept
+
+
+def _recorded_partials(renderer: Renderer, fresh: list[_Unit], done: list[_Unit]) -> dict[Any, Any]:
+    """The partials a record keeps: those some unit includes (a kept unit's still hold)."""
+    for unit in fresh:
+        renderer.partials.add(dict(unit.partials))
+    found = renderer.partials.kept()
+    return {key: found[key] for unit in done for key in unit.included if key in found}
 
 
 def _unrecorded(
@@ -210,6 +216,7 @@ class _Unit:
     text: str = ""  # a published hand-written page's text, when docgen does not write it
     reads: tuple[tuple[tuple[str, ...], str], ...] = ()  # what it read (see incremental)
     partials: tuple[tuple[Any, Any], ...] = ()  # the partials it rendered first (see _unit)
+    included: tuple[Any, ...] = ()  # the keys of every partial it included
 
 
 def _key(project: Project, unit: _Job | Path) -> incremental.UnitKey:
@@ -254,8 +261,10 @@ def _unit(
     if not recorded:
         return done
     # A forked copy sends back the partials it rendered, for the record.
-    made = tuple(renderer.partials.take().items())
-    return replace(done, reads=tuple(reads.items()), partials=made)
+    made, included = renderer.partials.take()
+    return replace(
+        done, reads=tuple(reads.items()), partials=tuple(made.items()), included=included
+    )
 
 
 def _template_unit(

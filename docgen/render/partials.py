@@ -1,13 +1,14 @@
 """An included partial rendered once per the values it can see.
 
 A setup page lists every profile with the partial that each profile's own page includes.
-A partial's text depends only on its free names (``jinja2.meta``) and on what it reads
-through them, so ``{% include %}`` of a partial whose free names all hold values that
-cannot change during a plan (registry entries, plain values, the environment's own
-helpers) is rendered once per those values: a later include gives the same text and
-records the same registry reads (see ``docgen.render.reads``). A partial that includes,
-imports or extends another template is always rendered: the other template could see
-names this one does not.
+A partial's text depends only on its free names (``jinja2.meta``, globals included: a
+page may set its own ``cli``) and on what it reads through them, so ``{% include %}`` of
+a partial whose free names all hold values that cannot change during a plan (registry
+entries, plain values, the environment's own helpers, which are pure functions of their
+arguments and of the registry parts they record) is rendered once per those values: a
+later include gives the same text and records the same registry reads (see
+``docgen.render.reads``). A partial that includes, imports or extends another template
+is always rendered: the other template could see names this one does not.
 
 Values are keyed by what they stand for (a profile by its id, a string by its text), so
 a key means the same in a forked copy and in a later plan. A later plan starts from the
@@ -17,6 +18,7 @@ partials of an earlier one (``start_from``) and keeps those whose reads still ho
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, MutableMapping
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import jinja2
@@ -66,6 +68,7 @@ class Partials:
         self.env, self.sources = env, sources
         self.done: dict[PartialKey, Partial] = {}
         self.made: dict[PartialKey, Partial] = {}  # rendered here, not yet taken
+        self.seen: dict[PartialKey, None] = {}  # included here, not yet taken
         self._earlier: Mapping[PartialKey, tuple[str, tuple[tuple[Part, str], ...]]] = {}
         self._holds: Callable[[Partial], bool] = lambda _partial: False
         self._free: dict[str, tuple[str, ...] | None] = {}
@@ -84,10 +87,12 @@ class Partials:
         """Partials another process rendered in this plan."""
         self.done.update(partials)
 
-    def take(self) -> dict[PartialKey, Partial]:
-        """The partials rendered here since the last ``take``."""
+    def take(self) -> tuple[dict[PartialKey, Partial], tuple[PartialKey, ...]]:
+        """The partials rendered here, and the keys of all included, since the last
+        ``take``."""
         made, self.made = self.made, {}
-        return made
+        seen, self.seen = tuple(self.seen), {}
+        return made, seen
 
     def kept(self) -> dict[PartialKey, Partial]:
         """Every partial of this plan, and each earlier one that still holds."""
@@ -104,12 +109,22 @@ class Partials:
         return self._proxies[template]
 
     def render(self, template: jinja2.Template, context: jinja2.runtime.Context) -> Iterator[str]:
-        """The events of ``template`` included with ``context``: its text, once per key."""
+        """The events of ``template`` included with ``context``: its text, once per key.
+        A partial the memo does not keep renders as it would without it (no frame more,
+        so a recursive include goes as deep)."""
         found = self._key(template, context)
         if found is None:
-            yield from template.root_render_func(context)
-            return
-        key, parts = found
+            return template.root_render_func(context)
+        return self._remembered(template, context, *found)
+
+    def _remembered(
+        self,
+        template: jinja2.Template,
+        context: jinja2.runtime.Context,
+        key: PartialKey,
+        parts: list[Part],
+    ) -> Iterator[str]:
+        self.seen[key] = None
         partial = self.done.get(key) or self._from_earlier(key)
         if partial is None:
             partial = self._rendered(template, context, parts)
@@ -156,13 +171,24 @@ class Partials:
         return (name, tuple(key)), parts
 
     def _free_names(self, name: str) -> tuple[str, ...] | None:
+        """Every name the partial looks up, globals included (a page may set its own
+        ``cli`` or ``profiles``), or None for one that opens other templates."""
         source = self.sources.sources.get(name)
         if source is None:
             return None
-        tree = self.env.parse(source)
+        tree = self._parser.parse(source)
         if any(True for _ in tree.find_all(_OPENS_OTHERS)):
             return None
         return tuple(sorted(meta.find_undeclared_variables(tree)))
+
+    @cached_property
+    def _parser(self) -> jinja2.Environment:
+        """The environment's filters and tests without its globals: ``jinja2.meta`` leaves
+        out the names of the parser's globals, and here every name looked up counts."""
+        parser = jinja2.Environment()
+        parser.filters, parser.tests = self.env.filters, self.env.tests
+        parser.globals.clear()
+        return parser
 
     def _stands_for(self, name: str, value: Any, parts: list[Part]) -> Hashable | None:
         """What ``value`` stands for, the same in any process of any plan; None for a
@@ -209,6 +235,8 @@ class _Included:
         return context
 
     def root_render_func(self, context: jinja2.runtime.Context) -> Iterator[str]:
+        # Jinja's code for an include calls ``new_context`` and passes its result here at
+        # once (``tests/render/test_partials.py`` holds extends and imports to it).
         if context is not self._context:  # ``extends``: the child's own context
             return self._template.root_render_func(context)
         self._context = None

@@ -236,3 +236,30 @@ def test_after_an_edit_the_shared_partial_is_rendered_only_for_the_edited_profil
     assert incremental.record.partials.keys() == record.partials.keys()
     edited = [k for k in record.partials if "deepseek-v4-flash" in str(k)]
     assert [record.partials[k][0] != incremental.record.partials[k][0] for k in edited] == [True]
+
+
+def test_a_record_keeps_only_the_partials_some_page_still_includes(example):
+    """A partial keyed by a plain value (a model's label) and reading nothing would hold
+    forever: once no page includes it, the next record leaves it out."""
+    example.write(
+        "templates/labels/[profile].mdx.j2",
+        '# Label\n\n{% with v = profile.model.label %}{% include "_partials/label.j2" %}'
+        "{% endwith %}\n",
+    )
+    example.write("templates/_partials/label.j2", "It is {{ v | mdx }}.\n")
+    project = load_project(example.root)
+    record = plan(project).record
+    assert record is not None
+
+    def labels(rec: Any) -> set[str]:
+        return {dict(k[1])["v"][1] for k in rec.partials if k[0] == "_partials/label.j2"}
+
+    assert "Qwen3.6 27B FP8" in labels(record)
+    example.edit("profiles.yaml", "label: Qwen3.6 27B FP8", "label: Qwen3.6 27B FP8 (new)")
+    project = load_project(example.root)
+    incremental = plan(project, record=record)
+    assert digests(incremental) == digests(plan(project))
+    assert incremental.record is not None
+    now = labels(incremental.record)
+    assert "Qwen3.6 27B FP8 (new)" in now and "Qwen3.6 27B FP8" not in now
+    assert now == labels(plan(project).record)  # what a full plan records

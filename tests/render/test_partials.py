@@ -122,6 +122,60 @@ def test_a_profile_of_another_registry_is_not_taken_for_the_plans_own(pages, reg
     assert len(renderer.partials.kept()) == 1  # only the plan's own profile is remembered
 
 
+@pytest.mark.parametrize(
+    "page",
+    [
+        '{% include "_g.j2" %}|{% set cli = "other" %}{% include "_g.j2" %}',
+        '{% for cli in ["x", "y"] %}{% include "_g.j2" %}|{% endfor %}',
+        '{% include "_g.j2" %}|{% set profiles = [] %}{% include "_g.j2" %}',
+    ],
+    ids=["set", "loop", "filtered-section"],
+)
+def test_a_page_that_sets_a_global_s_name_gives_the_partial_its_own_value(pages, page):
+    """Globals are free names too: a page's own ``cli`` or ``profiles`` is what the
+    partial sees (``jinja2.meta`` alone would leave every global's name out)."""
+    partial = "{{ cli }}:{% for p in profiles %}{{ p.id }}{% endfor %}"
+    texts, _ = pages({"a.j2": page, "_g.j2": partial}, "a.j2")
+    assert len(set(texts[0].split("|")[:2])) == 2
+
+
+def test_a_recursive_include_goes_as_deep_as_without_the_memo(pages):
+    """An include the memo does not keep (it includes itself) adds no frame to the
+    render: a recursion plain Jinja finishes, the memo finishes too."""
+    partial = '{% if n > 0 %}{% with n = n - 1 %}{% include "_r.j2" %}{% endwith %}{% endif %}x'
+    texts, _ = pages({"a.j2": '{% include "_r.j2" %}', "_r.j2": partial}, "a.j2", n=700)
+    assert texts == ["x" * 701]
+
+
+def test_a_partial_showing_a_global_s_text_is_keyed_by_it(pages, registry, tmp_path):
+    """``cli`` is the product's CLI token as text, read as no registry part: a later plan
+    whose token changed must not reuse the partial's text."""
+    from docgen.incremental import derived_digests, reads_hold, with_digests
+
+    page = '{% for p in profiles %}{% include "_c.j2" %}{% endfor %}'
+    _, first = pages({"a.j2": page, "_c.j2": "{{ cli }} onboard {{ p.id }}"}, "a.j2")
+    earlier = {  # as a record keeps them: each read with its digest
+        key: (text, with_digests(dict(reads), registry.parts))
+        for key, (text, reads) in first.partials.kept().items()
+    }
+    token = registry.product.cli_token
+    edited = load_bytes(
+        MINIMAL_REGISTRY.replace(f"cli_token: {token}", f"cli_token: {token}x", 1).encode(),
+        "profiles.yaml",
+    )
+    assert edited.product.cli_token == f"{token}x"
+    renderer = Renderer(edited, [tmp_path])
+    digest_of = derived_digests(renderer)
+    renderer.partials.start_from(earlier, lambda p: reads_hold(p.reads, edited.parts, digest_of))
+    text = renderer.render("a.j2", "a.j2", {})
+    assert text == Renderer(edited, [tmp_path], recording=False).render("a.j2", "a.j2", {})
+    assert text.startswith(f"{token}x onboard ")
+    same = Renderer(registry, [tmp_path])  # the same registry: the partial is reused
+    same.partials.start_from(earlier, lambda p: reads_hold(p.reads, registry.parts, digest_of))
+    same.render("a.j2", "a.j2", {})
+    assert same.partials.made == {}
+
+
 def test_a_partial_that_names_an_undefined_value_is_not_remembered(pages):
     page = '{% include "_d.j2" %}{% include "_d.j2" %}'
     texts, renderer = pages({"a.j2": page, "_d.j2": "{{ nope | default('d') }}"}, "a.j2")
