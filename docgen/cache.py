@@ -33,7 +33,7 @@ from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import DocgenError
-from docgen.incremental import PartialKey, PartialRecord, Record
+from docgen.incremental import Record
 from docgen.inputs import FORMAT, key
 from docgen.io import files, writes
 from docgen.plan import Plan
@@ -67,14 +67,17 @@ def load(project: Project, digest: str) -> Plan | None:
     return plan if isinstance(plan, Plan) else None
 
 
-def _partials(project: Project, digest: str) -> dict[PartialKey, PartialRecord]:
-    """The partials stored beside the plan for ``digest`` (see ``store``), or none."""
+def _with_stored_partials(project: Project, digest: str, record: Record) -> Record:
+    """``record`` with the partials stored beside the plan for ``digest`` (see ``store``),
+    or with none."""
     payload = _sealed_payload(project, digest, PARTIALS)
     try:
-        found = pickle.loads(payload) if payload is not None else {}  # noqa: S301 - sealed
+        found = pickle.loads(payload) if payload is not None else None  # noqa: S301 - sealed
     except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        return {}
-    return found if isinstance(found, dict) else {}
+        found = None
+    if not (isinstance(found, tuple) and len(found) == 2 and all(type(d) is dict for d in found)):
+        return replace(record, partials={}, included={})
+    return replace(record, partials=found[0], included=found[1])
 
 
 def _sealed_payload(project: Project, digest: str, suffix: str = PLAN) -> memoryview | None:
@@ -99,7 +102,8 @@ def store(project: Project, digest: str, plan: Plan) -> None:
     secret = _secret(create=True)
     if secret is None:
         return
-    partials = dict(plan.record.partials) if plan.record is not None else {}
+    record = plan.record
+    partials = (dict(record.partials), dict(record.included)) if record is not None else ({}, {})
     folder = writes.own_folder(project)
     if folder is None:
         return
@@ -188,7 +192,7 @@ def slim(plan: Plan) -> Plan:
         replace(o, text="", sources=(), digest=hashlib.sha256(o.text.encode()).hexdigest())
         for o in plan.outputs
     )
-    record = None if plan.record is None else replace(plan.record, partials={})
+    record = None if plan.record is None else replace(plan.record, partials={}, included={})
     return Plan(
         registry, outputs, plan.pages, complete=False, navigation=plan.navigation,
         record=record,
@@ -207,7 +211,7 @@ def previous_record(project: Project) -> Record | None:
         digest = name[: -len(PLAN)]
         found = load(project, digest)
         if found is not None and found.record is not None:
-            return replace(found.record, partials=_partials(project, digest))
+            return _with_stored_partials(project, digest, found.record)
     return None
 
 
@@ -216,7 +220,7 @@ def with_partials(project: Project, digest: str, record: Record | None) -> Recor
     cache hit carries none; see ``store``)."""
     if record is None or record.partials or not digest:
         return record
-    return replace(record, partials=_partials(project, digest))
+    return _with_stored_partials(project, digest, record)
 
 
 def cached_plan(project: Project, stored: bool = True) -> tuple[Plan, str]:

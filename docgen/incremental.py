@@ -47,6 +47,7 @@ class Record:
     shared: str
     units: Mapping[UnitKey, UnitRecord] = field(default_factory=dict)
     partials: Mapping[PartialKey, PartialRecord] = field(default_factory=dict)
+    included: Mapping[UnitKey, tuple[PartialKey, ...]] = field(default_factory=dict)
 
 
 def with_digests(
@@ -143,19 +144,37 @@ def record_of(
     pages: Mapping[UnitKey, bytes | None],
     done: list[Any],
     partials: Mapping[PartialKey, Any],
+    included: Mapping[UnitKey, tuple[PartialKey, ...]],
 ) -> Record:
-    """The record of a plan's units and ``partials`` (each a text and its reads), made
-    with the ``shared`` inputs digest."""
+    """The record of a plan's units, the ``partials`` they include (each a text and its
+    reads) and which each unit ``included``, made with the ``shared`` inputs digest."""
     units = {}
     same: dict[tuple[Part, str], tuple[Part, str]] = {}
     for (key, page), unit in zip(pages.items(), done, strict=True):
         reads = with_digests(dict(unit.reads), registry.parts, same)
         units[key] = UnitRecord(reads, page, _slim(unit, reads))
-    included = {
+    texts = {
         key: (text, with_digests(dict(reads), registry.parts, same))
         for key, (text, reads) in partials.items()
     }
-    return Record(shared, units, included)
+    keys = {key: key for key in texts}  # one object per key, however many units hold it
+    held = {unit: tuple(keys.get(k, k) for k in found) for unit, found in included.items()}
+    return Record(shared, units, texts, {unit: found for unit, found in held.items() if found})
+
+
+def partials_of(
+    renderer: Any, record: Record | None, fresh: list[Any], done: Mapping[UnitKey, Any]
+) -> tuple[dict[PartialKey, Any], dict[UnitKey, tuple[PartialKey, ...]]]:
+    """The partials a record keeps (those some unit includes; a kept unit's still hold,
+    and its record says which) and the keys each unit includes; ``fresh`` are the units
+    rendered now (a forked copy's partials come back with them)."""
+    for unit in fresh:
+        renderer.partials.add(dict(unit.partials))
+    rendered = {id(unit) for unit in fresh}
+    earlier = record.included if record is not None else {}
+    included = {k: u.included if id(u) in rendered else earlier.get(k, ()) for k, u in done.items()}
+    found = renderer.partials.kept()
+    return {k: found[k] for keys in included.values() for k in keys if k in found}, included
 
 
 def _paths(unit: Any) -> list[str]:
@@ -168,4 +187,6 @@ def _slim(unit: Any, reads: tuple[tuple[Part, str], ...]) -> Any:
 
     page = None if unit.page is None else unit.page.digest_only()
     variants = tuple(v.digest_only() for v in unit.variants)
-    return replace(unit, page=page, variants=variants, text="", reads=reads, partials=())
+    return replace(
+        unit, page=page, variants=variants, text="", reads=reads, partials=(), included=()
+    )

@@ -154,16 +154,10 @@ def _done(
         fresh = map_split(lambda u: _unit(project, reg, renderer, custom, nav, u), todo)
     fresh_units = iter(fresh)
     done = [kept[key] if key in kept else next(fresh_units) for key in keys]
-    partials = _recorded_partials(renderer, fresh, done)
-    return done, incremental.record_of(shared, reg, page_inputs, done, partials), not kept
-
-
-def _recorded_partials(renderer: Renderer, fresh: list[_Unit], done: list[_Unit]) -> dict[Any, Any]:
-    """The partials a record keeps: those some unit includes (a kept unit's still hold)."""
-    for unit in fresh:
-        renderer.partials.add(dict(unit.partials))
-    found = renderer.partials.kept()
-    return {key: found[key] for unit in done for key in unit.included if key in found}
+    partials, included = incremental.partials_of(
+        renderer, record, fresh, dict(zip(keys, done, strict=True))
+    )
+    return done, incremental.record_of(shared, reg, page_inputs, done, partials, included), not kept
 
 
 def _unrecorded(
