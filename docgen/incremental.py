@@ -16,12 +16,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docgen.registry.parts import DERIVED, Part
 
-#: What a partial's free names hold (see ``docgen.render.partials.PartialKey``).
-PartialKey = tuple[str, tuple[tuple[str, Any], ...]]
+if TYPE_CHECKING:  # a record is loaded without importing the template engine
+    from docgen.render.partials import PartialKey
+
 #: A partial's text and its reads, each part with its digest (plain data: loading a
 #: record imports no template engine).
 PartialRecord = tuple[str, tuple[tuple[Part, str], ...]]
@@ -163,16 +164,20 @@ def record_of(
 
 
 def partials_of(
-    renderer: Any, record: Record | None, fresh: list[Any], done: Mapping[UnitKey, Any]
+    renderer: Any,
+    record: Record | None,
+    fresh: list[Any],
+    done: Mapping[UnitKey, Any],
+    kept: Mapping[UnitKey, Any],
 ) -> tuple[dict[PartialKey, Any], dict[UnitKey, tuple[PartialKey, ...]]]:
-    """The partials a record keeps (those some unit includes; a kept unit's still hold,
-    and its record says which) and the keys each unit includes; ``fresh`` are the units
-    rendered now (a forked copy's partials come back with them)."""
+    """The partials a record keeps (those some unit includes: a rendered unit says which,
+    and a ``kept`` one's record does; a kept unit's still hold) and the keys each unit
+    includes; ``fresh`` are the units rendered now (a forked copy's partials come back
+    with them)."""
     for unit in fresh:
         renderer.partials.add(dict(unit.partials))
-    rendered = {id(unit) for unit in fresh}
     earlier = record.included if record is not None else {}
-    included = {k: u.included if id(u) in rendered else earlier.get(k, ()) for k, u in done.items()}
+    included = {k: earlier.get(k, ()) if k in kept else u.included for k, u in done.items()}
     found = renderer.partials.kept()
     return {k: found[k] for keys in included.values() for k in keys if k in found}, included
 

@@ -155,7 +155,7 @@ def _done(
     fresh_units = iter(fresh)
     done = [kept[key] if key in kept else next(fresh_units) for key in keys]
     partials, included = incremental.partials_of(
-        renderer, record, fresh, dict(zip(keys, done, strict=True))
+        renderer, record, fresh, dict(zip(keys, done, strict=True)), kept
     )
     return done, incremental.record_of(shared, reg, page_inputs, done, partials, included), not kept
 
