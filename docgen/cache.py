@@ -26,7 +26,7 @@ import io
 import os
 import pickle
 import types
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
@@ -36,7 +36,7 @@ from docgen.errors import DocgenError
 from docgen.incremental import Record
 from docgen.inputs import FORMAT, key
 from docgen.io import files, writes
-from docgen.plan import Plan
+from docgen.plan import Output, Plan
 
 FOLDER = files.OWN_FOLDER
 SEAL = hashlib.sha256().digest_size
@@ -189,7 +189,9 @@ def slim(plan: Plan) -> Plan:
     """
     registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={}, _document=None)
     outputs = tuple(
-        replace(o, text="", sources=(), digest=hashlib.sha256(o.text.encode()).hexdigest())
+        replace(
+            o, text="", sources=(), digest=o.digest or _digest(o.text), verified=False, staged=""
+        )
         for o in plan.outputs
     )
     record = None if plan.record is None else replace(plan.record, partials={}, included={})
@@ -197,6 +199,10 @@ def slim(plan: Plan) -> Plan:
         registry, outputs, plan.pages, complete=False, navigation=plan.navigation,
         record=record,
     )  # fmt: skip
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def previous_record(project: Project) -> Record | None:
@@ -223,14 +229,17 @@ def with_partials(project: Project, digest: str, record: Record | None) -> Recor
     return _with_stored_partials(project, digest, record)
 
 
-def cached_plan(project: Project, stored: bool = True) -> tuple[Plan, str]:
+def cached_plan(
+    project: Project, stored: bool = True, stage: Callable[[Output], Output] | None = None
+) -> tuple[Plan, str]:
     """The plan of ``project`` and its input digest: a slim plan from the cache when
     nothing it depends on changed (``plan.complete`` is then False), else rendered.
 
     Nothing is written here; ``build`` stores the plan after it wrote every output. When
     the plan will not be ``stored`` and the project has no cache (a fresh clone in docs
     CI), there is nothing to look up or record: the plan is rendered alone, digest "",
-    with the text of drifted outputs only.
+    with the text of drifted outputs only. A plan rendered here passes each output
+    through ``stage`` (see ``plan``).
     """
     from docgen.plan import plan
 
@@ -240,7 +249,7 @@ def cached_plan(project: Project, stored: bool = True) -> tuple[Plan, str]:
     found = load(project, digest)
     if found is not None:
         return found, digest
-    return plan(project, record=previous_record(project)), digest
+    return plan(project, record=previous_record(project), stage=stage), digest
 
 
 def remember(project: Project, digest: str, plan: Plan) -> None:

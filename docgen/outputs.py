@@ -35,6 +35,8 @@ class Output:
     #: Whether the plan found its file on disk holding exactly its text (a check's plan
     #: in a fresh clone), so comparing it again is not needed.
     verified: bool = False
+    #: Where a build staged its text as it rendered it (see ``docgen.prestage``).
+    staged: str = ""
 
     @property
     def owned(self) -> bool:
@@ -43,9 +45,10 @@ class Output:
 
     def digest_only(self, verified: bool = False) -> Output:
         """This output as the SHA-256 of its text, with its frontmatter and no sources
-        (``verified``: its file on disk holds that text)."""
+        (``verified``: its file on disk holds that text), staged nowhere."""
         if self.digest:
-            return self
+            fits = self.verified == verified and not self.staged
+            return self if fits else replace(self, verified=verified, staged="")
         digest = hashlib.sha256(self.text.encode()).hexdigest()
         head = self.text.split("\n---", 1)[0] if self.text.startswith("---") else ""
         return replace(self, text="", sources=(), digest=digest, head=head, verified=verified)

@@ -6,7 +6,7 @@ pytest plugins serve it, so no two verbs can disagree.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -29,6 +29,7 @@ from docgen.parallel import MANY, beside
 from docgen.provenance import profile_sources, registry_sources
 from docgen.registry.model import Registry
 from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
+from docgen.render.regions import custom_regions
 from docgen.render.syntax import notice, owned, with_notice
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ def plan(
     record: Record | None = None,
     render: frozenset[str] = frozenset(),
     drift_only: bool = False,
+    stage: Callable[[Output], Output] | None = None,
 ) -> Plan:
     """Render every output of ``project`` in memory; raise on the first broken input.
 
@@ -51,8 +53,8 @@ def plan(
     independent, so large projects share them with a forked process (see parallel).
     With the ``record`` of an earlier plan of the same inputs (see ``incremental``), a
     unit whose reads are unchanged keeps its outputs' digests instead of rendering,
-    unless one of its outputs is in ``render``; the plan is then not ``complete``.
-    For ``drift_only``, see ``_unrecorded``.
+    unless one of its outputs is in ``render``; the plan is then not ``complete``. For
+    ``drift_only``, see ``_unrecorded``; each output rendered goes through ``stage``.
     """
     from docgen.registry.load import load_registry
 
@@ -62,7 +64,7 @@ def plan(
     # The export's JSON (a pure-Python encoder, with indentation) is written beside.
     exported, (done, new_record, complete) = beside(
         lambda: export_text(reg),
-        lambda: _rendered(project, reg, nav, units, record, render, drift_only),
+        lambda: _rendered(project, reg, nav, units, record, render, drift_only, stage),
         worth=len(units) >= MANY,
     )
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
@@ -70,13 +72,18 @@ def plan(
     outputs += [variant for r in done for variant in r.variants]
     if nav is not None and nav.regions:
         nav = navigation_written(project, nav, _per_profile_pages(units, done), outputs)
-    outputs += [export_output(project, reg, exported)]
-    outputs += [o for o in (overview_output(project, reg),) if o]
+    outputs += _whole_registry(project, reg, exported)
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
+
+
+def _whole_registry(project: Project, reg: Registry, exported: str) -> list[Output]:
+    """The outputs made of the whole registry once every page is rendered: the export and
+    the changelog overview (when the project has one)."""
+    return [o for o in (export_output(project, reg, exported), overview_output(project, reg)) if o]
 
 
 def _rendered(
@@ -87,16 +94,17 @@ def _rendered(
     record: Record | None,
     render: frozenset[str],
     drift_only: bool,
+    stage: Callable[[Output], Output] | None,
 ) -> tuple[list[_Unit], Record | None, bool]:
     """Every unit's outputs (see ``plan``), the new record and whether all were rendered."""
     from docgen.render.environment import Renderer
 
     templates = [project.path(project.config.templates)]
     renderer = Renderer(reg, templates, project.root, not drift_only)
-    pages_of = (_custom_regions(project), nav)
+    pages_of = (custom_regions(project), nav)
     if drift_only:
         return _unrecorded(project, reg, renderer, pages_of, units)
-    return _done(project, reg, renderer, pages_of, units, record, render)
+    return _done(project, reg, renderer, pages_of, units, record, render, stage)
 
 
 def _navigation(project: Project) -> Navigation | None:
@@ -127,13 +135,13 @@ def _done(
     units: list[_Job | Path],
     record: Record | None,
     render: frozenset[str],
+    stage: Callable[[Output], Output] | None,
 ) -> tuple[list[_Unit], Record, bool]:
     """Each unit's outputs, rendered or (where ``record`` still holds) kept; the new
     record; whether every unit was rendered."""
     from docgen.heap import settled
     from docgen.parallel import map_split
 
-    custom, nav = pages
     shared = inputs.shared_key(project)
     if record is not None and record.shared != shared:
         record = None  # docgen, the settings, the templates or the navigation changed
@@ -151,7 +159,7 @@ def _done(
             lambda p: incremental.reads_hold(p.reads, reg.parts, digest_of),
         )
     with settled():
-        fresh = map_split(lambda u: _unit(project, reg, renderer, custom, nav, u), todo)
+        fresh = map_split(lambda u: _each(_unit(project, reg, renderer, *pages, u), stage), todo)
     fresh_units = iter(fresh)
     done = [kept[key] if key in kept else next(fresh_units) for key in keys]
     partials, included = incremental.partials_of(
@@ -181,8 +189,7 @@ def _unrecorded(
 
     def work(unit: _Job | Path) -> _Unit:
         done = _unit(project, reg, renderer, custom, nav, unit, recorded=False)
-        page = None if done.page is None else slim(done.page)
-        return replace(done, page=page, variants=tuple(map(slim, done.variants)), text="")
+        return replace(_each(done, slim), text="")
 
     with settled():
         return map_split(work, units), None, False
@@ -211,6 +218,14 @@ class _Unit:
     reads: tuple[tuple[tuple[str, ...], str], ...] = ()  # what it read (see incremental)
     partials: tuple[tuple[Any, Any], ...] = ()  # the partials it rendered first (see _unit)
     included: tuple[Any, ...] = ()  # the keys of every partial it included
+
+
+def _each(done: _Unit, through: Callable[[Output], Output] | None) -> _Unit:
+    """``done`` with each of its outputs passed ``through`` (as it is for None)."""
+    if through is None:
+        return done
+    page = None if done.page is None else through(done.page)
+    return replace(done, page=page, variants=tuple(map(through, done.variants)))
 
 
 def _key(project: Project, unit: _Job | Path) -> incremental.UnitKey:
@@ -309,11 +324,7 @@ def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
     def sourced(output: Output) -> Output:  # a verified output is never blamed
         return output if output.verified else replace(output, sources=sources)
 
-    return replace(
-        done,
-        page=None if done.page is None else sourced(done.page),
-        variants=tuple(map(sourced, done.variants)),
-    )
+    return _each(done, sourced)
 
 
 def _render(renderer: Renderer, reg: Registry, job: _Job) -> tuple[Output, str]:
@@ -335,10 +346,3 @@ def _hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
     """
     pages = [f for f in files.pages(project) if f.kind == files.FILE and f.rel not in skip]
     return sorted((Path(f.path) for f in pages), key=lambda path: path.parts)
-
-
-def _custom_regions(project: Project) -> set[str]:
-    folder = project.path(project.config.templates) / "_regions"
-    if not folder.is_dir():
-        return set()
-    return {p.name[: -len(".mdx.j2")] for p in folder.glob("*.mdx.j2")}

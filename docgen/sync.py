@@ -159,7 +159,8 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
             unowned.append(output)
         if output.digest:  # a cached plan: compare digests (the old text only for a diff)
             same = hashlib.sha256(raw).hexdigest() == output.digest
-            old = None if same else raw.decode("utf-8", errors="replace")
+            # A build writes a staged text without a diff: it needs no old text.
+            old = None if same or output.staged else raw.decode("utf-8", errors="replace")
         else:
             old = raw.decode("utf-8", errors="replace")
             same = old == output.text
@@ -229,10 +230,16 @@ def apply(
     write or delete), all or nothing; return what changed of the outputs."""
     todo = report.of(NEW, CHANGED, STALE)
     for change in todo:
-        assert change.output is None or not change.output.digest, "a cached plan"
+        output = change.output
+        assert output is None or not output.digest or output.staged, "a cached plan"
     # Not Write(..., new=True) for NEW: a new page's path may hold a dangling link or a
     # FIFO (no file to compare), which a failed build must put back.
-    planned = [Write(c.path, c.output.text if c.output else None) for c in todo]
+    planned = [
+        Write(c.path, c.output.text, staged=c.output.staged or None)
+        if c.output
+        else Write(c.path, None)
+        for c in todo
+    ]
     writes.apply(project, [*also, *planned], [c.path for c in report.changes], progress)
     return todo
 

@@ -27,6 +27,7 @@ LAYERS = [
         "nav_output",
         "provenance",
         "outputs",
+        "prestage",
         "incremental",
         "inputs",
         "plan",

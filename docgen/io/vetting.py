@@ -20,6 +20,8 @@ class Write:
     path: str
     text: str | None
     new: bool = False  # the file is known not to exist yet
+    #: Where the text is already staged (see ``docgen.prestage``); ``text`` is then "".
+    staged: str | None = None
 
 
 def refuse_unencodable(todo: Sequence[Write]) -> None:

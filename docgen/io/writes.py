@@ -5,10 +5,11 @@ so a killed build leaves every file old or new and a failed one changes nothing.
 (``.docgen-cache/staging``, which git ignores; beside the target instead when that folder
 is not usable or lies on another file system, so that every rename stays atomic) and
 keeps a hard link to each file it will replace or delete. Only when everything is staged
-does it rename the temporaries into place and delete stale files. A failure at any step
-(a read-only folder, a full disk) undoes what was done and is one located error naming
-the file and the reason; the next write sweeps what a killed one left. Nothing is ever
-written through a symbolic link that leaves the project root.
+does it rename the temporaries into place and delete stale files (a text a build staged
+as it rendered it, see ``docgen.prestage``, is renamed from where it already is). A
+failure at any step (a read-only folder, a full disk) undoes what was done and is one
+located error naming the file and the reason; the next write sweeps what a killed one
+left. Nothing is ever written through a symbolic link that leaves the project root.
 
 Every file primitive here goes through this module's ``os`` (the interruption tests wrap
 it to kill a build at each write point).
@@ -26,13 +27,11 @@ from pathlib import Path
 from docgen.config import Project
 from docgen.errors import Location, WriteError
 from docgen.io import files, vetting
+from docgen.io.staging import OLD_SUFFIX, STAGING, TMP_SUFFIX, sweep_temporaries, taken
 from docgen.io.vetting import Write as Write
 
-TMP_SUFFIX = ".docgen-tmp"
-#: A hard link to a file being replaced or deleted, kept until the whole write is done.
-OLD_SUFFIX = ".docgen-old"
-#: The folder under docgen's own folder where new files are staged.
-STAGING = "staging"
+__all__ = ["OLD_SUFFIX", "STAGING", "TMP_SUFFIX", "Write", "apply", "sweep_temporaries"]
+
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
 
 
@@ -49,7 +48,8 @@ def apply(
     so one that cannot refuses the whole lot; each is encoded as it is written. ``progress``
     hears how many are done after each rename or deletion.
     """
-    sweep_temporaries(project, [*near, *(w.path for w in todo)])
+    staged = {w.staged for w in todo if w.staged is not None}
+    sweep_temporaries(project, [*near, *(w.path for w in todo)], keep=staged)
     if not todo:
         return
     vetting.refuse_unencodable(todo)
@@ -88,39 +88,6 @@ def own_folder(project: Project) -> str | None:
                 os.rmdir(path)
         return None
     return path
-
-
-def sweep_temporaries(project: Project, paths: Iterable[str]) -> None:
-    """Remove what an interrupted write left: the staging folder's files, and the
-    temporaries and kept old files beside ``paths``; never in a folder that leads
-    outside the root, nor through a linked own or staging folder."""
-    root = str(project.root)
-    inside = files.Inside(root)
-    own = os.path.join(root, files.OWN_FOLDER)
-    staging = os.path.join(own, STAGING)
-    folders = {os.path.dirname(os.path.join(root, p)) for p in paths}
-    for folder in sorted(folders | {staging}):
-        try:
-            if folder == staging and not (_plain_folder(own) and _plain_folder(staging)):
-                continue
-            if inside.real(folder, os.path.islink(folder)) is None:
-                continue
-            entries = list(os.scandir(folder))
-        except (FileNotFoundError, NotADirectoryError):
-            continue
-        for entry in entries:
-            leftover = entry.name.startswith(".") and entry.name.endswith((TMP_SUFFIX, OLD_SUFFIX))
-            if folder == staging or leftover:
-                with suppress(FileNotFoundError, IsADirectoryError, PermissionError):
-                    os.unlink(entry.path)
-
-
-def _plain_folder(path: str) -> bool:
-    """Whether ``path`` is a folder itself, not a symbolic link to one."""
-    try:
-        return stat.S_ISDIR(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def remove(path: str | Path) -> None:
@@ -218,9 +185,9 @@ class Transaction:
         try:
             self.make_folders(todo)
             self.staging = self.staging_folder()
-            for n, write in enumerate(todo, start=1):
+            for write in todo:
                 self.current = (write.path, "write" if write.text is not None else "delete")
-                self.steps.append(self.stage(n, write))
+                self.steps.append(self.stage(taken(), write))
             self.commit(progress)
         except BaseException as exc:
             whole = self.roll_back()
@@ -272,7 +239,10 @@ class Transaction:
         if write.text is not None:
             mode = mode_of(step.target) if step.existed else None
             temporary = self.place(step.target, n, TMP_SUFFIX)
-            write_new(temporary, write.text.encode("utf-8"), mode)  # vetted: it encodes
+            if write.staged is not None:
+                temporary = self.adopt(write.staged, temporary, mode)
+            else:
+                write_new(temporary, write.text.encode("utf-8"), mode)  # vetted: it encodes
             step.temporary = temporary
         if step.existed:
             backup = self.place(step.target, n, OLD_SUFFIX)
@@ -280,6 +250,18 @@ class Transaction:
                 os.link(step.target, backup, follow_symlinks=False)
                 step.backup = backup
         return step
+
+    def adopt(self, staged: str, place: str, mode: int | None) -> str:
+        """A text staged as it was rendered: renamed into place from where it is when
+        ``place`` is in the staging folder too (one file system), else copied to ``place``."""
+        if os.path.dirname(place) == self.staging:
+            if mode is not None:
+                os.chmod(staged, mode)
+            return staged
+        with open(staged, "rb") as handle:
+            write_new(place, handle.read(), mode)
+        remove(staged)
+        return place
 
     def place(self, target: str, n: int, suffix: str) -> str:
         """Where to stage for ``target``: the staging folder when it shares the target

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
+from docgen.config import Project
 from docgen.errors import Location, PageError, Problem, did_you_mean
 from docgen.registry.model import Profile
 
@@ -45,6 +46,14 @@ class Region:
     begin: int  # index of the begin marker line
     end: int  # index of the end marker line
     line: int  # 1-based line of the begin marker
+
+
+def custom_regions(project: Project) -> set[str]:
+    """The names of the project's own regions (``templates/_regions/NAME.mdx.j2``)."""
+    folder = project.path(project.config.templates) / "_regions"
+    if not folder.is_dir():
+        return set()
+    return {p.name[: -len(".mdx.j2")] for p in folder.glob("*.mdx.j2")}
 
 
 def has_markers(text: str) -> bool:

@@ -17,7 +17,7 @@ from docgen import parallel, sync
 from docgen.config import Project
 from docgen.errors import Problem
 from docgen.io.lock import build_lock
-from docgen.plan import Plan, plan
+from docgen.plan import Output, Plan, plan
 from docgen.provenance import registry_sources
 from docgen.registry.model import Registry, Source
 from docgen.sync import DRIFTED, Report
@@ -54,14 +54,24 @@ def build(
     the findings ``check`` reports, for the caller to show and fail on.
     """
     from docgen.cache import remember
+    from docgen.prestage import Prestage
 
     with build_lock(project, notify=notify):
-        the_plan, digest, report = _compared(project)
-        if not dry_run:
-            total = len(report.of(*DRIFTED))
-            step = None if progress is None else lambda done: progress(done, total)
-            sync.apply(project, report, progress=step)
-            remember(project, digest, the_plan)
+        # Each page's text is staged as soon as it is rendered: no process holds them all.
+        staged = None if dry_run else Prestage.open(project)
+        try:
+            the_plan, digest, report = _compared(project, stage=staged.output if staged else None)
+            if not dry_run:
+                total = len(report.of(*DRIFTED))
+                step = None if progress is None else lambda done: progress(done, total)
+                sync.apply(project, report, progress=step)
+                remember(project, digest, the_plan)
+        except BaseException:
+            if staged is not None:
+                staged.close(failed=True)
+            raise
+        if staged is not None:
+            staged.close()
         findings = releases.history_problems(project, the_plan)
     return Built(report, dry_run, findings)
 
@@ -84,22 +94,28 @@ def check(project: Project, changelog_since: str | None = None) -> Report:
 
 
 def _compared(
-    project: Project, products: bool = True, stored: bool = True
+    project: Project,
+    products: bool = True,
+    stored: bool = True,
+    stage: Callable[[Output], Output] | None = None,
 ) -> tuple[Plan, str, Report]:
     """The plan, its input digest and its comparison with disk (of the build products too
-    unless ``products`` is False; see ``cached_plan`` for ``stored``): from the cached plan
-    when that proves the tree in sync, else from a complete plan (which names the registry
-    lines behind drift and holds the texts a build writes)."""
+    unless ``products`` is False; see ``cached_plan`` for ``stored`` and ``stage``): from
+    the cached plan when that proves the tree in sync, else from a complete plan (which
+    names the registry lines behind drift and holds, or has staged, the texts a build
+    writes)."""
     from docgen.cache import cached_plan, with_partials
 
-    the_plan, digest = cached_plan(project, stored)
+    the_plan, digest = cached_plan(project, stored, stage)
     report = sync.compare(project, the_plan, products)
     outputs = the_plan.by_path()
     # A kept output carries only its digest: a drifted one is rendered for its text.
     unread = frozenset(
         c.path
         for c in report.changes
-        if c.status in DRIFTED and c.path in outputs and not outputs[c.path].text
+        if c.status in DRIFTED
+        and c.path in outputs
+        and not (outputs[c.path].text or outputs[c.path].staged)
     )
     if unread:
         record = with_partials(project, digest, the_plan.record)

@@ -11,16 +11,17 @@ point it was told, SIGKILLs itself: before the call, or, for a write, after writ
 of the bytes (a torn temporary file). No clock is involved: the kill lands exactly where
 it was aimed, so the outcome is the same on every run and on any machine.
 
-One uninterrupted build counts the points, and shows the staging discipline: the folders
-first, then every new text staged in docgen's staging folder (which git ignores, never
-beside an output), then the renames and deletions, then the kept old files dropped, and
-last the plan cache. Then the build is killed at every point in turn, and each time the
-tree (with the staging folder's files) must be exactly what the points before the kill
-made of it: every output old or new in full, the only other files the staged
-temporaries, each holding what was written to it, and the kept old files. The next build
-must finish the job: the new tree, nothing left in the staging folder or beside an
-output, ``check`` in sync. The old outputs and the old plan cache are then put back for
-the next kill.
+One uninterrupted build counts the points, and shows the staging discipline: each page's
+text staged in docgen's staging folder (which git ignores, never beside an output) as
+soon as it is rendered, then the folders, the texts made once every page is rendered (the
+export) and a hard link to each file to replace or delete, then the renames and
+deletions, then the kept old files dropped, and last the plan cache. Then the build is
+killed at every point in turn, and each time the tree (with the staging folder's files)
+must be exactly what the points before the kill made of it: every output old or new in
+full, the only other files the staged temporaries, each holding what was written to it,
+and the kept old files. The next build must finish the job: the new tree, nothing left in
+the staging folder or beside an output, ``check`` in sync. The old outputs and the old
+plan cache are then put back for the next kill.
 """
 
 from __future__ import annotations
@@ -313,13 +314,11 @@ def _files(folder: Path) -> list[Path]:
 
 
 def _phase(point: Point) -> int:
-    """0: a folder made; 1: staged; 2: renamed into place or deleted; 3: a kept old file
-    dropped once all is done."""
-    if point.kind == "makedirs":
+    """0: staged (a text, a folder made, a file kept); 1: renamed into place or deleted;
+    2: a kept old file dropped once all is done."""
+    if point.kind in ("makedirs", "create", "write", "link"):
         return 0
-    if point.kind in ("create", "write", "link"):
-        return 1
-    return 3 if point.staged else 2
+    return 2 if point.staged else 1
 
 
 def test_the_build_stages_everything_before_it_renames_anything(scenario: Scenario) -> None:
@@ -333,11 +332,16 @@ def test_the_build_stages_everything_before_it_renames_anything(scenario: Scenar
     points = [p for p in scenario.points if not p.cache]
     # The plan cache is written last, in docgen's own folder.
     assert scenario.points[len(points) :] == [p for p in scenario.points if p.cache]
-    # The folders first, then everything staged, then the renames and deletions, then the
-    # kept old files dropped: nothing is renamed into place before all is staged.
+    # Everything staged, then the renames and deletions, then the kept old files dropped:
+    # nothing is renamed into place before all is staged.
     assert [_phase(p) for p in points] == sorted(_phase(p) for p in points)
     made = [p.path for p in points if p.kind == "makedirs"]
     assert made == sorted({str(Path(p).parent) for p in new if Path(p).parent.name == "fleet"})
+    # Each page's text is staged as soon as it is rendered, before the write makes its
+    # folder; the export, made once every page is rendered, is staged with the write.
+    first_folder = next(n for n, p in enumerate(points) if p.kind == "makedirs")
+    early = {scenario.target_of(p.path) for p in points[:first_folder] if p.kind == "create"}
+    assert early == {*new, *changed} - {"docs/_build/registry.json"}
     # Each new text is staged in the staging folder (never beside an output), then renamed.
     for path in [*new, *changed]:
         (rename,) = [p for p in points if p.kind == "replace" and p.path == path]

@@ -3,7 +3,7 @@ staging folder, which git ignores), renames only when all is staged, and undoes 
 did when an OS call fails, with one located error naming the file and the reason.
 
 Running as root, permissions cannot make a write fail: the OS calls of ``docgen.io.writes``
-are made to fail instead, at a chosen call.
+and of its sweep (``docgen.io.staging``) are made to fail instead, at a chosen call.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 from docgen import config
 from docgen.errors import WriteError
-from docgen.io import writes
+from docgen.io import staging, writes
 from docgen.io.writes import OLD_SUFFIX, STAGING, TMP_SUFFIX, Write
 
 OWN = ".docgen-cache"
@@ -70,8 +70,14 @@ def failing(monkeypatch: pytest.MonkeyPatch, name: str, at: int, code: int) -> l
 
     hooked = Failing()
     setattr(hooked, name, call)
-    monkeypatch.setattr(writes, "os", hooked)
+    _hook(monkeypatch, hooked)
     return calls
+
+
+def _hook(monkeypatch: pytest.MonkeyPatch, hooked: object) -> None:
+    """Make the OS calls of ``writes`` and of ``staging`` (its sweep) go through ``hooked``."""
+    for module in (writes, staging):
+        monkeypatch.setattr(module, "os", hooked)
 
 
 @pytest.mark.parametrize(
@@ -302,7 +308,7 @@ def test_an_own_folder_that_cannot_be_searched_is_not_swept_and_staging_moves_be
 
             return call
 
-    monkeypatch.setattr(writes, "os", Unsearchable())
+    _hook(monkeypatch, Unsearchable())
     writes.apply(project, TODO)
     monkeypatch.undo()
     assert tree(project.root) == {

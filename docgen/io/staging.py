@@ -1,0 +1,63 @@
+"""docgen's staging folder (``.docgen-cache/staging``): the names of the files staged there
+and the sweep of what an interrupted write left, there and beside its targets.
+
+A build stages each new text there before it renames any into place (see ``writes``);
+large builds stage a page's text as soon as it is rendered (see ``docgen.prestage``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import stat
+from collections.abc import Collection, Iterable
+from contextlib import suppress
+
+from docgen.config import Project
+from docgen.io import files
+
+TMP_SUFFIX = ".docgen-tmp"
+#: A hard link to a file being replaced or deleted, kept until the whole write is done.
+OLD_SUFFIX = ".docgen-old"
+#: The folder under docgen's own folder where new files are staged.
+STAGING = "staging"
+#: Numbers the files this process stages (``PID-N``), so no two of them share a name.
+_NUMBERS = itertools.count(1)
+
+
+def taken() -> int:
+    """A number no other file this process staged has."""
+    return next(_NUMBERS)
+
+
+def sweep_temporaries(project: Project, paths: Iterable[str], keep: Collection[str] = ()) -> None:
+    """Remove what an interrupted write left: the staging folder's files (but ``keep``,
+    staged by this build), and the temporaries and kept old files beside ``paths``; never
+    in a folder that leads outside the root, nor through a linked own or staging folder."""
+    root = str(project.root)
+    inside = files.Inside(root)
+    own = os.path.join(root, files.OWN_FOLDER)
+    staging = os.path.join(own, STAGING)
+    folders = {os.path.dirname(os.path.join(root, p)) for p in paths}
+    for folder in sorted(folders | {staging}):
+        try:
+            if folder == staging and not (_plain_folder(own) and _plain_folder(staging)):
+                continue
+            if inside.real(folder, os.path.islink(folder)) is None:
+                continue
+            entries = list(os.scandir(folder))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for entry in entries:
+            leftover = entry.name.startswith(".") and entry.name.endswith((TMP_SUFFIX, OLD_SUFFIX))
+            if (folder == staging and entry.path not in keep) or leftover:
+                with suppress(FileNotFoundError, IsADirectoryError, PermissionError):
+                    os.unlink(entry.path)
+
+
+def _plain_folder(path: str) -> bool:
+    """Whether ``path`` is a folder itself, not a symbolic link to one."""
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False

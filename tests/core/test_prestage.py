@@ -1,0 +1,160 @@
+"""A build stages each page's text as soon as it is rendered (``docgen.prestage``): no
+process holds every page's text, the tree written is the one a build holding every text
+writes, and a failed build leaves nothing behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import Project
+
+from docgen import cache, inputs
+from docgen.config import load_project
+from docgen.errors import OwnershipError
+from docgen.io import staging, writes
+from docgen.io.writes import STAGING, TMP_SUFFIX, Write
+from docgen.outputs import Output
+from docgen.prestage import Prestage
+
+OWN = ".docgen-cache"
+EXPORT = "docs/_build/registry.json"
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` but docgen's own folder, by content."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and OWN not in p.relative_to(root).parts
+    }
+
+
+def _edited(project: Project) -> None:
+    """Inputs that change pages, variants and the export, and add a page in a new folder."""
+    project.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 6\n")
+    project.write(
+        "templates/fleet/hosts.mdx.j2", '---\ntitle: "Hosts"\n---\n\n{{ models_table() }}\n'
+    )
+
+
+def _writes_seen(monkeypatch: pytest.MonkeyPatch) -> list[Write]:
+    """Every write ``writes.apply`` is given from now on."""
+    seen: list[Write] = []
+    real = writes.Transaction.run
+
+    def run(self: writes.Transaction, todo: Any, progress: Any) -> None:
+        seen.extend(todo)
+        real(self, todo, progress)
+
+    monkeypatch.setattr(writes.Transaction, "run", run)
+    return seen
+
+
+def test_a_build_writes_each_page_from_where_it_was_staged_and_the_tree_is_the_same(
+    example: Project, run, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    holding = Project(tmp_path / "holding")
+    shutil.copytree(example.root, holding.root)
+    for project in (example, holding):
+        assert run(project, "build").exit_code == 0
+        _edited(project)
+    seen = _writes_seen(monkeypatch)
+    assert run(example, "build").exit_code == 0
+    staged = {w.path for w in seen if w.staged is not None}
+    held = {w.path for w in seen if w.staged is None and w.text is not None}
+    assert "docs/fleet/hosts.mdx" in staged and "docs/inference/set-up-vllm.mdx" in staged
+    assert held == {EXPORT}  # made once every page is rendered, written with the rest
+    assert all(w.text == "" and f"/{OWN}/{STAGING}/" in (w.staged or "") for w in seen if w.staged)
+    assert not (example.root / OWN / STAGING).exists()
+    monkeypatch.setattr(Prestage, "open", classmethod(lambda cls, project: None))
+    del seen[:]
+    assert run(holding, "build").exit_code == 0
+    assert {w.path for w in seen if w.text} == staged | held  # every text held until written
+    assert _files(example.root) == _files(holding.root)
+    assert run(example, "check").exit_code == 0
+
+
+def test_a_build_that_fails_after_staging_leaves_the_tree_as_it_was(make_project, run) -> None:
+    project = make_project()
+    project.write("docs/models.mdx", "written by hand\n")  # where the build would write
+    before = project.snapshot()
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert "refusing to overwrite docs/models.mdx" in outcome.output
+    assert project.snapshot() == before
+    assert not (project.root / OWN).exists()  # not even docgen's own folder is left
+
+
+def test_a_hand_edit_after_a_build_that_found_its_pages_on_disk_is_still_drift(
+    example: Project, run
+) -> None:
+    assert run(example, "build").exit_code == 0
+    shutil.rmtree(example.root / OWN)
+    assert run(example, "build").exit_code == 0  # renders again: every page is on disk
+    project = load_project(example.root)
+    stored = cache.load(project, inputs.key(project))
+    assert stored is not None and stored.outputs
+    assert not [o.path for o in stored.outputs if o.verified or o.staged]
+    example.edit("docs/inference/set-up-vllm.mdx", "vllm serve", "vllm  serve")
+    outcome = run(example, "check")
+    assert outcome.exit_code == 1
+    assert "docs/inference/set-up-vllm.mdx" in outcome.output
+
+
+def test_a_staged_text_that_cannot_be_written_as_utf8_is_refused_and_nothing_staged(
+    make_project,
+) -> None:
+    project = load_project(make_project().root)
+    stage = Prestage.open(project)
+    assert stage is not None
+    with pytest.raises(OwnershipError) as caught:
+        stage.output(Output("docs/late.mdx", "fine \u00e9 then \udc80 here\n", "t.j2"))
+    assert str(caught.value.problems[0]).startswith("docs/late.mdx:1:1: error: cannot write")
+    assert os.listdir(stage.folder) == []
+    stage.close(failed=True)
+    assert not (project.root / OWN).exists()
+
+
+def test_a_text_staged_on_another_file_system_than_its_page_is_copied_beside_it(
+    make_project, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = load_project(make_project().root)
+    stage = Prestage.open(project)
+    assert stage is not None
+    page = stage.output(Output("docs/a.mdx", "new a\n", "t.j2"))
+    assert page.staged.startswith(stage.folder) and page.text == ""
+    real_stat = os.stat
+
+    def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
+        found = real_stat(path, *args, **kwargs)
+        if os.fspath(path).endswith(STAGING):  # the staging folder: another device
+            return os.stat_result((*found[:2], found.st_dev + 1, *found[3:]))
+        return found
+
+    monkeypatch.setattr(writes.os, "stat", stat)
+    (project.root / "docs").mkdir()
+    writes.apply(project, [Write("docs/a.mdx", "", new=True, staged=page.staged)])
+    assert (project.root / "docs/a.mdx").read_text("utf-8") == "new a\n"
+    assert not os.path.exists(page.staged)
+    assert not list(project.root.rglob(f"*{TMP_SUFFIX}"))
+    stage.close()
+    assert not (project.root / OWN / STAGING).exists()
+
+
+def test_what_a_killed_build_staged_is_swept_before_the_next_one_stages(make_project) -> None:
+    project = load_project(make_project().root)
+    left = project.root / OWN / STAGING / f"1-1{TMP_SUFFIX}"
+    left.parent.mkdir(parents=True)
+    (project.root / OWN / ".gitignore").write_text("*\n", "utf-8")
+    left.write_text("half a page", "utf-8")
+    stage = Prestage.open(project)
+    assert stage is not None and not left.exists()
+    kept = stage.output(Output("docs/a.mdx", "a\n", "t.j2")).staged
+    staging.sweep_temporaries(project, ["docs/a.mdx"], keep={kept})  # as writes.apply does
+    assert os.path.exists(kept)
+    stage.close()
+    assert not os.path.exists(kept)
