@@ -1,8 +1,9 @@
 """docgen's staging folder (``.docgen-cache/staging``): the names of the files staged there
 and the sweep of what an interrupted write left, there and beside its targets.
 
-A build stages each new text there before it renames any into place (see ``writes``);
-large builds stage a page's text as soon as it is rendered (see ``docgen.prestage``).
+A write stages each new text there before it renames any into place (see ``writes``); a
+build stages each page's text there as soon as it is rendered (see ``docgen.prestage``).
+The sweep only deletes, through this module's ``os``.
 """
 
 from __future__ import annotations

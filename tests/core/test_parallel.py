@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
-from scale import docgen, snapshot, write_corpus
+from scale import CACHE, docgen, snapshot, write_corpus
 
 from docgen import parallel
 from docgen.config import load_project
@@ -173,6 +173,23 @@ def test_build_through_the_fork_writes_the_same_tree(forking, tmp_path, monkeypa
     monkeypatch.setenv("DOCGEN_JOBS", "1")
     assert docgen(tmp_path / "b", "build", "-q").exit_code == 0
     assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+
+
+def test_a_build_that_breaks_in_the_forked_share_leaves_nothing_it_staged(forking, tmp_path):
+    """Both processes stage the pages they render (docgen.prestage); a template error in
+    the copy's share stops the build, and neither process's staged texts are left."""
+    root = tmp_path / "p"
+    write_corpus(root, profiles=300, pages=12)
+    last = sorted(plan(load_project(root)).registry.profiles)[-1]
+    template = root / "templates/profiles/[profile].mdx.j2"
+    broken = f"{{% if profile.id == '{last}' %}}{{{{ profile.nonexistent }}}}{{% endif %}}\n"
+    template.write_text(broken + template.read_text("utf-8"), "utf-8")
+    before = snapshot(root)
+    outcome = docgen(root, "build", "-q")
+    assert outcome.exit_code == 2
+    assert "templates/profiles/[profile].mdx.j2:1: error:" in outcome.output
+    assert snapshot(root) == before
+    assert not (root / CACHE).exists()  # the build made docgen's folder, and removed it
 
 
 def test_the_collector_is_paused_only_inside_the_block_and_left_as_it_was() -> None:
