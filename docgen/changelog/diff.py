@@ -17,7 +17,7 @@ from docgen.changelog.shared_diff import shared_changes
 from docgen.config import Project
 from docgen.errors import DocgenError
 from docgen.io import files
-from docgen.registry.load import load_bytes
+from docgen.registry.load import load_bytes, unchecked
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
 
 
@@ -38,9 +38,10 @@ def registry_file(project: Project, path: str) -> Registry:
 
 
 def committed_registry(project: Project) -> Registry | None:
-    """The registry as last committed when the working one differs from it; None outside
-    a git repository, when the committed registry is missing or broken, or when it is the
-    same file (a pull request's checkout): then nothing changed since the commit."""
+    """The registry as last committed when the working one differs from it, built without
+    its checks (it is history: it need not pass today's rules); None outside a git
+    repository, when the committed registry is missing or cannot be built, or when it is
+    the same file (a pull request's checkout): then nothing changed since the commit."""
     try:
         raw = git.registry_bytes_at(project, "HEAD")
     except DocgenError:
@@ -48,10 +49,7 @@ def committed_registry(project: Project) -> Registry | None:
     now = files.read_quietly(project.registry_path, files.Inside(project.root), files.MAX_BYTES)
     if raw == now:
         return None
-    try:
-        return load_bytes(raw, f"HEAD:{project.config.registry}", start_rules=False)
-    except DocgenError:
-        return None
+    return unchecked(raw, f"HEAD:{project.config.registry}")
 
 
 def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:

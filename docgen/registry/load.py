@@ -59,6 +59,21 @@ def load_bytes(raw: bytes, name: str, start_rules: bool = True) -> Registry:
         return _load_text(decode(raw, name), name, start_rules)
 
 
+def unchecked(raw: bytes, name: str) -> Registry | None:
+    """The model of ``raw`` built without the schema and the rules: what an older state of
+    the registry held (history need not pass today's rules); None when its text cannot be
+    read or no model can be built from it."""
+    from docgen.heap import collector_paused
+
+    try:
+        with collector_paused():
+            text = decode(raw, name)
+            doc = load_fast(text, name) or load_text(text, name)
+            return build(doc) if isinstance(doc.data, dict) else None
+    except Exception:  # noqa: BLE001 - unchecked data may break the builder anywhere
+        return None
+
+
 def _load_text(text: str, name: str, start_rules: bool = True) -> Registry:
     """Check, then build. A large registry is checked by a forked copy while this process
     builds the model; the model of a registry the checks refuse is thrown away."""

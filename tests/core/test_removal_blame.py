@@ -53,6 +53,22 @@ def test_a_pure_removal_is_blamed_where_the_value_stood_in_the_commit(example, r
     ]
 
 
+def test_a_commit_that_todays_rules_refuse_still_locates_a_removal(example, run):
+    """The committed registry is history: an expectation it broke when committed (so
+    ``check`` would refuse it now) does not hide where a removed value stood."""
+    committed_before(example, run)
+    good = "present: {async-scheduling: true, gpu-memory-utilization: 0.4}"
+    example.edit("profiles.yaml", good, good.replace("0.4}", "0.5}"))
+    assert run(example, "check").exit_code == 2  # the committed state breaks a rule
+    git(example.root, "commit", "-qam", "an expectation its args break")
+    example.edit("profiles.yaml", good.replace("0.4}", "0.5}"), good)
+    example.edit("profiles.yaml", MTP, "")
+    assert blamed(example, run) == [
+        f"registry entry behind it: HEAD:profiles.yaml:117:7 profiles.{SPARK}.args."
+        "speculative-config"
+    ]
+
+
 def test_the_seeds_whole_change_blames_only_what_changed(example, run):
     example.write("profiles.yaml", committed_before(example, run))
     found = blamed(example, run)

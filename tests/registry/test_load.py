@@ -288,3 +288,23 @@ def test_errors_in_a_registry_libyaml_reads_are_located_without_ruamel(monkeypat
     assert str(info.value) == (
         "profiles.yaml:41:21: error: '--max-num-seqs' expects an integer, got 'two'"
     )
+
+
+@pytest.mark.parametrize("text", [case[1] for case in BROKEN])
+def test_an_unchecked_registry_is_a_model_or_none_never_an_error(text: str) -> None:
+    """History (the committed registry a blame compares with) is built without the checks:
+    whatever its text, the answer is a model or None, never an exception."""
+    built = registry.unchecked(text.encode("utf-8"), "HEAD:profiles.yaml")
+    assert built is None or built.path == "HEAD:profiles.yaml"
+
+
+@pytest.mark.parametrize(
+    "raw", [b"\xff\xfe not UTF-8", b"- a list\n- of items\n", b"profiles: 3\n", b"a: [\n"]
+)
+def test_an_unchecked_registry_that_cannot_be_built_is_none(raw: bytes) -> None:
+    assert registry.unchecked(raw, "HEAD:profiles.yaml") is None
+
+
+def test_an_unchecked_registry_that_passes_the_checks_is_the_checked_model() -> None:
+    raw = MINIMAL_REGISTRY.encode("utf-8")
+    assert registry.unchecked(raw, "profiles.yaml") == load_bytes(raw, "profiles.yaml")
