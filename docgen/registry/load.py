@@ -60,17 +60,18 @@ def load_bytes(raw: bytes, name: str, start_rules: bool = True) -> Registry:
 
 
 def unchecked(raw: bytes, name: str) -> Registry | None:
-    """The model of ``raw`` built without the schema and the rules: what an older state of
-    the registry held (history need not pass today's rules); None when its text cannot be
-    read or no model can be built from it."""
+    """The model of ``raw`` built without the rules: what an older state of the registry
+    held (history need not pass today's rules, but it must have the schema's shape, which
+    every reader of a model relies on); None when its text cannot be read, does not fit
+    the schema, or no model can be built from it."""
     from docgen.heap import collector_paused
 
     try:
         with collector_paused():
             text = decode(raw, name)
             doc = load_fast(text, name) or load_text(text, name)
-            return build(doc) if isinstance(doc.data, dict) else None
-    except Exception:  # noqa: BLE001 - unchecked data may break the builder anywhere
+            return build(doc) if schema.is_valid(doc.data) else None
+    except Exception:  # noqa: BLE001 - rules unchecked: the builder may break anywhere
         return None
 
 

@@ -119,7 +119,11 @@ def _compared(
     )
     if unread:
         record = with_partials(project, digest, the_plan.record)
-        the_plan = plan(project, the_plan.full_registry, record, render=unread)
+        again = plan(project, the_plan.full_registry, record, render=unread)
+        # What the first plan rendered stays as it is: planned again, it would be kept as a
+        # digest (its reads hold), with neither its text nor where a build staged it.
+        done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
+        the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
         report = sync.compare(project, the_plan, products)
     return the_plan, digest, report
 

@@ -470,3 +470,45 @@ def test_a_hand_edited_page_is_rendered_again_from_the_stored_partials(example, 
     again = run(example, "check")
     assert again.exit_code == 1 and again.output == result.output
     assert "_partials/profile.j2" in rendered
+
+
+SPARK_PAGE = "docs/profiles/vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.mdx"
+N1X_PAGE = "docs/profiles/vllm.n1x.single.qwen3-6-35b-a3b-nvfp4.mdx"
+
+
+def _edit_one_and_touch_another(example: Project) -> None:
+    """A registry edit the record reaches (the DGX Spark pages) and a hand edit of a page
+    it keeps (the N1X profile's), which the build renders again for its text."""
+    example.edit(N1X_PAGE, "This page describes", "This page, edited by hand, describes")
+    example.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 5\n")
+
+
+def test_a_build_after_an_edit_and_a_hand_edit_elsewhere_writes_every_page(
+    example, run, tmp_path
+) -> None:
+    """The page edited by hand is planned again; the pages the edit reached keep the text
+    (or the staged file) the first plan gave them, so every one is written in full."""
+    assert run(example, "build").exit_code == 0
+    _edit_one_and_touch_another(example)
+    reference = Project(tmp_path / "reference")
+    shutil.copytree(example.root, reference.root, ignore=shutil.ignore_patterns(cache.FOLDER))
+    assert run(example, "build").exit_code == 0
+    assert run(reference, "build").exit_code == 0  # from scratch: no cache, no record
+    assert "--max-num-seqs 5" in example.read(SPARK_PAGE)
+    assert "edited by hand" not in example.read(N1X_PAGE)
+    mine = {p: d for p, d in example.snapshot().items() if not p.startswith(cache.FOLDER)}
+    theirs = {p: d for p, d in reference.snapshot().items() if not p.startswith(cache.FOLDER)}
+    assert mine == theirs
+    assert run(example, "check").exit_code == 0
+
+
+def test_a_check_after_an_edit_and_a_hand_edit_elsewhere_diffs_the_rendered_text(
+    example, run
+) -> None:
+    assert run(example, "build").exit_code == 0
+    _edit_one_and_touch_another(example)
+    result = run(example, "check")
+    assert result.exit_code == 1
+    assert "+  --max-num-seqs 5 \\" in result.output  # the page the edit reached, in full
+    assert "-This page, edited by hand, describes" in result.output
+    assert ",0 @@" not in result.output  # no page diffed against an empty text

@@ -69,6 +69,33 @@ def test_a_commit_that_todays_rules_refuse_still_locates_a_removal(example, run)
     ]
 
 
+@pytest.mark.parametrize(
+    ("good", "broken"),
+    [
+        ("staging_reserve_bytes: 3221225472", 'staging_reserve_bytes: "3 GiB"'),
+        ("    digest: sha256:", "    digest: [1, x]\n    old-digest: sha256:"),
+    ],
+)
+def test_a_commit_that_breaks_the_schema_gives_drift_without_its_blame(example, run, good, broken):
+    """A committed registry the schema refuses is no history to compare with (every reader
+    of a model relies on its shape): the drift is reported as if outside git, never a crash."""
+    assert run(example, "build").exit_code == 0
+    git(example.root, "init", "-q")
+    example.edit("profiles.yaml", good, broken)
+    git(example.root, "add", ".")
+    git(example.root, "commit", "-qm", "a registry the schema refuses")
+    example.edit("profiles.yaml", broken, good)
+    example.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 3\n")
+    assert blamed(example, run) == [
+        f"registry entry behind it: profiles.yaml:{_line_of(example, 'max-num-seqs: 3')}:7 "
+        f"profiles.{SPARK}.args.max-num-seqs"
+    ]
+
+
+def _line_of(example: Project, text: str) -> int:
+    return example.read("profiles.yaml").split("\n").index(f"      {text}") + 1
+
+
 def test_the_seeds_whole_change_blames_only_what_changed(example, run):
     example.write("profiles.yaml", committed_before(example, run))
     found = blamed(example, run)
