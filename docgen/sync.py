@@ -231,7 +231,8 @@ def apply(
     todo = report.of(NEW, CHANGED, STALE)
     for change in todo:
         output = change.output
-        assert output is None or not output.digest or output.staged, "a cached plan"
+        if output is not None and output.digest and not output.staged:  # even under -O
+            raise AssertionError(f"no text to write for {change.path}: a digest-only plan")
     # Not Write(..., new=True) for NEW: a new page's path may hold a dangling link or a
     # FIFO (no file to compare), which a failed build must put back.
     planned = [

@@ -158,3 +158,17 @@ def test_what_a_killed_build_staged_is_swept_before_the_next_one_stages(make_pro
     assert os.path.exists(kept)
     stage.close()
     assert not os.path.exists(kept)
+
+
+def test_an_output_known_only_by_its_digest_is_never_written_as_an_empty_file(
+    make_project,
+) -> None:
+    """A plan output with neither its text nor a staged file cannot be written: the write
+    stops (an internal error, also under ``python -O``) before touching anything."""
+    from docgen.sync import NEW, Change, Report, apply
+
+    project = load_project(make_project().root)
+    page = Output("docs/x.mdx", "text\n", "t.j2").digest_only()
+    with pytest.raises(AssertionError, match="no text to write for docs/x.mdx"):
+        apply(project, Report([Change("docs/x.mdx", NEW, page, None)]))
+    assert not (project.root / "docs").exists()
