@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -219,3 +220,22 @@ def git(root: Path | str, *args: str) -> None:
     """Run git in ``root`` as a fixed author, failing the test on an error."""
     who = ["-c", "user.email=a@b", "-c", "user.name=a"]
     subprocess.run(["git", *who, *args], cwd=root, check=True, capture_output=True)
+
+
+def staging_on_another_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``docgen.io.writes`` (its ``os`` as it is now) see the staging folder on another
+    file system than every other folder: its device number one higher."""
+    import os
+
+    from docgen.io import writes
+    from docgen.io.staging import STAGING
+
+    real_stat = os.stat
+
+    def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
+        found = real_stat(path, *args, **kwargs)
+        if os.fspath(path).endswith(STAGING):
+            return os.stat_result((*found[:2], found.st_dev + 1, *found[3:]))
+        return found
+
+    monkeypatch.setattr(writes.os, "stat", stat)

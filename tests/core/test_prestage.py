@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Project
+from conftest import Project, staging_on_another_device
 
 from docgen import cache, inputs
 from docgen.config import load_project
@@ -127,15 +127,7 @@ def test_a_text_staged_on_another_file_system_than_its_page_is_copied_beside_it(
     assert stage is not None
     page = stage.output(Output("docs/a.mdx", "new a\n", "t.j2"))
     assert page.staged.startswith(stage.folder) and page.text == ""
-    real_stat = os.stat
-
-    def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
-        found = real_stat(path, *args, **kwargs)
-        if os.fspath(path).endswith(STAGING):  # the staging folder: another device
-            return os.stat_result((*found[:2], found.st_dev + 1, *found[3:]))
-        return found
-
-    monkeypatch.setattr(writes.os, "stat", stat)
+    staging_on_another_device(monkeypatch)
     (project.root / "docs").mkdir()
     writes.apply(project, [Write("docs/a.mdx", "", new=True, staged=page.staged)])
     assert (project.root / "docs/a.mdx").read_text("utf-8") == "new a\n"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import staging_on_another_device
 
 from docgen import config
 from docgen.errors import WriteError
@@ -162,16 +163,8 @@ def test_a_killed_writes_leftovers_are_ignored_by_git_and_swept_by_the_next(proj
 
 
 def test_staging_falls_back_beside_the_target_on_another_file_system(project, monkeypatch):
-    real_stat = os.stat
-
-    def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
-        found = real_stat(path, *args, **kwargs)
-        if os.fspath(path).endswith(STAGING):  # the staging folder: another device
-            return os.stat_result((*found[:2], found.st_dev + 1, *found[3:]))
-        return found
-
     created = failing(monkeypatch, "open", 0, 0)
-    monkeypatch.setattr(writes.os, "stat", stat)
+    staging_on_another_device(monkeypatch)
     writes.apply(project, TODO)
     staged = [Path(p) for p in created if p.endswith(TMP_SUFFIX)]
     assert [(p.parent.name, p.name[: -len(TMP_SUFFIX)].rsplit(".", 1)[0]) for p in staged] == [
