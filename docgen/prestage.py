@@ -11,8 +11,8 @@ the next build before it stages anything.
 from __future__ import annotations
 
 import os
-import stat
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 
 from docgen.config import Project
@@ -31,24 +31,16 @@ class Prestage:
 
     @classmethod
     def open(cls, project: Project) -> Prestage | None:
-        """The staging folder, emptied of what a killed build left and made if missing
-        (and docgen's own folder with it); None when it cannot be used, and then a build
-        holds its texts until it writes them."""
-        own = os.path.join(str(project.root), files.OWN_FOLDER)
-        own_made = not os.path.lexists(own)
-        if writes.own_folder(project) is None:
+        """The staging folder, made if missing (and docgen's own folder with it) and
+        emptied of what a killed build left; None when it cannot be used, and then a
+        build holds its texts until it writes them."""
+        folder, own_made = writes.staging_folder(project)
+        if folder is None:
+            if own_made:
+                writes.drop_own_folder(project)
             return None
         staging.sweep_temporaries(project, ())
-        folder = os.path.join(own, staging.STAGING)
-        try:
-            with suppress(FileExistsError):
-                os.mkdir(folder)
-            if stat.S_ISDIR(os.lstat(folder).st_mode):
-                return cls(project, folder, files.Inside(project.root), own_made)
-        except OSError:
-            pass
-        _remove_own(own, own_made)
-        return None
+        return cls(project, folder, files.Inside(project.root), own_made)
 
     def output(self, output: Output) -> Output:
         """``output`` as its digest: its text staged, or found already on disk (then it
@@ -69,12 +61,22 @@ class Prestage:
         staging.sweep_temporaries(self.project, ())
         with suppress(OSError):
             os.rmdir(self.folder)
-        if failed:
-            _remove_own(os.path.dirname(self.folder), self.own_made)
+        if failed and self.own_made:
+            writes.drop_own_folder(self.project)
 
 
-def _remove_own(own: str, made: bool) -> None:
-    if made:
-        with suppress(OSError):
-            writes.remove(os.path.join(own, ".gitignore"))
-            os.rmdir(own)
+@contextmanager
+def staged(project: Project, wanted: bool = True) -> Iterator[Callable[[Output], Output] | None]:
+    """What each output a build renders goes through (``Prestage.output``), or None when
+    not ``wanted`` (a dry run) or the staging folder cannot be used; on leaving, every
+    staged text no write took is removed, and after a failure what the build made."""
+    stage = Prestage.open(project) if wanted else None
+    if stage is None:
+        yield None
+        return
+    try:
+        yield stage.output
+    except BaseException:
+        stage.close(failed=True)
+        raise
+    stage.close()

@@ -90,6 +90,31 @@ def own_folder(project: Project) -> str | None:
     return path
 
 
+def staging_folder(project: Project) -> tuple[str | None, bool]:
+    """The staging folder, made if missing (None when it cannot be used), and whether
+    docgen's own folder was made for it."""
+    own = os.path.join(str(project.root), files.OWN_FOLDER)
+    existed = os.path.lexists(own)
+    if own_folder(project) is None:
+        return None, False
+    path = os.path.join(own, STAGING)
+    try:
+        with suppress(FileExistsError):
+            os.mkdir(path)
+        return (path if stat.S_ISDIR(os.lstat(path).st_mode) else None), not existed
+    except OSError:
+        return None, not existed
+
+
+def drop_own_folder(project: Project) -> None:
+    """Remove docgen's own folder (its ``.gitignore``, then the folder, if it is empty
+    then), made by a command that failed."""
+    own = os.path.join(str(project.root), files.OWN_FOLDER)
+    with suppress(OSError):
+        remove(os.path.join(own, ".gitignore"))
+        os.rmdir(own)
+
+
 def remove(path: str | Path) -> None:
     """Delete ``path`` (a link itself, not what it leads to); a missing one is fine."""
     with suppress(FileNotFoundError):
@@ -184,7 +209,7 @@ class Transaction:
     def run(self, todo: Sequence[Write], progress: Callable[[int], None] | None) -> None:
         try:
             self.make_folders(todo)
-            self.staging = self.staging_folder()
+            self.staging, self.own_made = staging_folder(self.project)
             for write in todo:
                 self.current = (write.path, "write" if write.text is not None else "delete")
                 self.steps.append(self.stage(taken(), write))
@@ -211,21 +236,6 @@ class Transaction:
                 up = os.path.dirname(up)
             os.makedirs(folder)
             self.made += reversed(missing)
-
-    def staging_folder(self) -> str | None:
-        """The staging folder, made if missing; None when it cannot be used."""
-        own = os.path.join(str(self.project.root), files.OWN_FOLDER)
-        existed = os.path.lexists(own)
-        if own_folder(self.project) is None:
-            return None
-        self.own_made = not existed
-        path = os.path.join(own, STAGING)
-        try:
-            with suppress(FileExistsError):
-                os.mkdir(path)
-            return path if stat.S_ISDIR(os.lstat(path).st_mode) else None
-        except OSError:
-            return None
 
     def stage(self, n: int, write: Write) -> _Step:
         """Stage the new text of ``write`` and keep a hard link to the file it replaces."""
@@ -321,7 +331,4 @@ class Transaction:
             with suppress(OSError):
                 os.rmdir(self.staging)
             if failed and self.own_made:
-                own = os.path.dirname(self.staging)
-                with suppress(OSError):
-                    remove(os.path.join(own, ".gitignore"))
-                    os.rmdir(own)
+                drop_own_folder(self.project)

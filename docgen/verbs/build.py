@@ -54,24 +54,17 @@ def build(
     the findings ``check`` reports, for the caller to show and fail on.
     """
     from docgen.cache import remember
-    from docgen.prestage import Prestage
+    from docgen.prestage import staged
 
     with build_lock(project, notify=notify):
         # Each page's text is staged as soon as it is rendered: no process holds them all.
-        staged = None if dry_run else Prestage.open(project)
-        try:
-            the_plan, digest, report = _compared(project, stage=staged.output if staged else None)
+        with staged(project, wanted=not dry_run) as stage:
+            the_plan, digest, report = _compared(project, stage=stage)
             if not dry_run:
                 total = len(report.of(*DRIFTED))
                 step = None if progress is None else lambda done: progress(done, total)
                 sync.apply(project, report, progress=step)
                 remember(project, digest, the_plan)
-        except BaseException:
-            if staged is not None:
-                staged.close(failed=True)
-            raise
-        if staged is not None:
-            staged.close()
         findings = releases.history_problems(project, the_plan)
     return Built(report, dry_run, findings)
 
