@@ -5,43 +5,84 @@ shows each edit where it was made), of only the part of a long page that differs
 
 from __future__ import annotations
 
+import operator
 import re
+from itertools import compress, count
 
 
-def unified_diff(old: str, new: str, name: str) -> str:
-    """A unified diff from ``old`` (the file on disk) to ``new``; its headers name the
-    file ``name``."""
-    import patiencediff
+class LineDiff:
+    """The lines of the file on disk (``old``) and of the planned text (``new``), each with
+    its line ending, split once for every view ``check`` gives of their difference; and
+    how many lines both start and end with."""
 
-    skip, old_lines, new_lines = _differing_middle(
-        old.splitlines(keepends=True), new.splitlines(keepends=True)
-    )
-    lines = patiencediff.unified_diff(
-        old_lines,
-        new_lines,
-        f"a/{name}",
-        f"b/{name}",
-        sequencematcher=patiencediff.PatienceSequenceMatcher,
-    )
-    return "".join(_moved_hunk(line, skip) for line in lines)
+    def __init__(self, old: str, new: str) -> None:
+        self.old = old.splitlines(keepends=True)
+        self.new = new.splitlines(keepends=True)
+        shorter = min(len(self.old), len(self.new))
+        # The first index where the lines differ, compared in C (map, compress), not a loop.
+        differ = map(operator.ne, self.old, self.new)
+        self.same = next(compress(count(), differ), shorter)
+        most = shorter - self.same  # lines the start did not already take
+        differ = map(operator.ne, reversed(self.old), reversed(self.new))
+        self.end = next(compress(range(most), differ), most)
+
+    @property
+    def first_line(self) -> int:
+        """The number of the first line that differs (its text or its line ending)."""
+        return self.same + 1
+
+    def changed(self) -> tuple[set[str], set[str]]:
+        """The lines, without their endings, that only the new text has, and those that
+        only the old text has: ``set(new.splitlines()) - set(old.splitlines())`` and the
+        reverse, from the lines that differ (any other line is in both texts)."""
+        old_middle = "".join(self.old[self.same : len(self.old) - self.end]).splitlines()
+        new_middle = "".join(self.new[self.same : len(self.new) - self.end]).splitlines()
+        old_lines, new_lines = set(self.old), set(self.new)
+        return (
+            {line for line in new_middle if not _has_line(old_lines, line)},
+            {line for line in old_middle if not _has_line(new_lines, line)},
+        )
+
+    def unified(self, name: str) -> str:
+        """A unified diff from ``old`` to ``new``; its headers name the file ``name``."""
+        import patiencediff
+
+        skip = max(0, self.same - CONTEXT)
+        cut = max(0, self.end - CONTEXT)
+        lines = patiencediff.unified_diff(
+            self.old[skip : len(self.old) - cut],
+            self.new[skip : len(self.new) - cut],
+            f"a/{name}",
+            f"b/{name}",
+            sequencematcher=patiencediff.PatienceSequenceMatcher,
+        )
+        return "".join(_moved_hunk(line, skip) for line in lines)
 
 
+def _has_line(lines: set[str], bare: str) -> bool:
+    """Whether ``lines`` (each with its ending) hold the line ``bare`` with any ending
+    ``str.splitlines`` knows, or none (a text's last line)."""
+    return any(bare + ending in lines for ending in LINE_ENDINGS)
+
+
+#: Every line ending ``str.splitlines`` splits at, and none.
+LINE_ENDINGS = (
+    "",
+    "\n",
+    "\r\n",
+    "\r",
+    "\v",
+    "\f",
+    "\x1c",
+    "\x1d",
+    "\x1e",
+    "\x85",
+    "\u2028",
+    "\u2029",
+)
 #: Unchanged lines a diff shows around each change.
 CONTEXT = 3
 _HUNK = re.compile(r"@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
-
-
-def _differing_middle(old: list[str], new: list[str]) -> tuple[int, list[str], list[str]]:
-    """Both sides without the equal lines they start and end with, but for ``CONTEXT``
-    of each, and how many lines were left off at the start: a one-line edit of a long
-    page is diffed in a few lines, not in every line of the page."""
-    shorter = min(len(old), len(new))
-    same = next((n for n, (a, b) in enumerate(zip(old, new, strict=False)) if a != b), shorter)
-    skip = max(0, same - CONTEXT)
-    most = shorter - same  # lines the start did not already take
-    end = next((n for n in range(most) if old[-1 - n] != new[-1 - n]), most)
-    cut = max(0, end - CONTEXT)
-    return skip, old[skip : len(old) - cut], new[skip : len(new) - cut]
 
 
 def _moved_hunk(line: str, skip: int) -> str:

@@ -80,12 +80,7 @@ def written_line(status: str, path: str) -> Line:
 
 def drift_line(change: Change) -> int:
     """First line of the file on disk that differs from what docgen would write."""
-    old = (change.old or "").splitlines()
-    new = change.output.text.splitlines() if change.output else []
-    for number, (a, b) in enumerate(zip(old, new, strict=False), start=1):
-        if a != b:
-            return number
-    return min(len(old), len(new)) + 1
+    return change.lines.first_line
 
 
 def _first_line(change: Change) -> int:

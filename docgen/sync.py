@@ -14,7 +14,8 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from docgen.config import Project
 from docgen.errors import Location, OwnershipError, Problem
@@ -23,6 +24,9 @@ from docgen.io.writes import Write
 from docgen.plan import Output, Plan
 from docgen.registry.model import Source
 from docgen.render.syntax import NOTICE_REACH, owned
+
+if TYPE_CHECKING:
+    from docgen.drift_diff import LineDiff
 
 NEW, CHANGED, UNCHANGED, STALE = "new", "changed", "unchanged", "stale"
 #: The statuses of a file that is not as docgen would write it.
@@ -54,21 +58,25 @@ class Change:
     #: unchanged cannot be behind the drift.
     kept: frozenset[tuple[Any, str]] = frozenset()
 
+    @cached_property
+    def lines(self) -> LineDiff:
+        """The lines of the file on disk and of the planned text, split once."""
+        from docgen.drift_diff import LineDiff
+
+        return LineDiff(self.old or "", self.output.text if self.output else "")
+
     def diff(self, name: str | None = None) -> str:
         """A unified diff from the file on disk to the planned text; its headers name the
         file ``name`` (default: its path; a report may pass the path escaped); see
         ``docgen.drift_diff``."""
-        from docgen.drift_diff import unified_diff
-
-        name = self.path if name is None else name
-        return unified_diff(self.old or "", self.output.text if self.output else "", name)
+        return self.lines.unified(self.path if name is None else name)
 
     def behind(self) -> list[Source]:
         """The registry entries (or changelog entries) whose text appears in the lines
         that differ."""
         if self.output is None or self.old is None:
             return []
-        return attribute(self.old, self.output, self.gone, self.kept)
+        return attribute(self.old, self.output, self.gone, self.kept, self.lines)
 
     @property
     def cause(self) -> str:
@@ -250,6 +258,7 @@ def attribute(
     output: Output,
     gone: Sequence[Source] = (),
     kept: frozenset[tuple[Any, str]] = frozenset(),
+    lines: LineDiff | None = None,
 ) -> list[Source]:
     """Registry entries whose current value shows more often in the new text than the old,
     then removed values (``gone``, located in the older registry) that show more often in
@@ -261,23 +270,23 @@ def attribute(
     line per value (see ``_export_view``), so an argument's tokens, one per JSON line,
     read as the words its source holds; values are counted, not the paths that key them.
     A page made from changelog entries has one line per release: every release whose
-    line differs is behind it.
+    line differs is behind it. ``lines``, when given, are ``old``'s and the text's lines.
     """
-    new = output.text
+    from docgen.drift_diff import LineDiff
+
     export = output.kind == "export"
     if export:
-        old, new = _export_view(old, new)
-    old_lines, new_lines = set(old.splitlines()), set(new.splitlines())
-    added = _joined(new_lines - old_lines, export)
-    removed = _joined(old_lines - new_lines, export)
+        more, fewer = LineDiff(*_export_view(old, output.text)).changed()
+    else:
+        more, fewer = (lines or LineDiff(old, output.text)).changed()
+    added, removed = _joined(more, export), _joined(fewer, export)
     if output.basis == "changelog":
         both = f"{added}\n{removed}"
         return [s for s in output.sources if s.text and _count(s.text, both)]
-    shown = [
-        s
-        for s in output.sources
-        if s.text and s.text in added and _count(s.text, added) > _count(s.text, removed)
-    ]
+    # Many entries hold the same text (a port, a flag's value): each text is counted once.
+    texts = {s.text for s in output.sources if s.text and s.text in added}
+    more = {t for t in texts if _count(t, added) > _count(t, removed)}
+    shown = [s for s in output.sources if s.text in more]
     changed = [s for s in shown if (s.keypath, s.text) not in kept]
     went = [
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
@@ -296,10 +305,25 @@ def _export_view(old: str, new: str) -> tuple[str, str]:
     argv) on one line as its words, shell-quoted as pages and registry sources show them;
     the texts as they are when either is not JSON."""
     try:
-        old_data, new_data = json.loads(old), json.loads(new)
+        old_data, new_data = _tagged(old), _tagged(new)
     except ValueError:
         return old, new
     return _flat_lines(old_data, new_data), _flat_lines(new_data, old_data)
+
+
+def _tagged(text: str) -> Any:
+    """JSON ``text`` with each number read as ``(NUMBER, its text as Python prints it)``:
+    then two values are equal exactly when JSON writes them alike (in Python, ``True == 1``
+    and ``1 == 1.0``)."""
+    return json.loads(
+        text,
+        parse_int=lambda s: (NUMBER, str(int(s))),
+        parse_float=lambda s: (NUMBER, str(float(s))),
+        parse_constant=lambda s: (NUMBER, str(float(s))),
+    )
+
+
+NUMBER = "number"
 
 
 def _flat_lines(data: Any, other: Any) -> str:
@@ -309,9 +333,9 @@ def _flat_lines(data: Any, other: Any) -> str:
 def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
     """One ``path: value`` line per value; a list's items are keyed by position, which
     keeps equal values apart as well as ids would (lines are compared by what they hold).
-    An object of a list that ``other`` (the other export) holds at the same place, as the
-    same JSON, gives the same lines on both sides, none of which can differ: it is left
-    out (most of a large export, when one profile changed)."""
+    An object of a list that ``other`` (the other export) holds at the same place, equal,
+    gives the same lines on both sides, none of which can differ: it is left out (most of
+    a large export, when one profile changed)."""
     if isinstance(value, dict):
         fields = other if isinstance(other, dict) else {}
         for key, item in value.items():
@@ -322,16 +346,11 @@ def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
         items = other if isinstance(other, list) else []
         for n, item in enumerate(value):
             twin = items[n] if n < len(items) else None
-            if isinstance(item, dict) and isinstance(twin, dict) and _same_json(item, twin):
+            if isinstance(item, dict) and item == twin:
                 continue
             yield from _flat(item, f"{path}[{n}]", twin)
     else:
-        yield f"{path}: {value}"
-
-
-def _same_json(a: Any, b: Any) -> bool:
-    """Whether two JSON values are written alike (``True`` and ``1`` are not)."""
-    return json.dumps(a, ensure_ascii=False) == json.dumps(b, ensure_ascii=False)
+        yield f"{path}: {value[1] if isinstance(value, tuple) else value}"
 
 
 def _count(text: str, haystack: str) -> int:

@@ -37,19 +37,25 @@ def registry_file(project: Project, path: str) -> Registry:
     return load_bytes(raw, path, start_rules=False)
 
 
-def committed_registry(project: Project) -> Registry | None:
-    """The registry as last committed when the working one differs from it, built without
-    its checks (it is history: it need not pass today's rules); None outside a git
-    repository, when the committed registry is missing or cannot be built, or when it is
-    the same file (a pull request's checkout): then nothing changed since the commit."""
+def since_commit(project: Project, working: Registry | None) -> tuple[Registry, Registry] | None:
+    """The registry as last committed and the working one, when the working file differs
+    from the commit; the committed one is built without its checks (it is history: it need
+    not pass today's rules). The working one is ``working`` when given, else also built
+    without them: a caller that computes this beside the load that checks it (``check``,
+    in a forked copy) is stopped there by a registry the rules refuse.
+
+    None outside a git repository, when either registry is missing or cannot be built,
+    or when they are the same file (a pull request's checkout): nothing changed since."""
     try:
         raw = git.registry_bytes_at(project, "HEAD")
     except DocgenError:
         return None
     now = files.read_quietly(project.registry_path, files.Inside(project.root), files.MAX_BYTES)
-    if raw == now:
+    if now is None or raw == now:
         return None
-    return unchecked(raw, f"HEAD:{project.config.registry}")
+    old = unchecked(raw, f"HEAD:{project.config.registry}")
+    new = working or unchecked(now, project.config.registry)
+    return None if old is None or new is None else (old, new)
 
 
 def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:

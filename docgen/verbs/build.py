@@ -138,11 +138,10 @@ def _since_commit(
 
     ``check`` computes this in a forked copy while it plans (which loads the registry
     itself), and asks only on drift; computed here, it uses the registry ``planned``."""
-    from docgen.changelog.diff import committed_registry, removed_sources
-    from docgen.registry.load import load_registry
+    from docgen.changelog.diff import removed_sources, since_commit
 
-    old = committed_registry(project)
-    if old is None:
+    found = since_commit(project, planned[0] if planned else None)
+    if found is None:
         return None
-    gone = removed_sources(old, planned[0] if planned else load_registry(project))
-    return gone, frozenset((s.keypath, s.text) for s in registry_sources(old))
+    old, new = found
+    return removed_sources(old, new), frozenset((s.keypath, s.text) for s in registry_sources(old))

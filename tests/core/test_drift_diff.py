@@ -9,6 +9,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
+from docgen.drift_diff import LINE_ENDINGS, LineDiff
 from docgen.plan import Output
 from docgen.sync import CHANGED, Change
 
@@ -75,3 +76,42 @@ def test_an_edit_deep_in_a_long_page_is_numbered_where_it_stands():
         " line 8002",
         " line 8003",
     ]
+
+
+#: Lines with every ending ``str.splitlines`` knows, and a last line with none.
+ENDED = st.lists(
+    st.sampled_from(["a", "b", ""]).flatmap(
+        lambda text: st.sampled_from(LINE_ENDINGS).map(lambda end: text + end)
+    ),
+    max_size=12,
+)
+
+
+@given(head=ENDED, old=ENDED, new=ENDED, tail=ENDED)
+def test_the_lines_only_one_side_has_are_those_of_whole_sets_of_lines(head, old, new, tail):
+    """``changed`` looks only at the lines between the equal start and end, yet gives
+    exactly the set differences of every line of both texts (without their endings)."""
+    before, after = "".join([*head, *old, *tail]), "".join([*head, *new, *tail])
+    whole_before, whole_after = set(before.splitlines()), set(after.splitlines())
+    assert LineDiff(before, after).changed() == (
+        whole_after - whole_before,
+        whole_before - whole_after,
+    )
+
+
+@given(old=ENDED, new=ENDED)
+def test_the_first_line_is_the_first_that_differs_in_text_or_ending(old, new):
+    before, after = "".join(old), "".join(new)
+    if before == after:
+        return
+    first = LineDiff(before, after).first_line
+    old_lines, new_lines = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    assert old_lines[: first - 1] == new_lines[: first - 1]
+    assert old_lines[first - 1 : first] != new_lines[first - 1 : first]
+
+
+def test_a_file_that_differs_only_in_its_line_endings_drifts_from_its_first_line():
+    lines = ["a\n", "b\n", "c\n"]
+    crlf = [line.replace("\n", "\r\n") for line in lines]
+    assert change(crlf, lines).lines.first_line == 1
+    assert change(lines, [*lines[:2], "c"]).lines.first_line == 3

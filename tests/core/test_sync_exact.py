@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from conftest import MINIMAL_REGISTRY, Project
 
 PLAIN = {"models.mdx.j2": "Models.\n"}
@@ -263,21 +264,40 @@ def test_a_value_that_names_a_removed_lines_path_is_still_blamed(make_project, r
     ]
 
 
-def test_an_export_object_that_reads_alike_in_python_but_not_in_json_still_differs():
+@pytest.mark.parametrize(
+    ("before", "after", "text"), [(True, 1, "1"), (1, 1.0, "1.0"), (0.0, -0.0, "-0.0")]
+)
+def test_an_export_object_that_reads_alike_in_python_but_not_in_json_still_differs(
+    before, after, text
+):
     """The export view leaves out an object both exports hold at the same place as the
-    same JSON; ``true`` and ``1`` are equal in Python but not the same JSON, so an object
-    that changed from one to the other still shows, and its value is blamed."""
+    same JSON; ``true`` and ``1`` (or ``1`` and ``1.0``, ``0.0`` and ``-0.0``) are equal
+    in Python but not the same JSON, so an object that changed from one to the other still
+    shows, and its value is blamed."""
     from docgen.errors import Location
     from docgen.outputs import Output
     from docgen.registry.model import Source
     from docgen.sync import attribute
 
-    seqs = Source(("profiles", "p", "args", "flag"), Location("profiles.yaml", 9, 7), "1")
+    flag = Source(("profiles", "p", "args", "flag"), Location("profiles.yaml", 9, 7), text)
     same = {"id": "q", "argv": ["vllm", "serve", "q"]}
-    old = json.dumps({"profiles": [{"id": "p", "flag": True}, same]}, indent=2) + "\n"
-    new = json.dumps({"profiles": [{"id": "p", "flag": 1}, same]}, indent=2) + "\n"
-    export = Output("docs/_build/registry.json", new, "docgen export", (seqs,), "export")
-    assert attribute(old, export) == [seqs]
+    old = json.dumps({"profiles": [{"id": "p", "flag": before}, same]}, indent=2) + "\n"
+    new = json.dumps({"profiles": [{"id": "p", "flag": after}, same]}, indent=2) + "\n"
+    export = Output("docs/_build/registry.json", new, "docgen export", (flag,), "export")
+    assert attribute(old, export) == [flag]
+
+
+def test_an_export_object_whose_keys_only_moved_blames_nothing():
+    from docgen.errors import Location
+    from docgen.outputs import Output
+    from docgen.registry.model import Source
+    from docgen.sync import attribute
+
+    flag = Source(("profiles", "p", "args", "flag"), Location("profiles.yaml", 9, 7), "2")
+    old = json.dumps({"profiles": [{"id": "p", "flag": 2}]}, indent=2) + "\n"
+    new = json.dumps({"profiles": [{"flag": 2, "id": "p"}]}, indent=2) + "\n"
+    export = Output("docs/_build/registry.json", new, "docgen export", (flag,), "export")
+    assert attribute(old, export) == []
 
 
 def test_an_export_value_is_kept_apart_by_its_whole_path():
