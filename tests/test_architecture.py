@@ -36,6 +36,7 @@ LAYERS = [
         "outputs_check",
         "page_variants",
         "drift_diff",
+        "blame",
     },
     {"verbs", "report"},
     {"integrations", "terminal"},

@@ -1,13 +1,13 @@
-"""``sync.attribute``, exactly: a removed value is blamed only when it shows more often in
+"""``blame.attribute``, exactly: a removed value is blamed only when it shows more often in
 the old text than in the new, and values the older registry held unchanged are blamed
 when nothing else is (a template that now shows them)."""
 
 from __future__ import annotations
 
+from docgen.blame import attribute
 from docgen.errors import Location
 from docgen.outputs import Output
 from docgen.registry.model import Source
-from docgen.sync import attribute
 
 SEQS = Source(
     ("profiles", "p", "args", "max-num-seqs"),

@@ -274,10 +274,10 @@ def test_an_export_object_that_reads_alike_in_python_but_not_in_json_still_diffe
     same JSON; ``true`` and ``1`` (or ``1`` and ``1.0``, ``0.0`` and ``-0.0``) are equal
     in Python but not the same JSON, so an object that changed from one to the other still
     shows, and its value is blamed."""
+    from docgen.blame import attribute
     from docgen.errors import Location
     from docgen.outputs import Output
     from docgen.registry.model import Source
-    from docgen.sync import attribute
 
     flag = Source(("profiles", "p", "args", "flag"), Location("profiles.yaml", 9, 7), text)
     same = {"id": "q", "argv": ["vllm", "serve", "q"]}
@@ -288,10 +288,10 @@ def test_an_export_object_that_reads_alike_in_python_but_not_in_json_still_diffe
 
 
 def test_an_export_object_whose_keys_only_moved_blames_nothing():
+    from docgen.blame import attribute
     from docgen.errors import Location
     from docgen.outputs import Output
     from docgen.registry.model import Source
-    from docgen.sync import attribute
 
     flag = Source(("profiles", "p", "args", "flag"), Location("profiles.yaml", 9, 7), "2")
     old = json.dumps({"profiles": [{"id": "p", "flag": 2}]}, indent=2) + "\n"
@@ -303,10 +303,10 @@ def test_an_export_object_whose_keys_only_moved_blames_nothing():
 def test_an_export_value_is_kept_apart_by_its_whole_path():
     """Two fields of the same name under different keys are two lines of the export
     view: aligning one with the other still shows the new value."""
+    from docgen.blame import attribute
     from docgen.errors import Location
     from docgen.outputs import Output
     from docgen.registry.model import Source
-    from docgen.sync import attribute
 
     two = Source(("profiles", "p", "a", "x"), Location("profiles.yaml", 9, 7), "2")
     old = json.dumps({"profiles": [{"id": "p", "a": {"x": "1"}, "b": {"x": "2"}}]}, indent=2)

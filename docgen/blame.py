@@ -1,0 +1,124 @@
+"""Blame: which registry entries (or changelog entries) are behind a drifted file.
+
+``check`` names, under each drifted file's diff, the entries whose values the lines that
+differ show: see ``attribute``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from docgen.outputs import Output
+from docgen.registry.model import Source
+
+if TYPE_CHECKING:
+    from docgen.drift_diff import LineDiff
+
+
+def attribute(
+    old: str,
+    output: Output,
+    gone: Sequence[Source] = (),
+    kept: frozenset[tuple[Any, str]] = frozenset(),
+    lines: LineDiff | None = None,
+) -> list[Source]:
+    """Registry entries whose current value shows more often in the new text than the old,
+    then removed values (``gone``, located in the older registry) that show more often in
+    the old text than the new. Values the older registry held unchanged (``kept``) are
+    not blamed, unless nothing else is.
+
+    A value that merely shares a rewritten line (a prose sentence listing several
+    settings) appears on both sides and is not blamed. The export is compared as one
+    line per value (see ``_export_view``), so an argument's tokens, one per JSON line,
+    read as the words its source holds; values are counted, not the paths that key them.
+    A page made from changelog entries has one line per release: every release whose
+    line differs is behind it. ``lines``, when given, are ``old``'s and the text's lines.
+    """
+    from docgen.drift_diff import LineDiff
+
+    export = output.kind == "export"
+    if export:
+        more, fewer = LineDiff(*_export_view(old, output.text)).changed()
+    else:
+        more, fewer = (lines or LineDiff(old, output.text)).changed()
+    added, removed = _joined(more, export), _joined(fewer, export)
+    if output.basis == "changelog":
+        both = f"{added}\n{removed}"
+        return [s for s in output.sources if s.text and _count(s.text, both)]
+    # Many entries hold the same text (a port, a flag's value): each text is counted once.
+    texts = {s.text for s in output.sources if s.text and s.text in added}
+    more = {t for t in texts if _count(t, added) > _count(t, removed)}
+    shown = [s for s in output.sources if s.text in more]
+    changed = [s for s in shown if (s.keypath, s.text) not in kept]
+    went = [
+        s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
+    ]
+    return changed + went if changed or went else shown
+
+
+def _joined(lines: set[str], export: bool) -> str:
+    """The differing lines as one text to count values in; of the export, each line's
+    value alone (its path keeps equal values apart but is no registry entry's text)."""
+    return "\n".join(sorted(line.partition(": ")[2] if export else line for line in lines))
+
+
+def _export_view(old: str, new: str) -> tuple[str, str]:
+    """Both export texts as one ``path: value`` line per value, each list of strings (an
+    argv) on one line as its words, shell-quoted as pages and registry sources show them;
+    the texts as they are when either is not JSON."""
+    try:
+        old_data, new_data = _tagged(old), _tagged(new)
+    except ValueError:
+        return old, new
+    return _flat_lines(old_data, new_data), _flat_lines(new_data, old_data)
+
+
+def _tagged(text: str) -> Any:
+    """JSON ``text`` with each number read as ``(NUMBER, its text as Python prints it)``:
+    then two values are equal exactly when JSON writes them alike (in Python, ``True == 1``
+    and ``1 == 1.0``)."""
+    return json.loads(
+        text,
+        parse_int=lambda s: (NUMBER, str(int(s))),
+        parse_float=lambda s: (NUMBER, str(float(s))),
+        parse_constant=lambda s: (NUMBER, str(float(s))),
+    )
+
+
+NUMBER = "number"
+
+
+def _flat_lines(data: Any, other: Any) -> str:
+    return "\n".join(_flat(data, "", other))
+
+
+def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
+    """One ``path: value`` line per value; a list's items are keyed by position, which
+    keeps equal values apart as well as ids would (lines are compared by what they hold).
+    An object of a list that ``other`` (the other export) holds at the same place, equal,
+    gives the same lines on both sides, none of which can differ: it is left out (most of
+    a large export, when one profile changed)."""
+    if isinstance(value, dict):
+        fields = other if isinstance(other, dict) else {}
+        for key, item in value.items():
+            yield from _flat(item, f"{path}.{key}", fields.get(key))
+    elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        yield f"{path}: {shlex.join(value)}"
+    elif isinstance(value, list):
+        items = other if isinstance(other, list) else []
+        for n, item in enumerate(value):
+            twin = items[n] if n < len(items) else None
+            if isinstance(item, dict) and item == twin:
+                continue
+            yield from _flat(item, f"{path}[{n}]", twin)
+    else:
+        yield f"{path}: {value[1] if isinstance(value, tuple) else value}"
+
+
+def _count(text: str, haystack: str) -> int:
+    """Occurrences of ``text`` not followed by a word character (``1`` is not in ``12``)."""
+    return len(re.findall(re.escape(text) + r"(?![\w.])", haystack))
