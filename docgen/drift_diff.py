@@ -5,26 +5,29 @@ shows each edit where it was made), of only the part of a long page that differs
 
 from __future__ import annotations
 
-import operator
 import re
-from itertools import compress, count
+from bisect import bisect_left, bisect_right
+from itertools import accumulate
 
 
 class LineDiff:
-    """The lines of the file on disk (``old``) and of the planned text (``new``), each with
-    its line ending, split once for every view ``check`` gives of their difference; and
-    how many lines both start and end with."""
+    """Where the file on disk (``old``) and the planned text (``new``) differ, by lines
+    as ``str.splitlines(keepends=True)`` gives them: how many lines both start and end
+    with, and every view ``check`` gives of the lines between.
+
+    Only ``old`` is split whole, and only while the two are compared (a large page's lines
+    take twice its size): a report holds many changes, and each keeps only its texts.
+    """
 
     def __init__(self, old: str, new: str) -> None:
-        self.old = old.splitlines(keepends=True)
-        self.new = new.splitlines(keepends=True)
-        shorter = min(len(self.old), len(self.new))
-        # The first index where the lines differ, compared in C (map, compress), not a loop.
-        differ = map(operator.ne, self.old, self.new)
-        self.same = next(compress(count(), differ), shorter)
-        most = shorter - self.same  # lines the start did not already take
-        differ = map(operator.ne, reversed(self.old), reversed(self.new))
-        self.end = next(compress(range(most), differ), most)
+        self.old_text, self.new_text = old, new
+        lines = old.splitlines(keepends=True)
+        starts = list(accumulate(map(len, lines), initial=0))  # where each line starts
+        self.same = _same_start(old, new, lines, starts)
+        self.end = _same_end(old, new, lines, starts, self.same)
+        skip, cut = max(0, self.same - CONTEXT), max(0, self.end - CONTEXT)
+        self._at = (starts[self.same], starts[len(lines) - self.end])  # old's middle
+        self._shown = (skip, starts[skip], starts[len(lines) - cut])  # with context
 
     @property
     def first_line(self) -> int:
@@ -35,51 +38,143 @@ class LineDiff:
         """The lines, without their endings, that only the new text has, and those that
         only the old text has: ``set(new.splitlines()) - set(old.splitlines())`` and the
         reverse, from the lines that differ (any other line is in both texts)."""
-        old_middle = "".join(self.old[self.same : len(self.old) - self.end]).splitlines()
-        new_middle = "".join(self.new[self.same : len(self.new) - self.end]).splitlines()
-        old_lines, new_lines = set(self.old), set(self.new)
+        old_middle = self._old_part(*self._at).splitlines()
+        new_middle = self._new_part(*self._at).splitlines()
+        in_old, in_new = _Lines(self.old_text), _Lines(self.new_text)
         return (
-            {line for line in new_middle if not _has_line(old_lines, line)},
-            {line for line in old_middle if not _has_line(new_lines, line)},
+            {line for line in new_middle if line not in in_old},
+            {line for line in old_middle if line not in in_new},
         )
 
     def unified(self, name: str) -> str:
         """A unified diff from ``old`` to ``new``; its headers name the file ``name``."""
         import patiencediff
 
-        skip = max(0, self.same - CONTEXT)
-        cut = max(0, self.end - CONTEXT)
+        skip, head, tail = self._shown
         lines = patiencediff.unified_diff(
-            self.old[skip : len(self.old) - cut],
-            self.new[skip : len(self.new) - cut],
+            self._old_part(head, tail).splitlines(keepends=True),
+            self._new_part(head, tail).splitlines(keepends=True),
             f"a/{name}",
             f"b/{name}",
             sequencematcher=patiencediff.PatienceSequenceMatcher,
         )
         return "".join(_moved_hunk(line, skip) for line in lines)
 
+    def _old_part(self, start: int, end: int) -> str:
+        return self.old_text[start:end]
 
-def _has_line(lines: set[str], bare: str) -> bool:
-    """Whether ``lines`` (each with its ending) hold the line ``bare`` with any ending
-    ``str.splitlines`` knows, or none (a text's last line)."""
-    return any(bare + ending in lines for ending in LINE_ENDINGS)
+    def _new_part(self, start: int, end: int) -> str:
+        """The part of ``new`` that lies where ``old[start:end]`` lies: the same offset
+        before the common end, the same distance from the end after it."""
+        return self.new_text[start : end + len(self.new_text) - len(self.old_text)]
 
 
-#: Every line ending ``str.splitlines`` splits at, and none.
-LINE_ENDINGS = (
-    "",
-    "\n",
-    "\r\n",
-    "\r",
-    "\v",
-    "\f",
-    "\x1c",
-    "\x1d",
-    "\x1e",
-    "\x85",
-    "\u2028",
-    "\u2029",
-)
+#: Every character ``str.splitlines`` ends a line at ("\r\n" is one ending).
+BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+#: How many places of a line's text are looked at before its text is split instead.
+MANY_PLACES = 64
+#: How many characters two texts are compared by at a time, looking for where they differ.
+BLOCK = 4096
+
+
+def _same_start(old: str, new: str, lines: list[str], starts: list[int]) -> int:
+    """How many of ``old``'s ``lines`` (at ``starts``) ``new`` starts with. A line that
+    ends before the first character that differs is the same in both (its characters and
+    its ending are); the lines from there are compared."""
+    same = bisect_left(starts, _common_start(old, new), 1) - 1  # the first line to compare
+    while same < len(lines) and _line_at(new, starts[same], lines[same]):
+        same += 1
+    return same
+
+
+def _same_end(old: str, new: str, lines: list[str], starts: list[int], same: int) -> int:
+    """How many of ``old``'s last ``lines`` ``new`` ends with, after the ``same`` lines
+    both start with (in either text). A line that starts after the first character of the
+    common end is the same in both; the lines before it are compared."""
+    shift = len(new) - len(old)  # where a line of the common end lies in ``new``
+    first = max(same, bisect_left(starts, starts[same] - shift, 0, len(lines)))
+    common = len(old) - _common_end(old, new)
+    index = max(first, bisect_right(starts, common, 0, len(lines))) - 1
+    while index >= first:
+        at = starts[index] + shift
+        if not (_starts_line(new, at) and _line_at(new, at, lines[index])):
+            break
+        index -= 1
+    return len(lines) - 1 - index
+
+
+def _common_start(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` start with, compared a block at a time in C."""
+    shorter, step, at = min(len(a), len(b)), BLOCK, 0
+    while at < shorter and a[at : at + step] == b[at : at + step]:
+        at += step
+    while at < shorter and a[at] == b[at]:
+        at += 1
+    return min(at, shorter)
+
+
+def _common_end(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` end with, compared a block at a time in C."""
+    shorter, step, n = min(len(a), len(b)), BLOCK, 0
+    while (
+        n < shorter
+        and a[max(0, len(a) - n - step) : len(a) - n] == b[max(0, len(b) - n - step) : len(b) - n]
+    ):
+        n += step
+    while n < shorter and a[len(a) - 1 - n] == b[len(b) - 1 - n]:
+        n += 1
+    return min(n, shorter)
+
+
+def _line_at(text: str, at: int, line: str) -> bool:
+    """Whether the line of ``text`` that starts at ``at`` is ``line`` (with its ending)."""
+    after = at + len(line)
+    if not text.startswith(line, at):
+        return False
+    if line[-1] == "\r":  # "\r" then "\n" is one ending: the line would go on
+        return text[after : after + 1] != "\n"
+    return line[-1] in BREAKS or after == len(text)  # a last line has no ending
+
+
+def _starts_line(text: str, at: int) -> bool:
+    """Whether a line of ``text`` starts at ``at`` (``str.splitlines``'s lines)."""
+    if at == 0:
+        return True
+    before = text[at - 1]
+    return before in BREAKS and not (before == "\r" and text[at : at + 1] == "\n")
+
+
+class _Lines:
+    """The lines of a text (without their endings), asked for one at a time: a line is
+    found where its text occurs, and the text is split (once) only for a line whose text
+    occurs in many places."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.whole: set[str] | None = None
+
+    def __contains__(self, bare: str) -> bool:
+        text = self.text
+        if not bare:  # "" occurs everywhere: a line that is only its ending
+            return _EMPTY_LINE.search(text) is not None
+        at, places = text.find(bare), 0
+        while at != -1:
+            after = at + len(bare)
+            if (after == len(text) or text[after] in BREAKS) and _starts_line(text, at):
+                return True
+            places += 1
+            if places == MANY_PLACES:
+                if self.whole is None:
+                    self.whole = set(text.splitlines())
+                return bare in self.whole
+            at = text.find(bare, at + 1)
+        return False
+
+
+#: An empty line: a line ending at the start of the text or right after another ending.
+_EMPTY_LINE = re.compile(f"(?:^|[{BREAKS.replace(chr(13), '')}]|\r(?!\n))[{BREAKS}]")
+
+
 #: Unchanged lines a diff shows around each change.
 CONTEXT = 3
 _HUNK = re.compile(r"@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")

@@ -78,27 +78,18 @@ def written_line(status: str, path: str) -> Line:
     return Line(f"{_BUILD_WORDS[status]} {one_line(path)}", "info")
 
 
-def drift_line(change: Change) -> int:
-    """First line of the file on disk that differs from what docgen would write."""
-    return change.lines.first_line
-
-
-def _first_line(change: Change) -> int:
-    return drift_line(change) if change.status == CHANGED else 1
-
-
 def check_text(report: Report, verbose: bool) -> list[Line]:
     """Each finding, each drifted file with its diff and the entries behind it (all of
     it data, ``shielded``), then a verdict."""
     lines = [Line(str(finding)) for finding in report.findings]
     drifted = report.of(*DRIFTED)
     for change in drifted:
-        where = f"{one_line(change.path)}:{_first_line(change)}:1"
+        shown = change.shown(one_line(change.path)) if change.status == CHANGED else None
+        where = f"{one_line(change.path)}:{shown.line if shown else 1}:1"
         lines.append(Line(f"{where}: error: {change.why}"))
-        if change.status == CHANGED:
-            diff = change.diff(one_line(change.path)).splitlines()
-            lines += [Line(text, "diff") for text in diff]
-            lines += [Line(f"  {change.behind_label} behind it: {s}") for s in change.behind()]
+        if shown is not None:
+            lines += [Line(text, "diff") for text in shown.diff.splitlines()]
+            lines += [Line(f"  {change.behind_label} behind it: {s}") for s in shown.behind]
     if verbose:
         lines += [Line(f"{one_line(c.path)}: in sync", "info") for c in report.of(UNCHANGED)]
     lines = shielded(lines)
@@ -119,8 +110,9 @@ def drift_failure(change: Change) -> str:
     """Why one generated file fails, as the pytest plugin shows it."""
     lines = [f"{one_line(change.path)}: {change.why}"]
     if change.status == CHANGED:
-        lines.append(change.diff(one_line(change.path)).rstrip("\n"))
-        lines += [f"{change.behind_label} behind it: {s}" for s in change.behind()]
+        shown = change.shown(one_line(change.path))
+        lines.append(shown.diff.rstrip("\n"))
+        lines += [f"{change.behind_label} behind it: {s}" for s in shown.behind]
     lines.append("run `docgen build` to bring the docs back in sync")
     return "\n".join(lines)
 
@@ -131,8 +123,9 @@ def check_json(report: Report) -> dict[str, Any]:
     for change in report.changes:
         item: dict[str, Any] = {"path": change.path, "status": change.status}
         if change.status == CHANGED:
-            item["line"] = drift_line(change)
-            item["diff"] = change.diff()
+            shown = change.shown()
+            item["line"] = shown.line
+            item["diff"] = shown.diff
             item["sources"] = [
                 {
                     "key": s.name,
@@ -140,7 +133,7 @@ def check_json(report: Report) -> dict[str, Any]:
                     "line": s.location.line,
                     "column": s.location.col,
                 }
-                for s in change.behind()
+                for s in shown.behind
             ]
         files.append(item)
     findings = [
@@ -174,9 +167,13 @@ def check_github(report: Report) -> list[Line]:
             lines.append(annotation(finding.message, loc.path, loc.line or 1, loc.col))
     drifted = report.of(*DRIFTED)
     behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
+    diffs = []
     for change in drifted:
-        lines.append(annotation(change.why, change.path, _first_line(change)))
-        for source in change.behind():
+        escaped = _escape_data(change.path)
+        shown = change.shown(escaped)  # a new or stale file: line 1, and all of it
+        lines.append(annotation(change.why, change.path, shown.line))
+        diffs.append((escaped, shown.diff))
+        for source in shown.behind:
             loc = source.location
             where = (loc.path, loc.line, loc.col)
             behind.setdefault(where, (source.name, []))[1].append(change.path)
@@ -189,10 +186,9 @@ def check_github(report: Report) -> list[Line]:
         n = len(drifted)
         summary = f"{n} generated file{'s are' if n > 1 else ' is'} out of sync with "
         lines.append(annotation(f"{summary}{causes(drifted)}; run docgen build", level="notice"))
-    for change in drifted:
-        lines.append(Line(f"::group::{_escape_data(change.path)}"))
-        diff = change.diff(_escape_data(change.path)).splitlines()
-        lines += [Line(_inert(text)) for text in diff]
+    for escaped, diff in diffs:
+        lines.append(Line(f"::group::{escaped}"))
+        lines += [Line(_inert(text)) for text in diff.splitlines()]
         lines.append(Line("::endgroup::"))
     return lines
 

@@ -12,7 +12,6 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from docgen.config import Project
@@ -42,6 +41,15 @@ OWNABLE = (".mdx", ".md", ".json")
 
 
 @dataclass(frozen=True)
+class Shown:
+    """What a report shows of a changed file (see ``Change.shown``)."""
+
+    line: int  # the first line that differs
+    diff: str
+    behind: list[Source]
+
+
+@dataclass(frozen=True)
 class Change:
     """What would happen to one path: new, changed, unchanged or stale."""
 
@@ -56,27 +64,28 @@ class Change:
     #: unchanged cannot be behind the drift.
     kept: frozenset[tuple[Any, str]] = frozenset()
 
-    @cached_property
-    def lines(self) -> LineDiff:
-        """The lines of the file on disk and of the planned text, split once."""
+    def shown(self, name: str | None = None) -> Shown:
+        """What a report shows of this changed file: where it first differs, a unified
+        diff from the file on disk to the planned text (its headers name the file ``name``;
+        default: its path; a report may pass the path escaped; see ``docgen.drift_diff``)
+        and the entries behind it (see ``behind``). Both texts are split into lines once,
+        and let go after: a report holds every change, some of them whole large pages."""
         from docgen.drift_diff import LineDiff
 
-        return LineDiff(self.old or "", self.output.text if self.output else "")
-
-    def diff(self, name: str | None = None) -> str:
-        """A unified diff from the file on disk to the planned text; its headers name the
-        file ``name`` (default: its path; a report may pass the path escaped); see
-        ``docgen.drift_diff``."""
-        return self.lines.unified(self.path if name is None else name)
+        lines = LineDiff(self.old or "", self.output.text if self.output else "")
+        return Shown(lines.first_line, lines.unified(name or self.path), self._behind(lines))
 
     def behind(self) -> list[Source]:
         """The registry entries (or changelog entries) whose text appears in the lines
         that differ."""
+        return self._behind(None)
+
+    def _behind(self, lines: LineDiff | None) -> list[Source]:
         if self.output is None or self.old is None:
             return []
         from docgen.blame import attribute
 
-        return attribute(self.old, self.output, self.gone, self.kept, self.lines)
+        return attribute(self.old, self.output, self.gone, self.kept, lines)
 
     @property
     def cause(self) -> str:

@@ -65,7 +65,7 @@ def test_check_text_on_drift(drifted):
 
 def test_drift_line_is_the_first_line_that_differs(drifted):
     change = next(c for c in drifted.changes if c.path == "docs/models.mdx")
-    line = report.drift_line(change)
+    line = change.shown().line
     old, new = change.old.splitlines(), change.output.text.splitlines()
     assert old[: line - 1] == new[: line - 1] and old[line - 1] != new[line - 1]
 

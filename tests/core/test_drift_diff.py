@@ -5,11 +5,15 @@ of a long page the diff leaves out around an edit."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from docgen.drift_diff import LINE_ENDINGS, LineDiff
+from docgen import drift_diff
+from docgen.drift_diff import LineDiff
 from docgen.plan import Output
 from docgen.sync import CHANGED, Change
 
@@ -57,14 +61,14 @@ def test_the_diff_applied_to_the_file_gives_the_planned_text(head, old, new, tai
         return
     before_lines = "".join(before).splitlines(keepends=True)
     after_lines = "".join(after).splitlines(keepends=True)
-    patched = apply(change(before, after).diff(), before_lines)
+    patched = apply(change(before, after).shown().diff, before_lines)
     assert "".join(patched) == "".join(after_lines)
 
 
 def test_an_edit_deep_in_a_long_page_is_numbered_where_it_stands():
     old = [f"line {n}\n" for n in range(1, 10_001)]
     new = [*old[:7_999], "line 8000 edited\n", *old[8_000:]]
-    diff = change(old, new).diff().splitlines()
+    diff = change(old, new).shown().diff.splitlines()
     assert diff[2:] == [
         "@@ -7997,7 +7997,7 @@",
         " line 7997",
@@ -81,37 +85,54 @@ def test_an_edit_deep_in_a_long_page_is_numbered_where_it_stands():
 #: Lines with every ending ``str.splitlines`` knows, and a last line with none.
 ENDED = st.lists(
     st.sampled_from(["a", "b", ""]).flatmap(
-        lambda text: st.sampled_from(LINE_ENDINGS).map(lambda end: text + end)
+        lambda text: st.sampled_from(["", "\n", "\r\n", "\r", "\v", "\x85", "\u2028"]).map(
+            lambda end: text + end
+        )
     ),
     max_size=12,
 )
 
 
+@contextmanager
+def compared_by(block: int, places: int) -> Iterator[None]:
+    """``LineDiff`` comparing ``block`` characters at a time, splitting a text once a line
+    shows in ``places`` places: small values reach every branch on small texts."""
+    was = drift_diff.BLOCK, drift_diff.MANY_PLACES
+    drift_diff.BLOCK, drift_diff.MANY_PLACES = block, places
+    try:
+        yield
+    finally:
+        drift_diff.BLOCK, drift_diff.MANY_PLACES = was
+
+
+def split_whole(old: str, new: str) -> tuple[int, int, tuple[set[str], set[str]]]:
+    """What ``LineDiff`` finds, from both texts split whole: the lines both start with,
+    those both end with (never more than the shorter has left), the set differences."""
+    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    pairs = list(zip(old_lines, new_lines, strict=False))
+    same = next((n for n, (a, b) in enumerate(pairs) if a != b), len(pairs))
+    most = len(pairs) - same
+    end = next((n for n in range(most) if old_lines[-1 - n] != new_lines[-1 - n]), most)
+    before, after = set(old.splitlines()), set(new.splitlines())
+    return same, end, (after - before, before - after)
+
+
+@pytest.mark.parametrize(("block", "places"), [(4096, 64), (1, 1), (2, 2), (3, 64)])
 @given(head=ENDED, old=ENDED, new=ENDED, tail=ENDED)
-def test_the_lines_only_one_side_has_are_those_of_whole_sets_of_lines(head, old, new, tail):
-    """``changed`` looks only at the lines between the equal start and end, yet gives
-    exactly the set differences of every line of both texts (without their endings)."""
+def test_where_two_texts_differ_is_what_splitting_them_whole_finds(
+    block, places, head, old, new, tail
+):
+    """``LineDiff`` splits only the old text, and compares characters a block at a time,
+    yet finds the lines both texts start and end with, and the lines only one of them has
+    (without their endings), exactly as splitting both whole does."""
     before, after = "".join([*head, *old, *tail]), "".join([*head, *new, *tail])
-    whole_before, whole_after = set(before.splitlines()), set(after.splitlines())
-    assert LineDiff(before, after).changed() == (
-        whole_after - whole_before,
-        whole_before - whole_after,
-    )
-
-
-@given(old=ENDED, new=ENDED)
-def test_the_first_line_is_the_first_that_differs_in_text_or_ending(old, new):
-    before, after = "".join(old), "".join(new)
-    if before == after:
-        return
-    first = LineDiff(before, after).first_line
-    old_lines, new_lines = before.splitlines(keepends=True), after.splitlines(keepends=True)
-    assert old_lines[: first - 1] == new_lines[: first - 1]
-    assert old_lines[first - 1 : first] != new_lines[first - 1 : first]
+    with compared_by(block, places):
+        found = LineDiff(before, after)
+        assert (found.same, found.end, found.changed()) == split_whole(before, after)
 
 
 def test_a_file_that_differs_only_in_its_line_endings_drifts_from_its_first_line():
     lines = ["a\n", "b\n", "c\n"]
     crlf = [line.replace("\n", "\r\n") for line in lines]
-    assert change(crlf, lines).lines.first_line == 1
-    assert change(lines, [*lines[:2], "c"]).lines.first_line == 3
+    assert change(crlf, lines).shown().line == 1
+    assert change(lines, [*lines[:2], "c"]).shown().line == 3

@@ -325,7 +325,7 @@ def test_drift_diff_shows_only_the_edited_lines_of_a_repetitive_page():
 
     new = page({17: "0.6", 2500: "0.7"})
     change = Change("docs/p.mdx", CHANGED, Output("docs/p.mdx", new, "t"), page({}))
-    lines = change.diff().splitlines()
+    lines = change.shown().diff.splitlines()
     assert lines[:2] == ["--- a/docs/p.mdx", "+++ b/docs/p.mdx"]
     assert [line for line in lines[2:] if line[:1] in "-+"] == [
         "-  --gpu-memory-utilization 0.5",
