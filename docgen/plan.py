@@ -6,7 +6,7 @@ pytest plugins serve it, so no two verbs can disagree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,9 +28,10 @@ from docgen.page_variants import page_variants
 from docgen.parallel import MANY, beside
 from docgen.provenance import profile_sources, registry_sources
 from docgen.registry.model import Registry
-from docgen.render.pages import PROFILE_SLOT, PageContext, PageInfo, page_templates
+from docgen.render.pages import PageContext, PageInfo
 from docgen.render.regions import custom_regions
 from docgen.render.syntax import notice, owned, with_notice
+from docgen.units import Job, every_unit, unit_key
 
 if TYPE_CHECKING:
     from docgen.incremental import Record
@@ -56,11 +57,23 @@ def plan(
     unless one of its outputs is in ``render``; the plan is then not ``complete``. For
     ``drift_only``, see ``_unrecorded``; each output rendered goes through ``stage``.
     """
-    from docgen.registry.load import load_registry
+    from docgen.registry.load import loaded
 
-    reg = registry or load_registry(project)
+    # A large registry is still being checked while the plan starts (see load.checked).
+    with nullcontext(registry) if registry is not None else loaded(project) as reg:
+        return _planned(project, reg, record, render, drift_only, stage)
+
+
+def _planned(
+    project: Project,
+    reg: Registry,
+    record: Record | None,
+    render: frozenset[str],
+    drift_only: bool,
+    stage: Callable[[Output], Output] | None,
+) -> Plan:
     nav = _navigation(project)
-    units = _units(project, reg)
+    units = every_unit(project, reg)
     # The export's JSON (a pure-Python encoder, with indentation) is written beside.
     exported, (done, new_record, complete) = beside(
         lambda: export_text(reg),
@@ -90,7 +103,7 @@ def _rendered(
     project: Project,
     reg: Registry,
     nav: Navigation | None,
-    units: list[_Job | Path],
+    units: list[Job | Path],
     record: Record | None,
     render: frozenset[str],
     drift_only: bool,
@@ -116,14 +129,8 @@ def _navigation(project: Project) -> Navigation | None:
     return nav
 
 
-def _units(project: Project, reg: Registry) -> list[_Job | Path]:
-    """The units of work: every template page, then every hand-written page."""
-    jobs = list(_jobs(project, reg))
-    return [*jobs, *_hand_written_pages(project, {j.path for j in jobs})]
-
-
-def _per_profile_pages(units: list[_Job | Path], done: list[_Unit]) -> list[Output]:
-    per_profile = [isinstance(u, _Job) and u.profile is not None for u in units]
+def _per_profile_pages(units: list[Job | Path], done: list[_Unit]) -> list[Output]:
+    per_profile = [isinstance(u, Job) and u.profile is not None for u in units]
     return [r.page for r, each in zip(done, per_profile, strict=True) if each and r.page]
 
 
@@ -132,7 +139,7 @@ def _done(
     reg: Registry,
     renderer: Renderer,
     pages: tuple[set[str], Navigation | None],
-    units: list[_Job | Path],
+    units: list[Job | Path],
     record: Record | None,
     render: frozenset[str],
     stage: Callable[[Output], Output] | None,
@@ -145,9 +152,9 @@ def _done(
     shared = inputs.shared_key(project)
     if record is not None and record.shared != shared:
         record = None  # docgen, the settings, the templates or the navigation changed
-    keys = [_key(project, unit) for unit in units]
+    keys = [unit_key(project, unit) for unit in units]
     page_inputs = {
-        key: None if isinstance(unit, _Job) else incremental.page_digest(project, unit)
+        key: None if isinstance(unit, Job) else incremental.page_digest(project, unit)
         for key, unit in zip(keys, units, strict=True)
     }
     digest_of = incremental.derived_digests(renderer)
@@ -173,7 +180,7 @@ def _unrecorded(
     reg: Registry,
     renderer: Renderer,
     pages: tuple[set[str], Navigation | None],
-    units: list[_Job | Path],
+    units: list[Job | Path],
 ) -> tuple[list[_Unit], Record | None, bool]:
     """For a check that stores nothing: every unit rendered, recording no reads, and an
     output whose file on disk holds its text keeps only its digest, so the forked copy
@@ -187,22 +194,12 @@ def _unrecorded(
     def slim(output: Output) -> Output:
         return output.digest_only(verified=True) if on_disk(root, output) else output
 
-    def work(unit: _Job | Path) -> _Unit:
+    def work(unit: Job | Path) -> _Unit:
         done = _unit(project, reg, renderer, custom, nav, unit, recorded=False)
         return replace(_each(done, slim), text="")
 
     with settled():
         return map_split(work, units), None, False
-
-
-@dataclass(frozen=True)
-class _Job:
-    """One page a template renders (once per profile for a ``[profile]`` template)."""
-
-    name: str
-    display: str
-    path: str
-    profile: str | None = None
 
 
 @dataclass(frozen=True)
@@ -228,31 +225,13 @@ def _each(done: _Unit, through: Callable[[Output], Output] | None) -> _Unit:
     return replace(done, page=page, variants=tuple(map(through, done.variants)))
 
 
-def _key(project: Project, unit: _Job | Path) -> incremental.UnitKey:
-    if isinstance(unit, _Job):
-        return ("job", unit.name, unit.profile or "")
-    return ("page", unit.relative_to(project.root).as_posix(), "")
-
-
-def _jobs(project: Project, reg: Registry) -> Iterator[_Job]:
-    cfg = project.config
-    for name in page_templates(project):
-        display = f"{cfg.templates}/{name}"
-        target = f"{cfg.docs}/{name[: -len('.j2')]}"
-        if PROFILE_SLOT in name:
-            for profile in reg.profiles:
-                yield _Job(name, display, target.replace(PROFILE_SLOT, profile), profile)
-        else:
-            yield _Job(name, display, target)
-
-
 def _unit(
     project: Project,
     reg: Registry,
     renderer: Renderer,
     custom: set[str],
     nav: Navigation | None,
-    unit: _Job | Path,
+    unit: Job | Path,
     recorded: bool = True,
 ) -> _Unit:
     """Render one page and its variants, without sources (``_with_sources`` adds them),
@@ -263,7 +242,7 @@ def _unit(
     scope: AbstractContextManager[Reads] = recording() if recorded else nullcontext({})
     with scope as reads:
         note(("product",), ("agents",))
-        if isinstance(unit, _Job):
+        if isinstance(unit, Job):
             done = _template_unit(project, reg, renderer, nav, unit)
         else:
             done = _page_unit(project, reg, renderer, custom, nav, unit)
@@ -277,7 +256,7 @@ def _unit(
 
 
 def _template_unit(
-    project: Project, reg: Registry, renderer: Renderer, nav: Navigation | None, job: _Job
+    project: Project, reg: Registry, renderer: Renderer, nav: Navigation | None, job: Job
 ) -> _Unit:
     page, raw = _render(renderer, reg, job)
     if not job.path.endswith(".mdx"):
@@ -313,10 +292,10 @@ def _page_unit(
     return _Unit(rel, output, found, True, audience, kept)
 
 
-def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
+def _with_sources(reg: Registry, unit: Job | Path, done: _Unit) -> _Unit:
     """The unit with the registry nodes behind its outputs that may drift (computed here,
     not sent between processes)."""
-    if isinstance(unit, _Job) and unit.profile is not None:
+    if isinstance(unit, Job) and unit.profile is not None:
         sources = profile_sources(reg.profiles[unit.profile])
     else:
         sources = registry_sources(reg)
@@ -327,7 +306,7 @@ def _with_sources(reg: Registry, unit: _Job | Path, done: _Unit) -> _Unit:
     return _each(done, sourced)
 
 
-def _render(renderer: Renderer, reg: Registry, job: _Job) -> tuple[Output, str]:
+def _render(renderer: Renderer, reg: Registry, job: Job) -> tuple[Output, str]:
     context = PageContext(page=PageInfo(path=job.path, template=job.display))
     if job.profile is not None:
         context["profile"] = reg.profiles[job.profile]
@@ -336,13 +315,3 @@ def _render(renderer: Renderer, reg: Registry, job: _Job) -> tuple[Output, str]:
         raise TemplateError.at(Location(job.display, 1), "template rendered an empty page")
     note = notice(job.display, reg.path)
     return Output(job.path, with_notice(text, note), job.display), text
-
-
-def _hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
-    """MDX pages under the docs folder that people write (no notice, not generated).
-
-    The variants folder is not entered, and neither is a linked folder or file: a page
-    is read only where it really lies inside the docs folder (never a FIFO or a device).
-    """
-    pages = [f for f in files.pages(project) if f.kind == files.FILE and f.rel not in skip]
-    return sorted((Path(f.path) for f in pages), key=lambda path: path.parts)

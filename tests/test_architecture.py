@@ -30,6 +30,7 @@ LAYERS = [
         "prestage",
         "incremental",
         "inputs",
+        "units",
         "plan",
         "sync",
         "cache",

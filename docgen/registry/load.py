@@ -6,6 +6,8 @@ fixes a whole registry in one round.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 
 from docgen import parallel
@@ -28,6 +30,13 @@ def load_registry(project: Project) -> Registry:
     return load(project.registry_path, project.config.registry, project.root)
 
 
+def loaded(project: Project) -> AbstractContextManager[Registry]:
+    """The registry of a project, for a block that may start work on it before the checks
+    are done: see ``checked``."""
+    name = project.config.registry
+    return checked(decode(_read(project.registry_path, name, project.root), name), name)
+
+
 def load(path: Path, display: str | None = None, root: Path | None = None) -> Registry:
     """Read, validate and build the registry at ``path``; raise RegistryError.
 
@@ -35,8 +44,12 @@ def load(path: Path, display: str | None = None, root: Path | None = None) -> Re
     a regular file of at most ``MAX_BYTES``.
     """
     name = display or path.name
+    return load_bytes(_read(path, name, root), name)
+
+
+def _read(path: Path, name: str, root: Path | None) -> bytes:
     inside = files.Inside(root if root is not None else path.parent)
-    raw = files.read_input_bytes(
+    return files.read_input_bytes(
         path,
         inside,
         "registry",
@@ -44,7 +57,6 @@ def load(path: Path, display: str | None = None, root: Path | None = None) -> Re
         error=RegistryError,
         missing="registry file not found",
     )
-    return load_bytes(raw, name)
 
 
 def load_bytes(raw: bytes, name: str, start_rules: bool = True) -> Registry:
@@ -53,10 +65,8 @@ def load_bytes(raw: bytes, name: str, start_rules: bool = True) -> Registry:
     ``start_rules=False`` skips vLLM's start-time rules between flags: an older state of the
     registry (the base of a diff) may break one that the newer state fixes.
     """
-    from docgen.heap import collector_paused
-
-    with collector_paused():  # everything built here stays alive: nothing to collect
-        return _load_text(decode(raw, name), name, start_rules)
+    with checked(decode(raw, name), name, start_rules) as registry:
+        return registry  # the checks' verdict is taken as the block ends
 
 
 def unchecked(raw: bytes, name: str) -> Registry | None:
@@ -75,30 +85,67 @@ def unchecked(raw: bytes, name: str) -> Registry | None:
         return None
 
 
-def _load_text(text: str, name: str, start_rules: bool = True) -> Registry:
-    """Check, then build. A large registry is checked by a forked copy while this process
-    builds the model; the model of a registry the checks refuse is thrown away."""
+@contextmanager
+def checked(text: str, name: str, start_rules: bool = True) -> Iterator[Registry]:
+    """The model of a registry ``text``, for the block, once its checks (schema and rules)
+    pass; raise RegistryError with every problem they find.
+
+    A large registry is checked by a forked copy while this process builds the model and
+    goes on with the block: the verdict is taken when the block ends, and a registry the
+    checks refuse raises its RegistryError then, in place of anything the block raised
+    (an unchecked model may break whatever reads it). So the block must keep what it
+    does to itself (in memory, or cleaned up as its error leaves) until it ends without
+    error. A small registry is checked before the block starts.
+    """
+    from docgen.heap import collector_paused
+
+    with ExitStack() as stack:
+        with collector_paused():  # everything built here stays alive: nothing to collect
+            held = [_document(text, name)]
+
+            def problems() -> list[Problem]:
+                """The copy checks the document it was forked with; this process lets go
+                of it once the model is built, and parses the text again only to check
+                it here (when the copy could not)."""
+                return _problems(held[0] if held else _document(text, name), start_rules)
+
+            if len(text) >= parallel.LARGE_REGISTRY:
+                verdict = stack.enter_context(parallel.started(problems))
+            else:
+                _refuse(_problems(held[0], start_rules))
+                verdict = list  # nothing is left to find
+            built = _built(held.pop())
+        if isinstance(built, Exception):
+            _refuse(verdict())
+            raise built  # a registry the checks accept must build: this is a bug
+        try:
+            yield built
+        except Exception:
+            _refuse(verdict())
+            raise
+        _refuse(verdict())
+
+
+def _document(text: str, name: str) -> Document:
     doc = load_fast(text, name) or load_text(text, name)
     if not isinstance(doc.data, dict):
         raise RegistryError.at(
             doc.positions.of_value(()), "the registry must be a mapping of sections"
         )
+    return doc
+
+
+def _problems(doc: Document, start_rules: bool) -> list[Problem]:
+    """What is wrong with ``doc`` by the schema and the rules."""
     checker = Checker(doc, start_rules=start_rules)
+    if schema.is_valid(doc.data):
+        return checker.run()
+    return schema.validate(doc.data, doc.positions) + checker.run()
 
-    def problems() -> list[Problem]:
-        if schema.is_valid(doc.data):
-            return checker.run()
-        return schema.validate(doc.data, doc.positions) + checker.run()
 
-    if len(text) < parallel.LARGE_REGISTRY:
-        found, built = problems(), None
-    else:
-        found, built = parallel.beside(problems, lambda: _built(doc))
+def _refuse(found: list[Problem]) -> None:
     if found:
         raise RegistryError(sorted(found, key=_order))
-    if isinstance(built, Exception):
-        raise built  # a registry the checks accept must build: this is a bug
-    return build(doc) if built is None else built
 
 
 def _built(doc: Document) -> Registry | Exception:

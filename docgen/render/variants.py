@@ -212,8 +212,9 @@ def _events(page: Page) -> list[_Event]:
             title = (heading[2] or "").strip()
             out.append(_Event(where, len(heading[1]), page.first_line + index, title))
             continue
-        content = text.strip() and not _tag_or_comment(text)
-        if content and (not out or out[-1] != (where, 0, 0, "")):
+        if out and out[-1] == (where, 0, 0, ""):
+            continue  # a run of content goes on: this line adds nothing
+        if text.strip() and not _tag_or_comment(text):
             out.append(_Event(where, 0))
     return out
 

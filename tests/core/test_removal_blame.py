@@ -168,13 +168,15 @@ def test_dropping_the_vllm_section_leaves_the_blame_on_the_changed_value(make_pr
 
 def test_this_process_loads_the_registry_once_for_plan_and_blame(example, run, monkeypatch):
     """Computed here, the blame reuses the registry just planned; computed in a forked
-    copy, the copy loads its own (not counted here)."""
+    copy, the copy builds its own (not counted here)."""
     from docgen.registry import load
 
     committed_before(example, run)
     example.edit("profiles.yaml", MTP, "")
     loads: list[object] = []
-    real = load.load_registry
-    monkeypatch.setattr(load, "load_registry", lambda project: loads.append(1) or real(project))
+    for name in ("load_registry", "loaded"):
+        real = getattr(load, name)
+        counted = lambda project, real=real: loads.append(1) or real(project)  # noqa: E731
+        monkeypatch.setattr(load, name, counted)
     assert len(blamed(example, run)) == 1
     assert len(loads) == 1

@@ -11,7 +11,7 @@ from conftest import MINIMAL_REGISTRY
 
 from docgen.errors import DocgenError, RegistryError
 from docgen.registry import load as registry
-from docgen.registry.load import load, load_bytes
+from docgen.registry.load import checked, load, load_bytes
 
 
 def broken(old: str, new: str) -> str:
@@ -249,6 +249,63 @@ def test_a_registry_checked_beside_its_build_is_the_one_built_alone(checked_besi
 
     monkeypatch.setattr(parallel, "LARGE_REGISTRY", 10**12)
     assert beside == load_bytes(MINIMAL_REGISTRY.encode(), "profiles.yaml")
+
+
+@pytest.mark.parametrize(("text", "expected"), [c[1:] for c in BROKEN], ids=[c[0] for c in BROKEN])
+def test_a_plan_started_before_the_checks_ended_reports_what_they_find(
+    checked_beside, make_project, run, text, expected
+):
+    """``build`` and ``check`` start planning on the model while the checks go on; a
+    registry they refuse gives their error, and nothing is written or left staged."""
+    project = make_project(registry=text)
+    before = project.snapshot()
+    for command in ("build", "check"):
+        result = run(project, command)
+        assert result.exit_code == 2, (command, result.output)
+        assert result.stderr.splitlines()[0] == expected
+        assert project.snapshot() == before
+
+
+def test_an_error_of_a_plan_on_a_refused_registry_gives_way_to_the_checks(checked_beside):
+    """The block that reads an unchecked model may break on it: the checks' errors are
+    raised instead, and the copy that ran them is reaped."""
+    text = broken("      max-num-seqs: 2", "      max-num-seqs: two")
+    with pytest.raises(RegistryError) as caught, checked(text, "profiles.yaml"):
+        raise TypeError("what a template reading 'two' as a number raises")
+    assert str(caught.value) == (
+        "profiles.yaml:41:21: error: '--max-num-seqs' expects an integer, got 'two'"
+    )
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_an_error_of_a_plan_on_an_accepted_registry_is_raised_as_it_is(checked_beside):
+    with (
+        pytest.raises(KeyError, match="a template's own mistake"),
+        checked(MINIMAL_REGISTRY, "profiles.yaml") as reg,
+    ):
+        assert reg.profiles
+        raise KeyError("a template's own mistake")
+
+
+def test_checks_the_copy_could_not_finish_are_run_here_on_the_text(checked_beside, monkeypatch):
+    """This process no longer holds the parsed document once the model is built: when the
+    copy dies, the text is parsed again and checked here."""
+    from docgen import parallel
+
+    monkeypatch.setattr(parallel, "_serve", lambda *_args: os._exit(1))
+    text = broken("      max-num-seqs: 2", "      max-num-seqs: two")
+    with pytest.raises(RegistryError) as caught, checked(text, "profiles.yaml"):
+        pass
+    assert "'--max-num-seqs' expects an integer, got 'two'" in str(caught.value)
+    with checked(MINIMAL_REGISTRY, "profiles.yaml") as reg:
+        assert reg.profiles
+
+
+def test_a_refused_registry_is_refused_after_a_block_that_ended_well(checked_beside):
+    text = broken("      max-num-seqs: 2", "      max-num-seqs: two")
+    with pytest.raises(RegistryError), checked(text, "profiles.yaml") as reg:
+        assert reg.profiles  # the model of a registry not yet checked
 
 
 def test_all_problems_are_reported_in_one_run(make_project, run):
