@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import copyreg
 import hashlib
-import hmac
 import io
 import os
 import pickle
@@ -29,17 +28,17 @@ import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import replace
-from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import DocgenError
 from docgen.incremental import Record
 from docgen.inputs import FORMAT, key
-from docgen.io import files, writes
+from docgen.io import files, user_cache, writes
+from docgen.io.user_cache import key_file as key_file
 from docgen.plan import Output, Plan
 
 FOLDER = files.OWN_FOLDER
-SEAL = hashlib.sha256().digest_size
+SEAL = user_cache.SEAL
 #: The suffixes of an entry's two files: its slim plan, and its partials' texts.
 PLAN, PARTIALS = ".pickle", ".partials"
 
@@ -83,15 +82,12 @@ def _with_stored_partials(project: Project, digest: str, record: Record) -> Reco
 def _sealed_payload(project: Project, digest: str, suffix: str = PLAN) -> memoryview | None:
     """The pickled plan (or partials) stored for ``digest`` if this user's key sealed it,
     else None (a view into the file's bytes: the pickle is not copied)."""
-    secret = _secret()
+    secret = user_cache.secret()
     if secret is None:
         return None
     inside = files.Inside(project.root)
     raw = files.read_quietly(project.root / FOLDER / f"{digest}{suffix}", inside, MAX_BYTES)
-    if raw is None or not raw.startswith(FORMAT):
-        return None
-    seal, payload = raw[len(FORMAT) : len(FORMAT) + SEAL], memoryview(raw)[len(FORMAT) + SEAL :]
-    return payload if hmac.compare_digest(seal, _seal(secret, payload)) else None
+    return None if raw is None else user_cache.unsealed(secret, raw, FORMAT)
 
 
 def store(project: Project, digest: str, plan: Plan) -> None:
@@ -99,7 +95,7 @@ def store(project: Project, digest: str, plan: Plan) -> None:
 
     The texts of the partials its pages included go to a file of their own, read only
     when the plan is rendered again (a cache hit reads the plan alone)."""
-    secret = _secret(create=True)
+    secret = user_cache.secret(create=True)
     if secret is None:
         return
     record = plan.record
@@ -133,10 +129,6 @@ MAX_BYTES = 256_000_000
 _LEFT = (PLAN, PARTIALS, writes.TMP_SUFFIX)
 
 
-def _seal(secret: bytes, payload: bytes | memoryview) -> bytes:
-    return hmac.new(secret, payload, hashlib.sha256).digest()
-
-
 @contextmanager
 def _sealed(secret: bytes, stored: object) -> Iterator[memoryview]:
     """``FORMAT``, the seal and the pickle of ``stored``, made in one buffer (the pickle is
@@ -146,38 +138,8 @@ def _sealed(secret: bytes, stored: object) -> Iterator[memoryview]:
         buffer.write(FORMAT + bytes(SEAL))
         pickle.dump(stored, buffer)
         with buffer.getbuffer() as view:
-            view[len(FORMAT) : start] = _seal(secret, view[start:])
+            view[len(FORMAT) : start] = user_cache.seal(secret, view[start:])
             yield view
-
-
-def key_file() -> Path:
-    """Where this user's cache key lives (outside every project)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "docgen" / "cache-key"
-
-
-def _secret(create: bool = False) -> bytes | None:
-    """This user's 32-byte cache key; made (readable by this user only) when ``create``."""
-    path = key_file()
-    try:
-        secret = path.read_bytes()
-        return secret if len(secret) == 32 else None
-    except FileNotFoundError:
-        if not create:
-            return None
-    except OSError:
-        return None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        secret = os.urandom(32)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(secret)
-        return secret
-    except FileExistsError:  # another build made it meanwhile
-        return _secret()
-    except OSError:
-        return None
 
 
 def slim(plan: Plan) -> Plan:

@@ -20,11 +20,10 @@ from pathlib import Path
 
 from docgen.changelog.entries import OVERVIEW
 from docgen.config import Project
-from docgen.io import files
+from docgen.io import files, user_cache
 from docgen.render.syntax import NOTICE_REACH, owned
 
 FORMAT = b"docgen-plan-cache-5\n"
-PACKAGE = Path(__file__).resolve().parent
 
 
 def key(project: Project) -> str:
@@ -49,10 +48,7 @@ def _digest_of(inputs: Iterator[tuple[str, bytes]]) -> str:
 def _inputs(project: Project, shared_only: bool) -> Iterator[tuple[str, bytes]]:
     """Each input's name and the SHA-256 of what of it can change the plan."""
     yield "config", _sha(repr(project.config).encode())
-    for path in sorted(PACKAGE.rglob("*")):
-        if path.suffix in (".py", ".j2", ".json") and path.is_file():
-            info = path.stat()
-            yield f"docgen:{path.name}", _sha(f"{info.st_size}:{info.st_mtime_ns}".encode())
+    yield "docgen", user_cache.code_digest()
     inside = files.Inside(project.root)
     if not shared_only:
         yield "registry", _file_digest(project.registry_path, inside)

@@ -31,6 +31,7 @@ from docgen.registry.model import (
 )
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import estimate
+from docgen.render import compiled
 from docgen.render.filters import (
     code_block,
     finalize,
@@ -141,6 +142,7 @@ class Renderer:
         )
         self.env.filters.update(FILTERS)
         self.env.globals.update(self._globals())
+        self.env.bytecode_cache = compiled.kept_for(self.env)
         self.partials = Partials(self.env, loader)
         if isinstance(self.env, RecordingEnvironment):
             self.env.partials = self.partials

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,27 @@ def test_a_fresh_check_refuses_a_page_linked_outside_as_a_complete_plan_does(
     assert outcome.exit_code == 2
     assert f"{SETUP}:1:1: error: refusing to write {SETUP}: it leads outside" in outcome.output
     assert outside.read_bytes() == before
+
+
+def test_a_check_on_a_machine_without_a_key_writes_nothing_anywhere(
+    example: Project, run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Docs CI: neither the clone nor the user's cache folder gets a file (no cache, no
+    key, no compiled template). Once a build made the key, a check that renders keeps the
+    templates' compiled code there, and only there."""
+    home = tmp_path / "xdg"
+    home.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.delenv("DOCGEN_NO_TEMPLATE_CACHE", raising=False)
+    before = example.snapshot()
+    drift(example)
+    edited = example.snapshot()
+    assert run(example, "check").exit_code == 1
+    assert example.snapshot() == edited and not any(home.iterdir())
+    assert edited != before
+    assert run(example, "build").exit_code == 0
+    assert (home / "docgen" / "cache-key").is_file()
+    shutil.rmtree(example.root / FOLDER)  # as in a fresh clone: the pages are rendered
+    built = example.snapshot()
+    assert run(example, "check").exit_code == 0
+    assert example.snapshot() == built and any((home / "docgen" / "templates").iterdir())

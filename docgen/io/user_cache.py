@@ -1,0 +1,83 @@
+"""This user's cache folder, outside every project: the key that seals what docgen keeps
+between runs, and the digest of docgen's own code that names it.
+
+A file docgen reads back from a cache is trusted only when this user's key sealed it
+(an HMAC): a file that arrives with a pull request, from another machine or from another
+user is never unpickled or loaded as code.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import os
+from pathlib import Path
+
+#: The size of a seal (an HMAC-SHA-256).
+SEAL = hashlib.sha256().digest_size
+#: docgen's own code: every file of the package a run reads.
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def folder() -> Path:
+    """This user's docgen cache folder: ``$XDG_CACHE_HOME/docgen``, else ``~/.cache/docgen``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "docgen"
+
+
+def key_file() -> Path:
+    """Where this user's cache key lives."""
+    return folder() / "cache-key"
+
+
+def secret(create: bool = False) -> bytes | None:
+    """This user's 32-byte cache key; made (readable by this user only) when ``create``."""
+    path = key_file()
+    try:
+        found = path.read_bytes()
+        return found if len(found) == 32 else None
+    except FileNotFoundError:
+        if not create:
+            return None
+    except OSError:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        made = os.urandom(32)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(made)
+        return made
+    except FileExistsError:  # another run made it meanwhile
+        return secret()
+    except OSError:
+        return None
+
+
+def seal(key: bytes, payload: bytes | memoryview) -> bytes:
+    """The seal of ``payload`` under ``key``."""
+    return hmac.new(key, payload, hashlib.sha256).digest()
+
+
+def unsealed(key: bytes, raw: bytes, header: bytes) -> memoryview | None:
+    """The payload of ``raw`` (``header``, seal, payload) when ``key`` sealed it, else None
+    (a view into ``raw``: the payload is not copied)."""
+    if not raw.startswith(header):
+        return None
+    found, payload = raw[len(header) : len(header) + SEAL], memoryview(raw)[len(header) + SEAL :]
+    return payload if hmac.compare_digest(found, seal(key, payload)) else None
+
+
+@functools.cache
+def code_digest() -> bytes:
+    """A digest of docgen's own code as installed (each file's name, size and time): what
+    a cache made by another docgen must not be taken for."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in (".py", ".j2", ".json") and path.is_file():
+            info = path.stat()
+            digest.update(
+                f"{path.relative_to(PACKAGE)}:{info.st_size}:{info.st_mtime_ns}\0".encode()
+            )
+    return digest.digest()
