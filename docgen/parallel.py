@@ -144,6 +144,12 @@ class _Queue:
         self.memory.close()
 
 
+def forks() -> bool:
+    """Whether work given to ``map_split``, ``beside`` or ``started`` is shared with a
+    forked copy (else it is all done in this process)."""
+    return _can_fork()
+
+
 def _can_fork() -> bool:
     if not hasattr(os, "fork") or threading.active_count() != 1:
         return False

@@ -95,7 +95,8 @@ def checked(text: str, name: str, start_rules: bool = True) -> Iterator[Registry
     checks refuse raises its RegistryError then, in place of anything the block raised
     (an unchecked model may break whatever reads it). So the block must keep what it
     does to itself (in memory, or cleaned up as its error leaves) until it ends without
-    error. A small registry is checked before the block starts.
+    error. A small registry (or any, where nothing is forked) is checked before the
+    block starts.
     """
     from docgen.heap import collector_paused
 
@@ -109,7 +110,7 @@ def checked(text: str, name: str, start_rules: bool = True) -> Iterator[Registry
                 it here (when the copy could not)."""
                 return _problems(held[0] if held else _document(text, name), start_rules)
 
-            if len(text) >= parallel.LARGE_REGISTRY:
+            if len(text) >= parallel.LARGE_REGISTRY and parallel.forks():
                 verdict = stack.enter_context(parallel.started(problems))
             else:
                 _refuse(_problems(held[0], start_rules))

@@ -302,6 +302,26 @@ def test_checks_the_copy_could_not_finish_are_run_here_on_the_text(checked_besid
         assert reg.profiles
 
 
+def test_where_nothing_forks_a_large_registry_is_checked_first_and_parsed_once(monkeypatch):
+    """With one processor (or ``DOCGEN_JOBS=1``) the checks cannot run beside the block:
+    they run before it, on the document just parsed (never parsed a second time)."""
+    from docgen import parallel
+
+    monkeypatch.setattr(parallel, "LARGE_REGISTRY", 0)
+    monkeypatch.setenv("DOCGEN_JOBS", "1")
+    parsed: list[str] = []
+    real = registry.load_fast
+    monkeypatch.setattr(registry, "load_fast", lambda *a: parsed.append(a[1]) or real(*a))
+    ran: list[bool] = []
+    text = broken("      max-num-seqs: 2", "      max-num-seqs: two")
+    with pytest.raises(RegistryError), checked(text, "profiles.yaml"):
+        ran.append(True)
+    assert not ran and parsed == ["profiles.yaml"]
+    with checked(MINIMAL_REGISTRY, "profiles.yaml") as reg:
+        assert reg.profiles
+    assert parsed == ["profiles.yaml", "profiles.yaml"]
+
+
 def test_a_refused_registry_is_refused_after_a_block_that_ended_well(checked_beside):
     text = broken("      max-num-seqs: 2", "      max-num-seqs: two")
     with pytest.raises(RegistryError), checked(text, "profiles.yaml") as reg:
