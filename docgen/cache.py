@@ -218,5 +218,8 @@ def remember(project: Project, digest: str, plan: Plan) -> None:
     """Store a plan a successful build just wrote, with what its pages read, unless this
     machine already holds it (a file under that name that fails its seal, e.g. after the
     key was renewed, is replaced)."""
+    from docgen.heap import collector_paused
+
     if plan.record is not None and _sealed_payload(project, digest) is None:
-        store(project, digest, plan)
+        with collector_paused():  # the slim plan it pickles is all alive: nothing to collect
+            store(project, digest, plan)
