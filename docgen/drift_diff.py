@@ -42,8 +42,8 @@ class LineDiff:
         new_middle = self._new_part(*self._at).splitlines()
         in_old, in_new = _Lines(self.old_text), _Lines(self.new_text)
         return (
-            {line for line in new_middle if line not in in_old},
-            {line for line in old_middle if line not in in_new},
+            {line for line in set(new_middle) if line not in in_old},
+            {line for line in set(old_middle) if line not in in_new},
         )
 
     def unified(self, name: str) -> str:
@@ -145,30 +145,45 @@ def _starts_line(text: str, at: int) -> bool:
 
 
 class _Lines:
-    """The lines of a text (without their endings), asked for one at a time: a line is
-    found where its text occurs, and the text is split (once) only for a line whose text
-    occurs in many places."""
+    """The lines of a text (without their endings), asked for one at a time. A line is
+    found where its text occurs, until looking has read about as much as the text holds,
+    or a line's text occurs in many places: then the text is split, once, and every later
+    line is looked up in the set. However many lines are asked, that costs at most about
+    two readings of the text and one split."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.whole: set[str] | None = None
+        self.left = len(text)  # what looking may still read before the text is split
 
     def __contains__(self, bare: str) -> bool:
+        if self.whole is None and self.left > 0:
+            found = self._looked_up(bare)
+            if found is not None:
+                return found
+        if self.whole is None:
+            self.whole = set(self.text.splitlines())
+        return bare in self.whole
+
+    def _looked_up(self, bare: str) -> bool | None:
+        """Whether ``bare`` is a line, found where its text occurs (what that reads is
+        taken from ``left``); None when its text occurs in many places."""
         text = self.text
         if not bare:  # "" occurs everywhere: a line that is only its ending
-            return _EMPTY_LINE.search(text) is not None
-        at, places = text.find(bare), 0
-        while at != -1:
+            match = _EMPTY_LINE.search(text)
+            self.left -= len(text) if match is None else match.end()
+            return match is not None
+        at = text.find(bare)
+        for _ in range(MANY_PLACES):
+            if at == -1:
+                self.left -= len(text)
+                return False
             after = at + len(bare)
             if (after == len(text) or text[after] in BREAKS) and _starts_line(text, at):
+                self.left -= after
                 return True
-            places += 1
-            if places == MANY_PLACES:
-                if self.whole is None:
-                    self.whole = set(text.splitlines())
-                return bare in self.whole
             at = text.find(bare, at + 1)
-        return False
+        return None
 
 
 #: An empty line: a line ending at the start of the text or right after another ending.

@@ -136,3 +136,18 @@ def test_a_file_that_differs_only_in_its_line_endings_drifts_from_its_first_line
     crlf = [line.replace("\n", "\r\n") for line in lines]
     assert change(crlf, lines).shown().line == 1
     assert change(lines, [*lines[:2], "c"]).shown().line == 3
+
+
+def test_looking_for_lines_reads_a_text_about_once_before_splitting_it():
+    """Each line is first looked for where its text occurs; once that has read about as
+    much as the text holds, the text is split once and the rest are looked up in a set:
+    asking for every line of a page costs a few readings of it, not one per line."""
+    from docgen.drift_diff import _Lines
+
+    text = "".join(f"row {n}\n" for n in range(1000))
+    lines = _Lines(text)
+    assert "row 999" in lines and lines.whole is None  # found at the end: read it all
+    assert "row 998" in lines and lines.whole == set(text.splitlines())
+    fresh = _Lines(text)
+    assert "row 1000" not in fresh and fresh.whole is None
+    assert "row 1" in fresh and fresh.whole is not None
