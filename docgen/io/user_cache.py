@@ -14,6 +14,8 @@ import hmac
 import os
 from pathlib import Path
 
+from docgen.io import reads
+
 #: The size of a seal (an HMAC-SHA-256).
 SEAL = hashlib.sha256().digest_size
 #: docgen's own code: every file of the package a run reads.
@@ -21,8 +23,11 @@ PACKAGE = Path(__file__).resolve().parent.parent
 
 
 def folder() -> Path:
-    """This user's docgen cache folder: ``$XDG_CACHE_HOME/docgen``, else ``~/.cache/docgen``."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """This user's docgen cache folder: ``$XDG_CACHE_HOME/docgen`` (an absolute path),
+    else ``~/.cache/docgen``."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # unset, empty or relative: the XDG spec says to ignore it
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "docgen"
 
 
@@ -34,13 +39,10 @@ def key_file() -> Path:
 def secret(create: bool = False) -> bytes | None:
     """This user's 32-byte cache key; made (readable by this user only) when ``create``."""
     path = key_file()
-    try:
-        found = path.read_bytes()
-        return found if len(found) == 32 else None
-    except FileNotFoundError:
-        if not create:
-            return None
-    except OSError:
+    if os.path.lexists(path):  # a regular file of 32 bytes, never a FIFO or a device
+        found = reads.read_quietly(path, None, 32)
+        return found if found is not None and len(found) == 32 else None
+    if not create:
         return None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

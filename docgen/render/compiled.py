@@ -17,12 +17,15 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import time
 from contextlib import suppress
+from pathlib import Path
 
 import jinja2
 from jinja2.bccache import Bucket
 
-from docgen.io import files, user_cache
+from docgen.errors import DocgenError
+from docgen.io import files, user_cache, writes
 
 #: The first bytes of every file: which docgen format it is.
 FORMAT = b"docgen-template-code-1\n"
@@ -54,21 +57,46 @@ class SealedCode(jinja2.BytecodeCache):
     def load_bytecode(self, bucket: Bucket) -> None:
         raw = files.read_quietly(self.folder / bucket.key, None, MAX_BYTES)
         payload = None if raw is None else user_cache.unsealed(self.key, raw, FORMAT)
-        if payload is not None:
-            bucket.bytecode_from_string(bytes(payload))  # Jinja checks the source's checksum
+        # The seal covers the file's name too: code is never taken for another template.
+        if payload is not None and bytes(payload[:KEY_BYTES]) == bucket.key.encode():
+            bucket.bytecode_from_string(bytes(payload[KEY_BYTES:]))  # Jinja checks the text
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        payload = bucket.bytecode_to_string()
+        payload = bucket.key.encode() + bucket.bytecode_to_string()
         sealed = FORMAT + user_cache.seal(self.key, payload) + payload
-        target = self.folder / bucket.key
-        temporary = target.with_name(f"{bucket.key}.{os.getpid()}.tmp")
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            temporary.write_bytes(sealed)
-            os.replace(temporary, target)  # a reader sees the old file or the new one
-        except OSError:
-            with suppress(OSError):
-                temporary.unlink()
+            # A temporary file made afresh (never through a link), then renamed over.
+            writes.write_atomic(self.folder / bucket.key, sealed)
+        except (OSError, DocgenError):
+            return
+        _prune(self.folder)
+
+
+#: The length of a file's name (a SHA-256 in hex), which its sealed payload starts with.
+KEY_BYTES = 64
+#: How many files the folder keeps: beyond that the oldest go (each docgen, Jinja or
+#: Python, and each project folder, compiles its own).
+MAX_FILES = 512
+#: How old a temporary file a killed write left must be before it is removed (seconds).
+STALE_SECONDS = 3600
+
+
+def _prune(folder: Path) -> None:
+    """Remove what a killed write left long ago and, beyond ``MAX_FILES``, the oldest half."""
+    now = time.time()
+    try:
+        with os.scandir(folder) as listed:
+            found = [(e.stat(follow_symlinks=False).st_mtime, e.path, e.name) for e in listed]
+    except OSError:
+        return
+    left = [f for f in found if f[2].endswith(writes.TMP_SUFFIX) and now - f[0] > STALE_SECONDS]
+    kept = sorted(f for f in found if not f[2].endswith(writes.TMP_SUFFIX))
+    if len(kept) > MAX_FILES:
+        left += kept[: len(kept) - MAX_FILES // 2]
+    for _time, path, _name in left:
+        with suppress(OSError):
+            os.unlink(path)
 
 
 def kept_for(environment: jinja2.Environment) -> SealedCode | None:

@@ -5,6 +5,7 @@ and the same kind of environment; a cache it cannot use costs only a compile."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -116,3 +117,69 @@ def test_a_user_without_a_key_gets_nothing_kept(registry, tmp_path, monkeypatch,
     rendered(registry, tmp_path)
     rendered(registry, tmp_path)
     assert compiles == ["page.mdx.j2", "page.mdx.j2"] and not (tmp_path / "xdg").exists()
+
+
+def test_a_link_planted_where_the_code_is_written_is_never_written_through(
+    registry, tmp_path, user
+):
+    """The code is written to a temporary file made afresh beside its place (never
+    through a link anyone put at that name), then renamed over it."""
+    from docgen.io import writes
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's own data\n")
+    (tmp_path / "page.mdx.j2").write_text(PAGE, "utf-8")
+    renderer = Renderer(registry, [tmp_path])
+    cache = renderer.env.bytecode_cache
+    assert isinstance(cache, compiled.SealedCode)
+    name = cache.get_cache_key("page.mdx.j2", str(tmp_path / "page.mdx.j2"))
+    user.mkdir(parents=True)
+    (user / f".{name}.{os.getpid()}{writes.TMP_SUFFIX}").symlink_to(victim)
+    (user / name).symlink_to(victim)
+    assert renderer.render("page.mdx.j2", "t", {}) == "vllm.box.tiny on Big Box\n"
+    assert victim.read_text() == "the user's own data\n"
+    assert not (user / name).is_symlink()
+
+
+def test_code_sealed_for_one_template_is_not_taken_for_another(registry, tmp_path, user, compiles):
+    """The seal covers the file's name: a sealed file copied under another template's
+    name (same text, so Jinja's own check would pass) is not loaded for it."""
+    (tmp_path / "a.mdx.j2").write_text("{{ self | string }}", "utf-8")
+    (tmp_path / "b.mdx.j2").write_text("{{ self | string }}", "utf-8")
+    assert "'a.mdx.j2'" in Renderer(registry, [tmp_path]).render("a.mdx.j2", "t", {})
+    (code,) = user.iterdir()
+    renderer = Renderer(registry, [tmp_path])
+    cache = renderer.env.bytecode_cache
+    assert isinstance(cache, compiled.SealedCode)
+    shutil.copy(code, user / cache.get_cache_key("b.mdx.j2", str(tmp_path / "b.mdx.j2")))
+    assert "'b.mdx.j2'" in renderer.render("b.mdx.j2", "t", {})
+    assert compiles == ["a.mdx.j2", "b.mdx.j2"]
+
+
+def test_the_folder_keeps_a_bounded_number_of_files(registry, tmp_path, user, monkeypatch):
+    """Each docgen, Jinja and Python (and project folder) compiles its own: beyond
+    ``MAX_FILES`` the oldest go, and so does what a killed write left long ago."""
+    from docgen.io import writes
+
+    monkeypatch.setattr(compiled, "MAX_FILES", 4)
+    user.mkdir(parents=True)
+    left = user / f".left.1{writes.TMP_SUFFIX}"
+    left.write_bytes(b"killed mid-write")
+    os.utime(left, (1, 1))
+    for n in range(7):
+        (tmp_path / f"p{n}.mdx.j2").write_text(f"page {n}", "utf-8")
+        assert Renderer(registry, [tmp_path]).render(f"p{n}.mdx.j2", "t", {}) == f"page {n}"
+        assert len(list(user.iterdir())) <= 4
+    assert not left.exists()
+
+
+def test_the_user_cache_folder_is_absolute_and_its_key_a_regular_file(tmp_path, monkeypatch):
+    """A relative ``XDG_CACHE_HOME`` is ignored, as the XDG spec says; a key that is not a
+    regular file of 32 bytes (a FIFO here) is no key, and reading it never blocks."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
+    assert user_cache.folder() == tmp_path / "home" / ".cache" / "docgen"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    user_cache.key_file().parent.mkdir(parents=True)
+    os.mkfifo(user_cache.key_file())
+    assert user_cache.secret() is None and user_cache.secret(create=True) is None
