@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import signal
 import threading
-import traceback
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
@@ -32,6 +31,7 @@ from docgen.registry.model import (
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import estimate
 from docgen.render import compiled
+from docgen.render.failures import failed_at, reason, syntax_file
 from docgen.render.filters import (
     code_block,
     finalize,
@@ -256,12 +256,13 @@ class Renderer:
     def render(self, name: str, display: str, context: Mapping[str, object]) -> str:
         """Render template ``name`` with ``context`` (a TypedDict of its caller, e.g.
         ``PageContext``) on top of the globals; any failure is a TemplateError at its line."""
+        template: jinja2.Template | None = None
         try:
-            template: jinja2.Template = self.env.get_template(name)  # docgen's: no memo
+            template = self.env.get_template(name)  # docgen's: no memo
             with deadline(RENDER_SECONDS):
                 return template.render(context)
         except RenderTimeout as exc:
-            where = _template_line(exc, display)
+            where = failed_at(exc, display, template)
             raise TemplateError(
                 Problem(
                     f"template rendering took longer than {RENDER_SECONDS} s (an endless loop?)",
@@ -269,10 +270,10 @@ class Renderer:
                 )
             ) from None
         except jinja2.TemplateSyntaxError as exc:
-            where = Location(_display(exc.filename, display, name), exc.lineno or 0)
+            where = Location(syntax_file(exc.filename, display, name), exc.lineno or 0)
             raise TemplateError(Problem(f"template syntax: {exc.message}", where)) from None
         except jinja2.TemplateNotFound as exc:
-            where = _template_line(exc, display)
+            where = failed_at(exc, display, template)
             raise TemplateError(Problem(f"template not found: {exc.name}", where)) from None
         except (
             jinja2.UndefinedError,
@@ -288,8 +289,8 @@ class Renderer:
             MemoryError,
             jinja2.TemplateError,
         ) as exc:
-            where = _template_line(exc, display)
-            raise TemplateError(Problem(f"template failed: {_reason(exc)}", where)) from None
+            where = failed_at(exc, display, template)
+            raise TemplateError(Problem(f"template failed: {reason(exc)}", where)) from None
 
 
 #: Longest one template may render before docgen stops it.
@@ -318,26 +319,3 @@ def deadline(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, RecursionError):
-        return "recursion too deep"
-    if isinstance(exc, MemoryError):
-        return "out of memory (a value too large to build?)"
-    return str(exc)
-
-
-def _display(filename: str | None, display: str, name: str) -> str:
-    if filename and filename.endswith(name):
-        return display
-    return filename or display
-
-
-def _template_line(exc: BaseException, display: str) -> Location:
-    """The deepest template frame of ``exc``'s traceback (Jinja rewrites them)."""
-    line = 0
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename.endswith(".j2"):
-            line = frame.lineno or 0
-    return Location(display, line)

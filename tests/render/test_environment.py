@@ -279,3 +279,16 @@ def test_the_deadline_outside_the_main_thread_sets_no_timer():
     worker.start()
     worker.join()
     assert seen == [True]
+
+
+@pytest.mark.parametrize("partial", ["one.mdx.j2", "_partials/one.mdx.j2"])
+def test_a_failure_in_an_included_template_is_located_in_that_template(render, tmp_path, partial):
+    """The error names the included file and its line, shown as the page's own path is
+    shown (not the page, at the partial's line)."""
+    (tmp_path / "_partials").mkdir()
+    source = 'Page.\n\n{% include "' + partial + '" %}\n'
+    with pytest.raises(TemplateError) as caught:
+        render(source, {partial: "Fine.\n{{ nope }}\n"})
+    (problem,) = caught.value.problems
+    assert problem.location == Location(f"tpl/{partial}", 2)
+    assert problem.message == "template failed: 'nope' is undefined"
