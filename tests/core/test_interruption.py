@@ -53,6 +53,9 @@ import sys
 import docgen.io.writes
 
 kill_at, log_path = int(sys.argv.pop(1)), sys.argv.pop(1)
+# What this follows is the project's writes: not the templates' code kept in the user's
+# cache folder (written the same way, sealed, and tested in tests/render/test_compiled.py).
+os.environ["DOCGEN_NO_TEMPLATE_CACHE"] = "1"
 log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
 count = 0
 temporaries = {}  # fd -> path of the temporary file open on it
