@@ -1,7 +1,7 @@
 """Templates compiled once per user, not once per run.
 
-Jinja turns each template into Python code the first time a process loads it: about as
-long as rendering the worked example. The code is kept in this user's cache folder
+Jinja turns each template into Python code the first time a process loads it: about a
+sixth of a check of the worked example. The code is kept in this user's cache folder
 (``$XDG_CACHE_HOME/docgen/templates/``, outside every project), sealed with the user's
 key (see ``docgen.io.user_cache``), so a file anyone else put there is never loaded.
 
