@@ -36,6 +36,7 @@ from docgen.inputs import FORMAT, key
 from docgen.io import files, user_cache, writes
 from docgen.io.user_cache import key_file as key_file
 from docgen.plan import Output, Plan
+from docgen.registry.model import Registry
 
 FOLDER = files.OWN_FOLDER
 SEAL = user_cache.SEAL
@@ -192,7 +193,10 @@ def with_partials(project: Project, digest: str, record: Record | None) -> Recor
 
 
 def cached_plan(
-    project: Project, stored: bool = True, stage: Callable[[Output], Output] | None = None
+    project: Project,
+    stored: bool = True,
+    stage: Callable[[Output], Output] | None = None,
+    on_registry: Callable[[Registry], object] | None = None,
 ) -> tuple[Plan, str]:
     """The plan of ``project`` and its input digest: a slim plan from the cache when
     nothing it depends on changed (``plan.complete`` is then False), else rendered.
@@ -201,17 +205,18 @@ def cached_plan(
     the plan will not be ``stored`` and the project has no cache (a fresh clone in docs
     CI), there is nothing to look up or record: the plan is rendered alone, digest "",
     with the text of drifted outputs only. A plan rendered here passes each output
-    through ``stage`` (see ``plan``).
+    through ``stage``; ``on_registry`` hears the registry a plan loads (see ``plan``).
     """
     from docgen.plan import plan
 
     if not stored and not (project.root / FOLDER).is_dir():
-        return plan(project, drift_only=True), ""
+        return plan(project, drift_only=True, on_registry=on_registry), ""
     digest = key(project)
     found = load(project, digest)
     if found is not None:
         return found, digest
-    return plan(project, record=previous_record(project), stage=stage), digest
+    record = previous_record(project)
+    return plan(project, record=record, stage=stage, on_registry=on_registry), digest
 
 
 def remember(project: Project, digest: str, plan: Plan) -> None:

@@ -46,6 +46,7 @@ def plan(
     render: frozenset[str] = frozenset(),
     drift_only: bool = False,
     stage: Callable[[Output], Output] | None = None,
+    on_registry: Callable[[Registry], object] | None = None,
 ) -> Plan:
     """Render every output of ``project`` in memory; raise on the first broken input.
 
@@ -56,11 +57,14 @@ def plan(
     unit whose reads are unchanged keeps its outputs' digests instead of rendering,
     unless one of its outputs is in ``render``; the plan is then not ``complete``. For
     ``drift_only``, see ``_unrecorded``; each output rendered goes through ``stage``.
+    ``on_registry`` hears the registry it loads, before it renders.
     """
     from docgen.registry.load import loaded
 
     # A large registry is still being checked while the plan starts (see load.checked).
     with nullcontext(registry) if registry is not None else loaded(project) as reg:
+        if registry is None and on_registry is not None:
+            on_registry(reg)
         return _planned(project, reg, record, render, drift_only, stage)
 
 

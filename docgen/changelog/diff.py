@@ -54,7 +54,7 @@ def since_commit(project: Project, working: Registry | None) -> tuple[Registry, 
     if now is None or raw == now:
         return None
     old = unchecked(raw, f"HEAD:{project.config.registry}")
-    new = working or unchecked(now, project.config.registry)
+    new = working if working is not None else unchecked(now, project.config.registry)
     return None if old is None or new is None else (old, new)
 
 

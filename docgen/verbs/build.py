@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -72,14 +73,23 @@ def build(
 def check(project: Project, changelog_since: str | None = None) -> Report:
     """Compare every output but the build products with disk and apply the changelog
     history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
-    planned: list[Registry] = []  # for a result computed here: the registry just planned
-    with parallel.started(lambda: _since_commit(project, planned), _large(project)) as since_commit:
-        the_plan, _digest, report = _compared(project, products=False, stored=False)
-        if the_plan.full_registry is not None:
-            planned.append(the_plan.full_registry)
-        if not report.in_sync and (found := since_commit()) is not None:
-            gone, kept = found
-            report.changes = [replace(c, gone=gone, kept=kept) for c in report.changes]
+    with ExitStack() as stack:
+        since: list[Callable[[], Any]] = []
+
+        def started(registry: Registry) -> None:
+            """Once the plan has loaded the registry, a forked copy (which shares it)
+            learns what changed since the commit, where that pays; asked only on drift."""
+            work = lambda: _since_commit(project, registry)  # noqa: E731
+            since.append(stack.enter_context(parallel.started(work, _large(project))))
+
+        the_plan, _digest, report = _compared(
+            project, products=False, stored=False, on_registry=started
+        )
+        if not report.in_sync:
+            found = since[0]() if since else _since_commit(project, the_plan.full_registry)
+            if found is not None:
+                gone, kept = found
+                report.changes = [replace(c, gone=gone, kept=kept) for c in report.changes]
     report.findings += releases.history_problems(project, the_plan)
     if changelog_since:
         report.findings += releases.changelog_gate(project, changelog_since)
@@ -91,6 +101,7 @@ def _compared(
     products: bool = True,
     stored: bool = True,
     stage: Callable[[Output], Output] | None = None,
+    on_registry: Callable[[Registry], object] | None = None,
 ) -> tuple[Plan, str, Report]:
     """The plan, its input digest and its comparison with disk (of the build products too
     unless ``products`` is False; see ``cached_plan`` for ``stored`` and ``stage``): from
@@ -99,7 +110,7 @@ def _compared(
     writes)."""
     from docgen.cache import cached_plan, with_partials
 
-    the_plan, digest = cached_plan(project, stored, stage)
+    the_plan, digest = cached_plan(project, stored, stage, on_registry)
     report = sync.compare(project, the_plan, products)
     outputs = the_plan.by_path()
     # A kept output carries only its digest: a drifted one is rendered for its text.
@@ -130,17 +141,17 @@ def _large(project: Project) -> bool:
 
 
 def _since_commit(
-    project: Project, planned: list[Registry]
+    project: Project, working: Registry | None
 ) -> tuple[tuple[Source, ...], frozenset[tuple[Any, str]]] | None:
     """What changed since the last commit (None outside a git repository or when nothing
     did), for the blame of drifted files: the removed values, each where it stood, and
     every value the committed registry held (a value it held unchanged is no cause).
+    ``working``: the registry the plan loaded, when it loaded one (a cached plan has none).
 
-    ``check`` computes this in a forked copy while it plans (which loads the registry
-    itself), and asks only on drift; computed here, it uses the registry ``planned``."""
+    ``check`` computes this in a forked copy while it renders, and asks only on drift."""
     from docgen.changelog.diff import removed_sources, since_commit
 
-    found = since_commit(project, planned[0] if planned else None)
+    found = since_commit(project, working)
     if found is None:
         return None
     old, new = found

@@ -85,7 +85,12 @@ def test_a_fresh_check_prints_what_a_check_from_a_complete_plan_prints(
     import docgen.cache
 
     monkeypatch.setattr(
-        docgen.cache, "cached_plan", lambda project, stored=True, stage=None: (plan(project), "")
+        docgen.cache,
+        "cached_plan",
+        lambda project, stored=True, stage=None, on_registry=None: (
+            plan(project, on_registry=on_registry),
+            "",
+        ),
     )
     whole = run(example, "check")
     assert fresh.exit_code == whole.exit_code == 1

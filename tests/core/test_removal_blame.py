@@ -180,3 +180,25 @@ def test_this_process_loads_the_registry_once_for_plan_and_blame(example, run, m
         monkeypatch.setattr(load, name, counted)
     assert len(blamed(example, run)) == 1
     assert len(loads) == 1
+
+
+def test_what_changed_is_learned_from_the_registry_the_plan_loaded(
+    example, run, monkeypatch, tmp_path
+):
+    """The copy that learns what changed since the commit starts once the plan has the
+    working registry, and shares it: only the committed one is built for the blame."""
+    from docgen.changelog import diff
+
+    committed_before(example, run)
+    example.edit("profiles.yaml", MTP, "")
+    seen = tmp_path / "seen"
+    real = diff.since_commit
+
+    def spied(project, working):
+        with seen.open("a", encoding="utf-8") as log:  # a forked copy writes here too
+            log.write("shared\n" if working is not None else "built again\n")
+        return real(project, working)
+
+    monkeypatch.setattr(diff, "since_commit", spied)
+    assert len(blamed(example, run)) == 1
+    assert seen.read_text("utf-8") == "shared\n"
