@@ -31,7 +31,7 @@ from docgen.registry.model import (
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import estimate
 from docgen.render import compiled
-from docgen.render.failures import failed_at, reason, syntax_file
+from docgen.render.failures import failed_at, file_of, reason
 from docgen.render.filters import (
     code_block,
     finalize,
@@ -270,7 +270,7 @@ class Renderer:
                 )
             ) from None
         except jinja2.TemplateSyntaxError as exc:
-            where = Location(syntax_file(exc.filename, display, name), exc.lineno or 0)
+            where = Location(file_of(exc.filename, display, template), exc.lineno or 0)
             raise TemplateError(Problem(f"template syntax: {exc.message}", where)) from None
         except jinja2.TemplateNotFound as exc:
             where = failed_at(exc, display, template)

@@ -21,13 +21,6 @@ def reason(exc: BaseException) -> str:
     return str(exc)
 
 
-def syntax_file(filename: str | None, display: str, name: str) -> str:
-    """The file a syntax error stands in: the page's own (``display``), or another."""
-    if filename and filename.endswith(name):
-        return display
-    return filename or display
-
-
 def failed_at(exc: BaseException, display: str, page: jinja2.Template | None) -> Location:
     """The deepest template frame of ``exc``'s traceback (Jinja rewrites them): its line,
     in the file it stands in (an included template is shown as the page's is shown)."""
@@ -37,13 +30,14 @@ def failed_at(exc: BaseException, display: str, page: jinja2.Template | None) ->
             deepest = frame
     if deepest is None:
         return Location(display, 0)
-    return Location(_shown_as_page(deepest.filename, display, page), deepest.lineno or 0)
+    return Location(file_of(deepest.filename, display, page), deepest.lineno or 0)
 
 
-def _shown_as_page(filename: str, display: str, page: jinja2.Template | None) -> str:
-    """``filename`` as ``display`` shows the page's own file: a template beside it (under
-    the folder its name is relative to) by its path there, another one as it is."""
-    if page is None or page.filename is None or filename == page.filename:
+def file_of(filename: str | None, display: str, page: jinja2.Template | None) -> str:
+    """The template file a failure stands in, shown as ``display`` shows the page's own:
+    the page itself (also when it did not load, or no file is named), a template beside
+    it (under the folder its name is relative to) by its path there, another as it is."""
+    if not filename or page is None or page.filename is None or filename == page.filename:
         return display
     name, own = page.name or "", page.filename
     if not (name and own.endswith(name) and display.endswith(name)):

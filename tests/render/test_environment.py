@@ -292,3 +292,14 @@ def test_a_failure_in_an_included_template_is_located_in_that_template(render, t
     (problem,) = caught.value.problems
     assert problem.location == Location(f"tpl/{partial}", 2)
     assert problem.message == "template failed: 'nope' is undefined"
+
+
+def test_a_syntax_error_in_an_included_template_is_located_in_that_template(render, tmp_path):
+    (tmp_path / "_partials").mkdir()
+    with pytest.raises(TemplateError) as caught:
+        render(
+            '{% include "_partials/one.mdx.j2" %}\n', {"_partials/one.mdx.j2": "Fine.\n{% if %}\n"}
+        )
+    (problem,) = caught.value.problems
+    assert problem.location == Location("tpl/_partials/one.mdx.j2", 2)
+    assert problem.message.startswith("template syntax: ")
