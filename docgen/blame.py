@@ -51,8 +51,8 @@ def attribute(
         return [s for s in output.sources if s.text and _count(s.text, both)]
     # Many entries hold the same text (a port, a flag's value): each text is counted once.
     texts = {s.text for s in output.sources if s.text and s.text in added}
-    more = {t for t in texts if _count(t, added) > _count(t, removed)}
-    shown = [s for s in output.sources if s.text in more]
+    oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
+    shown = [s for s in output.sources if s.text in oftener]
     changed = [s for s in shown if (s.keypath, s.text) not in kept]
     went = [
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
