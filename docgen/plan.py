@@ -21,7 +21,7 @@ from docgen.io import files
 from docgen.nav_output import navigation_written, refuse_unknown
 from docgen.outputs import Output as Output
 from docgen.outputs import Plan as Plan
-from docgen.outputs import on_disk
+from docgen.outputs import verified_on_disk
 from docgen.outputs_check import refuse_collisions
 from docgen.overview import overview_output as overview_output
 from docgen.page_variants import page_variants
@@ -193,14 +193,11 @@ def _unrecorded(
     from docgen.parallel import map_split
 
     custom, nav = pages
-    root = files.inside_of(project)
-
-    def slim(output: Output) -> Output:
-        return output.digest_only(verified=True) if on_disk(root, output) else output
+    verified = verified_on_disk(files.inside_of(project))
 
     def work(unit: Job | Path) -> _Unit:
         done = _unit(project, reg, renderer, custom, nav, unit, recorded=False)
-        return replace(_each(done, slim), text="")
+        return replace(_each(done, verified), text="")
 
     with settled():
         return map_split(work, units), None, False

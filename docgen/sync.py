@@ -181,6 +181,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
         else:
             old = raw.decode("utf-8", errors="replace")
             same = old == output.text
+            old = None if same else old  # a report holds every change: only drift's text
         report.changes.append(Change(output.path, UNCHANGED if same else CHANGED, output, old))
     foreign += [_foreign(output) for output in _hand_written(project, unowned)]
     if foreign:

@@ -17,7 +17,9 @@ from typing import Any
 from docgen import parallel, sync
 from docgen.config import Project
 from docgen.errors import Problem
+from docgen.io import files
 from docgen.io.lock import build_lock
+from docgen.outputs import verified_on_disk
 from docgen.plan import Output, Plan, plan
 from docgen.provenance import registry_sources
 from docgen.registry.model import Registry, Source
@@ -82,8 +84,10 @@ def check(project: Project, changelog_since: str | None = None) -> Report:
             work = lambda: _since_commit(project, registry)  # noqa: E731
             since.append(stack.enter_context(parallel.started(work, _large(project))))
 
+        # What a check renders and finds on disk as it is is kept as its digest only.
+        verified = verified_on_disk(files.Inside(project.root))
         the_plan, _digest, report = _compared(
-            project, products=False, stored=False, on_registry=started
+            project, products=False, stored=False, stage=verified, on_registry=started
         )
         if not report.in_sync:
             found = since[0]() if since else _since_commit(project, the_plan.full_registry)

@@ -163,3 +163,27 @@ def test_a_check_on_a_machine_without_a_key_writes_nothing_anywhere(
     built = example.snapshot()
     assert run(example, "check").exit_code == 0
     assert example.snapshot() == built and any((home / "docgen" / "templates").iterdir())
+
+
+def test_a_check_that_renders_beside_an_unusable_cache_holds_only_drifted_texts(
+    example: Project,
+) -> None:
+    """A clone that has ``.docgen-cache/`` but no plan or record this machine can use
+    renders every page, as a fresh clone does: what it finds on disk as it is stays a
+    digest (so no process holds every page's text), and only a drifted file's text on
+    disk is kept for its report."""
+    from docgen.sync import CHANGED, UNCHANGED
+    from docgen.verbs.build import check
+
+    (example.root / FOLDER).mkdir()
+    drift(example)
+    report = check(load_project(example.root))
+    same = [c for c in report.changes if c.status == UNCHANGED]
+    changed = [c for c in report.changes if c.status == CHANGED]
+    assert same and changed
+    assert all(c.old is None for c in same)
+    made_after = {"docs/index.yml", "docs/_build/registry.json", "changelog/overview.mdx"}
+    rendered = [c.output for c in same if c.path not in made_after]
+    assert rendered and all(o.verified and not o.text for o in rendered)
+    assert all(c.old and c.output.text and c.old != c.output.text for c in changed)
+    assert SETUP in {c.path for c in changed}
