@@ -5,7 +5,6 @@ it stands in."""
 from __future__ import annotations
 
 import os
-import traceback
 
 import jinja2
 
@@ -24,6 +23,8 @@ def reason(exc: BaseException) -> str:
 def failed_at(exc: BaseException, display: str, page: jinja2.Template | None) -> Location:
     """The deepest template frame of ``exc``'s traceback (Jinja rewrites them): its line,
     in the file it stands in (an included template is shown as the page's is shown)."""
+    import traceback  # only when a template fails
+
     deepest = None
     for frame in traceback.extract_tb(exc.__traceback__):
         if frame.filename.endswith(".j2"):
