@@ -48,5 +48,8 @@ def part_digests(data: Mapping[str, Any]) -> dict[Part, str]:
         )
     for name in KEYED:
         out[(name,)] = _digest(list(sections[name]), [out[(name, k)] for k in sections[name]])
-    out[EVERYTHING] = _digest(data)
+    # Made of the sections' digests, which cover all they hold: the text is not dumped again.
+    others = {key: value for key, value in data.items() if key not in KEYED + WHOLE}
+    present = [(name, name in data, data.get(name) is None) for name in KEYED]
+    out[EVERYTHING] = _digest([out[(name,)] for name in WHOLE + KEYED], present, others)
     return out

@@ -96,3 +96,32 @@ def test_the_raw_registry_data_is_let_go_once_its_part_digests_are_taken():
     assert reg._document is None
     assert reg.parts is digests and dict(digests) == part_digests(data)
     assert ("profiles",) in digests
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d: d["product"].update(name="Other"),
+        lambda d: next(iter(d["profiles"].values())).update(default=False),
+        lambda d: next(iter(d["hosts"].values())).update(name="Renamed"),
+        lambda d: d["models"].update(extra={"hf": "org/extra"}),
+        lambda d: d.update(profiles={"first": {}, **d["profiles"]}),
+        lambda d: d.update(hosts=None),
+        lambda d: d.pop("images"),
+        lambda d: d.update(unknown={"a": 1}),
+    ],
+)
+def test_the_whole_registry_digest_changes_with_any_change_of_its_data(edit):
+    """A template that reads the registry beyond its sections reads it all (``("*",)``):
+    that digest is made of the sections' digests, and still tells any edit apart."""
+    import copy
+
+    from docgen.registry.parts import EVERYTHING, part_digests
+    from docgen.registry.source import load_text
+
+    data = load_text(MINIMAL_REGISTRY, "p.yaml").data
+    edited = copy.deepcopy(data)
+    edit(edited)
+    assert edited != data
+    assert part_digests(edited)[EVERYTHING] != part_digests(data)[EVERYTHING]
+    assert part_digests(copy.deepcopy(data))[EVERYTHING] == part_digests(data)[EVERYTHING]
