@@ -171,9 +171,6 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
         if raw is None:
             report.changes.append(Change(output.path, NEW, output, None))
             continue
-        head = raw[: 4 * NOTICE_REACH].decode("utf-8", errors="replace")  # up to 4 bytes a char
-        if output.owned and not owned(head):
-            unowned.append(output)
         if output.digest:  # a cached plan: compare digests (the old text only for a diff)
             same = hashlib.sha256(raw).hexdigest() == output.digest
             # A build writes a staged text without a diff: it needs no old text.
@@ -182,11 +179,20 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
             old = raw.decode("utf-8", errors="replace")
             same = old == output.text
             old = None if same else old  # a report holds every change: only drift's text
+        # A file holding exactly its planned text holds the notice that text carries.
+        if output.owned and not same and not _notice_on(raw):
+            unowned.append(output)
         report.changes.append(Change(output.path, UNCHANGED if same else CHANGED, output, old))
     foreign += [_foreign(output) for output in _hand_written(project, unowned)]
     if foreign:
         raise OwnershipError(foreign)
     return report
+
+
+def _notice_on(raw: bytes) -> bool:
+    """Whether a file's bytes open with docgen's notice (looked for within its reach, at
+    up to 4 bytes a character)."""
+    return owned(raw[: 4 * NOTICE_REACH].decode("utf-8", errors="replace"))
 
 
 def _outside(output: Output) -> Problem:

@@ -231,3 +231,27 @@ def test_hand_written_file_in_variants_folder_is_never_deleted(make_project, run
     project = make_project(files={f"{VARIANTS}/notes.mdx": "mine\n"})
     run(project, "build")
     assert project.read(f"{VARIANTS}/notes.mdx") == "mine\n"
+
+
+def test_only_a_file_that_differs_from_its_planned_text_is_looked_at_for_the_notice(
+    example: Project, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file holding exactly its planned text holds the notice that text carries, so
+    comparing thousands of files reads the notice only of those that drifted; a file at
+    a generated path without the notice is still refused."""
+    import docgen.sync
+
+    assert run(example, "build").exit_code == 0
+    page = "docs/inference/set-up-vllm.mdx"
+    example.edit(page, "vLLM", "VLLM")
+    looked_at: list[bytes] = []
+    notice_on = docgen.sync._notice_on
+    monkeypatch.setattr(
+        docgen.sync, "_notice_on", lambda raw: looked_at.append(raw) or notice_on(raw)
+    )
+    assert run(example, "check").exit_code == 1
+    # (compared twice: a cached plan that finds drift is planned again, for its text)
+    assert set(looked_at) == {(example.root / page).read_bytes()}
+    (example.root / page).write_text("# Mine, not docgen's\n", "utf-8")
+    refused = run(example, "check")
+    assert refused.exit_code == 2 and f"{page}:1:1: error:" in refused.output
