@@ -94,15 +94,16 @@ ENDED = st.lists(
 
 
 @contextmanager
-def compared_by(block: int, places: int) -> Iterator[None]:
+def compared_by(block: int, places: int, looks: int) -> Iterator[None]:
     """``LineDiff`` comparing ``block`` characters at a time, splitting a text once a line
-    shows in ``places`` places: small values reach every branch on small texts."""
-    was = drift_diff.BLOCK, drift_diff.MANY_PLACES
-    drift_diff.BLOCK, drift_diff.MANY_PLACES = block, places
+    shows in ``places`` places or looking has read it ``looks`` times: small values reach
+    every branch on small texts."""
+    was = drift_diff.BLOCK, drift_diff.MANY_PLACES, drift_diff.LOOKS
+    drift_diff.BLOCK, drift_diff.MANY_PLACES, drift_diff.LOOKS = block, places, looks
     try:
         yield
     finally:
-        drift_diff.BLOCK, drift_diff.MANY_PLACES = was
+        drift_diff.BLOCK, drift_diff.MANY_PLACES, drift_diff.LOOKS = was
 
 
 def split_whole(old: str, new: str) -> tuple[int, int, tuple[set[str], set[str]]]:
@@ -117,16 +118,18 @@ def split_whole(old: str, new: str) -> tuple[int, int, tuple[set[str], set[str]]
     return same, end, (after - before, before - after)
 
 
-@pytest.mark.parametrize(("block", "places"), [(4096, 64), (1, 1), (2, 2), (3, 64)])
+@pytest.mark.parametrize(
+    ("block", "places", "looks"), [(4096, 64, 8), (1, 1, 1), (2, 2, 0), (3, 64, 1), (5, 64, 2)]
+)
 @given(head=ENDED, old=ENDED, new=ENDED, tail=ENDED)
 def test_where_two_texts_differ_is_what_splitting_them_whole_finds(
-    block, places, head, old, new, tail
+    block, places, looks, head, old, new, tail
 ):
     """``LineDiff`` splits only the old text, and compares characters a block at a time,
     yet finds the lines both texts start and end with, and the lines only one of them has
     (without their endings), exactly as splitting both whole does."""
     before, after = "".join([*head, *old, *tail]), "".join([*head, *new, *tail])
-    with compared_by(block, places):
+    with compared_by(block, places, looks):
         found = LineDiff(before, after)
         assert (found.same, found.end, found.changed()) == split_whole(before, after)
 
@@ -138,17 +141,19 @@ def test_a_file_that_differs_only_in_its_line_endings_drifts_from_its_first_line
     assert change(lines, [*lines[:2], "c"]).shown().line == 3
 
 
-def test_looking_for_lines_reads_a_text_about_once_before_splitting_it():
-    """Each line is first looked for where its text occurs; once that has read about as
-    much as the text holds, the text is split once and the rest are looked up in a set:
-    asking for every line of a page costs a few readings of it, not one per line."""
-    from docgen.drift_diff import _Lines
+def test_looking_for_lines_reads_a_text_a_few_times_before_splitting_it():
+    """Each line is first looked for where its text occurs; once that has read the text
+    about ``LOOKS`` times, it is split once and the rest are looked up in a set: asking
+    for every line of a page costs a few readings of it, not one per line."""
+    from docgen.drift_diff import LOOKS, _Lines
 
     text = "".join(f"row {n}\n" for n in range(1000))
     lines = _Lines(text)
-    assert "row 999" in lines and lines.whole is None  # found at the end: read it all
-    assert all(f"row {n}" in lines for n in (998, 997))
-    assert lines.whole == set(text.splitlines())
+    ends = [f"row {999 - n}" for n in range(LOOKS)]  # found near the end: each reads it
+    assert all(row in lines for row in ends) and lines.whole is None
+    assert "row 0" in lines and lines.whole is None  # at the start: reads almost nothing
+    assert "row 991" in lines and lines.whole is None  # the last look it may take
+    assert "row 5" in lines and lines.whole == set(text.splitlines())
     fresh = _Lines(text)
-    assert "row 1000" not in fresh and fresh.whole is None
+    assert all(f"row {1000 + n}" not in fresh for n in range(LOOKS)) and fresh.whole is None
     assert "row 1" in fresh and fresh.whole is not None
