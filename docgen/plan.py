@@ -301,8 +301,8 @@ def _with_sources(reg: Registry, unit: Job | Path, done: _Unit) -> _Unit:
     else:
         sources = registry_sources(reg)
 
-    def sourced(output: Output) -> Output:  # a verified output is never blamed
-        return output if output.verified else replace(output, sources=sources)
+    def sourced(output: Output) -> Output:  # only an output with its text is ever blamed
+        return replace(output, sources=sources) if output.text else output
 
     return _each(done, sourced)
 

@@ -93,7 +93,10 @@ def check(project: Project, changelog_since: str | None = None) -> Report:
             found = since[0]() if since else _since_commit(project, the_plan.full_registry)
             if found is not None:
                 gone, kept = found
-                report.changes = [replace(c, gone=gone, kept=kept) for c in report.changes]
+                report.changes = [
+                    replace(c, gone=gone, kept=kept) if c.status in DRIFTED else c
+                    for c in report.changes
+                ]
     report.findings += releases.history_problems(project, the_plan)
     if changelog_since:
         report.findings += releases.changelog_gate(project, changelog_since)
