@@ -21,11 +21,11 @@ from docgen.registry.load import load_bytes, unchecked
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
 
 
-def registry_at(project: Project, ref: str) -> Registry:
-    """The registry as committed at git revision ``ref``."""
-    return load_bytes(
-        git.registry_bytes_at(project, ref), f"{ref}:{project.config.registry}", start_rules=False
-    )
+def registry_at(project: Project, ref: str, option: str = git.SINCE) -> Registry:
+    """The registry as committed at git revision ``ref`` (named by the command-line
+    ``option``, which a git failure is reported against)."""
+    raw = git.registry_bytes_at(project, ref, option)
+    return load_bytes(raw, f"{ref}:{project.config.registry}", start_rules=False)
 
 
 def registry_file(project: Project, path: str) -> Registry:

@@ -11,43 +11,48 @@ from docgen.config import Project
 from docgen.errors import ConfigError, Location
 from docgen.io.files import MAX_BYTES
 
-#: The option every git failure is reported against.
-SINCE = Location("--since")
+#: The option a git failure is reported against, unless the caller names another.
+SINCE = "--since"
 #: What ``git cat-file --batch-check`` prints of an object it finds (and what it matches).
 _OBJECT_FORMAT = "%(objectname) %(objecttype) %(objectsize)"
 _OBJECT = re.compile(r"([0-9a-f]{40,64}) ([a-z]+) ([0-9]+)\n")
 
 
-def registry_bytes_at(project: Project, ref: str) -> bytes:
+def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     """The registry file's bytes as committed at git revision ``ref``: a file (a blob) of
-    at most ``MAX_BYTES``, its size asked of git before it is read."""
-    root = _text(project.root, "rev-parse", "--show-toplevel", what="a git repository").strip()
-    rel = project.registry_path.resolve().relative_to(Path(root).resolve()).as_posix()
-    _known_revision(project.root, ref)
+    at most ``MAX_BYTES``, its size asked of git before it is read. A failure is reported
+    against the command-line ``option`` that gave ``ref``."""
+    at = Location(option)
+    root = _text(project.root, "rev-parse", "--show-toplevel", what="a git repository", at=at)
+    rel = project.registry_path.resolve().relative_to(Path(root.strip()).resolve()).as_posix()
+    _known_revision(project.root, ref, at)
     what = f"{project.config.registry} at revision '{ref}'"
     spec = f"{ref}:{rel}"
-    ask = _run(project.root, "cat-file", f"--batch-check={_OBJECT_FORMAT}", given=f"{spec}\n")
+    batch = f"--batch-check={_OBJECT_FORMAT}"
+    ask = _run(project.root, "cat-file", batch, given=f"{spec}\n", at=at)
     found = _OBJECT.fullmatch(_decode(ask.stdout))
     if found is None:  # git printed "<spec> missing" (or "ambiguous")
-        _bytes(project.root, "show", spec, what=what)  # git says why, in its words
-        raise ConfigError.at(SINCE, f"cannot read {what}")
+        _bytes(project.root, "show", spec, what=what, at=at)  # git says why, in its words
+        raise ConfigError.at(at, f"cannot read {what}")
     name, kind, size = found.groups()
     if kind != "blob":
-        raise ConfigError.at(SINCE, f"cannot read {what}: it is a {kind}, not a file")
+        raise ConfigError.at(at, f"cannot read {what}: it is a {kind}, not a file")
     if int(size) > MAX_BYTES:
         raise ConfigError.at(
-            SINCE,
+            at,
             f"{what} is {int(size) / 1e6:.1f} MB; docgen reads registries up to "
             f"{MAX_BYTES / 1e6:.0f} MB",
         )
-    return _bytes(project.root, "cat-file", "blob", name, what=what)
+    return _bytes(project.root, "cat-file", "blob", name, what=what, at=at)
 
 
-def changed_since(project: Project, ref: str, folder: str) -> list[str]:
+def changed_since(project: Project, ref: str, folder: str, option: str = SINCE) -> list[str]:
     """The files under ``folder`` changed since ``ref``, then the new ones git does not
-    ignore; a git failure gives no files."""
-    changed = _run(project.root, "diff", "--name-only", ref, "--", folder)
-    untracked = _run(project.root, "ls-files", "--others", "--exclude-standard", "--", folder)
+    ignore; a git failure gives no files (no git is an error at ``option``)."""
+    at = Location(option)
+    changed = _run(project.root, "diff", "--name-only", ref, "--", folder, at=at)
+    others = ("ls-files", "--others", "--exclude-standard", "--", folder)
+    untracked = _run(project.root, *others, at=at)
     return _decode(changed.stdout).split() + _decode(untracked.stdout).split()
 
 
@@ -61,43 +66,47 @@ def ignored(project: Project, paths: list[str]) -> set[str]:
     return set(_decode(done.stdout).split("\0")) & set(paths) if done.returncode == 0 else set()
 
 
-def _known_revision(cwd: Path, ref: str) -> None:
+def _known_revision(cwd: Path, ref: str, at: Location) -> None:
     """Refuse a revision that is not a commit here, with a hint in a shallow clone."""
     verify = ("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     try:
-        _bytes(cwd, *verify, what=f"revision '{ref}'")
+        _bytes(cwd, *verify, what=f"revision '{ref}'", at=at)
     except ConfigError:
-        shallow = _text(cwd, "rev-parse", "--is-shallow-repository", what="git").strip()
+        shallow = _text(cwd, "rev-parse", "--is-shallow-repository", what="git", at=at).strip()
         hint = (
             " (this is a shallow clone: fetch more history, e.g. `git fetch --unshallow`)"
             if shallow == "true"
             else ""
         )
-        raise ConfigError.at(SINCE, f"unknown git revision '{ref}'{hint}") from None
+        raise ConfigError.at(at, f"unknown git revision '{ref}'{hint}") from None
 
 
-def _text(cwd: Path, *args: str, what: str) -> str:
-    return _decode(_bytes(cwd, *args, what=what))
+def _text(cwd: Path, *args: str, what: str, at: Location) -> str:
+    return _decode(_bytes(cwd, *args, what=what, at=at))
 
 
-def _bytes(cwd: Path, *args: str, what: str) -> bytes:
-    """What ``git args`` prints; a failure is an error saying it cannot read ``what``."""
-    done = _run(cwd, *args)
+def _bytes(cwd: Path, *args: str, what: str, at: Location) -> bytes:
+    """What ``git args`` prints; a failure is an error at ``at`` saying it cannot read
+    ``what``."""
+    done = _run(cwd, *args, at=at)
     if done.returncode != 0:
         raise ConfigError.at(
-            SINCE, f"cannot read {what}: {_decode(done.stderr).strip() or 'git failed'}"
+            at, f"cannot read {what}: {_decode(done.stderr).strip() or 'git failed'}"
         )
     return done.stdout
 
 
-def _run(cwd: Path, *args: str, given: str = "") -> subprocess.CompletedProcess[bytes]:
-    """``git args`` run in ``cwd``, with ``given`` on its standard input."""
+def _run(
+    cwd: Path, *args: str, given: str = "", at: Location | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``git args`` run in ``cwd``, with ``given`` on its standard input (no git is an
+    error at ``at``)."""
     try:
         return subprocess.run(
             ["git", *args], cwd=cwd, input=given.encode(), capture_output=True, check=False
         )
     except FileNotFoundError:
-        raise ConfigError.at(SINCE, "git is not installed") from None
+        raise ConfigError.at(at or Location(SINCE), "git is not installed") from None
 
 
 def _decode(raw: bytes) -> str:

@@ -20,8 +20,11 @@ if TYPE_CHECKING:
     from docgen.changelog import compose
 
 
-def base_registry(project: Project, since: str | None, since_file: str | None) -> Registry:
-    """The older registry state named by ``--since REF`` or ``--since-file FILE``."""
+def base_registry(
+    project: Project, since: str | None, since_file: str | None, option: str = "--since"
+) -> Registry:
+    """The older registry state named by ``--since REF`` or ``--since-file FILE`` (a git
+    failure is reported against ``option``, the one that gave ``since``)."""
     from docgen.changelog import diff
 
     if (since is None) == (since_file is None):
@@ -29,18 +32,18 @@ def base_registry(project: Project, since: str | None, since_file: str | None) -
             Location("docgen"), "give exactly one of --since REF and --since-file FILE"
         )
     if since is not None:
-        return diff.registry_at(project, since)
+        return diff.registry_at(project, since, option)
     assert since_file is not None
     return diff.registry_file(project, since_file)
 
 
 def changes_since(
-    project: Project, since: str | None, since_file: str | None
+    project: Project, since: str | None, since_file: str | None, option: str = "--since"
 ) -> tuple[Registry, list[change_kinds.Change]]:
     from docgen.changelog import diff
     from docgen.registry.load import load_registry
 
-    old = base_registry(project, since, since_file)
+    old = base_registry(project, since, since_file, option)
     new = load_registry(project)
     return new, diff.diff(old, new)
 
@@ -109,14 +112,18 @@ def history_problems(project: Project, plan: Plan) -> list[Problem]:
     return history.check_history(project, plan.registry, routes)
 
 
+#: The option of ``check`` that names the revision the changelog gate compares with.
+GATE = "--changelog-since"
+
+
 def changelog_gate(project: Project, ref: str) -> list[Problem]:
     """A semantic registry change since ``ref`` needs a new entry or a fragment."""
-    registry, changes = changes_since(project, ref, None)
+    registry, changes = changes_since(project, ref, None, GATE)
     if not change_kinds.released(changes):
         return []
     from docgen.changelog import git  # runs git: only for the changelog gate
 
-    touched = git.changed_since(project, ref, project.config.changelog)
+    touched = git.changed_since(project, ref, project.config.changelog, GATE)
     # The overview is no entry: it is generated, and changes with any rebuild.
     new_entries = [p for p in touched if changelog.is_entry_name(p.rpartition("/")[2])]
     if new_entries or changelog.fragment_files(project):

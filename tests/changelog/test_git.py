@@ -47,6 +47,10 @@ def test_since_git_revision_and_the_changelog_gate(make_project, run):
     missing = run(project, "diff", "--since", "nope")
     assert missing.exit_code == 2
     assert missing.stderr == "--since: error: unknown git revision 'nope'\n"
+    # The gate's revision is given by check's own option, and named by it.
+    gate_missing = run(project, "check", "--changelog-since", "nope")
+    assert gate_missing.exit_code == 2
+    assert gate_missing.stderr == "--changelog-since: error: unknown git revision 'nope'\n"
 
 
 def test_shallow_clone_is_a_clear_error(make_project, run, tmp_path):
