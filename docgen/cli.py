@@ -88,7 +88,7 @@ def command(
 @click.option("--dry-run", is_flag=True, help="List what would change; write nothing.")
 def build(state: State, dry_run: bool) -> None:
     """Render every output and write the ones that changed; prune stale generated files
-    (exit 1 when a changelog entry breaks a history rule, as ``check``)."""
+    (exit 1 when a changelog entry breaks a history rule, as `check`)."""
     from docgen.report import Line, build_lines
     from docgen.verbs.build import build as build_verb
 
@@ -156,7 +156,12 @@ def schema(state: State) -> None:
     "of strings, appended last (like the product's extra-args variable).",
 )
 @click.option(
-    "--format", "fmt", type=click.Choice(["shell", "json"]), default="shell", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["shell", "json"]),
+    default="shell",
+    show_default=True,
+    help="shell: one command line; json: the steps before it, its environment and its argv.",
 )
 def serve_command(
     state: State, profile: str, override_name: str | None, extra_args_json: str | None, fmt: str
@@ -195,7 +200,12 @@ def verify_vllm(state: State, venv: Path | None, setup: bool) -> None:
 @click.option("--since", metavar="REF", help="Compare with the registry at git revision REF.")
 @click.option("--since-file", metavar="FILE", help="Compare with an older registry file.")
 @click.option(
-    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one located line per change; json: every change's fields.",
 )
 def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> None:
     """Print the semantic difference between an older registry state and the current one."""

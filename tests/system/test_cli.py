@@ -309,6 +309,22 @@ def test_module_entry_point_and_help():
         assert command in result.stdout
 
 
+def test_every_command_and_option_says_what_it_does_in_plain_text():
+    """``--help`` explains each command and each option, with no docstring markup."""
+    import click
+
+    group = cli
+    assert isinstance(group, click.Group)
+    for name, command in group.commands.items():
+        with click.Context(command, info_name=name) as ctx:
+            shown = command.get_help(ctx)
+        assert command.help, name
+        assert "``" not in shown, name
+        for param in command.params:
+            if isinstance(param, click.Option):
+                assert param.help, f"{name} {param.opts[0]}"
+
+
 def test_drift_diff_shows_only_the_edited_lines_of_a_repetitive_page():
     """Generated pages repeat the same lines once per profile; the diff still pairs each
     edit with its own line and numbers its hunks from the right place."""
