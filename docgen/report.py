@@ -142,6 +142,7 @@ def check_json(report: Report) -> dict[str, Any]:
             "file": f.location.path if f.location else None,
             "line": f.location.line if f.location else None,
             "message": f.message,
+            "severity": f.severity,
             "rule": f.rule,
         }
         for f in report.findings
@@ -161,11 +162,11 @@ def check_github(report: Report) -> list[Line]:
     diff in a collapsed group of the log."""
     lines = []
     for finding in report.findings:
-        loc = finding.location
+        loc, level = finding.location, LEVELS.get(finding.severity, "error")
         if loc is None:
-            lines.append(annotation(finding.message))
+            lines.append(annotation(finding.message, level=level))
         else:
-            lines.append(annotation(finding.message, loc.path, loc.line or 1, loc.col))
+            lines.append(annotation(finding.message, loc.path, loc.line or 1, loc.col, level))
     drifted = report.of(*DRIFTED)
     behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
     diffs = []
@@ -191,7 +192,13 @@ def check_github(report: Report) -> list[Line]:
         lines.append(Line(f"::group::{escaped}"))
         lines += [Line(_inert(text)) for text in diff.splitlines()]
         lines.append(Line("::endgroup::"))
+    if report.in_sync:  # the log says so; an annotation would only add noise to the run
+        lines.append(Line(f"{len(report.changes)} generated files match the registry", "info"))
     return lines
+
+
+#: The workflow command of each severity of a finding.
+LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def annotation(
@@ -201,7 +208,8 @@ def annotation(
     col: int | None = None,
     level: str = "error",
 ) -> Line:
-    """One ``::error`` (or ``::notice``) workflow command, properties and message escaped."""
+    """One ``::error`` (or ``::warning``, ``::notice``) workflow command, properties and
+    message escaped."""
     props = ",".join(
         f"{key}={_escape_property(str(value))}"
         for key, value in (("file", file), ("line", line), ("col", col))

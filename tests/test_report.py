@@ -72,6 +72,8 @@ def test_drift_line_is_the_first_line_that_differs(drifted):
 
 def test_check_json_shape(drifted):
     drifted.findings.append(Problem("broken", Location("changelog/x.mdx", 3), rule="r-id"))
+    hint = Problem("add this", Location("profiles.yaml", 5, 3), severity="note", rule="hint")
+    drifted.findings.append(hint)
     data = json.loads(json.dumps(report.check_json(drifted)))
     assert data["version"] == 1 and data["in_sync"] is False
     changed = next(f for f in data["files"] if f["path"] == "docs/models.mdx")
@@ -85,7 +87,45 @@ def test_check_json_shape(drifted):
         }
     ]
     assert data["findings"] == [
-        {"file": "changelog/x.mdx", "line": 3, "message": "broken", "rule": "r-id"}
+        {
+            "file": "changelog/x.mdx",
+            "line": 3,
+            "message": "broken",
+            "severity": "error",
+            "rule": "r-id",
+        },
+        {
+            "file": "profiles.yaml",
+            "line": 5,
+            "message": "add this",
+            "severity": "note",
+            "rule": "hint",
+        },
+    ]
+
+
+def test_github_annotations_keep_each_findings_severity(drifted):
+    """A finding that is a note (how to guard a removed argument) is a notice, not an
+    error; each stands at its place."""
+    drifted.findings[:0] = [
+        Problem("broken", Location("changelog/x.mdx", 3), rule="r-id"),
+        Problem("add this", Location("profiles.yaml", 5, 3), severity="note", rule="hint"),
+        Problem("odd", None, severity="warning", rule="w"),
+    ]
+    lines = [line.text for line in report.check_github(drifted)]
+    assert lines[:3] == [
+        "::error file=changelog/x.mdx,line=3::broken",
+        "::notice file=profiles.yaml,line=5,col=3::add this",
+        "::warning::odd",
+    ]
+
+
+def test_github_format_in_sync_says_so_in_the_log_without_an_annotation(make_project):
+    project = make_project()
+    build(load_project(project.root))
+    found = check(load_project(project.root))
+    assert report.check_github(found) == [
+        report.Line("4 generated files match the registry", "info")
     ]
 
 
