@@ -317,7 +317,7 @@ def _check_request(project: Project, version: str, date: str, summary: str | Non
         raise ConfigError.at(Location("--summary"), problem)
     if version in (known := known_versions(project)):
         raise ConfigError.at(
-            Location(known[version]),
+            known[version],
             f"version {version} is already released "
             "here; entries are history and are never rewritten",
         )

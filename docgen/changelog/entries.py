@@ -179,9 +179,9 @@ def entries(project: Project) -> list[Entry]:
     return [read_entry(project, p) for p in entry_files(project)]
 
 
-def known_versions(project: Project) -> dict[str, str]:
-    """Version -> the entry file that holds it."""
-    return {s.version: e.path for e in entries(project) for s in e.sections}
+def known_versions(project: Project) -> dict[str, Location]:
+    """Version -> where an entry holds it: its ``## vX.Y.Z`` heading."""
+    return {s.version: Location(e.path, s.line, 1) for e in entries(project) for s in e.sections}
 
 
 def agent_base(registry: Registry, agent: str) -> str:

@@ -103,8 +103,8 @@ def _markup_problems(entry: Entry, lines: list[str], registry: Registry) -> list
     else:  # a wrong header is its own problem; check the sections
         start = entry.sections[0].line - 1 if entry.sections else len(lines)
     problems = []
-    for index, message in markup_problems(lines[start:]):
-        where = Location(entry.path, start + index + 1)
+    for index, at, message in markup_problems(lines[start:]):
+        where = Location(entry.path, start + index + 1, at + 1)
         problems.append(Problem(message, where, rule=MARKUP_RULE))
     return problems
 

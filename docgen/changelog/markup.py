@@ -35,21 +35,25 @@ _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _TOLD = re.compile(r"<!--|</?AgentOnly\b")
 
 
-def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, str]]:
-    """The index of each line that holds raw markup, and what it holds (one a line); an
-    MDX comment left open at a blank line or the end is reported where it opened."""
-    opened = [-1]  # the line of an MDX comment still open, or -1 (read by text_lines)
+def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
+    """The index of each line that holds raw markup, the offset in it where the markup
+    starts, and what it holds (one a line); an MDX comment left open at a blank line or
+    the end is reported where it opened."""
+    opened = [-1, 0]  # the line and offset of an MDX comment still open, or -1
     for index, line in text_lines(lines, lambda: opened[0] >= 0):
         if opened[0] >= 0 and not line.strip():
-            yield opened[0], _UNCLOSED_COMMENT
+            yield opened[0], opened[1], _UNCLOSED_COMMENT
             opened[0] = -1
             continue
-        problem, comment = _scan(line, opened[0] >= 0)
+        problem, comment, at = _scan(line, opened[0] >= 0)
         if problem is not None:
-            yield index, problem
-        opened[0] = (index if opened[0] < 0 else opened[0]) if comment else -1
+            yield index, at, problem
+        if not comment:
+            opened[0] = -1
+        elif opened[0] < 0:
+            opened[:] = [index, at]
     if opened[0] >= 0:
-        yield opened[0], _UNCLOSED_COMMENT
+        yield opened[0], opened[1], _UNCLOSED_COMMENT
 
 
 def text_lines(
@@ -76,7 +80,7 @@ def text_lines(
 def markup_problem(line: str) -> str | None:
     """What raw markup ``line`` (one line of text, not code) holds, worded with how to
     write it instead; None when it holds none."""
-    problem, comment = _scan(line, False)
+    problem, comment, _at = _scan(line, False)
     return _UNCLOSED_COMMENT if problem is None and comment else problem
 
 
@@ -86,16 +90,17 @@ _UNCLOSED_COMMENT = (
 )
 
 
-def _scan(line: str, comment: bool) -> tuple[str | None, bool]:  # long: one pass, one rule a char
-    """The first raw markup in ``line`` and whether an MDX comment is open at its end;
-    ``comment`` says one is open at its start."""
+def _scan(line: str, comment: bool) -> tuple[str | None, bool, int]:  # long: one rule a char
+    """The first raw markup in ``line``, whether an MDX comment is open at its end, and
+    where the markup starts (or where that comment opened); ``comment`` says one is open
+    at its start."""
     at = 0
     if comment:
         at = _comment_end(line, 0)
         if at < 0:
-            return None, True
+            return None, True, 0
         if at == 0:
-            return _OPEN, False
+            return _OPEN, False, line.find("*/")
     while at < len(line):
         char = line[at]
         if char == "\\":
@@ -105,33 +110,42 @@ def _scan(line: str, comment: bool) -> tuple[str | None, bool]:  # long: one pas
             close = _closing(line, at + run, run)
             if close < 0:
                 return (
-                    f"a code span opened with {'`' * run} does not close on this line; "
-                    "close it on the same line, or write a lone backtick as \\`"
-                ), False
+                    (
+                        f"a code span opened with {'`' * run} does not close on this line; "
+                        "close it on the same line, or write a lone backtick as \\`"
+                    ),
+                    False,
+                    at,
+                )
             at = close
         elif char == "{":
             if not line.startswith("{/*", at):
-                return _OPEN, False
+                return _OPEN, False, at
             end = _comment_end(line, at + 3)
             if end < 0:
-                return None, True
+                return None, True, at
             if end == 0:
-                return _OPEN, False
+                return _OPEN, False, at
             at = end
         elif char == "}":
-            return "'}' is MDX syntax; write it as \\} or put it in backticks", False
+            return "'}' is MDX syntax; write it as \\} or put it in backticks", False, at
         elif char == "<" and line[at + 1 : at + 2] not in ("", " ", "\t"):
             if _TOLD.match(line, at) is None:
                 return (
-                    f"'{line[at : at + 2]}' starts an HTML or JSX tag that the site would "
-                    "render or fail on; write '<' as &lt; or \\<, or put it in backticks"
-                ), False
+                    (
+                        f"'{line[at : at + 2]}' starts an HTML or JSX tag that the site would "
+                        "render or fail on; write '<' as &lt; or \\<, or put it in backticks"
+                    ),
+                    False,
+                    at,
+                )
             at += 1
         elif line.startswith("](", at) and not line[at + 2 :].strip():
-            return "a link's target must be on the same line as its text: [text](/route)", False
+            link = "a link's target must be on the same line as its text: [text](/route)"
+            return link, False, at
         else:
             at += 1
-    return None, False
+    return None, False, 0
 
 
 _OPEN = (

@@ -77,8 +77,9 @@ def test_rerunning_a_release_is_refused_without_touching_the_file(example, run):
     before = example.snapshot()
     result = run(example, *seed_args())
     assert result.exit_code == 2
+    heading = (example.root / ENTRY).read_text("utf-8").split("\n").index("## v0.0.102") + 1
     assert result.stderr == (
-        f"{ENTRY}: error: version v0.0.102 is already released here; "
+        f"{ENTRY}:{heading}:1: error: version v0.0.102 is already released here; "
         "entries are history and are never rewritten\n"
     )
     assert example.snapshot() == before
@@ -166,10 +167,12 @@ def test_the_version_check_refuses_a_released_version_on_any_day(make_project, r
     assert release(run, project, "v1.0.0").exit_code == 0
     before = project.snapshot()
     again = release(run, project, "v1.0.0", "2026-01-03")
+    entry = "changelog/2026-01-02.mdx"
+    heading = (project.root / entry).read_text("utf-8").split("\n").index("## v1.0.0") + 1
     assert (again.exit_code, again.stdout, again.stderr) == (
         2,
         "",
-        "changelog/2026-01-02.mdx: error: version v1.0.0 is already released here; entries "
+        f"{entry}:{heading}:1: error: version v1.0.0 is already released here; entries "
         "are history and are never rewritten\n",
     )
     assert project.snapshot() == before

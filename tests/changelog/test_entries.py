@@ -111,9 +111,10 @@ def test_entries_are_the_dated_files_in_name_order_without_the_overview(project)
     put(project, "changelog/notes.md", "not an entry")
     found = entries.entries(project)
     assert [e.path for e in found] == ["changelog/2026-01-02.mdx", "changelog/2026-01-03.mdx"]
+    line = VALID.split("\n").index("## v1.0.0") + 1
     assert entries.known_versions(project) == {
-        "v0.9.0": "changelog/2026-01-02.mdx",
-        "v1.0.0": "changelog/2026-01-03.mdx",
+        "v0.9.0": Location("changelog/2026-01-02.mdx", line, 1),
+        "v1.0.0": Location("changelog/2026-01-03.mdx", line, 1),
     }
 
 

@@ -117,7 +117,8 @@ def test_an_entry_with_markup_fails_check_and_build(project: Project, run: Run) 
     text = (project.root / DAY).read_text("utf-8")
     project.write(DAY, text.replace("adds things.", "adds {alert(1)} <img src=x> things."))
     lines = text.split("\n").index("Acme v1.0.0 adds things.") + 1
-    expected = f"{DAY}:{lines}: error: {OPEN}\n"
+    column = len("Acme v1.0.0 adds {") - 1 + 1  # at the brace that opens the expression
+    expected = f"{DAY}:{lines}:{column}: error: {OPEN}\n"
     built = run(project, "build")  # writes the overview, and reports the entry
     assert (built.exit_code, built.stderr) == (1, expected)
     assert "write changelog/overview.mdx" not in built.stdout
@@ -166,5 +167,10 @@ def test_only_fences_mdx_reads_as_code_are_skipped(lines: list[str], text: list[
 
 def test_an_mdx_comment_may_go_on_over_lines_but_not_past_a_blank_one() -> None:
     assert list(markup_problems(["- a {/* one", "  two */} b", "  c"])) == []
-    assert [i for i, _m in markup_problems(["- a {/* one", "", "  */}"])] == [0, 2]
-    assert [i for i, _m in markup_problems(["- a {/* one", "  ```", "*/ alert(1) }"])] == [2]
+    # Each problem at its line and offset: an unclosed comment where it opened.
+    found = markup_problems(["- a {/* one", "", "  */}"])
+    assert [(i, at) for i, at, _m in found] == [(0, 4), (2, 4)]
+    found = markup_problems(["- a {/* one", "  ```", "*/ alert(1) }"])
+    assert [(i, at) for i, at, _m in found] == [(2, 0)]
+    found = markup_problems(["ok", "a `b", "x < y, <b>", "x ](", "} here"])
+    assert [(i, at) for i, at, _m in found] == [(1, 2), (2, 7), (3, 2), (4, 0)]
