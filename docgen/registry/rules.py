@@ -199,6 +199,8 @@ class Checker(LauncherRules, HostRules):
             yield from self._flag((*base, name), name, value)
 
     def _flag(self, keypath: KeyPath, name: str, value: Any) -> Iterator[Problem]:
+        if name.startswith("-"):
+            return  # the schema refuses the name, saying to drop the dashes
         flag = self.catalog.lookup(name)
         if flag is None or flag.name != name:
             yield self._unknown_flag(keypath, name, flag)
@@ -222,6 +224,8 @@ class Checker(LauncherRules, HostRules):
         expect = profile.get("expect") or {}
         for index, name in enumerate(expect.get("absent") or []):
             keypath = (*base, "expect", "absent", index)
+            if name.startswith("-"):
+                continue  # the schema refuses it, saying to drop the dashes
             if self.catalog.lookup(name) is None and self.catalogs[None].lookup(name) is None:
                 yield self.at(
                     keypath, f"unknown vLLM flag '--{one_line(name)}'{self.catalog.suggest(name)}"
@@ -245,6 +249,8 @@ class Checker(LauncherRules, HostRules):
     def _present(
         self, keypath: KeyPath, args: dict[str, Any], name: str, wanted: Any
     ) -> Iterator[Problem]:
+        if name.startswith("-"):
+            return  # the schema refuses the name, saying to drop the dashes
         problems = list(self._flag(keypath, name, wanted))
         if problems:
             yield from problems

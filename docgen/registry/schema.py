@@ -185,11 +185,22 @@ def _bad_name(error: Any, keypath: tuple[Any, ...], positions: Positions) -> Ite
     context = error.context or [error]
     for sub in context:
         name = sub.instance
+        where = positions.of_key((*keypath, name))
+        if _flags(keypath) and isinstance(name, str) and name.startswith("-"):
+            bare = one_line(name.lstrip("-"))
+            yield Problem(f"write the flag {_key(name)} without its dashes, as '{bare}'", where)
+            continue
         rule = sub.schema.get("description") or f"names must match {sub.schema.get('pattern')}"
-        yield Problem(
-            f"invalid id {_key(name)}{_where(keypath)}: {_why(name, rule)}",
-            positions.of_key((*keypath, name)),
-        )
+        yield Problem(f"invalid id {_key(name)}{_where(keypath)}: {_why(name, rule)}", where)
+
+
+def _flags(keypath: tuple[Any, ...]) -> bool:
+    """Whether the mapping at ``keypath`` is keyed by vLLM flag names (a profile's or an
+    override's ``args``, a profile's ``expect: present``)."""
+    return keypath[-1:] == ("args",) or keypath[-2:] in (
+        ("expect", "present"),
+        ("expect", "absent"),
+    )
 
 
 def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
@@ -207,6 +218,9 @@ def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
     if kind == "const":
         return f"{name} must be {_show(error.validator_value)}, got {got}"
     if kind == "pattern":
+        if keypath[-3:-1] == ("expect", "absent") and str(error.instance).startswith("-"):
+            bare = one_line(str(error.instance).lstrip("-"))
+            return f"write the flag {got} without its dashes, as '{bare}'"
         why = _why(error.instance, error.schema.get("description"))
         return f"{name} {got} is malformed" + (f": {why}" if why else "")
     if kind in ("minLength", "minItems"):

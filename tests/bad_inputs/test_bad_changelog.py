@@ -24,8 +24,8 @@ CHANGELOG_ARGS = [
         "changelog-duplicate-version",
         (*CHANGELOG, "--version", "v1.0.0"),
         (
-            "changelog/2026-01-02.mdx: error: version v1.0.0 is already released here; entries "
-            "are history and are never rewritten",
+            "changelog/2026-01-02.mdx:6:1: error: version v1.0.0 is already released here; "
+            "entries are history and are never rewritten",
         ),
         files=entry(),
         built=True,

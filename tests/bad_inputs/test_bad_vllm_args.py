@@ -34,13 +34,20 @@ VLLM_FLAGS = [
         "flag-with-dashes",
         BUILD,
         (
-            "profiles.yaml:41:7: error: invalid id '--max-num-seqs' in "
-            "profiles.vllm.box.tiny.args: names must match ^[a-z0-9][a-z0-9_.-]*$",
-            "profiles.yaml:41:7: error: unknown vLLM flag '----max-num-seqs'; did you mean "
-            "'--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+            "profiles.yaml:41:7: error: write the flag '--max-num-seqs' without its dashes, "
+            "as 'max-num-seqs'",
         ),
         arg("--max-num-seqs: 2"),
     ),
+    Case(
+        "flag-with-one-dash",
+        BUILD,
+        (
+            "profiles.yaml:41:7: error: write the flag '-max-num-seqs' without its dashes, as "
+            "'max-num-seqs'",
+        ),
+        arg("-max-num-seqs: 2"),
+    ),  # fmt: skip
     Case(
         "integer-flag-text",
         BUILD,
@@ -146,6 +153,24 @@ EXPECTATIONS = [
         ),
         reg("    overrides:", "    expect:\n      absent: [spec-config]\n    overrides:"),
     ),
+    Case(
+        "expect-absent-with-dashes",
+        BUILD,
+        (
+            "profiles.yaml:44:16: error: write the flag '--speculative-config' without its "
+            "dashes, as 'speculative-config'",
+        ),
+        reg("    overrides:", "    expect:\n      absent: [--speculative-config]\n    overrides:"),
+    ),  # fmt: skip
+    Case(
+        "expect-present-with-dashes",
+        BUILD,
+        (
+            "profiles.yaml:44:17: error: write the flag '--max-num-seqs' without its dashes, as "
+            "'max-num-seqs'",
+        ),
+        reg("    overrides:", "    expect:\n      present: {--max-num-seqs: 2}\n    overrides:"),
+    ),  # fmt: skip
     Case(
         "expect-unknown-rule",
         BUILD,
