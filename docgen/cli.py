@@ -22,6 +22,7 @@ from docgen.terminal import (
     guarded,
     notify,
     progress_bar,
+    show_problems,
     user_errors,
 )
 
@@ -114,16 +115,26 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
     """Verify that every generated file matches the registry and that the changelog history
     is valid; write nothing (exit 1 on drift or a broken rule)."""
     from docgen import report
+    from docgen.errors import DocgenError
+    from docgen.sync import Report
     from docgen.verbs.build import check as check_verb
 
-    found = check_verb(state.project(), changelog_since)
+    try:
+        found, failed = check_verb(state.project(), changelog_since), 0
+    except DocgenError as exc:
+        if fmt == "text":
+            raise
+        # An input to fix is reported in the format asked for, as findings (exit 2).
+        found, failed = Report(findings=list(exc.problems)), exc.exit_code
+        if fmt == "json":
+            show_problems(exc)
     if fmt == "json":
         click.echo(json.dumps(report.check_json(found), indent=2))
     elif fmt == "github":
         state.print(report.check_github(found))
     else:
         state.print(report.check_text(found, state.verbose))
-    sys.exit(0 if found.in_sync else 1)
+    sys.exit(failed or (0 if found.in_sync else 1))
 
 
 @command()

@@ -140,7 +140,8 @@ def check_json(report: Report) -> dict[str, Any]:
     findings = [
         {
             "file": f.location.path if f.location else None,
-            "line": f.location.line if f.location else None,
+            "line": (f.location.line or None) if f.location else None,
+            "column": (f.location.col or None) if f.location else None,
             "message": f.message,
             "severity": f.severity,
             "rule": f.rule,

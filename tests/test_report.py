@@ -90,6 +90,7 @@ def test_check_json_shape(drifted):
         {
             "file": "changelog/x.mdx",
             "line": 3,
+            "column": None,
             "message": "broken",
             "severity": "error",
             "rule": "r-id",
@@ -97,6 +98,7 @@ def test_check_json_shape(drifted):
         {
             "file": "profiles.yaml",
             "line": 5,
+            "column": 3,
             "message": "add this",
             "severity": "note",
             "rule": "hint",
@@ -157,3 +159,28 @@ def test_drift_failure_for_pytest(drifted):
     assert text.endswith(
         f"registry entry behind it: {BEHIND}\nrun `docgen build` to bring the docs back in sync"
     )
+
+
+@pytest.mark.parametrize("fmt", ["json", "github"])
+def test_an_input_error_is_reported_in_the_format_asked_for(make_project, run, fmt):
+    """CI asks for JSON or annotations: a broken registry is a finding there too (exit 2,
+    nothing written), not only a line on stderr."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    project.edit("profiles.yaml", "gpu-memory-utilization:", "gpu-memory-utilisation:")
+    before = project.snapshot()
+    result = run(project, "check", "--format", fmt)
+    assert result.exit_code == 2
+    assert project.snapshot() == before
+    message = "unknown vLLM flag '--gpu-memory-utilisation'; did you mean"
+    if fmt == "json":
+        data = json.loads(result.stdout)
+        assert (data["in_sync"], data["files"]) == (False, [])
+        [finding] = data["findings"]
+        assert finding["message"].startswith(message)
+        assert (finding["file"], finding["line"], finding["column"]) == ("profiles.yaml", 40, 7)
+        assert (finding["severity"], finding["rule"]) == ("error", "registry")
+        assert f"profiles.yaml:40:7: error: {message}" in result.stderr
+    else:
+        assert result.stdout.startswith(f"::error file=profiles.yaml,line=40,col=7::{message}")
+        assert result.stdout.count("\n") == 1
