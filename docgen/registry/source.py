@@ -112,15 +112,47 @@ def _bounded_int(constructor: Any, node: Any) -> Any:
 
 
 def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
-    """A ruamel.yaml or libyaml syntax error as a located problem, worded for a person."""
+    """A ruamel.yaml or libyaml syntax error as a located problem, worded for a person:
+    the parser's words for the common slips said plainly, with where the block or the
+    bracket it was reading began."""
     mark = exc.problem_mark or exc.context_mark
-    where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
     problem = (exc.problem or exc.context or "invalid YAML").strip()
     if "found duplicate key" in problem or type(exc).__name__ == "DuplicateKeyError":
         problem = _duplicate_message(exc, text)
     elif "\\t" in problem or "'\\t'" in problem:
         problem = "tab characters are not allowed for indentation; use spaces"
+    else:
+        problem, mark = _plain(exc, problem, mark)
+    where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
     return Problem(problem, where)
+
+
+def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
+    """A syntax problem and its mark, in plain words where the parser's are its own."""
+    opened = exc.context_mark
+    if problem.startswith(_NO_COLON) and opened is not None:
+        return "this key has no ':' after it", opened  # the parser stops a line later
+    if problem.startswith(_MISPLACED_VALUE):
+        return _MISPLACED, mark
+    if opened is None or not exc.context or opened.line == getattr(mark, "line", None):
+        return problem, mark
+    if problem.startswith("found unexpected end of stream") and "quoted" in exc.context:
+        return "this quoted string is never closed", opened  # it runs to the end
+    if problem.startswith(_BLOCK_END):
+        problem = "this line is not indented as the block it is in"
+    within = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
+    return f"{problem} (in {within} that starts at {opened.line + 1}:{opened.column + 1})", mark
+
+
+#: How ruamel.yaml and libyaml word a key without its colon, a value where none fits, and
+#: a line indented otherwise than its block.
+_NO_COLON = "could not find expected ':'"
+_MISPLACED_VALUE = "mapping values are not allowed"
+_BLOCK_END = ("expected <block end>", "did not find expected key")
+_MISPLACED = (
+    "a 'key: value' cannot start here: check the line's indentation, "
+    "or quote a value that holds ': '"
+)
 
 
 def _duplicate_message(exc: Any, text: str) -> str:

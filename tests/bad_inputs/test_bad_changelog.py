@@ -59,7 +59,10 @@ CHANGELOG_ARGS = [
     Case(
         "changelog-broken-base-file",
         (*CHANGELOG, "--version", "v1.0.1"),
-        ("old.yaml:21:1: error: expected ',' or ']', but got '<scalar>'",),
+        (
+            "old.yaml:21:1: error: expected ',' or ']', but got '<scalar>' (in a flow sequence "
+            "that starts at 19:8)",
+        ),  # fmt: skip
         files={"old.yaml": OLD.replace("hosts:\n", "hosts: [\n")},
     ),
 ]

@@ -12,7 +12,10 @@ REGISTRY_SYNTAX = [
     Case(
         "yaml-unclosed-flow-list",
         BUILD,
-        ("profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>'",),
+        (
+            "profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>' (in a flow "
+            "sequence that starts at 19:8)",
+        ),  # fmt: skip
         reg("hosts:\n", "hosts: [\n"),
     ),
     Case(
@@ -30,15 +33,42 @@ REGISTRY_SYNTAX = [
     Case(
         "yaml-mapping-value-in-scalar",
         BUILD,
-        ("profiles.yaml:30:16: error: mapping values are not allowed here",),
+        (
+            "profiles.yaml:30:16: error: a 'key: value' cannot start here: check the line's "
+            "indentation, or quote a value that holds ': '",
+        ),  # fmt: skip
         reg("    label: Tiny 1B", "    label: Tiny: 1B"),
     ),
     Case(
         "yaml-unclosed-quote",
         BUILD,
-        ("profiles.yaml:50:1: error: found unexpected end of stream",),
+        ("profiles.yaml:30:12: error: this quoted string is never closed",),
         reg("    label: Tiny 1B", '    label: "Tiny 1B'),
     ),
+    Case(
+        "yaml-key-without-colon",  # the parser stops on the next line; the key is here
+        BUILD,
+        ("profiles.yaml:30:5: error: this key has no ':' after it",),
+        reg("    label: Tiny 1B", "    label Tiny 1B"),
+    ),
+    Case(
+        "yaml-line-indented-less",
+        BUILD,
+        (
+            "profiles.yaml:30:4: error: this line is not indented as the block it is in (in a "
+            "block mapping that starts at 28:3)",
+        ),
+        reg("    label: Tiny 1B", "   label: Tiny 1B"),
+    ),  # fmt: skip
+    Case(
+        "yaml-line-indented-more",
+        BUILD,
+        (
+            "profiles.yaml:30:11: error: a 'key: value' cannot start here: check the line's "
+            "indentation, or quote a value that holds ': '",
+        ),
+        reg("    label: Tiny 1B", "     label: Tiny 1B"),
+    ),  # fmt: skip
     Case(
         "yaml-undefined-alias",
         BUILD,

@@ -63,7 +63,10 @@ def test_syntax_errors_in_large_text_are_worded_by_libyaml():
     with pytest.raises(DocgenError) as info:
         load_fast(text, "p.yaml")
     lines = text.count("\n")
-    assert str(info.value) == f"p.yaml:{lines + 1}:1: error: did not find expected ',' or ']'"
+    assert str(info.value) == (
+        f"p.yaml:{lines + 1}:1: error: did not find expected ',' or ']' (in a flow sequence "
+        f"that starts at {lines}:4)"
+    )
 
 
 def test_the_fast_path_measures_nesting_as_it_reads():

@@ -48,7 +48,8 @@ BROKEN = [
     (
         "syntax",
         broken("hosts:\n", "hosts: [\n"),
-        "profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>'",
+        "profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>' (in a flow "
+        "sequence that starts at 19:8)",
     ),
     (
         "unknown-top-key",
