@@ -1,5 +1,5 @@
 """``python -m docgen``."""
 
-from docgen.cli import main
+from docgen.console import main
 
 main()

@@ -91,7 +91,7 @@ def show_problems(exc: DocgenError) -> None:
 #: The exit code of a bug in docgen (1 means drift, 2 an input to fix).
 INTERNAL_ERROR = 3
 #: The exit code of a run stopped with Ctrl-C, as shells report SIGINT.
-INTERRUPTED = 130
+INTERRUPTED = 130  # as ``docgen.console`` ends one stopped while loading
 #: Longest exception message an internal-error line repeats.
 _MESSAGE_CHARS = 300
 

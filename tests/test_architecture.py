@@ -41,7 +41,8 @@ LAYERS = [
     },
     {"verbs", "report"},
     {"integrations", "terminal"},
-    {"cli", "__main__"},
+    {"cli"},
+    {"console", "__main__"},
 ]
 #: Generated from the schema by scripts/build_schema_check.py, not written by hand.
 GENERATED = {"docgen/registry/_schema_check.py"}

@@ -405,3 +405,24 @@ def test_q_after_validate_and_v_after_check(make_project, run):
 def test_verify_vllm_v_help_says_what_it_lists(make_project, run):
     result = run(make_project(), "verify-vllm", "--help")
     assert "Also list every command that parsed." in " ".join(result.output.split())
+
+
+def test_ctrl_c_while_the_command_line_loads_ends_the_run_quietly(monkeypatch, capsys):
+    """A Ctrl-C before the command line has loaded (its imports take a moment) ends the
+    run as one later does: exit 130, no traceback."""
+    import builtins
+
+    from docgen import console
+
+    real_import = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "docgen.cli":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    with pytest.raises(SystemExit) as stopped:
+        console.main()
+    assert stopped.value.code == 130
+    assert capsys.readouterr() == ("", "")
