@@ -33,8 +33,8 @@ class Output:
     basis: str = "registry"
     #: In a digest-only output of a kept page: its frontmatter (the navigation's titles).
     head: str = ""
-    #: Whether the plan found its file on disk holding exactly its text (a check's plan
-    #: in a fresh clone), so comparing it again is not needed.
+    #: Whether the plan found its file on disk holding exactly its text (what a check
+    #: renders; see ``verified_on_disk``), so comparing it again is not needed.
     verified: bool = False
     #: Where a build staged its text as it rendered it (see ``docgen.prestage``).
     staged: str = ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from docgen.config import Project, variant_path
+from docgen.errors import Location
 from docgen.outputs import Output
 from docgen.registry.model import Registry
 from docgen.render.syntax import notice, with_notice
@@ -51,5 +52,6 @@ def page_variants(
         target = variant_path(project, source, agent.id)
         body = variants.render(page, agent, token, target)
         note = notice(f"{edited} (the {agent.id} variant)", reg.path)
-        found.append(Output(target, with_notice(body, note), source, (), "variant"))
+        noticed = with_notice(body, note, Location(edited, 1))
+        found.append(Output(target, noticed, source, (), "variant"))
     return tuple(found), ids

@@ -5,7 +5,19 @@ from __future__ import annotations
 import pytest
 from bad_input_cases import BUILD, Case, check, param, template
 
+LONG_HEAD = "---\ntitle: x\ndescription: " + "y" * 2000 + "\n---\n\nText.\n"
+
 TEMPLATES = [
+    Case(
+        "template-frontmatter-past-the-notice-reach",
+        BUILD,
+        (
+            "templates/models.mdx.j2:1: error: the frontmatter is 2031 characters long: "
+            "docgen's notice after it must end within the file's first 2000 characters, or "
+            "docgen cannot tell the file is its own; shorten the frontmatter",
+        ),
+        templates=template(LONG_HEAD),
+    ),
     Case(
         "template-unclosed-if",
         BUILD,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 from conftest import Outcome, Project
 
+from docgen.errors import Location
 from docgen.render import syntax
 
 NOTICE = syntax.notice("templates/a.mdx.j2", "profiles.yaml")
@@ -95,4 +96,4 @@ def test_a_notice_names_its_sources_on_one_line_that_cannot_end_the_comment() ->
         "templates/x\\n::error::y*\\/.mdx.j2. Do not edit it by hand: change those and run "
         "`docgen build`. */}"
     )
-    assert syntax.owned(syntax.with_notice("---\ntitle: T\n---\nBody.\n", note))
+    assert syntax.owned(syntax.with_notice("---\ntitle: T\n---\nBody.\n", note, Location("p", 1)))

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 from conftest import Outcome, Project
 
+from docgen.errors import Location
 from docgen.integrations import vllm_verify
 from docgen.integrations.mdx_to_markdown import convert
 from docgen.render import syntax, variants
@@ -57,7 +58,7 @@ def test_the_split_finds_where_the_body_starts(text, frontmatter, body, first):
     ("text", "frontmatter", "body", "first"), [c[1:] for c in PAGES], ids=PAGE_IDS
 )
 def test_the_notice_goes_where_the_body_starts(text, frontmatter, body, first):
-    noted = syntax.with_notice(text, NOTE)
+    noted = syntax.with_notice(text, NOTE, Location("p.mdx", 1))
     if frontmatter is None:
         assert noted == f"{NOTE}\n\n{text}"
     else:
