@@ -68,7 +68,7 @@ def _entry(
 ) -> list[str]:
     target = variant_path(project, page.path, region.variant) if region.variant else ""
     path = target if target in variants else page.path
-    match = _TITLE.search((page.text or page.head).split("\n---", 1)[0])
+    match = _TITLE.search(page.frontmatter)  # the same whether the plan holds text or not
     slug = PurePosixPath(page.path).stem
     title = match[1] if match else slug
     rel = posixpath.relpath(path, posixpath.dirname(nav.path) or ".")

@@ -51,8 +51,18 @@ class Output:
             fits = self.verified == verified and not self.staged
             return self if fits else replace(self, verified=verified, staged="")
         digest = hashlib.sha256(self.text.encode()).hexdigest()
-        head = self.text.split("\n---", 1)[0] if self.text.startswith("---") else ""
+        head = _frontmatter(self.text)
         return replace(self, text="", sources=(), digest=digest, head=head, verified=verified)
+
+    @property
+    def frontmatter(self) -> str:
+        """Its frontmatter with the opening marker ("" for a page without one), from its
+        text or, for a digest-only output, as kept in ``head``."""
+        return _frontmatter(self.text) if self.text else self.head
+
+
+def _frontmatter(text: str) -> str:
+    return text.split("\n---", 1)[0] if text.startswith("---") else ""
 
 
 def on_disk(root: reads.Inside, output: Output) -> bool:

@@ -1,0 +1,31 @@
+"""A per-profile page's navigation title comes from its frontmatter only, whether the
+plan holds the page's text (a drifted page, a dry run) or only its digest (a build)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from docgen.nav_output import _entry
+from docgen.navigation import NavRegion
+from docgen.outputs import Output
+
+BODY_TITLE = "Intro.\n\n```yaml\ntitle: Not the page's title\n```\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        (BODY_TITLE, "p"),  # no frontmatter: the slug
+        (f'---\ntitle: "The Page"\n---\n\n{BODY_TITLE}', "The Page"),
+        (f"---\ndescription: d\n---\n\n{BODY_TITLE}", "p"),
+    ],
+)
+def test_a_title_is_the_frontmatters_in_a_plan_with_text_or_digests(text, title):
+    page = Output("docs/profiles/p.mdx", text, "templates/profiles/[profile].mdx.j2")
+    nav = SimpleNamespace(path="docs/index.yml")
+    region = NavRegion("profiles", "", 1, 2, "  ")
+    shown = [_entry(None, nav, region, p, set()) for p in (page, page.digest_only())]  # type: ignore[arg-type]
+    assert shown[0] == shown[1]
+    assert shown[0][0] == f'  - page: "{title}"'
