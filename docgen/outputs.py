@@ -70,9 +70,9 @@ def on_disk(root: reads.Inside, output: Output) -> bool:
     file that cannot be read there, or leads outside, does not)."""
     try:
         real, _info = reads.lookup(os.path.join(root.root, output.path), root)
-    except OSError:
+        return real is not None and reads.read_bytes(real) == output.text.encode()
+    except OSError:  # it cannot be read (comparing it again says why)
         return False
-    return real is not None and reads.read_bytes(real) == output.text.encode()
 
 
 def verified_on_disk(root: reads.Inside) -> Callable[[Output], Output]:

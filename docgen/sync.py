@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from docgen.config import Project
-from docgen.errors import Location, OwnershipError, Problem
+from docgen.errors import Location, OwnershipError, Problem, WriteError
 from docgen.io import files, writes
 from docgen.io.writes import Write
 from docgen.plan import Output, Plan
@@ -167,7 +167,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
         if real is None:
             foreign.append(_outside(output))
             continue
-        raw = None if info is None else files.read_bytes(real)
+        raw = None if info is None else _read(real, output.path)
         if raw is None:
             report.changes.append(Change(output.path, NEW, output, None))
             continue
@@ -187,6 +187,16 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     if foreign:
         raise OwnershipError(foreign)
     return report
+
+
+def _read(real: str, path: str) -> bytes | None:
+    """The bytes of the file at ``path`` (its real path ``real``); one that cannot be read
+    is a located error, as docgen can neither compare nor overwrite what it cannot read."""
+    try:
+        return files.read_bytes(real)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise WriteError.at(Location(path), f"cannot read it to compare it: {reason}") from None
 
 
 def _notice_on(raw: bytes) -> bool:

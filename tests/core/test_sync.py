@@ -255,3 +255,27 @@ def test_only_a_file_that_differs_from_its_planned_text_is_looked_at_for_the_not
     (example.root / page).write_text("# Mine, not docgen's\n", "utf-8")
     refused = run(example, "check")
     assert refused.exit_code == 2 and f"{page}:1:1: error:" in refused.output
+
+
+@pytest.mark.parametrize("verb", ["check", "build"])
+def test_a_generated_file_that_cannot_be_read_is_a_located_error(
+    example: Project, run: Run, monkeypatch: pytest.MonkeyPatch, verb: str
+) -> None:
+    """docgen can neither compare nor overwrite a file it cannot read (permissions, an I/O
+    error): exit 2 at its path, nothing written, not a bug report."""
+    import docgen.io.reads
+
+    page = "docs/inference/set-up-vllm.mdx"
+    regular = docgen.io.reads._regular
+
+    def unreadable(path, size):
+        if str(path).endswith(page):
+            raise PermissionError(13, "Permission denied")
+        return regular(path, size)
+
+    monkeypatch.setattr(docgen.io.reads, "_regular", unreadable)
+    before = example.snapshot()
+    result = run(example, verb)
+    assert result.exit_code == 2, result.output
+    assert f"{page}: error: cannot read it to compare it: Permission denied" in result.output
+    assert example.snapshot() == before
