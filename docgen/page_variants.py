@@ -30,7 +30,7 @@ def page_variants(
     from docgen.render import variants
     from docgen.render.audience import check_listed, published_for
 
-    token = reg.product.cli_token
+    token, where = reg.product.cli_token, Location(edited, 1)
     per_profile = profile is not None
     page = variants.parse(source, text, reg.agents)
     audience = published_for(page, reg.agents)
@@ -52,6 +52,5 @@ def page_variants(
         target = variant_path(project, source, agent.id)
         body = variants.render(page, agent, token, target)
         note = notice(f"{edited} (the {agent.id} variant)", reg.path)
-        noticed = with_notice(body, note, Location(edited, 1))
-        found.append(Output(target, noticed, source, (), "variant"))
+        found.append(Output(target, with_notice(body, note, where), source, (), "variant"))
     return tuple(found), ids
