@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import pytest
 from conftest import Outcome, Project
 
-from docgen.errors import Location
+from docgen.errors import Location, PageError
 from docgen.integrations import vllm_verify
 from docgen.integrations.mdx_to_markdown import convert
 from docgen.render import syntax, variants
@@ -236,3 +236,21 @@ def test_an_opening_line_inside_a_fence_is_code_for_every_reader():
     heading = "## Setup\n\n```text\n```md\n## Not a heading\n```\n"
     page = variants.parse("p.mdx", heading, AGENTS)  # type: ignore[arg-type]
     assert variants.empty_sections(page, ["alpha", "beta"]) == []
+
+
+@pytest.mark.parametrize("extra", range(-4, 5))
+def test_a_notice_is_placed_only_where_it_is_found(extra):
+    """``with_notice`` counts where the notice would end; a page it accepts is one docgen
+    reads as its own, and one just past the reach is refused at its place."""
+    note = syntax.notice("templates/p.mdx.j2", "profiles.yaml")
+    room = syntax.NOTICE_REACH - len("---\ntitle: \n---\n") - 1 - len(note) - 1
+    text = f"---\ntitle: {'x' * (room + extra)}\n---\n\nBody.\n"
+    where = Location("templates/p.mdx.j2", 1)
+    if extra <= 0:
+        assert syntax.owned(syntax.with_notice(text, note, where))
+    else:
+        with pytest.raises(PageError) as refused:
+            syntax.with_notice(text, note, where)
+        assert str(refused.value).startswith("templates/p.mdx.j2:1: error: the frontmatter is")
+        page = f"---\ntitle: {'x' * (room + extra)}\n---\n{note}\nBody.\n"
+        assert not syntax.owned(page)  # what it would have written
