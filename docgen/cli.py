@@ -85,6 +85,14 @@ def command(
     return decorate
 
 
+def format_option(*formats: str, help: str) -> Callable[[Callable[..., None]], Any]:  # noqa: A002
+    """``--format`` among ``formats`` (the first the default), passed as ``fmt``."""
+    choice = click.Choice(list(formats))
+    return click.option(
+        "--format", "fmt", type=choice, default=formats[0], show_default=True, help=help
+    )
+
+
 @command(quiet="Print only errors and drift.", verbose="Also list unchanged files.")
 @click.option("--dry-run", is_flag=True, help="List what would change; write nothing.")
 def build(state: State, dry_run: bool) -> None:
@@ -101,10 +109,7 @@ def build(state: State, dry_run: bool) -> None:
 
 
 @command(quiet="Print only errors and drift.", verbose="Also list unchanged files.")
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
-    show_default=True, help="Report format; github prints workflow annotations.",
-)  # fmt: skip
+@format_option("text", "json", "github", help="Report format; github prints workflow annotations.")
 @click.option(
     "--changelog-since",
     metavar="REF",
@@ -166,14 +171,10 @@ def schema(state: State) -> None:
     help="Extra argv tokens, a JSON array "
     "of strings, appended last (like the product's extra-args variable).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["shell", "json"]),
-    default="shell",
-    show_default=True,
-    help="shell: one command line; json: the steps before it, its environment and its argv.",
-)
+@format_option(
+    "shell", "json", help="shell: one command line; json: the steps before it, its environment "
+    "and its argv."
+)  # fmt: skip
 def serve_command(
     state: State, profile: str, override_name: str | None, extra_args_json: str | None, fmt: str
 ) -> None:
@@ -210,13 +211,8 @@ def verify_vllm(state: State, venv: Path | None, setup: bool) -> None:
 @command("diff", quiet="Print only the changes, not their count.")
 @click.option("--since", metavar="REF", help="Compare with the registry at git revision REF.")
 @click.option("--since-file", metavar="FILE", help="Compare with an older registry file.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="text: one located line per change; json: every change's fields.",
+@format_option(
+    "text", "json", help="text: one located line per change; json: every change's fields."
 )
 def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> None:
     """Print the semantic difference between an older registry state and the current one."""
