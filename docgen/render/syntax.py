@@ -109,18 +109,18 @@ def with_notice(text: str, note: str, where: Location) -> str:
     that would end past ``NOTICE_REACH`` (a long frontmatter) is an error at ``where``:
     docgen could not tell the file it writes is its own."""
     parts = split(text)
-    if not parts.has_frontmatter:
-        return f"{note}\n\n{text}"
-    # The notice's line and its line ending within reach (``owned``), counted, not sliced:
-    # a slice of every page raised a large build's peak memory by 10 MB.
-    if len(parts.closed_head) + 1 + len(note) + 1 > NOTICE_REACH:
+    head = f"{parts.closed_head}\n" if parts.has_frontmatter else ""
+    # Where the notice's line ends, counted rather than found in a slice of every page (a
+    # slice each raised a large build's peak memory by 10 MB): ``owned`` looks that far.
+    end = len(head) + len(note) + 1
+    if end > NOTICE_REACH:
         raise PageError.at(
             where,
-            f"the frontmatter is {len(parts.closed_head)} characters long: docgen's notice "
-            f"after it must end within the file's first {NOTICE_REACH} characters, or docgen "
-            "cannot tell the file is its own; shorten the frontmatter",
+            f"docgen's notice would end {end} characters into the page, past the first "
+            f"{NOTICE_REACH}, where docgen looks for it to tell the file is its own; shorten "
+            "the frontmatter",
         )
-    return f"{parts.closed_head}\n{note}\n{parts.body}"
+    return f"{head}{note}\n{parts.body}" if head else f"{note}\n\n{text}"
 
 
 def owned(text: str) -> bool:

@@ -12,9 +12,9 @@ TEMPLATES = [
         "template-frontmatter-past-the-notice-reach",
         BUILD,
         (
-            "templates/models.mdx.j2:1: error: the frontmatter is 2031 characters long: "
-            "docgen's notice after it must end within the file's first 2000 characters, or "
-            "docgen cannot tell the file is its own; shorten the frontmatter",
+            "templates/models.mdx.j2:1: error: docgen's notice would end 2182 characters into "
+            "the page, past the first 2000, where docgen looks for it to tell the file is its "
+            "own; shorten the frontmatter",
         ),
         templates=template(LONG_HEAD),
     ),

@@ -251,6 +251,17 @@ def test_a_notice_is_placed_only_where_it_is_found(extra):
     else:
         with pytest.raises(PageError) as refused:
             syntax.with_notice(text, note, where)
-        assert str(refused.value).startswith("templates/p.mdx.j2:1: error: the frontmatter is")
+        end = syntax.NOTICE_REACH + extra
+        assert str(refused.value).startswith(
+            f"templates/p.mdx.j2:1: error: docgen's notice would end {end} characters into"
+        )
         page = f"---\ntitle: {'x' * (room + extra)}\n---\n{note}\nBody.\n"
         assert not syntax.owned(page)  # what it would have written
+
+
+def test_a_notice_too_long_for_the_reach_is_refused_on_a_page_without_frontmatter():
+    note = syntax.notice("templates/" + "d/" * 1000 + "p.mdx.j2", "profiles.yaml")
+    with pytest.raises(PageError):
+        syntax.with_notice("Body.\n", note, Location("p", 1))
+    short = syntax.notice("templates/p.mdx.j2", "profiles.yaml")
+    assert syntax.owned(syntax.with_notice("Body.\n", short, Location("p", 1)))
