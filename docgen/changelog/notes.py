@@ -85,7 +85,7 @@ def overview_text(
     lines = []
     for version, day, summary in sorted(releases, key=key, reverse=True):
         route = _release_page(project, registry, node, day)
-        lines.append(f"- [{version}]({route}) ({day}): {summary.strip()}")
+        lines.append(f"- [{version}]({route}) ({day}): {_inert(summary.strip())}")
     spdx = registry.product.spdx
     head = ["---"]
     if spdx is not None:
@@ -96,6 +96,15 @@ def overview_text(
     head += ['title: "Release Notes"', "---", ""]
     intro = f"Every {mdx.escape_prose(registry.product.name)} release, newest first."
     return "\n".join([*head, intro, "", *lines]) + "\n"
+
+
+def _inert(summary: str) -> str:
+    """A release's summary line as the overview shows it: as written, or, when it holds
+    raw markup (the entry's own error, which ``check`` reports), as plain text, so the
+    generated page never runs or renders what the entry should not hold."""
+    from docgen.changelog.markup import markup_problem
+
+    return summary if markup_problem(summary) is None else mdx.escape_prose(summary)
 
 
 def _changelog_node(project: Project, registry: Registry) -> NavChangelog | None:

@@ -125,6 +125,10 @@ def test_an_entry_with_markup_fails_check_and_build(project: Project, run: Run) 
     assert "update changelog/overview.mdx" in built.stdout
     checked = run(project, "check")
     assert (checked.exit_code, checked.stdout) == (1, expected)
+    # The overview shows the summary as plain text: it never runs what the entry holds.
+    overview = (project.root / "changelog/overview.mdx").read_text("utf-8")
+    assert "adds \\{alert(1)} \\<img src=x> things." in overview
+    assert "{alert(1)}" not in overview.replace("\\{alert(1)}", "")
 
 
 def test_the_spdx_header_is_no_markup(project: Project, run: Run) -> None:
