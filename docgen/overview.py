@@ -44,5 +44,5 @@ def overview_output(
     text = overview_text(project, reg, releases)
     note = notice(f"the entries in {project.config.changelog}/", reg.path)
     path = f"{project.config.changelog}/{changelog.OVERVIEW}"
-    noticed = with_notice(text, note, Location(path, 1))
+    noticed = with_notice(text, note, Location(path, 1), path)
     return Output(path, noticed, path, tuple(sources), "page", basis="changelog")

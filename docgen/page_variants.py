@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 from docgen.config import Project, variant_path
 from docgen.errors import Location
 from docgen.outputs import Output
-from docgen.registry.model import Registry
+from docgen.registry.model import Agent, Registry
 from docgen.render.syntax import notice, with_notice
 
 if TYPE_CHECKING:
     from docgen.navigation import Navigation
+    from docgen.render.variants import Page
 
 
 def page_variants(
@@ -30,7 +31,7 @@ def page_variants(
     from docgen.render import variants
     from docgen.render.audience import check_listed, published_for
 
-    token, where = reg.product.cli_token, Location(edited, 1)
+    token = reg.product.cli_token
     per_profile = profile is not None
     page = variants.parse(source, text, reg.agents)
     audience = published_for(page, reg.agents)
@@ -47,10 +48,17 @@ def page_variants(
     ids = tuple(a.id for a in audience)
     if len(audience) < 2 and token not in text and "<AgentOnly" not in text:
         return (), ids
-    found = []
-    for agent in audience:
-        target = variant_path(project, source, agent.id)
-        body = variants.render(page, agent, token, target)
-        note = notice(f"{edited} (the {agent.id} variant)", reg.path)
-        found.append(Output(target, with_notice(body, note, where), source, (), "variant"))
-    return tuple(found), ids
+    return tuple(_variant(project, reg, page, agent, source, edited) for agent in audience), ids
+
+
+def _variant(
+    project: Project, reg: Registry, page: Page, agent: Agent, source: str, edited: str
+) -> Output:
+    """``agent``'s variant of ``page``, its notice naming the file a person ``edited``."""
+    from docgen.render import variants
+
+    target = variant_path(project, source, agent.id)
+    body = variants.render(page, agent, reg.product.cli_token, target)
+    note = notice(f"{edited} (the {agent.id} variant)", reg.path)
+    noticed = with_notice(body, note, Location(edited, 1), target)
+    return Output(target, noticed, source, (), "variant")

@@ -315,4 +315,5 @@ def _render(renderer: Renderer, reg: Registry, job: Job) -> tuple[Output, str]:
     if not text.strip():
         raise TemplateError.at(Location(job.display, 1), "template rendered an empty page")
     note = notice(job.display, reg.path)
-    return Output(job.path, with_notice(text, note, Location(job.display, 1)), job.display), text
+    noticed = with_notice(text, note, Location(job.display, 1), job.path)
+    return Output(job.path, noticed, job.display), text

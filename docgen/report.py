@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from docgen.errors import one_line
+from docgen.errors import Location, Problem, one_line
 from docgen.sync import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
 from docgen.verbs.build import Built
 
@@ -137,17 +137,19 @@ def check_json(report: Report) -> dict[str, Any]:
                 for s in shown.behind
             ]
         files.append(item)
-    findings = [
-        {
-            "file": f.location.path if f.location else None,
-            "line": (f.location.line or None) if f.location else None,
-            "column": (f.location.col or None) if f.location else None,
-            "message": f.message,
-            "severity": f.severity,
-            "rule": f.rule,
-        }
-        for f in report.findings
-    ]
+    findings = []
+    for finding in report.findings:
+        loc, message = _placed(finding)
+        findings.append(
+            {
+                "file": loc.path if loc else None,
+                "line": (loc.line or None) if loc else None,
+                "column": (loc.col or None) if loc else None,
+                "message": message,
+                "severity": finding.severity,
+                "rule": finding.rule,
+            }
+        )
     return {
         "version": 1,
         "in_sync": report.in_sync,
@@ -163,11 +165,12 @@ def check_github(report: Report) -> list[Line]:
     diff in a collapsed group of the log."""
     lines = []
     for finding in report.findings:
-        loc, level = finding.location, LEVELS.get(finding.severity, "error")
+        loc, message = _placed(finding)
+        level = LEVELS.get(finding.severity, "error")
         if loc is None:
-            lines.append(annotation(finding.message, level=level))
+            lines.append(annotation(message, level=level))
         else:
-            lines.append(annotation(finding.message, loc.path, loc.line or 1, loc.col, level))
+            lines.append(annotation(message, loc.path, loc.line or 1, loc.col, level))
     drifted = report.of(*DRIFTED)
     behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
     diffs = []
@@ -198,6 +201,16 @@ def check_github(report: Report) -> list[Line]:
     return lines
 
 
+def _placed(finding: Problem) -> tuple[Location | None, str]:
+    """A finding's file location and message; a command-line option (``--since``) or a
+    file at a git revision (``HEAD~1:profiles.yaml``) is no file of the tree, so it leads
+    the message instead."""
+    loc = finding.location
+    if loc is None or not (loc.path.startswith("-") or ":" in loc.path):
+        return loc, finding.message
+    return None, f"{loc}: {finding.message}"
+
+
 #: The workflow command of each severity of a finding.
 LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -220,7 +233,9 @@ def annotation(
 
 
 def _escape_data(text: str) -> str:
-    """A workflow command's message: ``%``, CR and LF escaped as GitHub reads them."""
+    """A workflow command's message: ``%``, CR and LF escaped as GitHub reads them (a lone
+    surrogate, which no UTF-8 output can carry, as its ``\\udXXX`` escape)."""
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 

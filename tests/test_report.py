@@ -184,3 +184,34 @@ def test_an_input_error_is_reported_in_the_format_asked_for(make_project, run, f
     else:
         assert result.stdout.startswith(f"::error file=profiles.yaml,line=40,col=7::{message}")
         assert result.stdout.count("\n") == 1
+
+
+def test_a_lone_surrogate_in_an_input_error_is_escaped_in_annotations(make_project, run):
+    """A registry key may hold any code point, a lone surrogate too, which no UTF-8
+    output can carry: the annotation shows its escape (exit 2, not a crash)."""
+    project = make_project()
+    project.edit("profiles.yaml", "gpu-memory-utilization:", '"gpu-memory\\ud800": 0.5\n      x:')
+    result = run(project, "check", "--format", "github")
+    assert result.exit_code == 2, result.output
+    assert "gpu-memory\\ud800" in result.stdout and result.stdout.startswith("::error file=")
+
+
+def test_an_option_is_no_file_in_a_finding(make_project, run):
+    """An error of a command-line option (or of a file at a git revision) names no file
+    of the tree: JSON gives no file, GitHub no file property, and the message says where."""
+    import subprocess
+
+    project = make_project()
+    for args in (
+        ["init", "-q"],
+        ["add", "."],
+        ["-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "x"],
+    ):
+        subprocess.run(["git", *args], cwd=project.root, check=True)  # fmt: skip
+    found = run(project, "check", "--format", "json", "--changelog-since", "nope")
+    assert found.exit_code == 2
+    [finding] = json.loads(found.stdout)["findings"]
+    assert (finding["file"], finding["line"], finding["column"]) == (None, None, None)
+    assert finding["message"] == "--changelog-since: unknown git revision 'nope'"
+    shown = run(project, "check", "--format", "github", "--changelog-since", "nope")
+    assert shown.stdout == "::error::--changelog-since: unknown git revision 'nope'\n"

@@ -11,6 +11,7 @@ from typing import Any
 from docgen.errors import Problem, did_you_mean, one_line
 from docgen.registry.host_rules import HostRules
 from docgen.registry.launcher_rules import LauncherRules
+from docgen.registry.schema import dashed_flag
 from docgen.registry.source import Document, KeyPath, Positions, walk_leaves
 from docgen.registry.vllm_settings import VllmSettings
 from docgen.vllm.catalog import Catalog
@@ -199,7 +200,7 @@ class Checker(LauncherRules, HostRules):
             yield from self._flag((*base, name), name, value)
 
     def _flag(self, keypath: KeyPath, name: str, value: Any) -> Iterator[Problem]:
-        if name.startswith("-"):
+        if dashed_flag(name) is not None:
             return  # the schema refuses the name, saying to drop the dashes
         flag = self.catalog.lookup(name)
         if flag is None or flag.name != name:
@@ -224,7 +225,7 @@ class Checker(LauncherRules, HostRules):
         expect = profile.get("expect") or {}
         for index, name in enumerate(expect.get("absent") or []):
             keypath = (*base, "expect", "absent", index)
-            if name.startswith("-"):
+            if dashed_flag(name) is not None:
                 continue  # the schema refuses it, saying to drop the dashes
             if self.catalog.lookup(name) is None and self.catalogs[None].lookup(name) is None:
                 yield self.at(
@@ -249,7 +250,7 @@ class Checker(LauncherRules, HostRules):
     def _present(
         self, keypath: KeyPath, args: dict[str, Any], name: str, wanted: Any
     ) -> Iterator[Problem]:
-        if name.startswith("-"):
+        if dashed_flag(name) is not None:
             return  # the schema refuses the name, saying to drop the dashes
         problems = list(self._flag(keypath, name, wanted))
         if problems:

@@ -156,7 +156,7 @@ def _explain(error: Any, positions: Positions) -> Iterator[Problem]:
         for key in _extra_keys(error):
             allowed = list(error.schema.get("properties", {}))
             yield Problem(
-                f"unknown key '{key}'{where}{did_you_mean(str(key), allowed)}",
+                f"unknown key {_key(key)}{where}{did_you_mean(str(key), allowed)}",
                 positions.of_key((*keypath, key)),
             )
     elif kind == "propertyNames" or (kind == "pattern" and _is_key_error(error)):
@@ -186,8 +186,8 @@ def _bad_name(error: Any, keypath: tuple[Any, ...], positions: Positions) -> Ite
     for sub in context:
         name = sub.instance
         where = positions.of_key((*keypath, name))
-        if _flags(keypath) and isinstance(name, str) and name.startswith("-"):
-            bare = one_line(name.lstrip("-"))
+        bare = dashed_flag(name) if _flags(keypath) else None
+        if bare is not None:
             yield Problem(f"write the flag {_key(name)} without its dashes, as '{bare}'", where)
             continue
         rule = sub.schema.get("description") or f"names must match {sub.schema.get('pattern')}"
@@ -195,12 +195,25 @@ def _bad_name(error: Any, keypath: tuple[Any, ...], positions: Positions) -> Ite
 
 
 def _flags(keypath: tuple[Any, ...]) -> bool:
-    """Whether the mapping at ``keypath`` is keyed by vLLM flag names (a profile's or an
-    override's ``args``, a profile's ``expect: present``)."""
-    return keypath[-1:] == ("args",) or keypath[-2:] in (
-        ("expect", "present"),
-        ("expect", "absent"),
-    )
+    """Whether the mapping at ``keypath`` is keyed by vLLM flag names: a profile's or an
+    override's ``args``, a profile's ``expect: present``, the launcher's ``shared_args``
+    and a step's ``when``."""
+    if keypath[-2:] == ("expect", "present"):
+        return True
+    return keypath[-1:] in (("args",), ("shared_args",), ("when",))
+
+
+#: What a flag's name is written as.
+_FLAG_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")
+
+
+def dashed_flag(name: object) -> str | None:
+    """The flag ``name`` names without the leading dashes it was written with, when that
+    is a flag's name (``--max-num-seqs``: ``max-num-seqs``); else None."""
+    if not isinstance(name, str) or not name.startswith("-"):
+        return None
+    bare = name.lstrip("-")
+    return bare if _FLAG_NAME.fullmatch(bare) else None
 
 
 def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
@@ -218,8 +231,8 @@ def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
     if kind == "const":
         return f"{name} must be {_show(error.validator_value)}, got {got}"
     if kind == "pattern":
-        if keypath[-3:-1] == ("expect", "absent") and str(error.instance).startswith("-"):
-            bare = one_line(str(error.instance).lstrip("-"))
+        bare = dashed_flag(error.instance) if keypath[-3:-1] == ("expect", "absent") else None
+        if bare is not None:
             return f"write the flag {got} without its dashes, as '{bare}'"
         why = _why(error.instance, error.schema.get("description"))
         return f"{name} {got} is malformed" + (f": {why}" if why else "")

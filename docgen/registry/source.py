@@ -119,7 +119,7 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
     problem = (exc.problem or exc.context or "invalid YAML").strip()
     if "found duplicate key" in problem or type(exc).__name__ == "DuplicateKeyError":
         problem = _duplicate_message(exc, text)
-    elif "\\t" in problem or "'\\t'" in problem:
+    elif "\\t" in problem or "'\\t'" in problem or "tab character" in problem:
         problem = "tab characters are not allowed for indentation; use spaces"
     else:
         problem, mark = _plain(exc, problem, mark)
@@ -138,7 +138,7 @@ def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
         return problem, mark
     if problem.startswith("found unexpected end of stream") and "quoted" in exc.context:
         return "this quoted string is never closed", opened  # it runs to the end
-    if problem.startswith(_BLOCK_END):
+    if problem == _BLOCK_END:  # a key indented unlike its block's (not text after a quote)
         problem = "this line is not indented as the block it is in"
     within = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
     return f"{problem} (in {within} that starts at {opened.line + 1}:{opened.column + 1})", mark
@@ -148,7 +148,7 @@ def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
 #: a line indented otherwise than its block.
 _NO_COLON = "could not find expected ':'"
 _MISPLACED_VALUE = "mapping values are not allowed"
-_BLOCK_END = ("expected <block end>", "did not find expected key")
+_BLOCK_END = "expected <block end>, but found '<block mapping start>'"
 _MISPLACED = (
     "a 'key: value' cannot start here: check the line's indentation, "
     "or quote a value that holds ': '"

@@ -13,8 +13,8 @@ TEMPLATES = [
         BUILD,
         (
             "templates/models.mdx.j2:1: error: docgen's notice would end 2182 characters into "
-            "the page, past the first 2000, where docgen looks for it to tell the file is its "
-            "own; shorten the frontmatter",
+            "docs/models.mdx, past the first 2000, where docgen looks for it to tell the file "
+            "is its own; shorten its frontmatter (2031 characters, registry text included)",
         ),
         templates=template(LONG_HEAD),
     ),

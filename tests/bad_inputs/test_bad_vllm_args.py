@@ -40,6 +40,16 @@ VLLM_FLAGS = [
         arg("--max-num-seqs: 2"),
     ),
     Case(
+        "flag-with-dashes-in-when",
+        BUILD,
+        (
+            "profiles.yaml:54:14: error: write the flag '--max-num-seqs' without its dashes, as "
+            "'max-num-seqs'",
+        ),
+        reg("    overrides:", "    overrides:") + "launcher:\n  before_serve:\n    s:\n      "
+        "run: [echo]\n      when: {--max-num-seqs: 2}\n",
+    ),  # fmt: skip
+    Case(
         "flag-with-one-dash",
         BUILD,
         (

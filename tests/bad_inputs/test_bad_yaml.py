@@ -46,6 +46,17 @@ REGISTRY_SYNTAX = [
         reg("    label: Tiny 1B", '    label: "Tiny 1B'),
     ),
     Case(
+        "yaml-quote-closed-on-a-later-line",  # no indentation claim: the lines are right
+        BUILD,
+        (
+            "profiles.yaml:31:13: error: expected <block end>, but found '<scalar>' (in a block "
+            "mapping that starts at 29:5)",
+        ),
+        reg("    label: Tiny 1B", '    label: "Tiny 1B').replace(
+            "    notes: Box default.", '    notes: "Box default."'
+        ),
+    ),  # fmt: skip
+    Case(
         "yaml-key-without-colon",  # the parser stops on the next line; the key is here
         BUILD,
         ("profiles.yaml:30:5: error: this key has no ':' after it",),

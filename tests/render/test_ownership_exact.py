@@ -96,4 +96,6 @@ def test_a_notice_names_its_sources_on_one_line_that_cannot_end_the_comment() ->
         "templates/x\\n::error::y*\\/.mdx.j2. Do not edit it by hand: change those and run "
         "`docgen build`. */}"
     )
-    assert syntax.owned(syntax.with_notice("---\ntitle: T\n---\nBody.\n", note, Location("p", 1)))
+    assert syntax.owned(
+        syntax.with_notice("---\ntitle: T\n---\nBody.\n", note, Location("p", 1), "p")
+    )

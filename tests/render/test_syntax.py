@@ -58,7 +58,7 @@ def test_the_split_finds_where_the_body_starts(text, frontmatter, body, first):
     ("text", "frontmatter", "body", "first"), [c[1:] for c in PAGES], ids=PAGE_IDS
 )
 def test_the_notice_goes_where_the_body_starts(text, frontmatter, body, first):
-    noted = syntax.with_notice(text, NOTE, Location("p.mdx", 1))
+    noted = syntax.with_notice(text, NOTE, Location("p.mdx", 1), "p.mdx")
     if frontmatter is None:
         assert noted == f"{NOTE}\n\n{text}"
     else:
@@ -247,10 +247,10 @@ def test_a_notice_is_placed_only_where_it_is_found(extra):
     text = f"---\ntitle: {'x' * (room + extra)}\n---\n\nBody.\n"
     where = Location("templates/p.mdx.j2", 1)
     if extra <= 0:
-        assert syntax.owned(syntax.with_notice(text, note, where))
+        assert syntax.owned(syntax.with_notice(text, note, where, "docs/p.mdx"))
     else:
         with pytest.raises(PageError) as refused:
-            syntax.with_notice(text, note, where)
+            syntax.with_notice(text, note, where, "docs/p.mdx")
         end = syntax.NOTICE_REACH + extra
         assert str(refused.value).startswith(
             f"templates/p.mdx.j2:1: error: docgen's notice would end {end} characters into"
@@ -262,6 +262,6 @@ def test_a_notice_is_placed_only_where_it_is_found(extra):
 def test_a_notice_too_long_for_the_reach_is_refused_on_a_page_without_frontmatter():
     note = syntax.notice("templates/" + "d/" * 1000 + "p.mdx.j2", "profiles.yaml")
     with pytest.raises(PageError):
-        syntax.with_notice("Body.\n", note, Location("p", 1))
+        syntax.with_notice("Body.\n", note, Location("p", 1), "p")
     short = syntax.notice("templates/p.mdx.j2", "profiles.yaml")
-    assert syntax.owned(syntax.with_notice("Body.\n", short, Location("p", 1)))
+    assert syntax.owned(syntax.with_notice("Body.\n", short, Location("p", 1), "p"))
