@@ -46,11 +46,11 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
             opened[0] = -1
             continue
         problem, comment, at = _scan(line, opened[0] >= 0)
-        if problem is not None:
-            yield index, at, problem
+        if problem is not None:  # at -1: the comment open since an earlier line is to blame
+            yield (index, at, problem) if at >= 0 else (opened[0], opened[1], problem)
         if not comment:
             opened[0] = -1
-        elif opened[0] < 0:
+        elif opened[0] < 0 or at > 0:  # (at 0, the earlier comment goes on over the line)
             opened[:] = [index, at]
     if opened[0] >= 0:
         yield opened[0], opened[1], _UNCLOSED_COMMENT
@@ -92,15 +92,15 @@ _UNCLOSED_COMMENT = (
 
 def _scan(line: str, comment: bool) -> tuple[str | None, bool, int]:  # long: one rule a char
     """The first raw markup in ``line``, whether an MDX comment is open at its end, and
-    where the markup starts (or where that comment opened); ``comment`` says one is open
-    at its start."""
+    where the markup starts (or where that comment opened; -1 for the comment open at its
+    start, which ``comment`` says); a comment still open from its start gives 0."""
     at = 0
     if comment:
         at = _comment_end(line, 0)
         if at < 0:
             return None, True, 0
         if at == 0:
-            return _OPEN, False, line.find("*/")
+            return _OPEN, False, -1  # its "*/" closes no comment: its "{" opened an expression
     while at < len(line):
         char = line[at]
         if char == "\\":

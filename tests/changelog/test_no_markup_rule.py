@@ -174,7 +174,11 @@ def test_an_mdx_comment_may_go_on_over_lines_but_not_past_a_blank_one() -> None:
     # Each problem at its line and offset: an unclosed comment where it opened.
     found = markup_problems(["- a {/* one", "", "  */}"])
     assert [(i, at) for i, at, _m in found] == [(0, 4), (2, 4)]
+    # A "*/" without "}" closes nothing: the "{" that opened it started an expression.
     found = markup_problems(["- a {/* one", "  ```", "*/ alert(1) }"])
-    assert [(i, at) for i, at, _m in found] == [(2, 0)]
+    assert [(i, at) for i, at, _m in found] == [(0, 4)]
+    # A comment closed on a line that opens another: the unclosed one is the second.
+    found = markup_problems(["  It retains {/* one", "  two */} async {/* three", "  more", ""])
+    assert [(i, at) for i, at, _m in found] == [(1, 16)]
     found = markup_problems(["ok", "a `b", "x < y, <b>", "x ](", "} here"])
     assert [(i, at) for i, at, _m in found] == [(1, 2), (2, 7), (3, 2), (4, 0)]
