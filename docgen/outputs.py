@@ -7,6 +7,7 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from docgen.io import reads
@@ -75,17 +76,18 @@ def on_disk(root: reads.Inside, output: Output) -> bool:
         return False
 
 
+def verified(root: reads.Inside, output: Output) -> Output:
+    """``output`` as its digest (``verified``) when its file already holds exactly its text,
+    so neither the process that rendered it nor the plan holds that text, and comparing
+    skips it; else as it is."""
+    if output.digest or not on_disk(root, output):
+        return output
+    return output.digest_only(verified=True)
+
+
 def verified_on_disk(root: reads.Inside) -> Callable[[Output], Output]:
-    """What a check passes each output through as it is rendered: one whose file already
-    holds exactly its text becomes its digest (``verified``), so neither the process that
-    rendered it nor the plan holds that text, and comparing skips it."""
-
-    def verified(output: Output) -> Output:
-        if output.digest or not on_disk(root, output):
-            return output
-        return output.digest_only(verified=True)
-
-    return verified
+    """What a check passes each output through as it is rendered (see ``verified``)."""
+    return partial(verified, root)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from docgen.config import Project
 from docgen.io import files, staging, vetting, writes
-from docgen.outputs import Output, on_disk
+from docgen.outputs import Output, verified
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,9 @@ class Prestage:
         """``output`` as its digest: its text staged, or found already on disk (then it
         is ``verified``). A text that cannot be written as UTF-8 is refused here, as
         ``writes.apply`` would refuse it."""
-        if output.digest:
-            return output
-        if on_disk(self.inside, output):
-            return output.digest_only(verified=True)
+        found = verified(self.inside, output)
+        if found.digest:  # a digest already, or its file holds its text
+            return found
         vetting.refuse_unencodable([vetting.Write(output.path, output.text)])
         path = os.path.join(self.folder, f"{os.getpid()}-{staging.taken()}{staging.TMP_SUFFIX}")
         writes.write_new(path, output.text.encode("utf-8"), None)
