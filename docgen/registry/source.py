@@ -134,15 +134,35 @@ def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
         return "this key has no ':' after it", opened  # the parser stops a line later
     if problem.startswith(_MISPLACED_VALUE):
         return _MISPLACED, mark
-    if opened is None or not exc.context or opened.line == getattr(mark, "line", None):
+    if opened is None or not exc.context:
         return problem, mark
-    if problem.startswith("found unexpected end of stream") and "quoted" in exc.context:
-        return "this quoted string is never closed", opened  # it runs to the end
+    unclosed = _unclosed(problem, exc.context)
+    if unclosed:
+        return unclosed, opened  # it runs to the end of the file: where it opens is the cause
+    if opened.line == getattr(mark, "line", None):
+        return problem, mark
     if problem == _BLOCK_END:  # a key indented unlike its block's (not text after a quote)
         problem = "this line is not indented as the block it is in"
     within = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
     return f"{problem} (in {within} that starts at {opened.line + 1}:{opened.column + 1})", mark
 
+
+def _unclosed(problem: str, context: str) -> str | None:
+    """The plain words for a quoted string, ``[`` list or ``{`` mapping that the file
+    ends inside, or None for another problem."""
+    if "end of stream" not in problem and "<stream end>" not in problem:
+        return None
+    for kind, words in _UNCLOSED.items():
+        if kind in context:
+            return words
+    return None
+
+
+_UNCLOSED = {
+    "quoted": "this quoted string is never closed",
+    "flow sequence": "this '[' list is never closed: the file ends before its ']'",
+    "flow mapping": "this '{' mapping is never closed: the file ends before its '}'",
+}
 
 #: How ruamel.yaml and libyaml word a key without its colon, a value where none fits, and
 #: a line indented otherwise than its block.

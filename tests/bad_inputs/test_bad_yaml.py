@@ -45,6 +45,27 @@ REGISTRY_SYNTAX = [
         ("profiles.yaml:30:12: error: this quoted string is never closed",),
         reg("    label: Tiny 1B", '    label: "Tiny 1B'),
     ),
+    Case(  # the file ends inside the list: it is located where it opens, not past the end
+        "yaml-flow-list-open-at-end-of-file",
+        BUILD,
+        ("profiles.yaml:50:8: error: this '[' list is never closed: the file ends before its ']'",),
+        MINIMAL_REGISTRY + "extra: [a, b\n",
+    ),
+    Case(
+        "yaml-flow-mapping-open-at-end-of-file",
+        BUILD,
+        (
+            "profiles.yaml:50:8: error: this '{' mapping is never closed: the file ends before "
+            "its '}'",
+        ),
+        MINIMAL_REGISTRY + "extra: {a: 1,\n  b: 2\n",
+    ),  # fmt: skip
+    Case(  # on the last line, with no newline after it: where it opens, not where it ends
+        "yaml-quote-open-on-the-last-line",
+        BUILD,
+        ("profiles.yaml:50:8: error: this quoted string is never closed",),
+        MINIMAL_REGISTRY + 'extra: "abc',
+    ),
     Case(
         "yaml-quote-closed-on-a-later-line",  # no indentation claim: the lines are right
         BUILD,
