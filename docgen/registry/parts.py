@@ -4,8 +4,9 @@ A part is a key path: a section read whole (``("profiles",)``, ``("launcher",)``
 entry of it (``("profiles", id)``). An entry's digest covers everything its object in
 the typed model carries: a profile embeds its model, host, image (its own or the host's
 default), the launcher's shared args and steps and the vLLM settings, so its digest
-covers those sections' text too. A section's digest covers its entries in order. When
-an edit leaves a part's digest unchanged, nothing read through that part changed.
+covers those sections' text too. A section's digest covers its entries in order, and
+every digest the order of keys (a page may show it). When an edit leaves a part's digest
+unchanged, nothing read through that part changed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ DERIVED = "()"
 
 
 def _digest(*values: Any) -> str:
-    text = json.dumps(values, sort_keys=True, default=str, ensure_ascii=False)
+    # Keys in their registry order: a page shows some mappings in it (a command's args).
+    text = json.dumps(values, default=str, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

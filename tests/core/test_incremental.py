@@ -73,6 +73,44 @@ def registry_edit(project: Project, rng: random.Random) -> None:
         return
 
 
+def registry_reorder(project: Project, rng: random.Random) -> None:
+    """Swap two neighbouring keys of one mapping, or items of one list, of the registry,
+    keeping it valid (tries until it is): an order a page may show, as a command shows
+    its arguments."""
+    from docgen.registry.load import load_bytes
+
+    data = load_text(project.read("profiles.yaml"), "profiles.yaml").data
+    nodes = [node for node in containers(data) if len(node) >= 2]
+    for _ in range(50):
+        node = rng.choice(nodes)
+        at = rng.randrange(len(node) - 1)
+        before = dict(node) if isinstance(node, dict) else list(node)
+        keys = list(node) if isinstance(node, dict) else list(range(len(node)))
+        keys[at], keys[at + 1] = keys[at + 1], keys[at]
+        swapped = [before[key] for key in keys]
+        if isinstance(node, dict):
+            node.clear()
+            node.update(zip(keys, swapped, strict=True))
+        else:
+            node[:] = swapped
+        text = json.dumps(data, default=str)
+        try:
+            load_bytes(text.encode(), "profiles.yaml")
+        except DocgenError:
+            node.clear()
+            node.update(before) if isinstance(node, dict) else node.extend(before)
+            continue
+        project.write("profiles.yaml", text)
+        return
+
+
+def containers(node: Any) -> list[Any]:
+    """Every mapping and list in ``node``, ``node`` included."""
+    inner = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+    found = [node] if isinstance(node, (dict, list)) else []
+    return found + [c for value in inner for c in containers(value)]
+
+
 def page_edit(project: Project, rng: random.Random) -> None:
     page = "docs/inference/choose-local-inference-server.mdx"
     text = project.read(page)
@@ -88,7 +126,7 @@ def template_edit(project: Project, rng: random.Random) -> None:
     project.write(name, text + f"\nIt reads {{{{ hosts | length }}}} hosts ({rng.random()}).\n")
 
 
-EDITS = (registry_edit, registry_edit, registry_edit, page_edit, template_edit)
+EDITS = (registry_edit, registry_edit, registry_edit, registry_reorder, page_edit, template_edit)
 
 
 #: A hand-written page whose regions show derived tables only (no page iterates them).
@@ -137,6 +175,22 @@ def test_an_edit_of_one_profile_renders_only_the_pages_that_read_it(example):
         "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx",
     ]
     assert not incremental.complete
+
+
+def test_reordering_a_profiles_arguments_renders_its_pages_again(example):
+    # The command shows the arguments in registry order: the order is part of what is read.
+    project = load_project(example.root)
+    record = plan(project).record
+    example.edit(
+        "profiles.yaml",
+        "      max-model-len: 262144\n      gpu-memory-utilization: 0.4\n",
+        "      gpu-memory-utilization: 0.4\n      max-model-len: 262144\n",
+    )
+    project = load_project(example.root)
+    incremental = plan(project, record=record)
+    rendered = {o.path for o in incremental.outputs if not o.digest}
+    assert "docs/inference/set-up-vllm.mdx" in rendered
+    assert digests(incremental) == digests(plan(project))
 
 
 def test_a_record_holds_only_while_its_page_and_every_part_it_read_are_unchanged():
