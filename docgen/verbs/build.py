@@ -63,12 +63,13 @@ def build(
         # Each page's text is staged as soon as it is rendered: no process holds them all.
         with staged(project, wanted=not dry_run) as stage:
             the_plan, digest, report = _compared(project, stage=stage)
+            # Read before anything is written: an entry that cannot be read is an input error.
+            findings = releases.history_problems(project, the_plan)
             if not dry_run:
                 total = len(report.of(*DRIFTED))
                 step = None if progress is None else lambda done: progress(done, total)
                 sync.apply(project, report, progress=step)
                 remember(project, digest, the_plan)
-        findings = releases.history_problems(project, the_plan)
     return Built(report, dry_run, findings)
 
 

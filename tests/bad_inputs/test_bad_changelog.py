@@ -5,7 +5,7 @@ each gives an exact located error and changes nothing.
 from __future__ import annotations
 
 import pytest
-from bad_input_cases import CHANGELOG, CHECK, ENTRY, OLD, Case, check, entry, param
+from bad_input_cases import BUILD, CHANGELOG, CHECK, ENTRY, OLD, Case, check, entry, param
 
 CHANGELOG_ARGS = [
     Case(
@@ -64,6 +64,18 @@ CHANGELOG_ARGS = [
             "that starts at 19:8)",
         ),  # fmt: skip
         files={"old.yaml": OLD.replace("hosts:\n", "hosts: [\n")},
+    ),
+]
+
+UNREADABLE_ENTRY = [
+    Case(  # without an overview no page reads the entries: the build must still write nothing
+        "build-entry-invalid-utf8-without-overview",
+        BUILD,
+        ("changelog/2026-09-01.mdx:1:1: error: invalid UTF-8 byte 0xff in the changelog entry",),
+        files={
+            "docgen.toml": 'overview = "none"\n',
+            "changelog/2026-09-01.mdx": b"\xff bad\n",
+        },
     ),
 ]
 
@@ -169,7 +181,7 @@ HISTORY = [
     ),
 ]
 
-CASES = CHANGELOG_ARGS + HISTORY
+CASES = CHANGELOG_ARGS + UNREADABLE_ENTRY + HISTORY
 
 
 @pytest.mark.parametrize("case", [param(c) for c in CASES])
