@@ -59,17 +59,16 @@ def build(
     from docgen.cache import remember
     from docgen.prestage import staged
 
-    with build_lock(project, notify=notify):
-        # Each page's text is staged as soon as it is rendered: no process holds them all.
-        with staged(project, wanted=not dry_run) as stage:
-            the_plan, digest, report = _compared(project, stage=stage)
-            # Read before anything is written: an entry that cannot be read is an input error.
-            findings = releases.history_problems(project, the_plan)
-            if not dry_run:
-                total = len(report.of(*DRIFTED))
-                step = None if progress is None else lambda done: progress(done, total)
-                sync.apply(project, report, progress=step)
-                remember(project, digest, the_plan)
+    # Each page's text is staged as soon as it is rendered: no process holds them all.
+    with build_lock(project, notify=notify), staged(project, wanted=not dry_run) as stage:
+        the_plan, digest, report = _compared(project, stage=stage)
+        # Read before anything is written: an entry that cannot be read is an input error.
+        findings = releases.history_problems(project, the_plan)
+        if not dry_run:
+            total = len(report.of(*DRIFTED))
+            step = None if progress is None else lambda done: progress(done, total)
+            sync.apply(project, report, progress=step)
+            remember(project, digest, the_plan)
     return Built(report, dry_run, findings)
 
 
