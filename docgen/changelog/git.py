@@ -1,5 +1,5 @@
-"""Everything docgen reads from git: the registry as committed at a revision, the
-files of a folder changed since one, and which files git ignores."""
+"""Everything docgen reads from git: the registry (or another file) as committed at a
+revision, the files of a folder changed since one, and which files git ignores."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from docgen.io.files import MAX_BYTES
 SINCE = "--since"
 #: What ``git cat-file --batch-check`` prints of an object it finds (and what it matches).
 _OBJECT_FORMAT = "%(objectname) %(objecttype) %(objectsize)"
+_LIMIT_MB = f"{MAX_BYTES / 1e6:.0f}"
 _OBJECT = re.compile(r"([0-9a-f]{40,64}) ([a-z]+) ([0-9]+)\n")
 
 
@@ -28,29 +29,54 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     _known_revision(project.root, ref, at)
     what = f"{project.config.registry} at revision '{ref}'"
     spec = f"{ref}:{rel}"
-    batch = f"--batch-check={_OBJECT_FORMAT}"
-    ask = _run(project.root, "cat-file", batch, given=f"{spec}\n", at=at)
-    found = _OBJECT.fullmatch(_decode(ask.stdout))
+    found = _object(project.root, spec, at)
     if found is None:  # git printed "<spec> missing" (or "ambiguous")
         _bytes(project.root, "show", spec, what=what, at=at)  # git says why, in its words
         raise ConfigError.at(at, f"cannot read {what}")
-    name, kind, size = found.groups()
+    return _blob(project.root, found, what, at, "registries")
+
+
+def text_at(project: Project, ref: str, path: str, option: str = SINCE) -> str | None:
+    """The text of the file at project-relative ``path`` as committed at revision ``ref``
+    (read as the registry is: a file of at most ``MAX_BYTES``); None where it was no file
+    then."""
+    at = Location(option)
+    found = _object(project.root, f"{ref}:./{path}", at)
+    if found is None or found[1] != "blob":
+        return None
+    return _decode(_blob(project.root, found, f"{path} at revision '{ref}'", at))
+
+
+def _object(cwd: Path, spec: str, at: Location) -> tuple[str, str, str] | None:
+    """The name, type and size of the object ``spec`` names; None where there is none."""
+    batch = f"--batch-check={_OBJECT_FORMAT}"
+    found = _OBJECT.fullmatch(
+        _decode(_run(cwd, "cat-file", batch, given=f"{spec}\n", at=at).stdout)
+    )
+    return None if found is None else (found[1], found[2], found[3])
+
+
+def _blob(
+    cwd: Path, found: tuple[str, str, str], what: str, at: Location, limited: str = "files"
+) -> bytes:
+    """The bytes of a file git found, asked its size before it is read (``limited``: what
+    the size limit is for, in its message)."""
+    name, kind, size = found
     if kind != "blob":
         raise ConfigError.at(at, f"cannot read {what}: it is a {kind}, not a file")
     if int(size) > MAX_BYTES:
         raise ConfigError.at(
-            at,
-            f"{what} is {int(size) / 1e6:.1f} MB; docgen reads registries up to "
-            f"{MAX_BYTES / 1e6:.0f} MB",
+            at, f"{what} is {int(size) / 1e6:.1f} MB; docgen reads {limited} up to {_LIMIT_MB} MB"
         )
-    return _bytes(project.root, "cat-file", "blob", name, what=what, at=at)
+    return _bytes(cwd, "cat-file", "blob", name, what=what, at=at)
 
 
 def changed_since(project: Project, ref: str, folder: str, option: str = SINCE) -> list[str]:
-    """The files under ``folder`` changed since ``ref``, then the new ones git does not
-    ignore; a git failure gives no files (no git is an error at ``option``)."""
+    """The files under ``folder`` changed (or deleted) since ``ref``, then the new ones
+    git does not ignore, each relative to the project root; a git failure gives no files
+    (no git is an error at ``option``)."""
     at = Location(option)
-    changed = _run(project.root, "diff", "--name-only", ref, "--", folder, at=at)
+    changed = _run(project.root, "diff", "--name-only", "--relative", ref, "--", folder, at=at)
     others = ("ls-files", "--others", "--exclude-standard", "--", folder)
     untracked = _run(project.root, *others, at=at)
     return _decode(changed.stdout).split() + _decode(untracked.stdout).split()

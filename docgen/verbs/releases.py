@@ -124,9 +124,7 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     from docgen.changelog import git  # runs git: only for the changelog gate
 
     touched = git.changed_since(project, ref, project.config.changelog, GATE)
-    # The overview is no entry: it is generated, and changes with any rebuild.
-    new_entries = [p for p in touched if changelog.is_entry_name(p.rpartition("/")[2])]
-    if new_entries or changelog.fragment_files(project):
+    if _new_release(project, ref, touched) or changelog.fragment_files(project):
         return []
     first = change_kinds.released(changes)[0].source
     where = first.location if first else Location(project.config.registry)
@@ -141,6 +139,22 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
         ),
         *change_kinds.guard_hints(changes),
     ]
+
+
+def _new_release(project: Project, ref: str, touched: list[str]) -> bool:
+    """Whether an entry holds a release that no entry held at ``ref``: an entry edited or
+    deleted since is no new one. ``touched``: the changelog files changed since ``ref``
+    (the overview is no entry: it is generated, and changes with any rebuild)."""
+    from docgen.changelog import git
+
+    edited = {path for path in touched if changelog.is_entry_name(path.rpartition("/")[2])}
+    now = changelog.entries(project)
+    before = {s.version for e in now if e.path not in edited for s in e.sections}
+    for path in edited:
+        text = git.text_at(project, ref, path, GATE)
+        if text is not None:
+            before.update(s.version for s in changelog.parse_entry(path, text).sections)
+    return any(s.version not in before for e in now for s in e.sections)
 
 
 def release_notes(

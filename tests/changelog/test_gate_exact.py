@@ -37,11 +37,28 @@ def test_the_gate_names_the_first_change_its_count_and_its_rule(make_project):
     ]
 
 
-def test_an_entry_git_names_from_the_repositorys_top_counts(make_project):
-    """git diff names a changed entry ``site/changelog/...``: its file name decides."""
+def test_a_release_added_to_an_entry_counts(make_project):
+    """An entry of the same day may gain a second release: that is a new one."""
     project = committed_site(make_project)
-    project.write(ENTRY, "## v0.0.1\n\nEdited.\n")
+    project.write(ENTRY, "## v0.0.2\n\nTuned.\n\n## v0.0.1\n")
     assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
+
+
+def test_a_new_entry_counts(make_project):
+    project = committed_site(make_project)
+    project.write("site/changelog/2026-01-02.mdx", "## v0.0.2\n\nTuned.\n")
+    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
+
+
+def test_an_old_entry_edited_deleted_or_moved_is_no_new_release(make_project):
+    project = committed_site(make_project)
+    site = load_project(project.root / "site")
+    project.write(ENTRY, "## v0.0.1\n\nEdited.\n")
+    assert [p.rule for p in changelog_gate(site, "HEAD")] == ["changelog-gate"]
+    (project.root / ENTRY).unlink()
+    assert [p.rule for p in changelog_gate(site, "HEAD")] == ["changelog-gate"]
+    project.write("site/changelog/2026-01-02.mdx", "## v0.0.1\n")  # the same release, moved
+    assert [p.rule for p in changelog_gate(site, "HEAD")] == ["changelog-gate"]
 
 
 def test_the_overview_git_names_from_the_repositorys_top_is_no_entry(make_project):
