@@ -12,7 +12,8 @@ from docgen.registry.model import Arg, Source
 
 KINDS = (
     "profile-added", "profile-removed", "profile-renamed", "profile-changed",
-    "arg-added", "arg-removed", "arg-changed", "env-changed", "launcher-changed",
+    "arg-added", "arg-removed", "arg-changed", "arg-restated", "args-reordered",
+    "env-changed", "launcher-changed",
     "host-default-changed", "support-changed", "selection-changed",
     "override-added", "override-removed", "override-changed",
     "image-changed", "model-changed", "expect-changed", "evidence-changed",
@@ -23,6 +24,9 @@ KINDS = (
 #: The kinds a changelog entry leaves out, and why; ``diff`` still shows them. Every
 #: other kind needs an entry (``check --changelog-since``) and gets a bullet.
 LEFT_OUT = {
+    "arg-restated": "the same argv written another way (a mapping or its JSON text): vLLM "
+    "runs the same command",
+    "args-reordered": "the same args in another order: vLLM reads them the same",
     "expect-changed": "a guard on the command, not a change of it: the command is the same",
     "evidence-changed": "a measurement of a profile, not a change to what it runs",
     "host-changed": "a host's name, arch, notes or default image: the pages say it anew, "

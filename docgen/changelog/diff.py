@@ -13,7 +13,7 @@ from typing import Any
 
 from docgen.changelog import git
 from docgen.changelog.changes import Change, arg_value, shown
-from docgen.changelog.shared_diff import shared_changes
+from docgen.changelog.shared_diff import args_reordered, shared_changes
 from docgen.config import Project
 from docgen.errors import DocgenError
 from docgen.io import files
@@ -126,6 +126,7 @@ def _profile_changes(old: Profile, new: Profile) -> Iterator[Change]:
     ctx = {"profile": new, "old_profile": old}
     yield from _field_changes(old, new, ctx)
     yield from _moved_kept(old, new, _arg_changes(new.id, old.args, new.args, new.source, ctx))
+    yield from args_reordered(new.id, old.args, new.args, new.source)
     yield from _command_changes(old, new, ctx)
     for attr, kind in (("support", "support-changed"), ("selection", "selection-changed")):
         if getattr(old, attr) != getattr(new, attr):
@@ -182,10 +183,10 @@ def _field_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[
         before, after = getattr(old, attr), getattr(new, attr)
         if before.id != after.id:
             yield Change("profile-changed", new.id, attr, before.id, after.id, new.source, ctx)
-    if old.summary != new.summary:
-        yield Change(
-            "profile-changed", new.id, "summary", old.summary, new.summary, new.source, ctx
-        )
+    for attr in ("summary", "topology"):
+        before, after = getattr(old, attr), getattr(new, attr)
+        if before != after:
+            yield Change("profile-changed", new.id, attr, before, after, new.source, ctx)
 
 
 def _command_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:
@@ -226,12 +227,21 @@ def _arg_changes(
             yield Change(
                 "arg-changed", subject, name, arg_value(was), arg_value(arg), arg.source, context
             )
+        elif _written(was.value) != _written(arg.value):  # the same argv, written otherwise
+            context = {**ctx, "arg": arg, "old_arg": was}
+            old_form, new_form = _written(was.value), _written(arg.value)
+            yield Change("arg-restated", subject, name, old_form, new_form, arg.source, context)
     for name, arg in before.items():
         if name not in after:
             # The removed value has no node in the newer state: the change names the line
             # where it stood in the older one (the profile it belonged to is the subject).
             context = {**ctx, "old_arg": arg, "now": fallback}
             yield Change("arg-removed", subject, name, arg_value(arg), None, arg.source, context)
+
+
+def _written(value: Any) -> str:
+    """A value with its YAML type: a mapping and its JSON text give the same argv."""
+    return f"{type(value).__name__}: {value!r}"
 
 
 def _override_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from docgen.changelog.changes import Change
-from docgen.registry.model import Registry
+from docgen.registry.model import Arg, Registry, Source
 from docgen.registry.serve import quote
 from docgen.render.tables import gb
 
@@ -24,18 +24,27 @@ def shared_changes(old: Registry, new: Registry) -> Iterator[Change]:
 def _host_defaults(old: Registry, new: Registry) -> Iterator[Change]:
     for hid, host in new.hosts.items():
         before, after = old.host_default(hid), new.host_default(hid)
-        b = before.model.id if before else None
-        a = after.model.id if after else None
-        if b != a and hid in old.hosts:
-            yield Change(
-                "host-default-changed",
-                hid,
-                "default model",
-                b,
-                a,
-                after.source if after else host.source,
-                {"host": host, "old_profile": before, "profile": after},
-            )
+        models = (_id(before and before.model), _id(after and after.model))
+        if hid not in old.hosts or (_id(before), models[0]) == (_id(after), models[1]):
+            continue
+        # The model, unless the default moved to another profile of the same model.
+        field, (b, a) = ("default model", models)
+        if models[0] == models[1]:
+            field, (b, a) = ("default profile", (_id(before), _id(after)))
+        context = {"host": host, "old_profile": before, "profile": after}
+        yield Change(
+            "host-default-changed",
+            hid,
+            field,
+            b,
+            a,
+            after.source if after else host.source,
+            context,
+        )
+
+
+def _id(item: Any) -> str | None:
+    return None if item is None else str(item.id)
 
 
 MODEL_FIELDS = (
@@ -86,6 +95,9 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             where = (now or was).source  # type: ignore[union-attr]
             values = (was and " ".join(was.tokens), now and " ".join(now.tokens))
             yield Change("launcher-changed", "launcher", f"--{name}", *values, where)
+    shared = new.launcher.shared_args
+    where = shared[0].source if shared else None
+    yield from args_reordered("launcher", old.launcher.shared_args, shared, where)
     if old.launcher.storage != new.launcher.storage:
         sizes = (_storage_text(old.launcher.storage), _storage_text(new.launcher.storage))
         where = (new.launcher.storage or old.launcher.storage).source  # type: ignore[union-attr]
@@ -98,6 +110,16 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             step = step_now or before[sid]
             text = (_step_text(step_was), _step_text(step_now))
             yield Change("launcher-changed", "launcher", sid, *text, step.source)
+
+
+def args_reordered(
+    subject: str, old: tuple[Arg, ...], new: tuple[Arg, ...], where: Source | None
+) -> Iterator[Change]:
+    """The args both states set, in another order (the command shows them in order)."""
+    kept = [a.name for a in new if a.name in {b.name for b in old}]
+    was = [a.name for a in old if a.name in set(kept)]
+    if kept != was:
+        yield Change("args-reordered", subject, "args", ", ".join(was), ", ".join(kept), where)
 
 
 def _storage_text(storage: Any) -> str | None:
@@ -173,6 +195,10 @@ def _agents(old: Registry, new: Registry) -> Iterator[Change]:
                 )
     for removed in sorted(set(agents_old) - {a.id for a in new.agents}):
         yield Change("agent-changed", removed, "removed", source=agents_old[removed].source)
+    kept = [a.id for a in new.agents if a.id in agents_old]
+    before = [a.id for a in old.agents if a.id in set(kept)]
+    if kept != before:  # each agent's pages and variants are listed in this order
+        yield Change("agent-changed", "agents", "order", ", ".join(before), ", ".join(kept))
 
 
 def _product(old: Registry, new: Registry) -> Iterator[Change]:
