@@ -196,7 +196,7 @@ def _round_trip(text: str, path: str) -> Any:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from docgen.registry.depth import check_depth, too_deep
-    from docgen.registry.source import marked_problem
+    from docgen.registry.yaml_errors import marked_problem
 
     try:
         check_depth(text, path)

@@ -17,7 +17,8 @@ from typing import Any
 
 from docgen.errors import Location, RegistryError
 from docgen.registry.depth import MAX_DEPTH, libyaml_depth_refusal, too_deep
-from docgen.registry.source import Document, KeyPath, Positions, marked_problem
+from docgen.registry.source import Document, KeyPath, Positions
+from docgen.registry.yaml_errors import marked_problem
 from docgen.vllm.values import long_int_problem
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")

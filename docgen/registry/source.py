@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from docgen.errors import Location, Problem, RegistryError
+from docgen.errors import Location, RegistryError
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
+from docgen.registry.yaml_errors import marked_problem
 from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
@@ -109,110 +110,6 @@ def _bounded_int(constructor: Any, node: Any) -> Any:
         if problem is None:
             return number
     raise ConstructorError(None, None, problem, node.start_mark)
-
-
-def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
-    """A ruamel.yaml or libyaml syntax error as a located problem, worded for a person:
-    the parser's words for the common slips said plainly, with where the block or the
-    bracket it was reading began."""
-    mark = exc.problem_mark or exc.context_mark
-    problem = (exc.problem or exc.context or "invalid YAML").strip()
-    if "found duplicate key" in problem or type(exc).__name__ == "DuplicateKeyError":
-        problem = _duplicate_message(exc, text)
-    elif "\\t" in problem or "'\\t'" in problem or "tab character" in problem:
-        problem = "tab characters are not allowed for indentation; use spaces"
-    else:
-        problem, mark = _plain(exc, problem, mark)
-    where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
-    return Problem(problem, where)
-
-
-def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
-    """A syntax problem and its mark, in plain words where the parser's are its own."""
-    opened = exc.context_mark
-    if problem.startswith(_NO_COLON) and opened is not None:
-        return "this key has no ':' after it", opened  # the parser stops a line later
-    if problem.startswith(_MISPLACED_VALUE):
-        return _MISPLACED, mark
-    if opened is None or not exc.context:
-        return problem, mark
-    unclosed = _unclosed(problem, exc.context)
-    if unclosed:
-        return unclosed, opened  # it runs to the end of the file: where it opens is the cause
-    if opened.line == getattr(mark, "line", None):
-        return problem, mark
-    if problem == _BLOCK_END:  # a key indented unlike its block's (not text after a quote)
-        problem = "this line is not indented as the block it is in"
-    within = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
-    return f"{problem} (in {within} that starts at {opened.line + 1}:{opened.column + 1})", mark
-
-
-def _unclosed(problem: str, context: str) -> str | None:
-    """The plain words for a quoted string, ``[`` list or ``{`` mapping that the file
-    ends inside, or None for another problem."""
-    if "end of stream" not in problem and "<stream end>" not in problem:
-        return None
-    for kind, words in _UNCLOSED.items():
-        if kind in context:
-            return words
-    return None
-
-
-_UNCLOSED = {
-    "quoted": "this quoted string is never closed",
-    "flow sequence": "this '[' list is never closed: the file ends before its ']'",
-    "flow mapping": "this '{' mapping is never closed: the file ends before its '}'",
-}
-
-#: How ruamel.yaml and libyaml word a key without its colon, a value where none fits, and
-#: a line indented otherwise than its block.
-_NO_COLON = "could not find expected ':'"
-_MISPLACED_VALUE = "mapping values are not allowed"
-_BLOCK_END = "expected <block end>, but found '<block mapping start>'"
-_MISPLACED = (
-    "a 'key: value' cannot start here: check the line's indentation, "
-    "or quote a value that holds ': '"
-)
-
-
-def _duplicate_message(exc: Any, text: str) -> str:
-    problem = str(exc.problem or "")
-    key = problem.split('"')[1] if '"' in problem else problem.rsplit(" ", 1)[-1]
-    first = _first_definition(text, exc.context_mark, key)
-    seen = f" (first defined on line {first})" if first else ""
-    return f"duplicate key '{key}'{seen}"
-
-
-def _first_definition(text: str, mapping_mark: Any, key: str) -> int | None:
-    """The line of ``key``'s first definition in the mapping that starts at the mark.
-
-    ruamel.yaml marks the mapping, not the first key; its node tree (composed without
-    constructing, so duplicates are kept) holds the key's own position.
-    """
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
-    from ruamel.yaml.nodes import MappingNode, Node
-
-    if not text or mapping_mark is None:
-        return None
-    try:
-        root: Node | None = YAML(typ="rt").compose(text)
-    except (YAMLError, RecursionError):
-        return None
-    todo = [root] if root is not None else []
-    while todo:
-        node = todo.pop()
-        children = node.value if isinstance(node.value, list) else []
-        if isinstance(node, MappingNode):
-            start = node.start_mark
-            if (start.line, start.column) == (mapping_mark.line, mapping_mark.column):
-                for name, _value in children:
-                    if str(name.value) == key:
-                        return int(name.start_mark.line) + 1
-            todo.extend(child for pair in children for child in pair)
-        else:
-            todo.extend(child for child in children if isinstance(child, Node))
-    return None
 
 
 class _Converter:
