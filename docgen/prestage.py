@@ -51,7 +51,10 @@ class Prestage:
             return found
         vetting.refuse_unencodable([vetting.Write(output.path, output.text)])
         path = os.path.join(self.folder, f"{os.getpid()}-{staging.taken()}{staging.TMP_SUFFIX}")
-        writes.write_new(path, output.text.encode("utf-8"), None)
+        try:
+            writes.write_new(path, output.text.encode("utf-8"), None)
+        except OSError as exc:  # a full disk, a file size limit: nothing was changed
+            raise writes.failed(output.path, "write", exc) from None
         return replace(output.digest_only(), staged=path)
 
     def close(self, failed: bool = False) -> None:

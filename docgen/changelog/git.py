@@ -25,10 +25,16 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     against the command-line ``option`` that gave ``ref``."""
     at = Location(option)
     root = _text(project.root, "rev-parse", "--show-toplevel", what="a git repository", at=at)
-    rel = project.registry_path.resolve().relative_to(Path(root.strip()).resolve()).as_posix()
+    try:
+        rel = project.registry_path.resolve().relative_to(Path(root.strip()).resolve())
+    except ValueError:  # a link that leaves the repository: git holds no such file
+        raise ConfigError.at(
+            at,
+            f"{project.config.registry} leads outside the git repository: git has no history of it",
+        ) from None
     _known_revision(project.root, ref, at)
     what = f"{project.config.registry} at revision '{ref}'"
-    spec = f"{ref}:{rel}"
+    spec = f"{ref}:{rel.as_posix()}"
     found = _object(project.root, spec, at)
     if found is None:  # git printed "<spec> missing" (or "ambiguous")
         _bytes(project.root, "show", spec, what=what, at=at)  # git says why, in its words

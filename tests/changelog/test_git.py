@@ -216,3 +216,15 @@ def test_a_registry_missing_at_the_revision_is_refused_in_gits_words(repo):
         "'site/profiles.yaml' "
     )
     assert message.endswith("not in 'HEAD'") and "\n" not in message
+
+
+def test_a_registry_linked_from_outside_the_repository_has_no_history(repo, tmp_path: Path):
+    outside = tmp_path / "elsewhere.yaml"
+    outside.write_text(MINIMAL_REGISTRY, "utf-8")
+    (repo.root / "site/profiles.yaml").unlink()
+    (repo.root / "site/profiles.yaml").symlink_to(outside)
+    with pytest.raises(ConfigError) as caught:
+        docgen_git.registry_bytes_at(site(repo), "HEAD")
+    assert str(caught.value) == (
+        "--since: error: profiles.yaml leads outside the git repository: git has no history of it"
+    )

@@ -164,3 +164,26 @@ def test_an_output_known_only_by_its_digest_is_never_written_as_an_empty_file(
     with pytest.raises(AssertionError, match="no text to write for docs/x.mdx"):
         apply(project, Report([Change("docs/x.mdx", NEW, page, None)]))
     assert not (project.root / "docs").exists()
+
+
+def test_a_failed_staging_write_is_a_located_error_and_changes_nothing(
+    example: Project, run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk (or a file size limit) while a page is staged: exit 2, said where."""
+    assert run(example, "build").exit_code == 0
+    _edited(example)
+    before = _files(example.root)
+    real = writes.write_new
+
+    def full(path: str, data: Any, mode: Any) -> None:
+        if staging.TMP_SUFFIX in path and STAGING in path:
+            raise OSError(28, "No space left on device")
+        real(path, data, mode)
+
+    monkeypatch.setattr(writes, "write_new", full)
+    result = run(example, "build")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("docs/")
+    assert ": cannot write docs/" in result.stderr
+    assert result.stderr.endswith(": No space left on device; no file was changed\n")
+    assert _files(example.root) == before
