@@ -234,24 +234,37 @@ def _foreign(output: Output) -> Problem:
 
 
 def owned_files(project: Project, skip: set[str] | None = None) -> Iterator[str]:
-    """Project-relative paths of files under the docs and changelog folders that carry
-    the notice.
+    """Project-relative paths of files under the docs, changelog and variants folders
+    that carry the notice (not a changelog overview the project keeps by hand).
 
     A folder that leads outside the project root (a symbolic link) is not entered: what
     lies there is never docgen's to read or delete. Links below it are not followed.
     """
+    from docgen.changelog.entries import OVERVIEW
+
+    cfg = project.config
     found: dict[str, files.Found] = {}
-    for folder in (project.config.docs, project.config.changelog):
+    for folder in _output_folders(cfg.docs, cfg.changelog, cfg.variants):
         listed = files.listing(project, folder)
         if listed.inside:
             found.update((f.path, f) for f in listed.files if f.path.endswith(OWNABLE))
+    kept = {f"{cfg.changelog}/{OVERVIEW}"} if cfg.overview == "none" else set()
     for name in sorted(found):
         rel = found[name].rel
-        if (skip is not None and rel in skip) or found[name].kind != files.FILE:
+        if (skip is not None and rel in skip) or found[name].kind != files.FILE or rel in kept:
             continue
         head = files.read_head(name, 4 * NOTICE_REACH)  # UTF-8: up to 4 bytes a character
         if head is not None and owned(head.decode("utf-8", errors="replace")):
             yield rel
+
+
+def _output_folders(*folders: str) -> list[str]:
+    """The folders to look through, each once: none that lies inside another."""
+    return [
+        f
+        for i, f in enumerate(folders)
+        if not any(f == o or f.startswith(f"{o}/") for o in folders[:i])
+    ]
 
 
 def apply(

@@ -82,6 +82,39 @@ def test_an_export_moved_by_its_setting_is_pruned_from_its_old_place(
     assert run(project, "check").stdout == "4 generated files match the registry\n"
 
 
+def test_variants_outside_the_docs_folder_are_pruned_with_their_page(
+    example: Project, run: Run
+) -> None:
+    example.edit("pyproject.toml", "[tool.docgen]\n", '[tool.docgen]\nvariants = "variants"\n')
+    assert run(example, "build").exit_code == 0
+    gone = "vllm.dgx-station-gb300.single.deepseek-r1-distill-70b"
+    variants = sorted((example.root / "variants/profiles").glob(f"{gone}.*"))
+    assert len(variants) == 3
+    text = example.read("profiles.yaml")
+    start = text.index(f"  {gone}:")
+    end = text.index("\nlauncher:", start)  # the last profile
+    example.write("profiles.yaml", text[:start] + text[end:])
+    check = run(example, "check")
+    assert check.exit_code == 1
+    for variant in variants:
+        stale = f"{variant.relative_to(example.root).as_posix()}:1:1: error: stale"
+        assert any(line.startswith(stale) for line in check.stdout.splitlines()), check.stdout
+    assert run(example, "build").exit_code == 0
+    assert not any(v.exists() for v in variants)
+
+
+def test_an_overview_kept_by_hand_is_never_pruned(example: Project, run: Run) -> None:
+    """``overview = "none"``: the file (even one that carries docgen's notice, as a
+    generated overview the project now keeps) is neither written nor pruned."""
+    assert run(example, "build").exit_code == 0
+    kept = example.read("changelog/overview.mdx")
+    example.edit("pyproject.toml", "[tool.docgen]\n", '[tool.docgen]\noverview = "none"\n')
+    assert run(example, "check").exit_code == 0
+    result = run(example, "build")
+    assert result.exit_code == 0 and "delete" not in result.stdout, result.stdout
+    assert example.read("changelog/overview.mdx") == kept
+
+
 def test_a_json_file_without_the_notice_is_never_pruned(
     make_project: Callable[..., Project], run: Run
 ) -> None:
