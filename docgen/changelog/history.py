@@ -21,11 +21,10 @@ from docgen.changelog.entries import (
     shown,
     version_problem,
 )
-from docgen.changelog.markup import MARKUP_RULE, markup_problems
+from docgen.changelog.markup import MARKUP_RULE, markup_problems, text_lines
 from docgen.config import Project
 from docgen.errors import Location, Problem
 from docgen.registry.model import Registry
-from docgen.render.syntax import PROSE, roles
 
 if TYPE_CHECKING:
     from docgen.navigation import Navigation
@@ -82,13 +81,15 @@ def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Prob
     lines = entry.text.split("\n")
     token = registry.product.cli_token
     above = ""  # the prose line above, "" after a blank line or code
-    kinds = [role for role, _fence in roles(lines)]
-    for number, (line, role) in enumerate(zip(lines, kinds, strict=True), start=1):
+    # What MDX reads as text: a fence in a list item also ends where the item does.
+    text = {index for index, _line in text_lines(lines)}
+    for number, line in enumerate(lines, start=1):
         where = Location(entry.path, number)
         problems += _line_problems(line, where, token, routes)
-        if role == PROSE:
+        prose = number - 1 in text
+        if prose:
             problems += _heading_problems(line, above, where)
-        above = line if role == PROSE and line.strip() else ""
+        above = line if prose and line.strip() else ""
     problems += _markup_problems(entry, lines, registry)
     problems += _order_problems(entry)
     return problems

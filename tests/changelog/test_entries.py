@@ -103,6 +103,14 @@ def test_an_entry_is_split_into_its_release_sections():
     assert entries.parse_entry(DAY, "## Version 1\n## v1.0\n").sections == ()
 
 
+def test_a_release_heading_in_fenced_code_is_code():
+    text = "## v1.0.0\n\n```text\n## v0.0.1\n```\n"
+    entry = entries.parse_entry(DAY, text)
+    assert entry.sections == (
+        entries.Section("v1.0.0", 1, ("", "```text", "## v0.0.1", "```", "")),
+    )
+
+
 def test_entries_are_the_dated_files_in_name_order_without_the_overview(project):
     assert entries.entry_files(project) == []
     put(project, "changelog/2026-01-03.mdx", VALID)

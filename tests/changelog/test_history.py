@@ -346,3 +346,18 @@ def test_published_routes_are_each_page_for_its_agents_and_each_release_for_all(
         "/guide/alpha/draft",
         "/guide/beta/draft",
     }
+
+
+def test_a_heading_after_a_fence_that_its_list_item_ended_is_a_heading():
+    """MDX ends a fence opened in a list item where the item ends: the line is text."""
+    registry = minimal_registry()
+    tail = "- An unclosed fence in a list item:\n  ```\n  code\n# Installation guide\n"
+    text = entry(section("v1.0.0", "/guide/alpha/models")) + tail
+    found = history.check_entry(parse_entry(DAY, text), registry, set())
+    line = text.split("\n").index("# Installation guide") + 1
+    assert [(p.message, p.location) for p in found] == [
+        (
+            "headings in changelog entries are '## vX.Y.Z', got '# Installation guide'",
+            Location(DAY, line),
+        )
+    ]
