@@ -41,9 +41,14 @@ LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 #: A release heading with a version that is not well written (``## v01.0.0``).
 LOOSE_HEADING = re.compile(r"^## (v[0-9]+\.[0-9]+\.[0-9]+)$")
 #: A link's target: after ``](``, blanks, an optional ``<``; up to a blank, ``)`` or ``>``.
-LINK = re.compile(r"(?<!!)\[[^\]]*\]\([ \t]*<?([^)\s>]+)")
-#: A link reference definition (``[name]: target``), which a ``[name]`` link uses.
+#: Its text may hold brackets one level deep (``[the [beta] guide]``, ``[![badge](x.svg)]``).
+LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?([^)\s>]+)")
+#: A link reference definition (``[name]: target``), which a ``[name]`` link uses; its
+#: target may stand on the next line (``DEFINED``).
 DEFINITION = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)")
+DEFINED = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*$")
+#: The target that stands alone on the line after ``DEFINED``.
+NEXT_TARGET = re.compile(r"^[ \t>]*<?([^\s>]+)")
 #: A URL scheme (``javascript:``, ``https:``), and the links to elsewhere a link may be:
 #: http(s), mail, or a host on the site's own scheme (``//cdn.example.org``). No other
 #: scheme (``javascript:``, ``data:``, ``vbscript:``, ``file:``) is accepted.
@@ -86,6 +91,11 @@ def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Prob
     for number, line in enumerate(lines, start=1):
         where = Location(entry.path, number)
         problems += _line_problems(line, where, token, routes)
+        target = (
+            NEXT_TARGET.match(line) if number > 1 and DEFINED.match(lines[number - 2]) else None
+        )
+        if target is not None:  # a definition's target, on the line after its name
+            problems += _link_problem(target[1], where, routes)
         prose = number - 1 in text
         if prose:
             problems += _heading_problems(line, above, where)

@@ -82,6 +82,12 @@ NOTES = [
      f"'vbscript:msgbox' uses the scheme 'vbscript:'; {SCHEMES}"),
     ("link-on-next-line", "- adds [x](\n  javascript:alert(1)).\n", 1, "a link's target must "
      "be on the same line as its text: [text](/route)"),
+    ("brackets-in-link-text", "- adds [the [beta] guide](javascript:alert(1)).\n", 1,
+     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("link-around-an-image", "- adds [![badge](https://example.org/b.svg)](javascript:x).\n",
+     1, f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("definition-target-on-next-line", "- adds [x][g].\n\n[g]:\n  javascript:alert(3)\n", 4,
+     f"link 'javascript:alert(3)' uses the scheme 'javascript:'; {SCHEMES}"),
 ]  # fmt: skip
 
 
