@@ -184,7 +184,7 @@ def compose(
     if summary:  # the user's own words, after the product's name (registry text, escaped)
         name = registry.product.name
         lead = f"{mdx.escape_prose(name)} {version}"
-        given = summary.startswith((lead, f"{name} {version}"))
+        given = any(_leads(summary, start) for start in (lead, f"{name} {version}"))
         line = summary if given else f"{lead} {summary}"
     else:
         context = SummaryContext(version=version, groups=groups(changes))
@@ -295,6 +295,12 @@ def create_entry(
     return Written(
         path, entry_text(registry, release, existing), release.section(), tuple(fragments)
     )
+
+
+def _leads(summary: str, start: str) -> bool:
+    """Whether ``summary`` starts with the words ``start`` (``Acme v1.0.1`` does not start
+    ``Acme v1.0.10 ...``)."""
+    return summary.startswith(start) and not summary[len(start) : len(start) + 1].isalnum()
 
 
 def _read_notes(project: Project, fragments: Sequence[Path]) -> list[Note]:

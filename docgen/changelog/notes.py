@@ -22,7 +22,8 @@ from docgen.render import mdx
 if TYPE_CHECKING:
     from docgen.navigation import NavChangelog
 
-ROOT_LINK = re.compile(r"\]\((/[^)]*)\)")
+#: A root-absolute link's target (``](/route)``; not ``](//host/...)``, which is a host's).
+ROOT_LINK = re.compile(r"\]\((/(?!/)[^)]*)\)")
 
 
 def release_notes(project: Project, version: str, site_url: str) -> str:
@@ -104,7 +105,9 @@ def _inert(summary: str) -> str:
     generated page never runs or renders what the entry should not hold."""
     from docgen.changelog.markup import markup_problem
 
-    return summary if markup_problem(summary) is None else mdx.escape_prose(summary)
+    # Raw markup, or what other rules report: an HTML comment, an <AgentOnly> tag.
+    raw = markup_problem(summary) is not None or "<!--" in summary or "<AgentOnly" in summary
+    return mdx.escape_prose(summary) if raw else summary
 
 
 def _changelog_node(project: Project, registry: Registry) -> NavChangelog | None:

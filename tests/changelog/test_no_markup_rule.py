@@ -137,6 +137,27 @@ def test_an_entry_with_markup_fails_check_and_build(project: Project, run: Run) 
     assert "{alert(1)}" not in overview.replace("\\{alert(1)}", "")
 
 
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        ("<!-- draft -->", "\\<!-- draft -->"),
+        ('<AgentOnly variant="a">', '\\<AgentOnly variant="a">'),
+    ],
+)
+def test_an_overview_never_copies_a_comment_or_agentonly_from_a_summary(
+    project: Project, run: Run, markup: str, shown: str
+) -> None:
+    """Their own rules report them (not the markup rule), but the overview must not
+    carry them either: MDX fails on an HTML comment."""
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    text = (project.root / DAY).read_text("utf-8")
+    project.write(DAY, text.replace("adds things.", f"adds {markup} things."))
+    assert run(project, "build").exit_code == 1
+    overview = (project.root / "changelog/overview.mdx").read_text("utf-8")
+    assert f"adds {shown} things." in overview
+    assert f" {markup}" not in overview
+
+
 def test_the_spdx_header_is_no_markup(project: Project, run: Run) -> None:
     """The header `{/* ... */}` over four lines is the entry's own; the rule starts below."""
     assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0

@@ -92,3 +92,14 @@ def test_an_unknown_version_without_any_release(make_project, run):
     result = run(project, "release-notes", "v0.1.0")
     assert result.exit_code == 2
     assert result.stderr == "release-notes: error: no release v0.1.0 in changelog/ (known: none)\n"
+
+
+def test_a_link_to_another_host_keeps_its_address(make_project, run):
+    """``//host/...`` is a host on the site's scheme, not a route: no site URL before it."""
+    text = ENTRY.replace("(/guide/alpha/faq)", "(//cdn.example.org/bench.html)")
+    project = make_project(files={"changelog/2026-02-01.mdx": text})
+    assert run(project, "build").exit_code == 0
+    result = run(project, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert result.exit_code == 0, result.output
+    assert "  See also [the FAQ](//cdn.example.org/bench.html).\n" in result.stdout
+    assert "[Models](https://docs.example.com/guide/alpha/models)" in result.stdout
