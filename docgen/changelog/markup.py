@@ -5,7 +5,8 @@ MDX 3 (``micromark-extension-mdx-jsx`` and ``-mdx-expression``) an unescaped ``{
 JavaScript expression, and an unescaped ``<`` starts a JSX tag unless a space, a tab or
 the line's end follows it (``<`` then a letter, ``$``, ``_``, ``/`` or ``>`` is a tag or
 fragment; ``<`` then anything else, such as ``!``, a digit or ``=``, fails to compile).
-So, outside code, a line may hold ``<`` only before a blank or at its end, and ``{`` or
+So, outside code, a line may hold ``<`` only before a blank or at its end (not the end of
+a paragraph: MDX fails there), and ``{`` or
 ``}`` only in an MDX comment ``{/* ... */}`` (which may go on over lines, but not past a
 blank line or the end); ``\\<``, ``\\{``, ``\\}``, ``&lt;`` and the same characters inside
 backticks are literal text.
@@ -17,7 +18,8 @@ fence counts only when it is indented at most three spaces and only for the line
 indented at least as far as it (a less indented line ends a list item, and the fence in
 it); anything else is checked as text, so the rule never misses what MDX would run.
 A link's text followed by ``](`` must have its target on the same line, where the link
-rules see it.
+rules see it. A line that starts with ``import`` or ``export`` after a blank line is ESM
+(JavaScript) to MDX.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
             opened[0] = -1
             continue
         problem, comment, at = _scan(line, opened[0] >= 0)
+        if problem is None and not comment:
+            problem, at = _block_problem(lines, index)
         if problem is not None:  # at -1: the comment open since an earlier line is to blame
             yield (index, at, problem) if at >= 0 else (opened[0], opened[1], problem)
         if not comment:
@@ -146,6 +150,31 @@ def _scan(line: str, comment: bool) -> tuple[str | None, bool, int]:  # long: on
         else:
             at += 1
     return None, False, 0
+
+
+def _block_problem(lines: Sequence[str], index: int) -> tuple[str | None, int]:
+    """What MDX reads otherwise than as text at a paragraph's edge: a line that starts
+    ESM (``import``/``export`` after a blank line), and a ``<`` that ends a paragraph
+    (a lone ``<`` at a line's end is text only while the paragraph goes on)."""
+    line = lines[index]
+    if _ESM.match(line) and (index == 0 or not lines[index - 1].strip()):
+        return _ESM_PROBLEM, 0
+    text = line.rstrip(" \t")
+    following = lines[index + 1] if index + 1 < len(lines) else ""
+    if text.endswith("<") and not text.endswith("\\<") and _ENDS_PARAGRAPH.match(following):
+        return _LAST_LT, len(text) - 1
+    return None, 0
+
+
+#: A line MDX reads as JavaScript (ESM) when a blank line or the start comes before it.
+_ESM = re.compile(r"(?:import|export)(?=[ \t{*]|$)")
+_ESM_PROBLEM = (
+    "a line that starts with 'import' or 'export' after a blank line is JavaScript to MDX "
+    "(it would run on the site); start the line with other words"
+)
+#: A line after which a paragraph does not go on: blank, or the start of another block.
+_ENDS_PARAGRAPH = re.compile(r"^[ \t]*(?:$|[-*+][ \t]|[0-9]{1,9}[.)][ \t]|#|>|```|~~~)")
+_LAST_LT = "a '<' at the end of a paragraph fails to compile on the site; write it as &lt; or \\<"
 
 
 _OPEN = (

