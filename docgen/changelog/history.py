@@ -46,6 +46,8 @@ LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?([^)\s>]+)")
 #: A link reference definition (``[name]: target``), which a ``[name]`` link uses; its
 #: target may stand on the next line (``DEFINED``).
 DEFINITION = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)")
+#: An image's source (``![alt](src)``): a script is no more welcome there than in a link.
+IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?([^)\s>]+)")
 DEFINED = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*$")
 #: The target that stands alone on the line after ``DEFINED``.
 NEXT_TARGET = re.compile(r"^[ \t>]*<?([^\s>]+)")
@@ -180,6 +182,9 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
         )
     for target in LINK.findall(line) + DEFINITION.findall(line):
         problems += _link_problem(target, where, routes)
+    for source in IMAGE.findall(line):  # a file beside the page is fine: a script is not
+        if SCHEME.match(source) or source.startswith("/\\"):
+            problems += _link_problem(source, where, set())
     return problems
 
 

@@ -90,6 +90,10 @@ NOTES = [
      "to compile on the site; write it as &lt; or \\<"),
     ("lt-ends-a-list-item", "- keeps latency <\n- adds things.\n", 1, "a '<' at the end of a "
      "paragraph fails to compile on the site; write it as &lt; or \\<"),
+    ("image-script", "- adds ![x](javascript:alert(1)).\n", 1,
+     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("image-data", "- adds ![y](data:image/svg+xml,x).\n", 1, "link 'data:image/svg+xml,x' "
+     f"uses the scheme 'data:'; {SCHEMES}"),
     ("definition-target-on-next-line", "- adds [x][g].\n\n[g]:\n  javascript:alert(3)\n", 4,
      f"link 'javascript:alert(3)' uses the scheme 'javascript:'; {SCHEMES}"),
 ]  # fmt: skip
