@@ -124,7 +124,10 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     from docgen.changelog import git  # runs git: only for the changelog gate
 
     touched = git.changed_since(project, ref, project.config.changelog, GATE)
-    if _new_release(project, ref, touched) or changelog.fragment_files(project):
+    if _new_release(project, ref, touched):
+        return []
+    if changelog.fragment_files(project):
+        _release_of_notes(project, registry, changes)  # a note it would refuse is an error here
         return []
     first = change_kinds.released(changes)[0].source
     where = first.location if first else Location(project.config.registry)
@@ -155,6 +158,25 @@ def _new_release(project: Project, ref: str, touched: list[str]) -> bool:
         if text is not None:
             before.update(s.version for s in changelog.parse_entry(path, text).sections)
     return any(s.version not in before for e in now for s in e.sections)
+
+
+def _release_of_notes(
+    project: Project, registry: Registry, changes: list[change_kinds.Change]
+) -> None:
+    """Compose, in memory, the release the waiting notes would go into (the next patch
+    version, today), so that a note ``docgen changelog`` would refuse (empty, raw markup,
+    a bad link) fails the gate with the same located error instead of passing it."""
+    from docgen.changelog import compose
+
+    numbers = [
+        changelog.parse_version(v, at) for v, at in changelog.known_versions(project).items()
+    ]
+    major, minor, patch = max(numbers, default=(0, 0, 0))
+    day = datetime.date.today().isoformat()
+    routes = partial(_routes, project, registry, day)
+    compose.create_entry(
+        project, registry, changes, f"v{major}.{minor}.{patch + 1}", day, None, routes
+    )
 
 
 def release_notes(

@@ -3,10 +3,11 @@ when the project sits below the repository's top."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import MINIMAL_REGISTRY, git
 
 from docgen.config import load_project
-from docgen.errors import Location, Problem
+from docgen.errors import ConfigError, Location, Problem
 from docgen.verbs.releases import changelog_gate
 
 TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
@@ -85,3 +86,22 @@ def test_a_committed_overview_git_names_from_the_repositorys_top_is_no_entry(mak
     assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
         "changelog-gate"
     ]
+
+
+def test_a_note_the_release_would_refuse_fails_the_gate_as_the_release_would(make_project):
+    """A note passes the gate only if `docgen changelog` would take it."""
+    project = committed_site(make_project)
+    site = load_project(project.root / "site")
+    project.write("site/changelog.d/tuned.md", "")
+    with pytest.raises(ConfigError) as caught:
+        changelog_gate(site, "HEAD")
+    assert str(caught.value) == (
+        "changelog.d/tuned.md: error: the note is empty: say what changed in a sentence, "
+        "or delete the file"
+    )
+    project.write("site/changelog.d/tuned.md", "- Uses {more} memory.\n")
+    with pytest.raises(ConfigError) as caught:
+        changelog_gate(site, "HEAD")
+    assert str(caught.value).startswith("changelog.d/tuned.md:1:")
+    project.write("site/changelog.d/tuned.md", "- Uses more memory.\n")
+    assert changelog_gate(site, "HEAD") == []
