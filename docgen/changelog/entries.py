@@ -22,7 +22,7 @@ from docgen.registry.model import Registry
 #: One number of a version: no leading zero (as semver), at most 9 digits.
 _NUMBER = r"(?:0|[1-9][0-9]{0,8})"
 VERSION = re.compile(rf"v({_NUMBER})\.({_NUMBER})\.({_NUMBER})")
-HEADING = re.compile(rf"^## (v{_NUMBER}\.{_NUMBER}\.{_NUMBER})$")
+HEADING = re.compile(rf"^## (v{_NUMBER}\.{_NUMBER}\.{_NUMBER})[ \t]*$")
 #: A version written with a leading zero or too many digits (told apart in messages).
 _LOOSE_VERSION = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
 DATED = re.compile(r"^(\d{4}-\d{2}-\d{2})\.mdx$")
@@ -152,8 +152,10 @@ def read_entry(project: Project, path: Path) -> Entry:
 
 def read_changelog_file(project: Project, path: Path, what: str) -> str:
     """The text of a changelog ``what`` (``entry``, ``note``), read as every input is
-    (see ``io.reads``): a regular file inside the root, bounded, UTF-8; else an error."""
-    return read_input(path, Inside(project.root), f"changelog {what}", display=_rel(project, path))
+    (see ``io.reads``): a regular file inside the root, bounded, UTF-8; else an error.
+    Lines end in ``\n``: a checkout that ends them in ``\r\n`` (Windows) reads the same."""
+    text = read_input(path, Inside(project.root), f"changelog {what}", display=_rel(project, path))
+    return text.replace("\r\n", "\n")
 
 
 def _rel(project: Project, path: Path) -> str:

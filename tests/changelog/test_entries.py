@@ -206,3 +206,15 @@ def test_a_release_page_route_comes_from_the_entrys_date(project):
     assert entries.release_route(project, "2026-13-01") == "2026-13-01"
     custom = replace(project, config=replace(project.config, release_route="r/{year}-{month}"))
     assert entries.release_route(custom, "2026-11-30") == "r/2026-11"
+
+
+def test_an_entry_with_windows_line_endings_reads_as_the_same_entry(project):
+    path = project.root / DAY
+    path.parent.mkdir()
+    path.write_bytes(VALID.replace("\n", "\r\n").encode())
+    assert entries.read_entry(project, path) == entries.parse_entry(DAY, VALID)
+
+
+def test_a_release_heading_may_end_in_blanks():
+    (section,) = entries.parse_entry(DAY, "## v1.0.0 \t\n\nAcme v1.0.0 adds things.\n").sections
+    assert (section.version, section.line) == ("v1.0.0", 1)
