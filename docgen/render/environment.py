@@ -231,7 +231,7 @@ class Renderer:
     ) -> str:
         note_object(profile)
         if isinstance(override, str):
-            override = profile.override(override)
+            override = _named_override(profile, override)
         return self._serve_text(profile, override, multiline)
 
     @cached_property
@@ -242,10 +242,7 @@ class Renderer:
         note_object(profile)
         note(("product",))
         if isinstance(override, str):
-            found = profile.override(override)
-            if found is None:
-                raise ValueError(f"profile '{profile.id}' has no override '{override}'")
-            override = found
+            override = _named_override(profile, override)
         return self._override_text(profile, override)
 
     @cached_property
@@ -319,3 +316,12 @@ def deadline(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _named_override(profile: Profile, name: str) -> Override:
+    """The override of ``profile`` a template names; a name it lacks is the template's
+    error, at its line (a misspelt name must not quietly give the plain command)."""
+    found = profile.override(name)
+    if found is None:
+        raise ValueError(f"profile '{profile.id}' has no override '{name}'")
+    return found

@@ -196,6 +196,9 @@ def test_serve_command_and_override_command_helpers(render, registry):
     assert "--gpu-memory-utilization 0.3" in small
     (problem,) = failure(render, "{{ override_command(profiles[0], 'huge') }}\n")
     assert problem.message == "template failed: profile 'vllm.box.tiny' has no override 'huge'"
+    # The same for the command with an override: a misspelt name is no plain command.
+    (problem,) = failure(render, "{{ serve_command(profiles[0], 'smal') }}\n")
+    assert problem.message == "template failed: profile 'vllm.box.tiny' has no override 'smal'"
 
 
 def test_the_tables_are_built_once_per_renderer(registry, tmp_path):
