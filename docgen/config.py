@@ -5,6 +5,7 @@ Every path is relative to the project root and may not leave it.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 import sys
@@ -152,15 +153,45 @@ def _relative(root: Path, given: str) -> str:
 
 
 def _read_settings(root: Path) -> Config:
-    toml = root / "docgen.toml"
-    if toml.is_file():
-        return _from_table(_parse(toml), toml, "")
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        table = _parse(pyproject).get("tool", {}).get("docgen")
-        if isinstance(table, dict):
-            return _from_table(table, pyproject, "[tool.docgen]")
-    return Config()
+    toml, pyproject = root / "docgen.toml", root / "pyproject.toml"
+    own = _parse(toml) if _settings_file(toml) else None
+    tool = _parse(pyproject).get("tool") if _settings_file(pyproject) else None
+    table = tool.get("docgen") if isinstance(tool, dict) else None
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError.at(_tool_location(pyproject), "[tool.docgen] must be a table of settings")
+    if own is not None and table is not None:
+        raise ConfigError.at(
+            Location(toml.name),
+            "settings are in both docgen.toml and pyproject.toml's [tool.docgen]: keep one",
+        )
+    if own is not None:
+        return _from_table(own, toml, "")
+    return Config() if table is None else _from_table(table, pyproject, "[tool.docgen]")
+
+
+def _tool_location(path: Path) -> Location:
+    """Where pyproject.toml gives ``tool.docgen`` something else than a table: an array
+    of tables ``[[tool.docgen]]``, or ``docgen = ...`` under ``[tool]``."""
+    table = ""
+    for number, line in enumerate(_text(path).splitlines(), start=1):
+        text = line.strip()
+        if re.match(r"\[\[\s*tool\s*\.\s*docgen\s*\]\]", text):
+            return Location(path.name, number, line.index("[") + 1)
+        if text.startswith("["):
+            table = re.sub(r"\s", "", text)
+        elif table == "[tool]" and re.match(r"docgen\s*=", text):
+            return Location(path.name, number, line.index("docgen") + 1)
+    return Location(path.name)
+
+
+def _settings_file(path: Path) -> bool:
+    """Whether a settings file lies at ``path``; a folder, a FIFO or a device there (or a
+    link to one) is an error, not a file docgen quietly goes without."""
+    if not os.path.lexists(path):
+        return False
+    if not path.is_file():
+        raise ConfigError.at(Location(path.name), "the settings file is not a regular file")
+    return True
 
 
 def _parse(path: Path) -> dict[str, Any]:
@@ -182,6 +213,10 @@ def _text(path: Path) -> str:
         )
     try:
         return decode(path.read_bytes(), path.name)
+    except OSError as exc:
+        raise ConfigError.at(
+            Location(path.name), f"cannot read the settings file: {exc.strerror or exc}"
+        ) from None
     except RegistryError as exc:
         raise ConfigError([replace(p, rule=ConfigError.rule) for p in exc.problems]) from None
 

@@ -164,6 +164,8 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
             real, info = files.lookup(target, inside)
         except (FileNotFoundError, NotADirectoryError):  # a new file: is its folder inside?
             real, info = inside.real(target, link=False), None
+        except OSError as exc:  # a folder this user may not look into
+            raise _unreadable(output.path, exc) from None
         if real is None:
             foreign.append(_outside(output))
             continue
@@ -195,8 +197,12 @@ def _read(real: str, path: str) -> bytes | None:
     try:
         return files.read_bytes(real)
     except OSError as exc:
-        reason = exc.strerror or type(exc).__name__
-        raise WriteError.at(Location(path), f"cannot read it to compare it: {reason}") from None
+        raise _unreadable(path, exc) from None
+
+
+def _unreadable(path: str, exc: OSError) -> WriteError:
+    reason = exc.strerror or type(exc).__name__
+    return WriteError.at(Location(path), f"cannot read it to compare it: {reason}")
 
 
 def _notice_on(raw: bytes) -> bool:

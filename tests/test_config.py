@@ -4,6 +4,7 @@ located error for every setting a user can get wrong.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -82,11 +83,25 @@ def test_settings_come_from_pyproject_tool_docgen(tmp_path):
 def test_a_pyproject_without_a_docgen_table_gives_the_defaults(tmp_path):
     root = settings(tmp_path, {"pyproject.toml": '[tool.other]\ndocs = "x"\n'})
     assert load_project(root).config == Config()
-    root.joinpath("pyproject.toml").write_text('[tool]\ndocgen = "site"\n', "utf-8")
+    root.joinpath("pyproject.toml").write_text('tool = "x"\n', "utf-8")  # not docgen's
     assert load_project(root).config == Config()
 
 
-def test_docgen_toml_wins_over_pyproject(tmp_path):
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('[project]\nname = "x"\n\n[tool]\ndocgen = "site"\n', "pyproject.toml:5:1"),
+        ('[[tool.docgen]]\ndocs = "site"\n', "pyproject.toml:1:1"),
+    ],
+)
+def test_a_docgen_setting_that_is_no_table_is_refused_not_ignored(tmp_path, text, where):
+    root = settings(tmp_path, {"pyproject.toml": text})
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value) == f"{where}: error: [tool.docgen] must be a table of settings"
+
+
+def test_settings_in_both_files_are_refused(tmp_path):
     root = settings(
         tmp_path,
         {
@@ -94,8 +109,27 @@ def test_docgen_toml_wins_over_pyproject(tmp_path):
             "pyproject.toml": '[tool.docgen]\ndocs = "from-pyproject"\ntemplates = "tpl"\n',
         },
     )
-    config = load_project(root).config
-    assert (config.docs, config.templates) == ("from-toml", "templates")
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value) == (
+        "docgen.toml: error: settings are in both docgen.toml and pyproject.toml's "
+        "[tool.docgen]: keep one"
+    )
+
+
+@pytest.mark.parametrize("make", ["folder", "fifo", "device"])
+def test_a_settings_name_that_holds_no_file_is_refused(tmp_path, make):
+    root = settings(tmp_path, {})
+    target = root / "docgen.toml"
+    if make == "folder":
+        target.mkdir()
+    elif make == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to("/dev/zero")
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value) == "docgen.toml: error: the settings file is not a regular file"
 
 
 def test_an_unknown_setting_suggests_the_closest_name(tmp_path):

@@ -312,3 +312,27 @@ def test_a_generated_file_that_cannot_be_read_is_a_located_error(
     assert result.exit_code == 2, result.output
     assert f"{page}: error: cannot read it to compare it: Permission denied" in result.output
     assert example.snapshot() == before
+
+
+def test_a_folder_this_user_may_not_look_into_is_a_located_error(
+    example: Project, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``chmod 000`` on a folder of generated pages (seen as another user): exit 2."""
+    from docgen.io import files
+
+    assert run(example, "build").exit_code == 0
+    example.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 6\n")
+    real = files.lookup
+
+    def denied(text: str, inside: object) -> object:
+        if "/docs/profiles/" in text:
+            raise PermissionError(13, "Permission denied")
+        return real(text, inside)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(files, "lookup", denied)
+    before = example.snapshot()
+    result = run(example, "build")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("docs/profiles/")
+    assert result.stderr.endswith(": error: cannot read it to compare it: Permission denied\n")
+    assert example.snapshot() == before
