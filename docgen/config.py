@@ -137,7 +137,29 @@ def load_project(root: Path, registry: str | None = None) -> Project:
     config = _read_settings(root)
     if registry is not None:
         config = replace(config, registry=_relative(root, registry))
+    _refuse_files_as_folders(root, config)
     return Project(root.resolve(), config)
+
+
+#: The settings that name a folder, and the setting that names a file docgen writes.
+FOLDER_FIELDS = ("templates", "docs", "changelog", "variants", "fragments")
+
+
+def _refuse_files_as_folders(root: Path, config: Config) -> None:
+    """A folder setting that names a file (``changelog = "profiles.yaml"``), or the export
+    setting that names a folder, is an error at the setting: docgen would otherwise skip
+    the history or fail to write, naming a page and not the setting."""
+    problems = []
+    for key in (*FOLDER_FIELDS, "export"):
+        path = root / getattr(config, key)
+        wrong = path.is_dir() if key == "export" else path.exists() and not path.is_dir()
+        if wrong:
+            must, found = ("file", "folder") if key == "export" else ("folder", "file")
+            shown = one_line(getattr(config, key))
+            message = f"setting '{key}' must name a {must}; '{shown}' is a {found}"
+            problems.append(Problem(message, setting_location(root, key)))
+    if problems:
+        raise ConfigError(problems)
 
 
 def _relative(root: Path, given: str) -> str:

@@ -317,3 +317,23 @@ def test_a_variant_goes_under_the_variants_folder_by_its_pattern(tmp_path, sourc
 
     project = load_project(settings(tmp_path, {}))
     assert variant_path(project, source, "hermes") == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("changelog", "profiles.yaml", "must name a folder; 'profiles.yaml' is a file"),
+        ("docs", "profiles.yaml", "must name a folder; 'profiles.yaml' is a file"),
+        ("fragments", "profiles.yaml", "must name a folder; 'profiles.yaml' is a file"),
+        ("export", "docs", "must name a file; 'docs' is a folder"),
+    ],
+)
+def test_a_path_setting_that_names_the_wrong_kind_is_refused_at_the_setting(
+    tmp_path, key, value, message
+):
+    root = settings(tmp_path, {"docgen.toml": f'\n{key} = "{value}"\n'})
+    (root / "profiles.yaml").write_text("schema: 1\n", "utf-8")
+    (root / "docs").mkdir()
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value) == f"docgen.toml:2:1: error: setting '{key}' {message}"

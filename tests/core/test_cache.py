@@ -218,6 +218,17 @@ def _write(path: str, text: str) -> Edit:
     return edit
 
 
+def _to_docgen_toml(project: Project, extra: str) -> None:
+    """Move the settings from pyproject.toml's [tool.docgen] (its last tables) to a
+    docgen.toml, with ``extra`` settings first (settings live in one of the two)."""
+    text = project.read("pyproject.toml")
+    head, table = text.split("[tool.docgen]\n", 1)
+    routes = table.replace("[tool.docgen.routes]", "[routes]")
+    kept = [line for line in routes.splitlines() if line.split(" =")[0] not in extra]
+    project.write("docgen.toml", extra + "\n".join(kept) + "\n")
+    project.write("pyproject.toml", head)
+
+
 def _delete(path: str) -> Edit:
     return lambda project: (project.root / path).unlink()
 
@@ -277,7 +288,7 @@ EDITS: list[tuple[str, Edit, int]] = [
     ("setting-changelog-link", _set("changelog_link", PAGE), 0),
     ("setting-release-route", _set("release_route", "releases/{year}-{month}-{day}"), 1),
     ("setting-routes", _route, 1),
-    ("settings-file-docgen-toml", _write("docgen.toml", 'docs = "site"\n'), 1),
+    ("settings-file-docgen-toml", lambda project: _to_docgen_toml(project, 'docs = "site"\n'), 1),
 ]
 #: Cases whose tree still fails ``check`` after a build: a rule beyond drift is broken
 #: (the entry's link to the set-up page no longer resolves to a published route, as the
