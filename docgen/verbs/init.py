@@ -43,10 +43,21 @@ def _walk(node: Traversable, prefix: str) -> list[tuple[str, str]]:
     return out
 
 
+#: What the tools a project runs make inside it and git must not take: the vLLM parser's
+#: environment (``verify-vllm --setup``, 1.9 GB) and the MkDocs site.
+GITIGNORE = (
+    "# Made by tools, never committed: vLLM's parser environment, the MkDocs site.\n"
+    ".cache/\nsite/\n"
+)
+
+
 def init(target: Path) -> list[str]:
     """Write the scaffold into ``target`` (made if missing) and build it; refuse to touch an
-    existing project, and leave the folder as it was when anything fails."""
+    existing project, and leave the folder as it was when anything fails. A folder that
+    has a ``.gitignore`` keeps it as it is."""
     todo = _scaffold()
+    if not os.path.lexists(target / ".gitignore"):
+        todo.append(Write(".gitignore", GITIGNORE, new=True))
     made = _make_root(target)
     try:
         _refuse_existing(target, todo)

@@ -204,6 +204,23 @@ def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
     )
     assert site.returncode == 0, site.stderr
     assert (target / "site" / "lite" / "inference" / "set-up-vllm" / "index.html").is_file()
+    # What the tools made there is not for git: the site, and vLLM's parser environment.
+    subprocess.run(["git", "init", "-q"], cwd=target, check=True)
+    (target / ".cache" / "vllm").mkdir(parents=True)
+    (target / ".cache" / "vllm" / "python").write_text("", "utf-8")
+    ignored = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", "site", ".cache"],
+        cwd=target, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert ignored.stdout.splitlines() == ["!! .cache/", "!! site/"]
+
+
+def test_init_keeps_the_gitignore_a_folder_has(tmp_path, run):
+    target = tmp_path / "repo"
+    target.mkdir()
+    (target / ".gitignore").write_text("node_modules/\n", "utf-8")
+    assert run(Project(tmp_path), "init", str(target)).exit_code == 0
+    assert (target / ".gitignore").read_text("utf-8") == "node_modules/\n"
 
 
 def test_init_in_the_current_directory_does_not_say_cd(tmp_path, run, monkeypatch):
