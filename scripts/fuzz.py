@@ -26,7 +26,7 @@ sys.path.insert(0, str(TESTS))
 
 from fuzzing import Edit, edits, exercise  # noqa: E402
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
-from mdxc import compile_mdx  # noqa: E402
+from mdxc import INSTALL_HINT, compile_mdx, unavailable  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,6 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--examples", type=int, default=500, help="how many (default 500)")
     parser.add_argument("--seed", type=int, default=None, help="repeat a run (default: random)")
     args = parser.parse_args(argv)
+    unable = unavailable()  # the pages are compiled at the end: say so before, not after
+    if unable is not None:
+        parser.error(f"the MDX compiler cannot run ({unable}): {INSTALL_HINT}")
     pages: dict[str, str] = {}
     done = 0
     start = time.monotonic()

@@ -406,7 +406,11 @@ def run_sample(args: argparse.Namespace, modules: list[str]) -> None:
             return
         tried.update(names)
         if not run_mutmut(args.jobs, left, names):
-            print(f"mutmut stopped (budget of {args.budget:.0f} s or an error)", file=sys.stderr)
+            print(
+                f"mutmut stopped before it judged every mutant (its budget of {args.budget:.0f} s "
+                "ran out, or it failed: see its output above)",
+                file=sys.stderr,
+            )
             return
 
 
@@ -443,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(modules) - set(CORE))
     if unknown:
         parser.error(f"unknown module {unknown[0]!r}; choose from {', '.join(CORE)}")
+    if args.report and not WORK.is_dir():
+        parser.error(f"no run to report: {WORK.relative_to(REPO)} holds none yet")
     if not args.report:
         if args.fresh:
             shutil.rmtree(WORK, ignore_errors=True)

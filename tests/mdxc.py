@@ -33,7 +33,7 @@ class Readback:
     frontmatter: str | None
 
 
-def _missing() -> str | None:
+def unavailable() -> str | None:
     """Why the harness cannot run, or None when it can."""
     if shutil.which("node") is None:
         return "node is not on PATH"
@@ -45,12 +45,12 @@ def _missing() -> str | None:
 
 def mdx_available() -> bool:
     """True when node and the harness's node_modules are installed."""
-    return _missing() is None
+    return unavailable() is None
 
 
 def require_mdx() -> None:
     """Skip the calling test (fail it when $CI is set) unless the harness can run."""
-    reason = _missing()
+    reason = unavailable()
     if reason is None:
         return
     message = f"MDX compiler unavailable ({reason}): {INSTALL_HINT}"

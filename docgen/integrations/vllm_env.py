@@ -81,8 +81,7 @@ def missing(venv: Path) -> VllmEnvError:
     """The exit-2 error when no usable environment is at ``venv``, saying how to make one."""
     how = (
         f"no vLLM {VLLM_VERSION} environment here; create it (about 2-3 minutes, 1.9 GB) "
-        f"with `{SETUP_HINT}` or `python3 scripts/vllm_env.py`"
-        f" (choose the folder with --venv or ${ENV_VAR})"
+        f"with `{SETUP_HINT}` (choose the folder with --venv or ${ENV_VAR})"
     )
     return VllmEnvError.at(Location(str(venv)), how)
 
