@@ -117,12 +117,17 @@ GATE = "--changelog-since"
 
 
 def changelog_gate(project: Project, ref: str) -> list[Problem]:
-    """A semantic registry change since ``ref`` needs a new entry or a fragment."""
-    registry, changes = changes_since(project, ref, None, GATE)
-    if not change_kinds.released(changes):
-        return []
+    """A semantic registry change since ``ref`` needs a new entry or a fragment (a
+    registry new since ``ref``, as in the change that adopts docgen, has nothing to
+    compare with: it passes)."""
     from docgen.changelog import git  # runs git: only for the changelog gate
 
+    try:
+        registry, changes = changes_since(project, ref, None, GATE)
+    except git.NewSince:
+        return []
+    if not change_kinds.released(changes):
+        return []
     touched = git.changed_since(project, ref, project.config.changelog, GATE)
     if _new_release(project, ref, touched):
         return []

@@ -105,3 +105,24 @@ def test_a_note_the_release_would_refuse_fails_the_gate_as_the_release_would(mak
     assert str(caught.value).startswith("changelog.d/tuned.md:1:")
     project.write("site/changelog.d/tuned.md", "- Uses more memory.\n")
     assert changelog_gate(site, "HEAD") == []
+
+
+def test_a_registry_new_since_the_revision_passes_the_gate(make_project):
+    """The change that adopts docgen: no older registry to compare with."""
+    project = make_project(registry=None)
+    project.write("README.md", "A repository before docgen.\n")
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "before")
+    project.write("profiles.yaml", MINIMAL_REGISTRY)
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "adopt docgen")
+    assert changelog_gate(load_project(project.root), "HEAD~1") == []
+    from docgen.changelog.git import NewSince, registry_bytes_at
+
+    with pytest.raises(NewSince) as caught:
+        registry_bytes_at(load_project(project.root), "HEAD~1")
+    assert str(caught.value) == (
+        "--since: error: profiles.yaml at revision 'HEAD~1' did not exist: there is no older "
+        "registry to compare with"
+    )

@@ -45,8 +45,8 @@ def test_since_a_revision_without_the_registry(committed, run):
     result = run(committed, "--registry", "other.yaml", "diff", "--since", "HEAD")
     assert result.exit_code == 2
     assert result.stderr == (
-        "--since: error: cannot read other.yaml at revision 'HEAD': fatal: path 'other.yaml' "
-        "exists on disk, but not in 'HEAD'\n"
+        "--since: error: other.yaml at revision 'HEAD' did not exist: there is no older "
+        "registry to compare with\n"
     )
 
 
