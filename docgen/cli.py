@@ -30,15 +30,19 @@ from docgen.terminal import (
 TRACEBACK = "On an internal error (a bug in docgen), also print the Python traceback."
 
 
+#: The project root: ``--root`` before or after the command's name.
+ROOT = click.Path(file_okay=False, path_type=Path)
+ROOT_HELP = "Project root (holds profiles.yaml and templates/); before or after the command."
+
+
+def _root_setter(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
+    if value is not None:
+        ctx.ensure_object(State).root = value
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="vllm-profile-docgen")
-@click.option(
-    "--root",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="Project root (holds profiles.yaml and templates/).",
-)
+@click.option("--root", type=ROOT, default=".", show_default=True, help=ROOT_HELP)
 @click.option(
     "--registry",
     metavar="FILE",
@@ -80,7 +84,11 @@ def command(
                 callback=flag_setter(flag[-1][2:]),
             )  # fmt: skip
             wrapped = option(wrapped)
-        return cli.command(*names)(wrapped)
+        # After the name too: a pre-commit hook's args follow its entry (`docgen check -q`).
+        root = click.option(
+            "--root", type=ROOT, expose_value=False, callback=_root_setter, help=ROOT_HELP
+        )
+        return cli.command(*names)(root(wrapped))
 
     return decorate
 

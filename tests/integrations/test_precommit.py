@@ -73,3 +73,50 @@ def test_docgen_check_hook_passes_in_sync_and_fails_after_a_registry_edit(
     assert "- exit code: 1" in drifted.stdout  # drift, not a crash or an input error
     assert "docs are out of sync with the registry: run `docgen build`" in drifted.stdout
     assert "-  --max-num-seqs 4 \\\n+  --max-num-seqs 6 \\\n" in drifted.stdout  # the diff itself
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_the_hook_checks_a_project_in_a_subfolder_with_a_registry_of_its_own_name(
+    example: Project, pre_commit_home: str, tmp_path: Path
+) -> None:
+    """A monorepo: the project in ``site/`` (``args: [--root, site]``), its registry
+    renamed; a staged edit of that registry alone must run the hook, and fail it."""
+    repo = tmp_path / "mono"
+    shutil.copytree(example.root, repo / "site")
+    (repo / "site/profiles.yaml").rename(repo / "site/serving.yaml")
+    (repo / "site/docgen.toml").write_text('registry = "serving.yaml"\n', "utf-8")
+    pyproject = (repo / "site/pyproject.toml").read_text("utf-8")
+    (repo / "site/pyproject.toml").write_text(pyproject.split("[tool.docgen]")[0], "utf-8")
+    (repo / "site/docgen.toml").write_text(
+        'registry = "serving.yaml"\n' + "[tool.docgen]".join(pyproject.split("[tool.docgen]")[1:])
+        .replace("[tool.docgen.routes]", "[routes]").replace('registry = "profiles.yaml"\n', ""),
+        "utf-8",
+    )  # fmt: skip
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {REPO}\n    rev: {rev}\n    hooks:\n"
+        "      - id: docgen-check\n        args: [--root, site]\n",
+        "utf-8",
+    )
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "docs")
+    env = {**os.environ, **GIT_ENV, "PRE_COMMIT_HOME": pre_commit_home, "PRE_COMMIT_COLOR": "never"}
+
+    def hook() -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "pre_commit", "run", "docgen-check"]
+        return subprocess.run(
+            command, cwd=repo, env=env, capture_output=True, text=True, timeout=900
+        )
+
+    registry = repo / "site/serving.yaml"
+    registry.write_text(
+        registry.read_text("utf-8").replace("max-num-seqs: 4\n", "max-num-seqs: 6\n", 1)
+    )
+    git(repo, "add", "site/serving.yaml")
+    drifted = hook()
+    assert drifted.returncode == 1, drifted.stdout + drifted.stderr
+    assert "- exit code: 1" in drifted.stdout
+    assert "-  --max-num-seqs 4 \\\n+  --max-num-seqs 6 \\\n" in drifted.stdout
