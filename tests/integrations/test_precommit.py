@@ -84,14 +84,9 @@ def test_the_hook_checks_a_project_in_a_subfolder_with_a_registry_of_its_own_nam
     repo = tmp_path / "mono"
     shutil.copytree(example.root, repo / "site")
     (repo / "site/profiles.yaml").rename(repo / "site/serving.yaml")
-    (repo / "site/docgen.toml").write_text('registry = "serving.yaml"\n', "utf-8")
-    pyproject = (repo / "site/pyproject.toml").read_text("utf-8")
-    (repo / "site/pyproject.toml").write_text(pyproject.split("[tool.docgen]")[0], "utf-8")
-    (repo / "site/docgen.toml").write_text(
-        'registry = "serving.yaml"\n' + "[tool.docgen]".join(pyproject.split("[tool.docgen]")[1:])
-        .replace("[tool.docgen.routes]", "[routes]").replace('registry = "profiles.yaml"\n', ""),
-        "utf-8",
-    )  # fmt: skip
+    settings = repo / "site/pyproject.toml"
+    text = settings.read_text("utf-8")
+    settings.write_text(text.replace('registry = "profiles.yaml"', 'registry = "serving.yaml"'))
     rev = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True
     ).stdout.strip()
