@@ -144,7 +144,7 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
     if fmt == "json":
         click.echo(json.dumps(report.check_json(found), indent=2))
     elif fmt == "github":
-        state.print(report.check_github(found))
+        state.print(report.check_github(found, state.root))
     else:
         state.print(report.check_text(found, state.verbose))
     sys.exit(failed or (0 if found.in_sync else 1))

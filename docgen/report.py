@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from docgen.errors import Location, Problem, one_line
@@ -159,25 +160,27 @@ def check_json(report: Report) -> dict[str, Any]:
     }
 
 
-def check_github(report: Report) -> list[Line]:
+def check_github(report: Report, root: Path | None = None) -> list[Line]:
     """Workflow commands: an error per finding, per drifted file and per distinct registry
     (or changelog) location behind the drift, a summary notice, then each drifted file's
-    diff in a collapsed group of the log."""
+    diff in a collapsed group of the log. Each file is named from the workflow's
+    workspace, so a project ``root`` in a subfolder (a monorepo) annotates its files."""
     lines = []
+    at = workspace_prefix(root)
     for finding in report.findings:
         loc, message = _placed(finding)
         level = LEVELS.get(finding.severity, "error")
         if loc is None:
             lines.append(annotation(message, level=level))
         else:
-            lines.append(annotation(message, loc.path, loc.line or 1, loc.col, level))
+            lines.append(annotation(message, at + loc.path, loc.line or 1, loc.col, level))
     drifted = report.of(*DRIFTED)
     behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
     diffs = []
     for change in drifted:
         escaped = _escape_data(change.path)
         shown = change.shown(escaped)  # a new or stale file: line 1, and all of it
-        lines.append(annotation(change.why, change.path, shown.line))
+        lines.append(annotation(change.why, at + change.path, shown.line))
         diffs.append((escaped, shown.diff))
         for source in shown.behind:
             loc = source.location
@@ -187,7 +190,7 @@ def check_github(report: Report) -> list[Line]:
         more = len(paths) - 1
         others = f" and {more} other generated file{'s' if more > 1 else ''}" if more else ""
         message = f"{name} changed; run docgen build to update {paths[0]}{others}"
-        lines.append(annotation(message, path, line, col))
+        lines.append(annotation(message, at + path, line, col))
     if drifted:  # a notice: GitHub shows 10 errors per step, and notices besides
         n = len(drifted)
         summary = f"{n} generated file{'s are' if n > 1 else ' is'} out of sync with "
@@ -199,6 +202,20 @@ def check_github(report: Report) -> list[Line]:
     if report.in_sync:  # the log says so; an annotation would only add noise to the run
         lines.append(Line(f"{len(report.changes)} generated files match the registry", "info"))
     return lines
+
+
+def workspace_prefix(root: Path | None) -> str:
+    """Where the project ``root`` lies in the workflow's workspace (``$GITHUB_WORKSPACE``,
+    else the working folder), as a prefix of its files' paths: ``site/``, or "" for the
+    workspace itself or a root outside it."""
+    if root is None:
+        return ""
+    base = os.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+    try:
+        rel = Path(root).resolve().relative_to(Path(base).resolve())
+    except (ValueError, OSError):
+        return ""
+    return "" if rel == Path() else f"{rel.as_posix()}/"
 
 
 def _placed(finding: Problem) -> tuple[Location | None, str]:

@@ -146,6 +146,21 @@ def test_github_annotations_one_per_file_and_per_registry_line(drifted):
     )
 
 
+def test_github_annotations_name_files_from_the_workspace(drifted, tmp_path, monkeypatch):
+    """A project in a subfolder of the repository (a monorepo): each file is named as the
+    pull request's files are, from the workspace, so the annotation lands on it."""
+    root = tmp_path / "repo" / "site"
+    root.mkdir(parents=True)
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path / "repo"))
+    errors = [t.text for t in report.check_github(drifted, root) if t.text.startswith("::error")]
+    assert errors[0].startswith("::error file=site/docs/models.mdx,line=")
+    assert errors[-1].startswith("::error file=site/profiles.yaml,line=40,col=7::")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(root))  # the project is the repository
+    assert report.workspace_prefix(root) == ""
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path / "elsewhere"))
+    assert report.workspace_prefix(root) == ""  # outside the workspace: named as before
+
+
 def test_annotation_escapes_data_and_properties():
     line = report.annotation("50% done\r\nnext", "a:b,c.mdx", 3, 1)
     assert line.text == "::error file=a%3Ab%2Cc.mdx,line=3,col=1::50%25 done%0D%0Anext"
