@@ -69,9 +69,19 @@ def find(path: str, lines: list[str]) -> list[Region]:
     return regions
 
 
+def _in_code(lines: list[str]) -> list[bool]:
+    """Which lines lie in fenced code, where a marker is an example, not a region."""
+    from docgen.render.syntax import PROSE, roles
+
+    return [role != PROSE for role, _fence in roles(lines)]
+
+
 def _scan(path: str, lines: list[str], problems: list[Problem]) -> Iterator[Region]:
     opened: tuple[int, str, tuple[str, ...]] | None = None
+    code = _in_code(lines) if any(ANY_MARKER.search(line) for line in lines) else []
     for index, text in enumerate(lines):
+        if code and code[index] and opened is None:
+            continue  # inside a region, its own content may hold fences: they are its own
         where = Location(path, index + 1)
         begin, end = BEGIN.match(text), END.match(text)
         if begin:
@@ -197,11 +207,13 @@ def strip_regions(text: str) -> str:
     """The page with every region's content removed (the markers kept)."""
     out: list[str] = []
     inside = False
-    for line in text.split("\n"):
-        if END.match(line):
+    lines = text.split("\n")
+    code = _in_code(lines)
+    for index, line in enumerate(lines):
+        if END.match(line) and inside:
             inside = False
         if not inside:
             out.append(line)
-        if BEGIN.match(line):
+        if BEGIN.match(line) and not code[index]:
             inside = True
     return "\n".join(out)

@@ -190,3 +190,19 @@ def test_malformed_markers_are_located_errors(
 ) -> None:
     code, stderr, unchanged = build_page(make_project, run, page)
     assert (code, stderr, unchanged) == (2, [f"{PAGE}:{m}" for m in messages], True)
+
+
+def test_markers_in_fenced_code_are_an_example_not_a_region(make_project, run) -> None:
+    """A page that shows how to write a region keeps the example as written, even a
+    malformed one, and a real region after it is still filled."""
+    example = (
+        "```mdx\n{/* docgen:begin models-table */}\n{/* docgen:end */}\n"
+        "{/* docgen:begin serve-command PROFILE */}\n```\n"
+    )
+    page = f"# Ref\n\n{example}\n{{/* docgen:begin host-defaults */}}\n{{/* docgen:end */}}\n"
+    project = make_project(files={PAGE: page})
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    text = project.read(PAGE)
+    assert text.startswith(f"# Ref\n\n{example}\n{{/* docgen:begin host-defaults */}}\n\n|")
+    assert run(project, "check").exit_code == 0
