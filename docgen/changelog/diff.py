@@ -7,6 +7,7 @@ the registry node behind it (in the newer state where it exists, else the older)
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,9 +32,11 @@ def registry_at(project: Project, ref: str, option: str = git.SINCE) -> Registry
 def registry_file(project: Project, path: str) -> Registry:
     """The registry in the file ``path`` (project-relative, or absolute): a file the user
     named, so it may lie anywhere, but it is read as the registry is (a regular file of at
-    most ``MAX_BYTES``; never a FIFO or a device)."""
-    target = (project.root / path) if not Path(path).is_absolute() else Path(path)
-    raw = files.read_input_bytes(target, None, "registry", display=path)
+    most ``MAX_BYTES``; never a FIFO or a device). A name inside the project is read only
+    inside it: a link there that leads out (untrusted, as the tree is) is refused."""
+    target = Path(os.path.normpath(project.root / path))  # an absolute path stays itself
+    inside = files.Inside(project.root) if target.is_relative_to(project.root) else None
+    raw = files.read_input_bytes(target, inside, "registry", display=path)
     return load_bytes(raw, path, start_rules=False)
 
 

@@ -134,3 +134,22 @@ def entry(version: str) -> str:
         " * SPDX-License-Identifier: Apache-2.0\n */}\n\n"
         f"## {version}\n\nAcme {version} is a release.\n"
     )
+
+
+def test_a_since_file_linked_out_of_the_root_is_refused_unread(make_project, run, tmp_path):
+    """A link in the tree is untrusted: one that leads out is not read through. A file
+    outside the root named on the command line is the user's own choice, and is read."""
+    outside = tmp_path / "outside.yaml"
+    outside.write_text("aws_secret_access_key: hunter2\n", "utf-8")
+    project = make_project()
+    (project.root / "old.yaml").symlink_to(outside)
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "old.yaml: error: the registry is a symbolic link that leaves the project root; "
+        "docgen reads only files inside it\n"
+    )
+    assert "aws_secret_access_key" not in result.output
+    outside.write_text(MINIMAL_REGISTRY, "utf-8")
+    named = run(project, "diff", "--since-file", str(outside))
+    assert (named.exit_code, named.stdout) == (0, "0 semantic changes\n")
