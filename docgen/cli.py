@@ -46,7 +46,8 @@ def _root_setter(ctx: click.Context, _param: click.Parameter, value: Path | None
 @click.option(
     "--registry",
     metavar="FILE",
-    help="Registry file, relative to the root [default: profiles.yaml or [tool.docgen] registry].",
+    help="Registry file, relative to the root [default: the 'registry' setting in "
+    "docgen.toml or [tool.docgen], else profiles.yaml].",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Print only errors and drift.")
 @click.option(
@@ -88,9 +89,17 @@ def command(
         root = click.option(
             "--root", type=ROOT, expose_value=False, callback=_root_setter, help=ROOT_HELP
         )
-        return cli.command(*names)(root(wrapped))
+        return cli.command(*names, short_help=_summary(func.__doc__ or ""))(root(wrapped))
 
     return decorate
+
+
+def _summary(doc: str) -> str:
+    """A command's one-line summary in ``docgen --help``: its docstring's first clause
+    (click would cut the sentence at 45 characters, mid-word)."""
+    text = " ".join(doc.split())
+    ends = [i for i in (text.find(mark) for mark in ("; ", ". ", " (", ": ")) if i > 0]
+    return (text[: min(ends)] if ends else text).rstrip(".") + "."
 
 
 def format_option(*formats: str, help: str) -> Callable[[Callable[..., None]], Any]:  # noqa: A002
@@ -217,8 +226,14 @@ def verify_vllm(state: State, venv: Path | None, setup: bool) -> None:
 
 
 @command("diff", quiet="Print only the changes, not their count.")
-@click.option("--since", metavar="REF", help="Compare with the registry at git revision REF.")
-@click.option("--since-file", metavar="FILE", help="Compare with an older registry file.")
+@click.option(
+    "--since",
+    metavar="REF",
+    help="Compare with the registry at git revision REF (this or --since-file).",
+)
+@click.option(
+    "--since-file", metavar="FILE", help="Compare with an older registry file (this or --since)."
+)
 @format_option(
     "text", "json", help="text: one located line per change; json: every change's fields."
 )
@@ -239,8 +254,14 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
 
 @command("changelog", quiet="Print only errors (and the section with --dry-run).")
 @click.option("--version", "version", required=True, metavar="vX.Y.Z", help="The release.")
-@click.option("--since", metavar="REF", help="The registry at git revision REF is the base.")
-@click.option("--since-file", metavar="FILE", help="An older registry file is the base.")
+@click.option(
+    "--since",
+    metavar="REF",
+    help="The registry at git revision REF is the base (this or --since-file).",
+)
+@click.option(
+    "--since-file", metavar="FILE", help="An older registry file is the base (this or --since)."
+)
 @click.option("--date", metavar="YYYY-MM-DD", help="Release date [default: today].")
 @click.option("--summary", metavar="TEXT", help="Summary sentence after 'PRODUCT vX.Y.Z'.")
 @click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
@@ -284,8 +305,10 @@ def release_notes(state: State, version: str, site_url: str | None) -> None:
 @command("init")
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 def init(state: State, directory: Path | None) -> None:
-    """Scaffold a working project (registry, template, mkdocs.yml, changelog folder) in
-    DIRECTORY (default: the root) and build it."""
+    """Scaffold a working project in DIRECTORY (default: the root) and build it: a
+    registry, a page template, mkdocs.yml with site_extra/, changelog/ and changelog.d/,
+    and a .gitignore unless the folder has one. A folder that holds a project is refused
+    (exit 2); nothing there is ever overwritten."""
     from docgen.verbs.init import init as init_verb
 
     target = directory if directory is not None else state.root

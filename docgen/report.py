@@ -96,7 +96,7 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
         lines += [Line(f"{one_line(c.path)}: in sync", "info") for c in report.of(UNCHANGED)]
     lines = shielded(lines)
     if report.in_sync:
-        lines.append(Line(f"{len(report.changes)} generated files match the registry", "info"))
+        lines.append(Line(matching(len(report.changes)), "info"))
         if report.not_compared:
             n = len(report.not_compared)
             what = f"{n} build product{'s' if n > 1 else ''} (setting build_products)"
@@ -200,7 +200,7 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
         lines += [Line(_inert(text)) for text in diff.splitlines()]
         lines.append(Line("::endgroup::"))
     if report.in_sync:  # the log says so; an annotation would only add noise to the run
-        lines.append(Line(f"{len(report.changes)} generated files match the registry", "info"))
+        lines.append(Line(matching(len(report.changes)), "info"))
     return lines
 
 
@@ -216,6 +216,11 @@ def workspace_prefix(root: Path | None) -> str:
     except (ValueError, OSError):
         return ""
     return "" if rel == Path() else f"{rel.as_posix()}/"
+
+
+def matching(count: int) -> str:
+    """The line that says a tree is in sync."""
+    return f"{count} generated file{'s match' if count != 1 else ' matches'} the registry"
 
 
 def _placed(finding: Problem) -> tuple[Location | None, str]:

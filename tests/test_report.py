@@ -230,3 +230,8 @@ def test_an_option_is_no_file_in_a_finding(make_project, run):
     assert finding["message"] == "--changelog-since: unknown git revision 'nope'"
     shown = run(project, "check", "--format", "github", "--changelog-since", "nope")
     assert shown.stdout == "::error::--changelog-since: unknown git revision 'nope'\n"
+
+
+def test_the_in_sync_line_counts_in_words():
+    assert report.matching(1) == "1 generated file matches the registry"
+    assert report.matching(31) == "31 generated files match the registry"

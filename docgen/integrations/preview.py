@@ -74,7 +74,10 @@ def select_agents(registry: Registry, wanted: Sequence[str]) -> list[Agent]:
     """The agents to publish, in registry order; unknown ids are a located error."""
     known = {a.id: a for a in registry.agents}
     problems = [
-        Problem(f"unknown agent '{a}' in the docgen plugin's agents{did_you_mean(a, known)}")
+        Problem(
+            f"unknown agent '{a}' in the docgen plugin's agents"
+            f"{did_you_mean(a, known) or '; the registry has ' + ', '.join(known)}"
+        )
         for a in wanted
         if a not in known
     ]

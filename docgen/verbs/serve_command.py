@@ -9,15 +9,23 @@ from docgen.errors import ConfigError, Location, did_you_mean, one_line
 from docgen.registry.load import load_registry
 from docgen.registry.serve import ServeCommand, parse_extra_args, serve_command
 
+#: The most ids a message lists when none is close to the one given.
+LISTED = 8
 
-def suggest_id(name: str, known: Iterable[str]) -> str:
-    """Close matches for a long dotted id: ids containing ``name`` first, then similar ones."""
+
+def suggest_id(name: str, known: Iterable[str], none: str = "there are none") -> str:
+    """Close matches for a long dotted id: ids containing ``name`` first, then similar ones;
+    else the ids there are (or ``none``)."""
     ids = sorted(known)
     containing = [i for i in ids if name in i]
     if containing:
         shown = ", ".join(f"'{i}'" for i in containing[:3])
         return f"; did you mean {shown}?" if len(containing) == 1 else f"; matching ids: {shown}"
-    return did_you_mean(name, ids)
+    close = did_you_mean(name, ids)
+    if close or not ids:
+        return close or f"; {none}"
+    more = f" and {len(ids) - LISTED} more" if len(ids) > LISTED else ""
+    return f"; known: {', '.join(one_line(i) for i in ids[:LISTED])}{more}"
 
 
 def effective_command(
@@ -35,7 +43,7 @@ def effective_command(
     if override is not None:
         chosen = profile.override(override)
         if chosen is None:
-            hint = suggest_id(override, [o.id for o in profile.overrides])
+            hint = suggest_id(override, [o.id for o in profile.overrides], "it has none")
             raise ConfigError.at(
                 Location("--override"),
                 f"profile '{profile_id}' has no override '{one_line(override)}'{hint}",

@@ -96,6 +96,12 @@ def test_agents_option_limits_the_sections_and_rejects_unknown_ids(site_project)
     assert {p.uri.split("/")[0] for p in site.pages} == {"index.md", "hermes"}
     with pytest.raises(ConfigError, match="unknown agent 'hermess'.*did you mean 'hermes'"):
         site_of(site_project.root, ("hermess",))
+    with pytest.raises(ConfigError) as caught:  # nothing close: the agents there are
+        site_of(site_project.root, ("nope",))
+    assert str(caught.value) == (
+        "error: unknown agent 'nope' in the docgen plugin's agents; the registry has "
+        "openclaw, hermes, deepagents"
+    )
 
 
 def test_route_links_point_at_site_pages_or_show_as_text(make_project):
