@@ -165,15 +165,8 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
     (or changelog) location behind the drift, a summary notice, then each drifted file's
     diff in a collapsed group of the log. Each file is named from the workflow's
     workspace, so a project ``root`` in a subfolder (a monorepo) annotates its files."""
-    lines = []
     at = workspace_prefix(root)
-    for finding in report.findings:
-        loc, message = _placed(finding)
-        level = LEVELS.get(finding.severity, "error")
-        if loc is None:
-            lines.append(annotation(message, level=level))
-        else:
-            lines.append(annotation(message, at + loc.path, loc.line or 1, loc.col, level))
+    lines = [_finding_annotation(finding, at) for finding in report.findings]
     drifted = report.of(*DRIFTED)
     behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
     diffs = []
@@ -202,6 +195,15 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
     if report.in_sync:  # the log says so; an annotation would only add noise to the run
         lines.append(Line(matching(len(report.changes)), "info"))
     return lines
+
+
+def _finding_annotation(finding: Problem, at: str) -> Line:
+    """A finding's workflow command, its file named from the workspace (``at``)."""
+    loc, message = _placed(finding)
+    level = LEVELS.get(finding.severity, "error")
+    if loc is None:
+        return annotation(message, level=level)
+    return annotation(message, at + loc.path, loc.line or 1, loc.col, level)
 
 
 def workspace_prefix(root: Path | None) -> str:

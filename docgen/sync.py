@@ -159,13 +159,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
         if output.verified:  # the plan found exactly its text there (so also the notice)
             report.changes.append(Change(output.path, UNCHANGED, output, None))
             continue
-        target = os.path.join(base, output.path)
-        try:
-            real, info = files.lookup(target, inside)
-        except (FileNotFoundError, NotADirectoryError):  # a new file: is its folder inside?
-            real, info = inside.real(target, link=False), None
-        except OSError as exc:  # a folder this user may not look into
-            raise _unreadable(output.path, exc) from None
+        real, info = _found(os.path.join(base, output.path), inside, output.path)
         if real is None:
             foreign.append(_outside(output))
             continue
@@ -189,6 +183,17 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     if foreign:
         raise OwnershipError(foreign)
     return report
+
+
+def _found(target: str, inside: files.Inside, path: str) -> tuple[str | None, Any]:
+    """Where the file at ``target`` really lies (None: outside the root) and what lies
+    there (None: nothing yet, a new file, when its folder is inside)."""
+    try:
+        return files.lookup(target, inside)
+    except (FileNotFoundError, NotADirectoryError):
+        return inside.real(target, link=False), None
+    except OSError as exc:  # a folder this user may not look into
+        raise _unreadable(path, exc) from None
 
 
 def _read(real: str, path: str) -> bytes | None:
