@@ -71,15 +71,29 @@ def unsealed(key: bytes, raw: bytes, header: bytes) -> memoryview | None:
     return payload if hmac.compare_digest(found, seal(key, payload)) else None
 
 
+#: The libraries whose code shapes what docgen renders: Jinja and MarkupSafe render it,
+#: PyYAML and ruamel.yaml read the registry. An upgrade of one is another docgen.
+RENDERING_LIBRARIES = ("jinja2", "markupsafe", "yaml", "ruamel.yaml")
+
+
 @functools.cache
 def code_digest() -> bytes:
-    """A digest of docgen's own code as installed (each file's name, size and time): what
-    a cache made by another docgen must not be taken for."""
+    """A digest of docgen's own code as installed (each file's name, size and time), and
+    of the libraries that shape its output (where each is, its package file's size and
+    time): what a cache made by another docgen must not be taken for."""
+    import importlib.util
+
     digest = hashlib.sha256()
     for path in sorted(PACKAGE.rglob("*")):
         if path.suffix in (".py", ".j2", ".json") and path.is_file():
-            info = path.stat()
-            digest.update(
-                f"{path.relative_to(PACKAGE)}:{info.st_size}:{info.st_mtime_ns}\0".encode()
-            )
+            digest.update(_stamp(path, path.relative_to(PACKAGE)))
+    for name in RENDERING_LIBRARIES:
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
+        digest.update(_stamp(Path(origin), origin) if origin else f"{name}: none\0".encode())
     return digest.digest()
+
+
+def _stamp(path: Path, name: object) -> bytes:
+    info = path.stat()
+    return f"{name}:{info.st_size}:{info.st_mtime_ns}\0".encode()
