@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from docgen.errors import Location, RegistryError
+from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
 from docgen.registry.yaml_errors import marked_problem
 from docgen.vllm.values import long_int_problem
@@ -91,9 +91,25 @@ def _constructor() -> Any:
     class Constructor(RoundTripConstructor):
         pass
 
+    Constructor.add_constructor(None, _refused_tag)  # a tag no constructor knows
     Constructor.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
     Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+    for kind in ("set", "omap", "pairs", "binary"):  # no JSON value: nothing reads them
+        Constructor.add_constructor(f"tag:yaml.org,2002:{kind}", _refused_tag)
     return Constructor
+
+
+def _refused_tag(constructor: Any, node: Any) -> Any:
+    """A tag the registry's format has no value for (``!foo``, ``!!set``,
+    ``!!python/object``): a located error, not a value quietly read otherwise."""
+    from ruamel.yaml.constructor import ConstructorError
+
+    tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+    problem = (
+        f"the YAML tag '{one_line(tag)}' has no meaning in the registry; remove it (a value is "
+        "a string, a number, a boolean, null, a list or a mapping)"
+    )
+    raise ConstructorError(None, None, problem, node.start_mark)
 
 
 def _timestamp_as_text(constructor: Any, node: Any) -> str:

@@ -30,6 +30,10 @@ def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
         return "this key has no ':' after it", opened  # the parser stops a line later
     if problem.startswith(_MISPLACED_VALUE):
         return _MISPLACED, mark
+    if "another document" in problem:  # the parser's context is its expectation here
+        return _ONE_DOCUMENT, mark
+    if problem.startswith("expected '<document start>'"):
+        return _NOT_YAML, mark
     if opened is None or not exc.context:
         return problem, mark
     unclosed = _unclosed(problem, exc.context)
@@ -59,6 +63,15 @@ _UNCLOSED = {
     "flow sequence": "this '[' list is never closed: the file ends before its ']'",
     "flow mapping": "this '{' mapping is never closed: the file ends before its '}'",
 }
+
+_ONE_DOCUMENT = (
+    "a second YAML document starts here: the registry is one document; remove the '---' "
+    "(or '...') line and what follows, or merge it into the first"
+)
+_NOT_YAML = (
+    "this line is not YAML (a '[section]' header is TOML or INI); the registry is a YAML "
+    "mapping of 'key: value' lines"
+)
 
 #: How ruamel.yaml and libyaml word a key without its colon, a value where none fits, and
 #: a line indented otherwise than its block.

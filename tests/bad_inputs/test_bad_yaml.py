@@ -101,6 +101,53 @@ REGISTRY_SYNTAX = [
         ),
         reg("    label: Tiny 1B", "     label: Tiny 1B"),
     ),  # fmt: skip
+    Case(  # ruamel.yaml would keep the tag as an object the schema words oddly
+        "yaml-local-tag",
+        BUILD,
+        (
+            "profiles.yaml:30:12: error: the YAML tag '!label' has no meaning in the registry; "
+            "remove it (a value is a string, a number, a boolean, null, a list or a mapping)",
+        ),
+        reg("    label: Tiny 1B", "    label: !label Tiny 1B"),
+    ),  # fmt: skip
+    Case(
+        "yaml-python-tag",
+        BUILD,
+        (
+            "profiles.yaml:41:21: error: the YAML tag '!!python/object/apply:os.system' has no "
+            "meaning in the registry; remove it (a value is a string, a number, a boolean, null, "
+            "a list or a mapping)",
+        ),
+        arg("max-num-seqs: !!python/object/apply:os.system [echo hi]"),
+    ),  # fmt: skip
+    Case(
+        "yaml-set-tag",
+        BUILD,
+        (
+            "profiles.yaml:41:21: error: the YAML tag '!!set' has no meaning in the registry; "
+            "remove it (a value is a string, a number, a boolean, null, a list or a mapping)",
+        ),
+        arg("max-num-seqs: !!set {a, b}"),
+    ),  # fmt: skip
+    Case(
+        "yaml-second-document",
+        BUILD,
+        (
+            "profiles.yaml:51:1: error: a second YAML document starts here: the registry is one "
+            "document; remove the '---' (or '...') line and what follows, or merge it into the "
+            "first",
+        ),
+        MINIMAL_REGISTRY + "\n---\nschema: 1\n",
+    ),  # fmt: skip
+    Case(
+        "yaml-toml-instead",
+        BUILD,
+        (
+            "profiles.yaml:2:1: error: this line is not YAML (a '[section]' header is TOML or "
+            "INI); the registry is a YAML mapping of 'key: value' lines",
+        ),
+        "[tool]\nx = 1\n",
+    ),  # fmt: skip
     Case(
         "yaml-undefined-alias",
         BUILD,
