@@ -171,7 +171,7 @@ def _relative(root: Path, given: str) -> str:
             raise ConfigError.at(
                 Location(one_line(given)), "the registry must lie inside the project root"
             ) from None
-    return _checked(given, Location(one_line(given)))
+    return _checked(given, Location(one_line(given) or "--registry"))
 
 
 def _read_settings(root: Path) -> Config:
@@ -254,13 +254,22 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     values: dict[str, Any] = {}
     for key, value in table.items():
         where = _key_location(path, key)
-        if key not in names:
+        if key == "tool" and not section:  # [tool.docgen] copied from a pyproject.toml
+            message = (
+                "docgen.toml holds its settings at the top level: remove the [tool.docgen] line"
+            )
+            problems.append(Problem(message, where))
+        elif key not in names:
             problems.append(Problem(f"unknown setting '{key}'{did_you_mean(key, names)}", where))
         elif key == "routes":
-            if not isinstance(value, dict) or not all(
-                isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-            ):
+            if not isinstance(value, dict):
                 problems.append(Problem("setting 'routes' must map page paths to routes", where))
+            elif wrong := [k for k, v in value.items() if not isinstance(v, str)]:
+                at = _key_location(path, wrong[0])
+                message = (
+                    f"setting 'routes' maps '{one_line(wrong[0])}' to no route: write a string"
+                )
+                problems.append(Problem(message, at if at.line else where))
             else:
                 for page, mapped in value.items():
                     if (problem := route_problem(f"routes.{page}", mapped)) is not None:
@@ -296,9 +305,15 @@ def setting_location(root: Path, key: str) -> Location:
 
 
 def _key_location(path: Path, key: str) -> Location:
-    for number, line in enumerate(_text(path).splitlines(), start=1):
+    """Where ``key`` is set: its ``key = ...`` line, else a table header that names it
+    (``[routes]``, ``[tool.docgen.routes]``); else the file alone."""
+    lines = _text(path).splitlines()
+    for number, line in enumerate(lines, start=1):
         if re.match(rf"\s*([\"']?){re.escape(key)}\1\s*=", line):
             return Location(path.name, number, line.index(key) + 1)
+    for number, line in enumerate(lines, start=1):
+        if re.match(rf"\s*\[+[^\]]*\b{re.escape(key)}\b[^\]]*\]", line):
+            return Location(path.name, number, line.index("[") + 1)
     return Location(path.name)
 
 

@@ -171,7 +171,7 @@ def test_every_wrong_setting_is_reported_at_once(tmp_path):
     assert problems(root) == [
         "docgen.toml:1:1: error: setting 'docs' must be a string",
         "docgen.toml:2:1: error: unknown setting 'template'; did you mean 'templates'?",
-        "docgen.toml:3:1: error: setting 'routes' must map page paths to routes",
+        "docgen.toml:3:1: error: setting 'routes' maps 'a.mdx' to no route: write a string",
     ]
 
 
@@ -337,3 +337,19 @@ def test_a_path_setting_that_names_the_wrong_kind_is_refused_at_the_setting(
     with pytest.raises(ConfigError) as caught:
         load_project(root)
     assert str(caught.value) == f"docgen.toml:2:1: error: setting '{key}' {message}"
+
+
+def test_a_docgen_toml_with_a_tool_docgen_table_says_where_settings_go(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": '[tool.docgen]\ndocs = "docs"\n'})
+    assert problems(root) == [
+        "docgen.toml:1:1: error: docgen.toml holds its settings at the top level: remove the "
+        "[tool.docgen] line"
+    ]
+
+
+def test_a_route_that_is_no_string_is_located_at_its_page(tmp_path):
+    text = '[tool.docgen]\ndocs = "docs"\n\n[tool.docgen.routes]\n"docs/x.mdx" = 3\n'
+    root = settings(tmp_path, {"pyproject.toml": text})
+    assert problems(root) == [
+        "pyproject.toml:5:2: error: setting 'routes' maps 'docs/x.mdx' to no route: write a string"
+    ]
