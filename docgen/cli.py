@@ -8,6 +8,7 @@ docgen (one line; ``--traceback`` prints the traceback too); 130 interrupted.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -305,17 +306,19 @@ def release_notes(state: State, version: str, site_url: str | None) -> None:
 @command("init")
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 def init(state: State, directory: Path | None) -> None:
-    """Scaffold a working project in DIRECTORY (default: the root) and build it: a
+    """Scaffold a working project in DIRECTORY (relative to the root; default: the root)
+    and build it: a
     registry, a page template, mkdocs.yml with site_extra/, changelog/ and changelog.d/,
     and a .gitignore unless the folder has one. A folder that holds a project is refused
     (exit 2); nothing there is ever overwritten."""
     from docgen.verbs.init import init as init_verb
 
-    target = directory if directory is not None else state.root
+    target = state.root / directory if directory is not None else state.root  # as --registry
     for path in init_verb(target):
         state.say(f"create {path}")
-    here = target.resolve() == Path.cwd().resolve()
-    state.say(f"next: {'' if here else f'cd {target} && '}docgen check && mkdocs serve")
+    shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
+    shown = str(target) if shown.startswith("..") else shown
+    state.say(f"next: {'' if shown == '.' else f'cd {shown} && '}docgen check && mkdocs serve")
 
 
 def main(args: list[str] | None = None) -> None:

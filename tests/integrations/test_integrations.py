@@ -250,3 +250,11 @@ def test_pre_commit_hooks_file_offers_check_and_build():
     assert set(by_id) == {"docgen-check", "docgen-build"}
     assert by_id["docgen-check"]["entry"] == "docgen check -q"
     assert all(h["pass_filenames"] is False for h in hooks)
+
+
+def test_init_puts_a_relative_directory_under_the_root_as_registry_does(tmp_path, run):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    result = run(Project(elsewhere), "init", "sub")  # the run names --root elsewhere
+    assert result.exit_code == 0, result.output
+    assert (elsewhere / "sub" / "profiles.yaml").is_file()
