@@ -117,18 +117,25 @@ def _blocks(
             yield Block(opened[1], opened[0], index)
             opened = None
         elif ANY_TAG.search(text):
-            problems.append(
-                Problem(
-                    "inline <AgentOnly> tag: put each opening and closing tag "
-                    "alone on its own line",
-                    where,
-                )
-            )
+            problems.append(Problem(_tag_problem(text), where))
     if opened is not None:
         where = Location(path, first_line + opened[0])
         problems.append(
             Problem("unclosed <AgentOnly> block: add </AgentOnly> on its own line", where)
         )
+
+
+def _tag_problem(text: str) -> str:
+    """What is wrong with a line that holds an <AgentOnly> tag docgen cannot read."""
+    alone = text.strip()
+    if OPEN.match(alone) or CLOSE.match(alone):  # alone on the line, but indented
+        return (
+            "indented <AgentOnly> tag: write it at the start of its line, not inside a list "
+            "item or other block (the whole block goes to the agents it names)"
+        )
+    if re.match(r"^<AgentOnly\s+variant='[^']*'\s*>$", alone):
+        return '<AgentOnly> takes its variant in double quotes: variant="name"'
+    return "inline <AgentOnly> tag: put each opening and closing tag alone on its own line"
 
 
 def _agent_list(

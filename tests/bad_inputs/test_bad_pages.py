@@ -43,6 +43,29 @@ PAGES = [
         files=page('Only <AgentOnly variant="alpha">this</AgentOnly>.\n'),
     ),
     Case(
+        "agentonly-indented-in-a-list-item",
+        BUILD,
+        (
+            "docs/guide.mdx:8: error: indented <AgentOnly> tag: write it at the start of its "
+            "line, not inside a list item or other block (the whole block goes to the agents "
+            "it names)",
+            "docs/guide.mdx:10: error: indented <AgentOnly> tag: write it at the start of its "
+            "line, not inside a list item or other block (the whole block goes to the agents "
+            "it names)",
+        ),
+        files=page('- Step one\n  <AgentOnly variant="alpha">\n  x\n  </AgentOnly>\n'),
+    ),
+    Case(
+        "agentonly-single-quoted-variant",
+        BUILD,
+        (
+            "docs/guide.mdx:7: error: <AgentOnly> takes its variant in double quotes: "
+            'variant="name"',
+            "docs/guide.mdx:9: error: stray </AgentOnly> without an opening tag",
+        ),
+        files=page("<AgentOnly variant='alpha'>\nx\n</AgentOnly>\n"),
+    ),
+    Case(
         "agentonly-unknown-agent",
         BUILD,
         ("docs/guide.mdx:7: error: unknown agent 'alhpa' in <AgentOnly>; did you mean 'alpha'?",),
