@@ -208,8 +208,17 @@ class VersionIndex:
         return [
             position
             for position in range(len(self.versions))
-            if value in [str(v) for v in (self._entry(name, position) or {}).get("values") or ()]
+            if _holds(self._entry(name, position), value)
         ]
+
+
+def _holds(entry: Mapping[str, Any] | None, value: str) -> bool:
+    """Whether a value-history entry takes ``value``: it lists it, or it lists none (from
+    that release on, the option takes any value)."""
+    if entry is None:
+        return False
+    values = entry.get("values")
+    return values is None or value in [str(v) for v in values]
 
 
 def _removed_kept(record: Mapping[str, Any]) -> bool:
