@@ -93,8 +93,9 @@ def test_a_release_that_takes_any_value_counts_as_having_it() -> None:
     """--block-size lists its values up to 0.17.1 and takes any number from 0.18.1 on
     (no list): 256 exists there too, so the span runs to the newest release."""
     text = registry("0.9.2", "      block-size: 256\n")
+    line = position(text, "block-size: 256").split(":")[0]
     assert errors(text) == [
-        f"profiles.yaml:{position(text, '256')}: error: value '256' of '--block-size' is not "
+        f"profiles.yaml:{line}:19: error: value '256' of '--block-size' is not "
         f"in vLLM 0.9.2 (image 'old-image'); {SAMPLED} 0.11.2 through 0.34.0"
     ]
 
