@@ -54,11 +54,12 @@ def shielded(lines: Sequence[Line]) -> list[Line]:
 
 def build_lines(built: Built, verbose: bool) -> list[Line]:
     """One line per file written, updated or pruned (and kept, when ``verbose``), then
-    the counts; prefixed with "would" for a dry run."""
+    the counts; prefixed with "would" for a dry run, whose pending changes are the drift
+    ``-q`` still prints."""
     verb = "would " if built.dry_run else ""
     report = built.report
     lines = [
-        Line(f"{verb}{_BUILD_WORDS[c.status]} {one_line(c.path)}", "info")
+        Line(f"{verb}{_BUILD_WORDS[c.status]} {one_line(c.path)}", _channel(built, c.status))
         for c in report.changes
         if c.status != UNCHANGED or verbose
     ]
@@ -73,6 +74,10 @@ def build_lines(built: Built, verbose: bool) -> list[Line]:
             f"{n[NEW]} written, {n[CHANGED]} updated, {n[STALE]} pruned, {unchanged} unchanged"
         )
     return [*shielded(lines), Line(summary, "info")]
+
+
+def _channel(built: Built, status: str) -> str:
+    return "out" if built.dry_run and status != UNCHANGED else "info"
 
 
 def written_line(status: str, path: str) -> Line:
