@@ -41,7 +41,7 @@ class LauncherRules:
         shared, steps = launcher.get("shared_args") or {}, launcher.get("before_serve") or {}
         omit = profile.get("launcher") or {}
         pid = base[-1]
-        kinds = (("omit_args", shared, "'--{}'", "shared_args"),
+        kinds = (("omit_args", shared, "'{}'", "shared_args"),
                  ("omit_steps", steps, "step '{}'", "before_serve"))  # fmt: skip
         for field, known, shown, section in kinds:
             listed = omit.get(field)

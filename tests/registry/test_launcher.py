@@ -131,7 +131,7 @@ def test_without_a_launcher_section_the_command_is_the_profiles_alone():
                     "    image: img\n    launcher: {omit_args: [trust-remote-cod]}\n",
                 )
             ],
-            "p.yaml:38:28: error: profile 'vllm.box.tiny' omits '--trust-remote-cod', which is "
+            "p.yaml:38:28: error: profile 'vllm.box.tiny' omits 'trust-remote-cod', which is "
             "not one of launcher.shared_args; did you mean 'trust-remote-code'?",
         ),
         (
