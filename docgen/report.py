@@ -107,9 +107,9 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
             what = f"{n} build product{'s' if n > 1 else ''} (setting build_products)"
             lines.append(Line(f"{what} not compared: `docgen build` writes them", "info"))
     elif drifted:
-        lines.append(
-            Line(f"docs are out of sync with {causes(drifted)}: run `docgen build`", "err")
-        )
+        n = len(drifted)
+        count = f"{n} generated file{'s are' if n > 1 else ' is'}"
+        lines.append(Line(f"{count} out of sync with {causes(drifted)}: run `docgen build`", "err"))
     return lines
 
 

@@ -60,7 +60,7 @@ def test_check_text_on_drift(drifted):
     assert "+  --gpu-memory-utilization 0.6 \\" in diff
     assert lines.count(report.Line(f"  registry entry behind it: {BEHIND}")) == 4
     assert lines[-1] == report.Line(
-        "docs are out of sync with the registry: run `docgen build`", "err"
+        "4 generated files are out of sync with the registry: run `docgen build`", "err"
     )
 
 

@@ -73,7 +73,9 @@ def test_a_diff_line_of_page_text_is_not_a_command_in_actions(drifted, run, monk
     assert result.stdout.splitlines()[-1] == f"::{token}::"
     assert result.stdout.count(token) == 2  # the token is nowhere in the data
     assert obeyed(result.stderr) == []
-    assert result.stderr == "docs are out of sync with the registry: run `docgen build`\n"
+    assert (
+        result.stderr == "4 generated files are out of sync with the registry: run `docgen build`\n"
+    )
     assert (
         result.stdout.replace(f"::stop-commands::{token}\n", "").replace(f"::{token}::\n", "")
         == plain.stdout

@@ -189,7 +189,9 @@ def test_overview_drift_names_the_changelog_entry_not_the_registry(example, run)
     assert lines[0] == "changelog/overview.mdx:11:1: error: out of date with the changelog entries"
     assert lines[-1] == f"  changelog entry behind it: {ENTRY}:6:1 v0.0.102"
     assert "registry" not in result.stdout
-    assert result.stderr == "docs are out of sync with the changelog entries: run `docgen build`\n"
+    assert result.stderr == (
+        "1 generated file is out of sync with the changelog entries: run `docgen build`\n"
+    )
     github = run(example, "check", "--format", "github").stdout.splitlines()
     assert github[:3] == [
         "::error file=changelog/overview.mdx,line=11::out of date with the changelog entries",

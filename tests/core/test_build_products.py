@@ -115,7 +115,9 @@ def test_only_the_named_outputs_are_build_products(make_project, run):
         1,
         f"{EXPORT}:1:1: error: missing: docgen would create it\n",
     )
-    assert checked.stderr == "docs are out of sync with the registry: run `docgen build`\n"
+    assert (
+        checked.stderr == "1 generated file is out of sync with the registry: run `docgen build`\n"
+    )
     assert run(project, "build").exit_code == 0
     assert run(project, "check").stdout == (
         "3 generated files match the registry\n"

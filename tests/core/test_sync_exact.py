@@ -125,7 +125,8 @@ def test_drift_from_the_registry_and_from_the_entries_names_both_causes(make_pro
     text = run(project, "check")
     assert (text.exit_code, text.stderr) == (
         1,
-        "docs are out of sync with the registry and the changelog entries: run `docgen build`\n",
+        "2 generated files are out of sync with the registry and the changelog entries: "
+        "run `docgen build`\n",
     )
     github = run(project, "check", "--format", "github")
     assert (

@@ -71,7 +71,7 @@ def test_docgen_check_hook_passes_in_sync_and_fails_after_a_registry_edit(
     assert drifted.returncode == 1, drifted.stdout + drifted.stderr
     assert "Failed" in drifted.stdout
     assert "- exit code: 1" in drifted.stdout  # drift, not a crash or an input error
-    assert "docs are out of sync with the registry: run `docgen build`" in drifted.stdout
+    assert "generated files are out of sync with the registry: run `docgen build`" in drifted.stdout
     assert "-  --max-num-seqs 4 \\\n+  --max-num-seqs 6 \\\n" in drifted.stdout  # the diff itself
 
 
