@@ -57,8 +57,9 @@ class DocgenProject(pytest.Collector):
             project = load_project(self.path)
             report = check(project)
             entries = [p.relative_to(project.root).as_posix() for p in entry_files(project)]
-        except DocgenError as exc:
-            yield ProblemItem.from_parent(self, name="registry", problems=exc.problems)
+        except DocgenError as exc:  # said with the project it is about (--docgen-root)
+            where = f"in the docgen project at {self.path} (--docgen-root chooses another):"
+            yield ProblemItem.from_parent(self, name="registry", problems=exc.problems, head=where)
             return
         for change in report.changes:
             yield OutputItem.from_parent(self, name=change.path, change=change)
@@ -102,10 +103,11 @@ class OutputItem(DocgenItem):
 
 
 class ProblemItem(DocgenItem):
-    def __init__(self, *, problems: tuple[Problem, ...], **kwargs: Any) -> None:
+    def __init__(self, *, problems: tuple[Problem, ...], head: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.problems = problems
+        self.problems, self.head = problems, head
 
     def runtest(self) -> None:
         if self.problems:
-            raise DocgenFailure("\n".join(str(p) for p in self.problems))
+            lines = [self.head] if self.head else []
+            raise DocgenFailure("\n".join([*lines, *(str(p) for p in self.problems)]))

@@ -46,6 +46,8 @@ def test_broken_registry_is_one_failing_item_with_the_located_error(pytester, ex
         "profiles.yaml:184:21: error: '--max-num-seqs' expects an integer, got 'lots'"
         in result.stdout.str()
     )
+    # The project it looked at is named: pytest's rootdir may be a folder above it.
+    assert f"in the docgen project at {example.root} (--docgen-root" in result.stdout.str()
 
 
 def test_damaged_changelog_entry_fails_its_item(pytester, example):
