@@ -103,6 +103,14 @@ def _summary(doc: str) -> str:
     return (text[: min(ends)] if ends else text).rstrip(".") + "."
 
 
+def base_options(func: Callable[..., None]) -> Any:
+    """``--since REF`` and ``--since-file FILE``: exactly one names the older registry."""
+    ref = "The older registry is the one at git revision REF (this or --since-file)."
+    given = "The older registry is this file (this or --since)."
+    with_file = click.option("--since-file", metavar="FILE", help=given)(func)
+    return click.option("--since", metavar="REF", help=ref)(with_file)
+
+
 def format_option(*formats: str, help: str) -> Callable[[Callable[..., None]], Any]:  # noqa: A002
     """``--format`` among ``formats`` (the first the default), passed as ``fmt``."""
     choice = click.Choice(list(formats))
@@ -227,14 +235,7 @@ def verify_vllm(state: State, venv: Path | None, setup: bool) -> None:
 
 
 @command("diff", quiet="Print only the changes, not their count.")
-@click.option(
-    "--since",
-    metavar="REF",
-    help="Compare with the registry at git revision REF (this or --since-file).",
-)
-@click.option(
-    "--since-file", metavar="FILE", help="Compare with an older registry file (this or --since)."
-)
+@base_options
 @format_option(
     "text", "json", help="text: one located line per change; json: every change's fields."
 )
@@ -255,14 +256,7 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
 
 @command("changelog", quiet="Print only errors (and the section with --dry-run).")
 @click.option("--version", "version", required=True, metavar="vX.Y.Z", help="The release.")
-@click.option(
-    "--since",
-    metavar="REF",
-    help="The registry at git revision REF is the base (this or --since-file).",
-)
-@click.option(
-    "--since-file", metavar="FILE", help="An older registry file is the base (this or --since)."
-)
+@base_options
 @click.option("--date", metavar="YYYY-MM-DD", help="Release date [default: today].")
 @click.option("--summary", metavar="TEXT", help="Summary sentence after 'PRODUCT vX.Y.Z'.")
 @click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
