@@ -19,12 +19,11 @@ from docgen.errors import (
     ConfigError,
     Location,
     Problem,
-    RegistryError,
-    decode,
     did_you_mean,
     one_line,
 )
 from docgen.setting_values import PRODUCTS, products_problem, route_problem, text_problem
+from docgen.settings_file import key_location, settings_text, toml_position, tool_location
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -177,10 +176,10 @@ def _relative(root: Path, given: str) -> str:
 def _read_settings(root: Path) -> Config:
     toml, pyproject = root / "docgen.toml", root / "pyproject.toml"
     own = _parse(toml) if _settings_file(toml) else None
-    tool = _parse(pyproject).get("tool") if _settings_file(pyproject) else None
+    tool = _pyproject_tool(pyproject, quietly=own is not None)
     table = tool.get("docgen") if isinstance(tool, dict) else None
     if table is not None and not isinstance(table, dict):
-        raise ConfigError.at(_tool_location(pyproject), "[tool.docgen] must be a table of settings")
+        raise ConfigError.at(tool_location(pyproject), "[tool.docgen] must be a table of settings")
     if own is not None and table is not None:
         raise ConfigError.at(
             Location(toml.name),
@@ -191,19 +190,16 @@ def _read_settings(root: Path) -> Config:
     return Config() if table is None else _from_table(table, pyproject, "[tool.docgen]")
 
 
-def _tool_location(path: Path) -> Location:
-    """Where pyproject.toml gives ``tool.docgen`` something else than a table: an array
-    of tables ``[[tool.docgen]]``, or ``docgen = ...`` under ``[tool]``."""
-    table = ""
-    for number, line in enumerate(_text(path).splitlines(), start=1):
-        text = line.strip()
-        if re.match(r"\[\[\s*tool\s*\.\s*docgen\s*\]\]", text):
-            return Location(path.name, number, line.index("[") + 1)
-        if text.startswith("["):
-            table = re.sub(r"\s", "", text)
-        elif table == "[tool]" and re.match(r"docgen\s*=", text):
-            return Location(path.name, number, line.index("docgen") + 1)
-    return Location(path.name)
+def _pyproject_tool(path: Path, quietly: bool) -> Any:
+    """The ``tool`` table of pyproject.toml, if any. Beside a docgen.toml (``quietly``)
+    it is read only to tell settings in both files: a pyproject.toml docgen cannot read
+    then (a link out of the root, bad TOML) is another tool's, and none of docgen's."""
+    try:
+        return _parse(path).get("tool") if _settings_file(path) else None
+    except ConfigError:
+        if quietly:
+            return None
+        raise
 
 
 def _settings_file(path: Path) -> bool:
@@ -218,34 +214,10 @@ def _settings_file(path: Path) -> bool:
 
 def _parse(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(_text(path))
+        return tomllib.loads(settings_text(path))
     except tomllib.TOMLDecodeError as exc:
-        line, col = _toml_position(str(exc))
+        line, col = toml_position(str(exc))
         raise ConfigError.at(Location(path.name, line, col), f"invalid TOML: {exc}") from None
-
-
-def _text(path: Path) -> str:
-    """The settings file as text, or a located error at its first byte that is not UTF-8
-    (or when it is a link that leaves the project root: docgen reads nothing outside)."""
-    if not path.resolve().is_relative_to(path.parent.resolve()):
-        raise ConfigError.at(
-            Location(path.name),
-            "the settings file is a symbolic link that leaves the project root; "
-            "docgen reads only files inside it",
-        )
-    try:
-        return decode(path.read_bytes(), path.name)
-    except OSError as exc:
-        raise ConfigError.at(
-            Location(path.name), f"cannot read the settings file: {exc.strerror or exc}"
-        ) from None
-    except RegistryError as exc:
-        raise ConfigError([replace(p, rule=ConfigError.rule) for p in exc.problems]) from None
-
-
-def _toml_position(message: str) -> tuple[int, int]:
-    match = re.search(r"line (\d+), column (\d+)", message)
-    return (int(match[1]), int(match[2])) if match else (1, 1)
 
 
 def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
@@ -253,7 +225,7 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     problems: list[Problem] = []
     values: dict[str, Any] = {}
     for key, value in table.items():
-        where = _key_location(path, key)
+        where = key_location(path, key)
         if key == "tool" and not section:  # [tool.docgen] copied from a pyproject.toml
             message = (
                 "docgen.toml holds its settings at the top level: remove the [tool.docgen] line"
@@ -262,19 +234,9 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
         elif key not in names:
             problems.append(Problem(f"unknown setting '{key}'{did_you_mean(key, names)}", where))
         elif key == "routes":
-            if not isinstance(value, dict):
-                problems.append(Problem("setting 'routes' must map page paths to routes", where))
-            elif wrong := [k for k, v in value.items() if not isinstance(v, str)]:
-                at = _key_location(path, wrong[0])
-                message = (
-                    f"setting 'routes' maps '{one_line(wrong[0])}' to no route: write a string"
-                )
-                problems.append(Problem(message, at if at.line else where))
-            else:
-                for page, mapped in value.items():
-                    if (problem := route_problem(f"routes.{page}", mapped)) is not None:
-                        at = _key_location(path, page)
-                        problems.append(Problem(problem, at if at.line else where))
+            found = _routes_problems(value, path, where)
+            problems += found
+            if not found:
                 values[key] = value
         elif key == "build_products":
             if (problem := products_problem(value)) is not None:
@@ -296,25 +258,28 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     return Config(**values)
 
 
+def _routes_problems(value: Any, path: Path, where: Location) -> list[Problem]:
+    """What is wrong with the ``routes`` setting: each page's route a string, a route."""
+    if not isinstance(value, dict):
+        return [Problem("setting 'routes' must map page paths to routes", where)]
+    problems = []
+    for page, mapped in value.items():
+        if isinstance(mapped, str):
+            problem = route_problem(f"routes.{page}", mapped)
+        else:
+            problem = f"setting 'routes' maps '{one_line(page)}' to no route: write a string"
+        if problem is not None:
+            at = key_location(path, page)
+            problems.append(Problem(problem, at if at.line else where))
+    return problems
+
+
 def setting_location(root: Path, key: str) -> Location:
     """Where the setting ``key`` is written (its line in docgen.toml or pyproject.toml),
     or the settings file alone when it is not written there."""
     toml = root / "docgen.toml"
     path = toml if toml.is_file() else root / "pyproject.toml"
-    return _key_location(path, key) if path.is_file() else Location(path.name)
-
-
-def _key_location(path: Path, key: str) -> Location:
-    """Where ``key`` is set: its ``key = ...`` line, else a table header that names it
-    (``[routes]``, ``[tool.docgen.routes]``); else the file alone."""
-    lines = _text(path).splitlines()
-    for number, line in enumerate(lines, start=1):
-        if re.match(rf"\s*([\"']?){re.escape(key)}\1\s*=", line):
-            return Location(path.name, number, line.index(key) + 1)
-    for number, line in enumerate(lines, start=1):
-        if re.match(rf"\s*\[+[^\]]*\b{re.escape(key)}\b[^\]]*\]", line):
-            return Location(path.name, number, line.index("[") + 1)
-    return Location(path.name)
+    return key_location(path, key) if path.is_file() else Location(path.name)
 
 
 def _checked(value: str, where: Location) -> str:

@@ -14,7 +14,7 @@ from conftest import REPO
 
 PACKAGE = REPO / "docgen"
 LAYERS = [
-    {"errors", "setting_values", "config", "heap", "parallel"},
+    {"errors", "setting_values", "settings_file", "config", "heap", "parallel"},
     {"io"},
     {"vllm"},
     {"registry"},

@@ -353,3 +353,16 @@ def test_a_route_that_is_no_string_is_located_at_its_page(tmp_path):
     assert problems(root) == [
         "pyproject.toml:5:2: error: setting 'routes' maps 'docs/x.mdx' to no route: write a string"
     ]
+
+
+def test_beside_docgen_toml_a_pyproject_docgen_cannot_read_is_another_tools(tmp_path):
+    """A monorepo's site/pyproject.toml may be a link to the repository's, or hold TOML a
+    newer tool reads: with docgen.toml there, it is none of docgen's business."""
+    root = settings(tmp_path, {"docgen.toml": 'docs = "site-docs"\n'})
+    (root / "pyproject.toml").write_text("[project\nname = 'x'\n", "utf-8")
+    assert load_project(root).config.docs == "site-docs"
+    (root / "pyproject.toml").unlink()
+    outside = tmp_path / "outside.toml"
+    outside.write_text("[tool.other]\n", "utf-8")
+    (root / "pyproject.toml").symlink_to(outside)
+    assert load_project(root).config.docs == "site-docs"
