@@ -56,7 +56,8 @@ def text_at(project: Project, ref: str, path: str, option: str = SINCE) -> str |
     found = _object(project.root, f"{ref}:./{path}", at)
     if found is None or found[1] != "blob":
         return None
-    return _decode(_blob(project.root, found, f"{path} at revision '{ref}'", at))
+    text = _decode(_blob(project.root, found, f"{path} at revision '{ref}'", at))
+    return text.replace("\r\n", "\n")  # as the file on disk is read
 
 
 def _object(cwd: Path, spec: str, at: Location) -> tuple[str, str, str] | None:
@@ -88,7 +89,9 @@ def changed_since(project: Project, ref: str, folder: str, option: str = SINCE) 
     git does not ignore, each relative to the project root; a git failure gives no files
     (no git is an error at ``option``)."""
     at = Location(option)
-    changed = _run(project.root, "diff", "--name-only", "--relative", ref, "--", folder, at=at)
+    # Without renames, a moved file is its old name deleted and its new name added.
+    diff = ("diff", "--name-only", "--no-renames", "--relative", ref, "--", folder)
+    changed = _run(project.root, *diff, at=at)
     others = ("ls-files", "--others", "--exclude-standard", "--", folder)
     untracked = _run(project.root, *others, at=at)
     return _decode(changed.stdout).split() + _decode(untracked.stdout).split()

@@ -106,7 +106,7 @@ def _inert(summary: str) -> str:
     from docgen.changelog.markup import markup_problem
 
     # Raw markup, or what other rules report: an HTML comment, an <AgentOnly> tag.
-    raw = markup_problem(summary) is not None or "<!--" in summary or "<AgentOnly" in summary
+    raw = markup_problem(summary) is not None or "<!--" in summary or "AgentOnly" in summary
     return mdx.escape_prose(summary) if raw else summary
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from docgen.changelog import changes as change_kinds
 from docgen.changelog import entries as changelog
 from docgen.changelog import history
-from docgen.config import Project
+from docgen.config import Config, Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.plan import Output, Plan
 from docgen.registry.model import Registry
@@ -112,6 +112,8 @@ def history_problems(project: Project, plan: Plan) -> list[Problem]:
     return history.check_history(project, plan.registry, routes)
 
 
+#: The registry's name unless a setting gives another.
+DEFAULT_REGISTRY = Config().registry
 #: The option of ``check`` that names the revision the changelog gate compares with.
 GATE = "--changelog-since"
 
@@ -125,7 +127,9 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     try:
         registry, changes = changes_since(project, ref, None, GATE)
     except git.NewSince:
-        return []
+        if git.text_at(project, ref, DEFAULT_REGISTRY, GATE) is None:
+            return []  # no registry then: the change adopts docgen
+        raise  # the registry was renamed since: the gate cannot compare, so it says so
     if not change_kinds.released(changes):
         return []
     touched = git.changed_since(project, ref, project.config.changelog, GATE)

@@ -126,3 +126,40 @@ def test_a_registry_new_since_the_revision_passes_the_gate(make_project):
         "--since: error: profiles.yaml at revision 'HEAD~1' did not exist: there is no older "
         "registry to compare with"
     )
+
+
+def test_a_renamed_registry_is_no_adoption_of_docgen(make_project):
+    """profiles.yaml at the revision, registry.yaml now: the gate cannot compare, and says
+    so (a rename with a change must not pass as a new registry)."""
+    project = make_project(registry=None)
+    project.write("profiles.yaml", MINIMAL_REGISTRY)
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+    (project.root / "profiles.yaml").rename(project.root / "registry.yaml")
+    project.write("docgen.toml", 'registry = "registry.yaml"\n')
+    with pytest.raises(ConfigError) as caught:
+        changelog_gate(load_project(project.root), "HEAD")
+    assert str(caught.value) == (
+        "--changelog-since: error: registry.yaml at revision 'HEAD' did not exist: there is no "
+        "older registry to compare with"
+    )
+
+
+def test_a_moved_entry_is_no_new_release(make_project):
+    project = committed_site(make_project)
+    git(project.root, "mv", ENTRY, "site/changelog/2026-01-05.mdx")
+    assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
+        "changelog-gate"
+    ]
+
+
+def test_an_entry_committed_with_crlf_and_edited_is_no_new_release(make_project):
+    project = committed_site(make_project)
+    project.write(ENTRY, "## v0.0.1\r\n")
+    git(project.root, "add", ENTRY)
+    git(project.root, "commit", "-qm", "crlf")  # the entry alone: the registry stays tuned
+    project.write(ENTRY, "## v0.0.1\r\n\r\nEdited.\r\n")
+    assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
+        "changelog-gate"
+    ]
