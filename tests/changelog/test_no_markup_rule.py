@@ -165,6 +165,7 @@ def test_an_entry_line_that_mdx_reads_as_javascript_fails_check(project: Project
     [
         ("<!-- draft -->", "\\<!-- draft -->"),
         ('<AgentOnly variant="a">', '\\<AgentOnly variant="a">'),
+        ("</AgentOnly>", "\\</AgentOnly>"),
     ],
 )
 def test_an_overview_never_copies_a_comment_or_agentonly_from_a_summary(
