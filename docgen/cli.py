@@ -7,6 +7,7 @@ docgen (one line; ``--traceback`` prints the traceback too); 130 interrupted.
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import sys
@@ -151,7 +152,8 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
     from docgen.verbs.build import check as check_verb
 
     try:
-        found, failed = check_verb(state.project(), changelog_since), 0
+        today = datetime.date.today().isoformat()
+        found, failed = check_verb(state.project(), changelog_since, today), 0
     except DocgenError as exc:
         if fmt == "text":
             raise

@@ -72,9 +72,10 @@ def build(
     return Built(report, dry_run, findings)
 
 
-def check(project: Project, changelog_since: str | None = None) -> Report:
+def check(project: Project, changelog_since: str | None = None, today: str = "") -> Report:
     """Compare every output but the build products with disk and apply the changelog
-    history rules (and, with ``changelog_since``, the changelog gate); write nothing."""
+    history rules (and, with ``changelog_since``, the changelog gate, whose notes would
+    be released ``today``: the caller's date, or the newest entry's); write nothing."""
     with ExitStack() as stack:
         since: list[Callable[[], Any]] = []
 
@@ -99,7 +100,7 @@ def check(project: Project, changelog_since: str | None = None) -> Report:
                 ]
     report.findings += releases.history_problems(project, the_plan)
     if changelog_since:
-        report.findings += releases.changelog_gate(project, changelog_since)
+        report.findings += releases.changelog_gate(project, changelog_since, the_plan, today)
     return report
 
 

@@ -118,10 +118,13 @@ DEFAULT_REGISTRY = Config().registry
 GATE = "--changelog-since"
 
 
-def changelog_gate(project: Project, ref: str) -> list[Problem]:
+def changelog_gate(
+    project: Project, ref: str, plan: Plan | None = None, day: str = ""
+) -> list[Problem]:
     """A semantic registry change since ``ref`` needs a new entry or a fragment (a
     registry new since ``ref``, as in the change that adopts docgen, has nothing to
-    compare with: it passes)."""
+    compare with: it passes). ``plan``: the check's, whose pages the notes may link to
+    (planned here when not given); ``day``: today (the core never reads the clock)."""
     from docgen.changelog import git  # runs git: only for the changelog gate
 
     try:
@@ -136,7 +139,11 @@ def changelog_gate(project: Project, ref: str) -> list[Problem]:
     if _new_release(project, ref, touched):
         return []
     if changelog.fragment_files(project):
-        _release_of_notes(project, registry, changes)  # a note it would refuse is an error here
+        if plan is None:
+            from docgen.plan import plan as planned
+
+            plan = planned(project, registry)
+        _release_of_notes(project, plan, changes, day)  # a note it would refuse is an error
         return []
     first = change_kinds.released(changes)[0].source
     where = first.location if first else Location(project.config.registry)
@@ -170,19 +177,22 @@ def _new_release(project: Project, ref: str, touched: list[str]) -> bool:
 
 
 def _release_of_notes(
-    project: Project, registry: Registry, changes: list[change_kinds.Change]
+    project: Project, plan: Plan, changes: list[change_kinds.Change], day: str
 ) -> None:
     """Compose, in memory, the release the waiting notes would go into (the next patch
-    version, today), so that a note ``docgen changelog`` would refuse (empty, raw markup,
-    a bad link) fails the gate with the same located error instead of passing it."""
+    version, on ``day``), so that a note ``docgen changelog`` would refuse (empty, raw
+    markup, a bad link) fails the gate with the same located error instead of passing
+    it. Its links are checked against the routes of the check's own ``plan``."""
     from docgen.changelog import compose
 
+    registry, nav = plan.registry, plan.navigation
+    day = day or max((e.day for e in changelog.entries(project)), default="2000-01-01")
     numbers = [
         changelog.parse_version(v, at) for v, at in changelog.known_versions(project).items()
     ]
     major, minor, patch = max(numbers, default=(0, 0, 0))
-    day = datetime.date.today().isoformat()
-    routes = partial(_routes, project, registry, day)
+    published = history.published_routes(project, plan.pages, registry, nav)
+    routes = lambda: published | history.release_routes(project, registry, day, nav)  # noqa: E731
     compose.create_entry(
         project, registry, changes, f"v{major}.{minor}.{patch + 1}", day, None, routes
     )
