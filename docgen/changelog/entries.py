@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from docgen.changelog.markup import text_lines
+from docgen.changelog.markup import prose_lines
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
 from docgen.io.files import Inside, read_input, vet_name
@@ -170,7 +170,7 @@ def parse_entry(path: str, text: str) -> Entry:
 def _sections(text: str) -> Iterator[Section]:
     lines = text.split("\n")
     # A heading in fenced code is code: it starts no release.
-    starts = [i for i, line in text_lines(lines) if HEADING.match(line)]
+    starts = [i for i, line in prose_lines(lines) if HEADING.match(line)]
     for n, start in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         match = HEADING.match(lines[start])

@@ -21,7 +21,7 @@ from docgen.changelog.entries import (
     shown,
     version_problem,
 )
-from docgen.changelog.markup import MARKUP_RULE, markup_problems, text_lines
+from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
 from docgen.errors import Location, Problem
 from docgen.registry.model import Registry
@@ -89,7 +89,7 @@ def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Prob
     token = registry.product.cli_token
     above = ""  # the prose line above, "" after a blank line or code
     # What MDX reads as text: a fence in a list item also ends where the item does.
-    text = {index for index, _line in text_lines(lines)}
+    text = {index for index, _line in prose_lines(lines)}
     for number, line in enumerate(lines, start=1):
         where = Location(entry.path, number)
         problems += _line_problems(line, where, token, routes)

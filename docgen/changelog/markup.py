@@ -81,6 +81,15 @@ def text_lines(
         yield index, line
 
 
+def prose_lines(lines: Sequence[str]) -> Iterator[tuple[int, str]]:
+    """``text_lines`` with MDX comments followed as ``markup_problems`` follows them: a
+    fence inside a comment opens no code block (so it hides no later line)."""
+    opened = [False]
+    for index, line in text_lines(lines, lambda: opened[0]):
+        yield index, line
+        opened[0] = _scan(line, opened[0])[1]
+
+
 def markup_problem(line: str) -> str | None:
     """What raw markup ``line`` (one line of text, not code) holds, worded with how to
     write it instead; None when it holds none."""

@@ -218,3 +218,10 @@ def test_an_entry_with_windows_line_endings_reads_as_the_same_entry(project):
 def test_a_release_heading_may_end_in_blanks():
     (section,) = entries.parse_entry(DAY, "## v1.0.0 \t\n\nAcme v1.0.0 adds things.\n").sections
     assert (section.version, section.line) == ("v1.0.0", 1)
+
+
+def test_a_fence_inside_an_mdx_comment_opens_no_code_block():
+    """MDX reads a comment's fence as comment text: the releases after it stay releases."""
+    text = "## v1.0.1\n\nAcme v1.0.1 fixes a thing.\n\n{/*\n```\n*/}\n\n## v1.0.0\n\nAcme v1.0.0.\n"
+    entry = entries.parse_entry(DAY, text)
+    assert [s.version for s in entry.sections] == ["v1.0.1", "v1.0.0"]
