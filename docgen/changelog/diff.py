@@ -103,7 +103,7 @@ def diff(old: Registry, new: Registry) -> list[Change]:
         for pid in old.profiles
         if pid in gone
     ]
-    changes += list(shared_changes(old, new))
+    changes += list(shared_changes(old, new, renamed))
     return changes
 
 

@@ -13,19 +13,23 @@ from docgen.registry.serve import quote
 from docgen.render.tables import gb
 
 
-def shared_changes(old: Registry, new: Registry) -> Iterator[Change]:
-    """Host defaults, models, the launcher, then the other sections, in that order."""
-    yield from _host_defaults(old, new)
+def shared_changes(
+    old: Registry, new: Registry, renamed: Mapping[str, str] | None = None
+) -> Iterator[Change]:
+    """Host defaults, models, the launcher, then the other sections, in that order
+    (``renamed``: new profile id -> old, whose rename is its own change)."""
+    yield from _host_defaults(old, new, renamed or {})
     yield from _models(old, new)
     yield from _launcher(old, new)
     yield from _sections(old, new)
 
 
-def _host_defaults(old: Registry, new: Registry) -> Iterator[Change]:
+def _host_defaults(old: Registry, new: Registry, renamed: Mapping[str, str]) -> Iterator[Change]:
     for hid, host in new.hosts.items():
         before, after = old.host_default(hid), new.host_default(hid)
         models = (_id(before and before.model), _id(after and after.model))
-        if hid not in old.hosts or (_id(before), models[0]) == (_id(after), models[1]):
+        was = renamed.get(_id(after) or "", _id(after))  # a renamed default is no move
+        if hid not in old.hosts or (_id(before), models[0]) == (was, models[1]):
             continue
         # The model, unless the default moved to another profile of the same model.
         field, (b, a) = ("default model", models)

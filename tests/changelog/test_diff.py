@@ -848,6 +848,13 @@ EDITS += [
 
 # Kinds added so that an order or a field the pages show, changed alone, is a change too.
 EDITS += [
+    Edit(  # the host's default keeps its model and is the same profile: one change
+        "host-default-renamed",
+        BASE,
+        edit(BASE, ("  vllm.box.tiny:\n", "  vllm.box.tiny-1b:\n")),
+        [change("profile-renamed", "vllm.box.tiny-1b", source("profiles.vllm.box.tiny-1b", 33, 3),
+                old="vllm.box.tiny", new="vllm.box.tiny-1b")],
+    ),
     Edit(
         "profile-topology",
         BASE,
