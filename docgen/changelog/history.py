@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import html
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -49,8 +50,9 @@ DEFINITION = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]
 #: An image's source (``![alt](src)``): a script is no more welcome there than in a link.
 IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?([^)\s>]+)")
 DEFINED = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*$")
-#: The target that stands alone on the line after ``DEFINED``.
-NEXT_TARGET = re.compile(r"^[ \t>]*<?([^\s>]+)")
+#: The target that stands alone on the line after ``DEFINED`` (with an optional title:
+#: more words make that line a paragraph, and ``DEFINED`` no definition).
+NEXT_TARGET = re.compile(r"""^[ \t>]*<?([^\s>]+)>?[ \t]*(?:"[^"]*"|'[^']*'|\([^)]*\))?[ \t]*$""")
 #: A URL scheme (``javascript:``, ``https:``), and the links to elsewhere a link may be:
 #: http(s), mail, or a host on the site's own scheme (``//cdn.example.org``). No other
 #: scheme (``javascript:``, ``data:``, ``vbscript:``, ``file:``) is accepted.
@@ -182,7 +184,8 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
         )
     for target in LINK.findall(line) + DEFINITION.findall(line):
         problems += _link_problem(target, where, routes)
-    for source in IMAGE.findall(line):  # a file beside the page is fine: a script is not
+    for written in IMAGE.findall(line):  # a file beside the page is fine: a script is not
+        source = html.unescape(written)  # MDX decodes `&#58;` in it, as a browser would
         if SCHEME.match(source) or source.startswith("/\\"):
             problems += _link_problem(source, where, set())
     return problems

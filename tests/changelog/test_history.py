@@ -361,3 +361,13 @@ def test_a_heading_after_a_fence_that_its_list_item_ended_is_a_heading():
             Location(DAY, line),
         )
     ]
+
+
+def test_a_bracketed_label_and_a_colon_then_words_is_no_definition():
+    """``- [Breaking]:`` with text on the next line is a paragraph to CommonMark: its next
+    line is no link target."""
+    registry = minimal_registry()
+    text = (
+        entry(section("v1.0.0", "/guide/alpha/models")) + "- [Breaking]:\n  The profile changed.\n"
+    )
+    assert history.check_entry(parse_entry(DAY, text), registry, set()) == []

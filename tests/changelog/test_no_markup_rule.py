@@ -94,6 +94,8 @@ NOTES = [
      f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
     ("image-data", "- adds ![y](data:image/svg+xml,x).\n", 1, "link 'data:image/svg+xml,x' "
      f"uses the scheme 'data:'; {SCHEMES}"),
+    ("image-character-reference", "- adds ![x](java&#x73;cript&#58;alert(1)).\n", 1,
+     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
     ("definition-target-on-next-line", "- adds [x][g].\n\n[g]:\n  javascript:alert(3)\n", 4,
      f"link 'javascript:alert(3)' uses the scheme 'javascript:'; {SCHEMES}"),
 ]  # fmt: skip
