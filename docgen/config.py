@@ -151,7 +151,10 @@ def _refuse_files_as_folders(root: Path, config: Config) -> None:
     problems = []
     for key in (*FOLDER_FIELDS, "export"):
         path = root / getattr(config, key)
-        wrong = path.is_dir() if key == "export" else path.exists() and not path.is_dir()
+        try:
+            wrong = path.is_dir() if key == "export" else path.exists() and not path.is_dir()
+        except OSError:  # a folder this user may not look into: the reads say so, located
+            continue
         if wrong:
             must, found = ("file", "folder") if key == "export" else ("folder", "file")
             shown = one_line(getattr(config, key))

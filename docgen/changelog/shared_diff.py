@@ -202,7 +202,8 @@ def _agents(old: Registry, new: Registry) -> Iterator[Change]:
     kept = [a.id for a in new.agents if a.id in agents_old]
     before = [a.id for a in old.agents if a.id in set(kept)]
     if kept != before:  # each agent's pages and variants are listed in this order
-        yield Change("agent-changed", "agents", "order", ", ".join(before), ", ".join(kept))
+        first = new.agents[0].source  # where the section's list starts
+        yield Change("agent-changed", "agents", "order", ", ".join(before), ", ".join(kept), first)
 
 
 def _product(old: Registry, new: Registry) -> Iterator[Change]:

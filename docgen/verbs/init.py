@@ -47,7 +47,7 @@ def _walk(node: Traversable, prefix: str) -> list[tuple[str, str]]:
 #: environment (``verify-vllm --setup``, 1.9 GB) and the MkDocs site.
 GITIGNORE = (
     "# Made by tools, never committed: vLLM's parser environment, the MkDocs site.\n"
-    ".cache/\nsite/\n"
+    "/.cache/\n/site/\n"
 )
 
 
