@@ -891,8 +891,8 @@ EDITS += [
         "agents-reordered",
         BASE,
         edit(BASE, (BOTH_AGENTS, BOTH_AGENTS_SWAPPED)),
-        [change("agent-changed", "agents", source("agents.[0]", 12, 5), name="order", old="alpha, beta",
-                new="beta, alpha")],
+        [change("agent-changed", "agents", source("agents.[0]", 12, 5), name="order",
+                old="alpha, beta", new="beta, alpha")],
     ),
 ]  # fmt: skip
 
