@@ -36,12 +36,17 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     what = f"{project.config.registry} at revision '{ref}'"
     spec = f"{ref}:{rel.as_posix()}"
     found = _object(project.root, spec, at)
-    if found is None and not _run(project.root, "ls-tree", ref, "--", rel.as_posix()).stdout:
+    if found is None and not _listed(project.root, ref, rel.as_posix()):
         raise NewSince.at(at, f"{what} did not exist: there is no older registry to compare with")
     if found is None:  # git printed "<spec> missing" (or "ambiguous")
         _bytes(project.root, "show", spec, what=what, at=at)  # git says why, in its words
         raise ConfigError.at(at, f"cannot read {what}")
     return _blob(project.root, found, what, at, "registries")
+
+
+def _listed(cwd: Path, ref: str, path: str) -> bool:
+    """Whether the tree of ``ref`` has anything at ``path`` (from the repository's top)."""
+    return bool(_run(cwd, "ls-tree", "--full-tree", ref, "--", path).stdout)
 
 
 class NewSince(ConfigError):
