@@ -75,7 +75,9 @@ def write_changelog(
         day = date or datetime.date.today().isoformat()
         routes = partial(_routes, project, registry, day)  # planned only when needed
         written = compose.create_entry(project, registry, changes, version, day, summary, routes)
-        written = replace(written, hints=tuple(str(h) for h in change_kinds.guard_hints(changes)))
+        hints = [str(h) for h in change_kinds.guard_hints(changes)]
+        hints += _repeated(project, since) if since else []
+        written = replace(written, hints=tuple(hints))
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
@@ -135,8 +137,7 @@ def changelog_gate(
         raise  # the registry was renamed since: the gate cannot compare, so it says so
     if not change_kinds.released(changes):
         return []
-    touched = git.changed_since(project, ref, project.config.changelog, GATE)
-    if _new_release(project, ref, touched):
+    if _new_releases(project, ref):
         return []
     if changelog.fragment_files(project):
         if plan is None:
@@ -160,20 +161,32 @@ def changelog_gate(
     ]
 
 
-def _new_release(project: Project, ref: str, touched: list[str]) -> bool:
-    """Whether an entry holds a release that no entry held at ``ref``: an entry edited or
-    deleted since is no new one. ``touched``: the changelog files changed since ``ref``
-    (the overview is no entry: it is generated, and changes with any rebuild)."""
+def _new_releases(project: Project, ref: str, option: str = GATE) -> list[str]:
+    """The releases entries hold that no entry held at ``ref``: an entry edited, moved or
+    deleted since is no new one (the overview is no entry: it is generated)."""
     from docgen.changelog import git
 
+    touched = git.changed_since(project, ref, project.config.changelog, option)
     edited = {path for path in touched if changelog.is_entry_name(path.rpartition("/")[2])}
     now = changelog.entries(project)
     before = {s.version for e in now if e.path not in edited for s in e.sections}
     for path in edited:
-        text = git.text_at(project, ref, path, GATE)
+        text = git.text_at(project, ref, path, option)
         if text is not None:
             before.update(s.version for s in changelog.parse_entry(path, text).sections)
-    return any(s.version not in before for e in now for s in e.sections)
+    return [s.version for e in now for s in e.sections if s.version not in before]
+
+
+def _repeated(project: Project, since: str) -> list[str]:
+    """A note when a release since ``since`` is already written: this one describes the
+    same registry changes again (a second run of the same command, say)."""
+    earlier = _new_releases(project, since, "--since")
+    if not earlier:
+        return []
+    return [
+        f"--since: note: {', '.join(earlier)} already released changes since {since}; this "
+        "release describes them again (give --since the revision of that release)"
+    ]
 
 
 def _release_of_notes(

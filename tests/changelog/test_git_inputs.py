@@ -153,3 +153,20 @@ def test_a_since_file_linked_out_of_the_root_is_refused_unread(make_project, run
     outside.write_text(MINIMAL_REGISTRY, "utf-8")
     named = run(project, "diff", "--since-file", str(outside))
     assert (named.exit_code, named.stdout) == (0, "0 semantic changes\n")
+
+
+def test_a_second_release_of_the_same_changes_is_noted(committed, run):
+    """The same command run twice (another version, another day): the second release says
+    that the changes since HEAD were already released."""
+    tuned(committed)
+    assert run(committed, "build").exit_code == 0
+    first = run(committed, "changelog", "--version", "v1.0.0", "--since", "HEAD", "--date",
+                "2026-01-02")  # fmt: skip
+    assert first.exit_code == 0 and "note" not in first.output, first.output
+    second = run(committed, "changelog", "--version", "v1.0.1", "--since", "HEAD", "--date",
+                 "2026-01-03")  # fmt: skip
+    assert second.exit_code == 0, second.output
+    assert second.stdout.splitlines()[-1] == (
+        "--since: note: v1.0.0 already released changes since HEAD; this release describes "
+        "them again (give --since the revision of that release)"
+    )
