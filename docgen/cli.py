@@ -162,7 +162,7 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
         if fmt == "json":
             show_problems(exc)
     if fmt == "json":
-        click.echo(json.dumps(report.check_json(found), indent=2))
+        click.echo(json.dumps(report.check_json(found, state.root), indent=2))
     elif fmt == "github":
         state.print(report.check_github(found, state.root))
     else:

@@ -124,7 +124,7 @@ def drift_failure(change: Change) -> str:
     return "\n".join(lines)
 
 
-def check_json(report: Report) -> dict[str, Any]:
+def check_json(report: Report, root: Path | None = None) -> dict[str, Any]:
     """The stable ``check --format json`` shape (version 1)."""
     files = []
     for change in report.changes:
@@ -145,7 +145,7 @@ def check_json(report: Report) -> dict[str, Any]:
         files.append(item)
     findings = []
     for finding in report.findings:
-        loc, message = _placed(finding)
+        loc, message = _placed(finding, root)
         findings.append(
             {
                 "file": loc.path if loc else None,
@@ -171,7 +171,7 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
     diff in a collapsed group of the log. Each file is named from the workflow's
     workspace, so a project ``root`` in a subfolder (a monorepo) annotates its files."""
     at = workspace_prefix(root)
-    lines = [_finding_annotation(finding, at) for finding in report.findings]
+    lines = [_finding_annotation(finding, at, root) for finding in report.findings]
     drifted = report.of(*DRIFTED)
     behind: dict[tuple[str, int, int], tuple[str, list[str]]] = {}
     diffs = []
@@ -202,9 +202,9 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
     return lines
 
 
-def _finding_annotation(finding: Problem, at: str) -> Line:
+def _finding_annotation(finding: Problem, at: str, root: Path | None) -> Line:
     """A finding's workflow command, its file named from the workspace (``at``)."""
-    loc, message = _placed(finding)
+    loc, message = _placed(finding, root)
     level = LEVELS.get(finding.severity, "error")
     if loc is None:
         return annotation(message, level=level)
@@ -230,12 +230,15 @@ def matching(count: int) -> str:
     return f"{count} generated file{'s match' if count != 1 else ' matches'} the registry"
 
 
-def _placed(finding: Problem) -> tuple[Location | None, str]:
+def _placed(finding: Problem, root: Path | None = None) -> tuple[Location | None, str]:
     """A finding's file location and message; a command-line option (``--since``) or a
     file at a git revision (``HEAD~1:profiles.yaml``) is no file of the tree, so it leads
-    the message instead."""
+    the message instead. A name with a colon that is a file under ``root`` (a template
+    ``a:b.mdx.j2``) is one."""
     loc = finding.location
     if loc is None or not (loc.path.startswith("-") or ":" in loc.path):
+        return loc, finding.message
+    if not loc.path.startswith("-") and root is not None and os.path.lexists(root / loc.path):
         return loc, finding.message
     return None, f"{loc}: {finding.message}"
 

@@ -236,3 +236,21 @@ def test_an_option_is_no_file_in_a_finding(make_project, run):
 def test_the_in_sync_line_counts_in_words():
     assert report.matching(1) == "1 generated file matches the registry"
     assert report.matching(31) == "31 generated files match the registry"
+
+
+def test_a_file_of_the_tree_with_a_colon_in_its_name_is_a_file_in_a_finding(tmp_path):
+    """``a:b.mdx.j2`` is a template there, not a file at a git revision: JSON and GitHub
+    name it; ``HEAD:profiles.yaml`` (no such file there) still leads the message."""
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates/a:b.mdx.j2").write_text("{{ nope.x }}\n", "utf-8")
+    found = report.Report(
+        findings=[
+            Problem("template failed", Location("templates/a:b.mdx.j2", 1)),
+            Problem("not a mapping", Location("HEAD:profiles.yaml", 3, 1)),
+        ]
+    )
+    files = [f["file"] for f in report.check_json(found, tmp_path)["findings"]]
+    assert files == ["templates/a:b.mdx.j2", None]
+    lines = [line.text for line in report.check_github(found, tmp_path)]
+    assert lines[0] == "::error file=templates/a%3Ab.mdx.j2,line=1::template failed"
+    assert lines[1] == "::error::HEAD:profiles.yaml:3:1: not a mapping"
