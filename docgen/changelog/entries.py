@@ -170,7 +170,7 @@ def parse_entry(path: str, text: str) -> Entry:
 def _sections(text: str) -> Iterator[Section]:
     lines = text.split("\n")
     # A heading in fenced code is code: it starts no release.
-    starts = [i for i, line in prose_lines(lines) if HEADING.match(line)]
+    starts = [i for i, line in prose_lines(lines, comments=False) if HEADING.match(line)]
     for n, start in enumerate(starts):
         end = starts[n + 1] if n + 1 < len(starts) else len(lines)
         match = HEADING.match(lines[start])

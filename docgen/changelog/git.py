@@ -44,6 +44,15 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     return _blob(project.root, found, what, at, "registries")
 
 
+def release_headings_at(project: Project, ref: str, option: str = SINCE) -> set[str]:
+    """Every release version a ``## vX.Y.Z`` heading names in an MDX file under the
+    project as committed at ``ref``, whatever folder held the entries then (a heading in
+    code counts too: more known releases only make a new one harder to claim)."""
+    pattern = r"^## (v[0-9]+\.[0-9]+\.[0-9]+)[[:space:]]*$"
+    found = _run(project.root, "grep", "-h", "-E", pattern, ref, "--", "*.mdx", at=Location(option))
+    return {line.split()[1] for line in _decode(found.stdout).splitlines() if len(line.split()) > 1}
+
+
 def _listed(cwd: Path, ref: str, path: str) -> bool:
     """Whether the tree of ``ref`` has anything at ``path`` (from the repository's top)."""
     return bool(_run(cwd, "ls-tree", "--full-tree", ref, "--", path).stdout)

@@ -52,7 +52,7 @@ IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?([^)\s>]+)")
 DEFINED = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*$")
 #: The target that stands alone on the line after ``DEFINED`` (with an optional title:
 #: more words make that line a paragraph, and ``DEFINED`` no definition).
-NEXT_TARGET = re.compile(r"""^[ \t>]*<?([^\s>]+)>?[ \t]*(?:"[^"]*"|'[^']*'|\([^)]*\))?[ \t]*$""")
+NEXT_TARGET = re.compile(r"""^[ \t>]*<?([^\s>]+)>?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*$""")
 #: A URL scheme (``javascript:``, ``https:``), and the links to elsewhere a link may be:
 #: http(s), mail, or a host on the site's own scheme (``//cdn.example.org``). No other
 #: scheme (``javascript:``, ``data:``, ``vbscript:``, ``file:``) is accepted.
@@ -185,7 +185,8 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
     for target in LINK.findall(line) + DEFINITION.findall(line):
         problems += _link_problem(target, where, routes)
     for written in IMAGE.findall(line):  # a file beside the page is fine: a script is not
-        source = html.unescape(written)  # MDX decodes `&#58;` in it, as a browser would
+        # MDX decodes `&#58;` in it, and a browser drops blanks and tabs from a scheme.
+        source = re.sub(r"[\x00-\x20]", "", html.unescape(written))
         if SCHEME.match(source) or source.startswith("/\\"):
             problems += _link_problem(source, where, set())
     return problems

@@ -81,12 +81,14 @@ def text_lines(
         yield index, line
 
 
-def prose_lines(lines: Sequence[str]) -> Iterator[tuple[int, str]]:
+def prose_lines(lines: Sequence[str], comments: bool = True) -> Iterator[tuple[int, str]]:
     """``text_lines`` with MDX comments followed as ``markup_problems`` follows them: a
-    fence inside a comment opens no code block (so it hides no later line)."""
+    fence inside a comment opens no code block (so it hides no later line). Without
+    ``comments``, a line that starts inside a comment is left out too (it is no heading)."""
     opened = [False]
     for index, line in text_lines(lines, lambda: opened[0]):
-        yield index, line
+        if comments or not opened[0]:
+            yield index, line
         opened[0] = _scan(line, opened[0])[1]
 
 

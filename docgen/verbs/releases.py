@@ -132,7 +132,7 @@ def changelog_gate(
     try:
         registry, changes = changes_since(project, ref, None, GATE)
     except git.NewSince:
-        if git.text_at(project, ref, DEFAULT_REGISTRY, GATE) is None:
+        if not _used_docgen_at(project, ref):
             return []  # no registry then: the change adopts docgen
         raise  # the registry was renamed since: the gate cannot compare, so it says so
     if not change_kinds.released(changes):
@@ -161,6 +161,19 @@ def changelog_gate(
     ]
 
 
+def _used_docgen_at(project: Project, ref: str) -> bool:
+    """Whether the project used docgen at ``ref``: a registry by the default name, or
+    docgen's settings (which may name another)."""
+    from docgen.changelog import git
+
+    if git.text_at(project, ref, DEFAULT_REGISTRY, GATE) is not None:
+        return True
+    if git.text_at(project, ref, "docgen.toml", GATE) is not None:
+        return True
+    pyproject = git.text_at(project, ref, "pyproject.toml", GATE)
+    return pyproject is not None and "[tool.docgen" in pyproject
+
+
 def _new_releases(project: Project, ref: str, option: str = GATE) -> list[str]:
     """The releases entries hold that no entry held at ``ref``: an entry edited, moved or
     deleted since is no new one (the overview is no entry: it is generated)."""
@@ -170,10 +183,7 @@ def _new_releases(project: Project, ref: str, option: str = GATE) -> list[str]:
     edited = {path for path in touched if changelog.is_entry_name(path.rpartition("/")[2])}
     now = changelog.entries(project)
     before = {s.version for e in now if e.path not in edited for s in e.sections}
-    for path in edited:
-        text = git.text_at(project, ref, path, option)
-        if text is not None:
-            before.update(s.version for s in changelog.parse_entry(path, text).sections)
+    before |= git.release_headings_at(project, ref, option)  # the entries' folder may move
     return [s.version for e in now for s in e.sections if s.version not in before]
 
 

@@ -163,3 +163,34 @@ def test_an_entry_committed_with_crlf_and_edited_is_no_new_release(make_project)
     assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
         "changelog-gate"
     ]
+
+
+def test_a_registry_renamed_from_any_name_is_no_adoption(make_project):
+    """The settings at the revision named another registry: the project used docgen."""
+    project = make_project(registry=None)
+    project.write("serving.yaml", MINIMAL_REGISTRY)
+    project.write("docgen.toml", 'registry = "serving.yaml"\n')
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+    (project.root / "serving.yaml").rename(project.root / "other.yaml")
+    project.write("docgen.toml", 'registry = "other.yaml"\n')
+    with pytest.raises(ConfigError):
+        changelog_gate(load_project(project.root), "HEAD")
+
+
+def test_entries_moved_with_their_folder_are_no_new_release(make_project):
+    project = committed_site(make_project)
+    git(project.root, "mv", "site/changelog", "site/history")
+    project.write("site/docgen.toml", 'changelog = "history"\n')
+    assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
+        "changelog-gate"
+    ]
+
+
+def test_a_release_heading_inside_an_mdx_comment_is_no_release(make_project):
+    project = committed_site(make_project)
+    project.write(ENTRY, "{/*\n## v0.0.2\n*/}\n\n## v0.0.1\n")
+    assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
+        "changelog-gate"
+    ]

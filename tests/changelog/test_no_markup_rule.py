@@ -96,6 +96,11 @@ NOTES = [
      f"uses the scheme 'data:'; {SCHEMES}"),
     ("image-character-reference", "- adds ![x](java&#x73;cript&#58;alert(1)).\n", 1,
      f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("image-entity-tab", "- adds ![x](java&#9;script:alert(1)).\n", 1,
+     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("definition-with-a-title-over-two-lines",
+     "- adds [x][g].\n\n[g]:\n  javascript:x \"a\n  b\"\n", 4,
+     f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
     ("definition-target-on-next-line", "- adds [x][g].\n\n[g]:\n  javascript:alert(3)\n", 4,
      f"link 'javascript:alert(3)' uses the scheme 'javascript:'; {SCHEMES}"),
 ]  # fmt: skip
