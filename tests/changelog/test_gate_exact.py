@@ -14,6 +14,17 @@ TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-util
 ENTRY = "site/changelog/2026-01-01.mdx"
 
 
+def committed_files(make_project, files: dict[str, str]):
+    """A project of just ``files``, committed as HEAD."""
+    project = make_project(registry=None)
+    for name, text in files.items():
+        project.write(name, text)
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+    return project
+
+
 def committed_site(make_project):
     """A project in ``site/`` of a repository, committed, then its registry tuned."""
     project = make_project(registry=None)
@@ -109,11 +120,7 @@ def test_a_note_the_release_would_refuse_fails_the_gate_as_the_release_would(mak
 
 def test_a_registry_new_since_the_revision_passes_the_gate(make_project):
     """The change that adopts docgen: no older registry to compare with."""
-    project = make_project(registry=None)
-    project.write("README.md", "A repository before docgen.\n")
-    git(project.root, "init", "-q")
-    git(project.root, "add", ".")
-    git(project.root, "commit", "-qm", "before")
+    project = committed_files(make_project, {"README.md": "A repository before docgen.\n"})
     project.write("profiles.yaml", MINIMAL_REGISTRY)
     git(project.root, "add", ".")
     git(project.root, "commit", "-qm", "adopt docgen")
@@ -131,11 +138,7 @@ def test_a_registry_new_since_the_revision_passes_the_gate(make_project):
 def test_a_renamed_registry_is_no_adoption_of_docgen(make_project):
     """profiles.yaml at the revision, registry.yaml now: the gate cannot compare, and says
     so (a rename with a change must not pass as a new registry)."""
-    project = make_project(registry=None)
-    project.write("profiles.yaml", MINIMAL_REGISTRY)
-    git(project.root, "init", "-q")
-    git(project.root, "add", ".")
-    git(project.root, "commit", "-qm", "base")
+    project = committed_files(make_project, {"profiles.yaml": MINIMAL_REGISTRY})
     (project.root / "profiles.yaml").rename(project.root / "registry.yaml")
     project.write("docgen.toml", 'registry = "registry.yaml"\n')
     with pytest.raises(ConfigError) as caught:
@@ -167,12 +170,10 @@ def test_an_entry_committed_with_crlf_and_edited_is_no_new_release(make_project)
 
 def test_a_registry_renamed_from_any_name_is_no_adoption(make_project):
     """The settings at the revision named another registry: the project used docgen."""
-    project = make_project(registry=None)
-    project.write("serving.yaml", MINIMAL_REGISTRY)
-    project.write("docgen.toml", 'registry = "serving.yaml"\n')
-    git(project.root, "init", "-q")
-    git(project.root, "add", ".")
-    git(project.root, "commit", "-qm", "base")
+    settings = 'registry = "serving.yaml"\n'
+    project = committed_files(
+        make_project, {"serving.yaml": MINIMAL_REGISTRY, "docgen.toml": settings}
+    )
     (project.root / "serving.yaml").rename(project.root / "other.yaml")
     project.write("docgen.toml", 'registry = "other.yaml"\n')
     with pytest.raises(ConfigError):
