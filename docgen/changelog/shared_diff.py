@@ -120,10 +120,17 @@ def args_reordered(
     subject: str, old: tuple[Arg, ...], new: tuple[Arg, ...], where: Source | None
 ) -> Iterator[Change]:
     """The args both states set, in another order (the command shows them in order)."""
-    kept = [a.name for a in new if a.name in {b.name for b in old}]
-    was = [a.name for a in old if a.name in set(kept)]
-    if kept != was:
-        yield Change("args-reordered", subject, "args", ", ".join(was), ", ".join(kept), where)
+    order = _reordered([a.name for a in old], [a.name for a in new])
+    if order is not None:
+        yield Change("args-reordered", subject, "args", *order, where)
+
+
+def _reordered(old: list[str], new: list[str]) -> tuple[str, str] | None:
+    """The names both lists hold, in the old order and the new, when the two differ."""
+    both = set(old) & set(new)
+    kept = [name for name in new if name in both]
+    was = [name for name in old if name in both]
+    return None if kept == was else (", ".join(was), ", ".join(kept))
 
 
 def _storage_text(storage: Any) -> str | None:
@@ -199,11 +206,10 @@ def _agents(old: Registry, new: Registry) -> Iterator[Change]:
                 )
     for removed in sorted(set(agents_old) - {a.id for a in new.agents}):
         yield Change("agent-changed", removed, "removed", source=agents_old[removed].source)
-    kept = [a.id for a in new.agents if a.id in agents_old]
-    before = [a.id for a in old.agents if a.id in set(kept)]
-    if kept != before:  # each agent's pages and variants are listed in this order
+    order = _reordered([a.id for a in old.agents], [a.id for a in new.agents])
+    if order is not None:  # each agent's pages and variants are listed in this order
         first = new.agents[0].source  # where the section's list starts
-        yield Change("agent-changed", "agents", "order", ", ".join(before), ", ".join(kept), first)
+        yield Change("agent-changed", "agents", "order", *order, first)
 
 
 def _product(old: Registry, new: Registry) -> Iterator[Change]:

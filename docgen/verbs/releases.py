@@ -90,13 +90,19 @@ def write_changelog(
 
 
 def _routes(project: Project, registry: Registry, day: str) -> set[str]:
-    """The routes a new release's links may name: the pages the project publishes (from
-    the cached plan when it is current) and the release pages, its own among them."""
+    """The routes a new release's links may name, from the cached plan when it is current
+    (see ``_routes_of``)."""
     from docgen.cache import cached_plan
 
     the_plan, _digest = cached_plan(project)
-    published = history.published_routes(project, the_plan.pages, registry, the_plan.navigation)
-    return published | history.release_routes(project, registry, day, the_plan.navigation)
+    return _routes_of(project, registry, the_plan, day)
+
+
+def _routes_of(project: Project, registry: Registry, plan: Plan, day: str) -> set[str]:
+    """The routes a release of ``day`` may link to: the pages ``plan`` publishes and the
+    release pages, its own among them."""
+    published = history.published_routes(project, plan.pages, registry, plan.navigation)
+    return published | history.release_routes(project, registry, day, plan.navigation)
 
 
 def _entry_outputs(project: Project, registry: Registry, written: compose.Written) -> list[Output]:
@@ -208,16 +214,17 @@ def _release_of_notes(
     it. Its links are checked against the routes of the check's own ``plan``."""
     from docgen.changelog import compose
 
-    registry, nav = plan.registry, plan.navigation
-    day = day or max((e.day for e in changelog.entries(project)), default="2000-01-01")
+    entries = changelog.entries(project)
+    day = day or max((e.day for e in entries), default="2000-01-01")
     numbers = [
-        changelog.parse_version(v, at) for v, at in changelog.known_versions(project).items()
+        changelog.parse_version(s.version, Location(e.path, s.line))
+        for e in entries
+        for s in e.sections
     ]
     major, minor, patch = max(numbers, default=(0, 0, 0))
-    published = history.published_routes(project, plan.pages, registry, nav)
-    routes = lambda: published | history.release_routes(project, registry, day, nav)  # noqa: E731
+    routes = partial(_routes_of, project, plan.registry, plan, day)
     compose.create_entry(
-        project, registry, changes, f"v{major}.{minor}.{patch + 1}", day, None, routes
+        project, plan.registry, changes, f"v{major}.{minor}.{patch + 1}", day, None, routes
     )
 
 
