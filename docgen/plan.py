@@ -295,7 +295,9 @@ def _page_unit(
 
 def _with_sources(reg: Registry, unit: Job | Path, done: _Unit) -> _Unit:
     """The unit with the registry nodes behind its outputs that may drift (computed here,
-    not sent between processes)."""
+    not sent between processes). A unit with no text (kept, or verified on disk) needs none."""
+    if not any(o.text for o in (done.page, *done.variants) if o is not None):
+        return done
     if isinstance(unit, Job) and unit.profile is not None:
         sources = profile_sources(reg.profiles[unit.profile])
     else:

@@ -203,9 +203,13 @@ class _Event(NamedTuple):
 
 
 def _events(page: Page) -> list[_Event]:
-    """The page body as headings and runs of content (consecutive runs merged)."""
+    """The page body as headings and runs of content (consecutive runs merged), read up to
+    the first heading or content after the last block: that line closes, or gives content
+    to, every section holding a block, and no later section holds one, so every variant
+    keeps the rest as the source has it (a long generated page is not read to its end)."""
     out: list[_Event] = []
     blocks, k = page.blocks, 0
+    last = blocks[-1].end if blocks else len(page.lines)
     roles = syntax.roles(page.lines)
     for (index, text), (role, _fence) in zip(enumerate(page.lines), roles, strict=True):
         while k < len(blocks) and index > blocks[k].end:
@@ -218,11 +222,12 @@ def _events(page: Page) -> list[_Event]:
         if role == syntax.PROSE and "#" in text[:4] and (heading := HEADING.match(text)):
             title = (heading[2] or "").strip()
             out.append(_Event(where, len(heading[1]), page.first_line + index, title))
-            continue
-        if out and out[-1] == (where, 0, 0, ""):
-            continue  # a run of content goes on: this line adds nothing
-        if text.strip() and not _tag_or_comment(text):
-            out.append(_Event(where, 0))
+        elif not text.strip() or _tag_or_comment(text):
+            continue  # neither content nor a heading
+        elif not out or out[-1] != (where, 0, 0, ""):
+            out.append(_Event(where, 0))  # else a run of content goes on
+        if index > last:
+            break
     return out
 
 
