@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from docgen.config import Project, variant_path
-from docgen.errors import Location
+from docgen.errors import Location, PageError, Problem
 from docgen.outputs import Output
 from docgen.registry.model import Agent, Registry
 from docgen.render.syntax import notice, with_notice
@@ -43,12 +43,32 @@ def page_variants(
             or (per_profile and nav.has_region(a.id, "profiles"))
         ]
         check_listed(page, audience, listed, nav.path)
+        _refuse_listed_as_is(nav, page, token)
         audience = listed
     variants.check(page, audience, token)
     ids = tuple(a.id for a in audience)
     if len(audience) < 2 and token not in text and "<AgentOnly" not in text:
         return (), ids
     return tuple(_variant(project, reg, page, agent, source, edited) for agent in audience), ids
+
+
+def _refuse_listed_as_is(nav: Navigation, page: Page, token: str) -> None:
+    """A page the navigation lists as it is must not hold what only its variants resolve:
+    the CLI token or an ``<AgentOnly>`` block would be published literally."""
+    listed = nav.listed(page.path)
+    body = page.body_text
+    offset = min((i for i in (body.find(token), body.find("<AgentOnly")) if i != -1), default=-1)
+    if not listed or offset == -1:
+        return
+    what = "an <AgentOnly> block" if body.startswith("<AgentOnly", offset) else f"'{token}'"
+    raise PageError(
+        Problem(
+            f"{nav.path} lists this page as it is (line {listed[0].where.line}), but it holds "
+            f"{what}, which only its agent variants resolve: list a variant's path "
+            "instead, or write the text literally",
+            Location(page.path, page.line_of(offset)),
+        )
+    )
 
 
 def _variant(

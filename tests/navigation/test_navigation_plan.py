@@ -197,3 +197,25 @@ def test_the_overview_links_each_release_where_the_changelog_node_publishes_it(m
     run(project, "build")
     overview = project.read("docs/changelog/overview.mdx")
     assert "- [v0.1.0](/guide/alpha/notes/2026/1/2) (2026-01-02)" in overview
+
+
+def test_a_shared_page_the_navigation_lists_as_it_is_is_refused(make_project, run):
+    # Published at its own path, the page would show its <AgentOnly> tags (or the CLI
+    # token) literally: only its variants resolve them.
+    listed = nav(["guide"], []).replace(
+        "          - page: Models\n            path: models.mdx\n",
+        "          - page: Guide\n            path: guide.mdx\n",
+    )
+    project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": listed})
+    for command in ("build", "check"):
+        result = run(project, command)
+        assert (result.exit_code, result.stdout) == (2, ""), result.output
+        assert result.stderr == (
+            "docs/guide.mdx:7: error: docs/index.yml lists this page as it is (line 13), but "
+            "it holds an <AgentOnly> block, which only its agent variants resolve: list a "
+            "variant's path instead, or write the text literally\n"
+        )
+    assert not (project.root / BUILT).exists()
+    plain = SHARED.replace("<AgentOnly", "<Note").replace("</AgentOnly>", "</Note>")
+    project.write("docs/guide.mdx", plain.replace('variant="alpha"', ""))
+    assert run(project, "build").exit_code == 0
