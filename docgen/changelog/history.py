@@ -284,10 +284,11 @@ def published_routes(
 def release_routes(
     project: Project, registry: Registry, day: str, navigation: Navigation | None = None
 ) -> set[str]:
-    """The routes of the release page of the entry of ``day``: under each Fern changelog
-    node of the changelog folder, when the navigation has one; else one for each agent."""
-    nodes = [] if navigation is None else navigation.changelogs_of(project.config.changelog)
-    if nodes:
+    """The routes of the release page of the entry of ``day``: with a navigation, under
+    each of its Fern changelog nodes of the changelog folder (none without one: it does
+    not publish the entries); else one for each agent."""
+    if navigation is not None:
+        nodes = navigation.changelogs_of(project.config.changelog)
         try:
             date = _dt.date.fromisoformat(day)
         except ValueError:

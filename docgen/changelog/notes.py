@@ -20,7 +20,7 @@ from docgen.registry.model import Registry
 from docgen.render import mdx
 
 if TYPE_CHECKING:
-    from docgen.navigation import NavChangelog
+    from docgen.navigation import NavChangelog, Navigation
 
 #: A root-absolute link's target (``](/route)``; not ``](//host/...)``, which is a host's).
 ROOT_LINK = re.compile(r"\]\((/(?!/)[^)]*)\)")
@@ -82,11 +82,19 @@ def overview_text(
     def key(item: tuple[str, str, str]) -> tuple[int, int, int]:
         return parse_version(item[0], Location("overview"))
 
-    node = _changelog_node(project, registry)
+    from docgen import navigation
+
+    nav = navigation.load(project)
+    node = _changelog_node(project, registry, nav)
     lines = []
     for version, day, summary in sorted(releases, key=key, reverse=True):
-        route = _release_page(project, registry, node, day)
-        lines.append(f"- [{version}]({route}) ({day}): {_inert(summary.strip())}")
+        # A navigation without a changelog node publishes no release page to link to.
+        shown = (
+            version
+            if nav and not node
+            else f"[{version}]({_release_page(project, registry, node, day)})"
+        )
+        lines.append(f"- {shown} ({day}): {_inert(summary.strip())}")
     spdx = registry.product.spdx
     head = ["---"]
     if spdx is not None:
@@ -110,12 +118,11 @@ def _inert(summary: str) -> str:
     return mdx.escape_prose(summary) if raw else summary
 
 
-def _changelog_node(project: Project, registry: Registry) -> NavChangelog | None:
+def _changelog_node(
+    project: Project, registry: Registry, nav: Navigation | None
+) -> NavChangelog | None:
     """The navigation's changelog node of the changelog folder in the default agent's
     variant (else the first one), or None: read once for the whole overview."""
-    from docgen import navigation
-
-    nav = navigation.load(project)
     nodes = [] if nav is None else nav.changelogs_of(project.config.changelog)
     agent = registry.default_agent.id
     return next((n for n in nodes if n.variant == agent), nodes[0] if nodes else None)

@@ -86,7 +86,8 @@ EXAMPLE_OVERVIEW = (
     "\n"
     "Every NemoClaw release, newest first.\n"
     "\n"
-    "- [v0.0.102](/user-guide/openclaw/release-notes/2026/8/4) (2026-08-04): NemoClaw "
+    # docs/index.yml has no changelog node: no release page is published to link to.
+    "- v0.0.102 (2026-08-04): NemoClaw "
     "v0.0.102 reduces the managed single-node DGX Spark Qwen profile's default memory "
     "demand during long-context agent workflows.\n"
 )

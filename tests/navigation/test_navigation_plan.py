@@ -219,3 +219,31 @@ def test_a_shared_page_the_navigation_lists_as_it_is_is_refused(make_project, ru
     plain = SHARED.replace("<AgentOnly", "<Note").replace("</AgentOnly>", "</Note>")
     project.write("docs/guide.mdx", plain.replace('variant="alpha"', ""))
     assert run(project, "build").exit_code == 0
+
+
+def test_a_navigation_without_a_changelog_node_publishes_no_release_page(make_project, run):
+    # The entries are history nobody can reach at a release route: a link to one is
+    # refused, and the overview names each release without a link.
+    entry = (
+        "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+        " * SPDX-License-Identifier: Apache-2.0\n */}\n\n"
+        "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n\n"
+        "- See [this release](/guide/alpha/release-notes/2026/1/2).\n"
+    )
+    project = make_project(
+        files={
+            "docs/guide.mdx": SHARED,
+            "docs/index.yml": nav(["guide"], []),
+            "docgen.toml": 'changelog = "docs/changelog"\n',
+            "docs/changelog/2026-01-02.mdx": entry,
+        }
+    )
+    built = run(project, "build")
+    assert built.exit_code == 1, built.output
+    assert (
+        "docs/changelog/2026-01-02.mdx:10: error: link '/guide/alpha/release-notes/2026/1/2' "
+        "does not resolve to a page the project publishes\n" == built.stderr
+    ), built.stderr
+    overview = project.read("docs/changelog/overview.mdx")
+    assert "- v0.1.0 (2026-01-02): Acme v0.1.0 adds a guide." in overview
+    assert "release-notes" not in overview
