@@ -3,12 +3,13 @@ revision, the files of a folder changed since one, and which files git ignores."
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
 
 from docgen.config import Project
-from docgen.errors import ConfigError, Location
+from docgen.errors import ConfigError, Location, RegistryError
 from docgen.io.files import MAX_BYTES
 
 #: The option a git failure is reported against, unless the caller names another.
@@ -24,6 +25,8 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     at most ``MAX_BYTES``, its size asked of git before it is read. A failure is reported
     against the command-line ``option`` that gave ``ref``."""
     at = Location(option)
+    if not os.path.lexists(project.registry_path):  # what the committed one is compared with
+        raise RegistryError.at(Location(project.config.registry), "registry file not found")
     root = _text(project.root, "rev-parse", "--show-toplevel", what="a git repository", at=at)
     try:
         rel = project.registry_path.resolve().relative_to(Path(root.strip()).resolve())

@@ -11,7 +11,7 @@ from conftest import MINIMAL_REGISTRY, Project
 
 from docgen.changelog import git as docgen_git
 from docgen.config import load_project
-from docgen.errors import ConfigError
+from docgen.errors import ConfigError, RegistryError
 from docgen.io.files import MAX_BYTES
 
 TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
@@ -214,6 +214,15 @@ def test_a_registry_missing_at_the_revision_is_new_since_then(repo):
         "--since: error: profiles.yaml at revision 'HEAD' did not exist: there is no older "
         "registry to compare with"
     )
+
+
+def test_a_registry_missing_from_the_working_tree_is_not_found_not_new(repo):
+    # Run from a folder that is not the project's root, the registry is not there: that
+    # is what to say, not that the committed one "did not exist".
+    (repo.root / "site/profiles.yaml").unlink()
+    with pytest.raises(RegistryError) as caught:
+        docgen_git.registry_bytes_at(site(repo), "HEAD")
+    assert str(caught.value) == "profiles.yaml: error: registry file not found"
 
 
 def test_a_folder_where_the_registry_was_is_refused_in_gits_words(repo):
