@@ -189,7 +189,7 @@ def compose(
     else:
         context = SummaryContext(version=version, groups=groups(changes))
         line = renderer.render(SUMMARY_TEMPLATE, SUMMARY_TEMPLATE, context).strip()
-    if not line.endswith((".", ":")):
+    if not line.endswith((".", ":", "!", "?")):
         line += "."
     return Release(version, line, tuple(bullets), tuple(origins))
 

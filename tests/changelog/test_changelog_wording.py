@@ -139,6 +139,8 @@ TUNED = (("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6"),)
         ("Acme v0.1.0 tunes memory", "Acme v0.1.0 tunes memory."),
         ("tunes memory.", "Acme v0.1.0 tunes memory."),
         ("brings these changes:", "Acme v0.1.0 brings these changes:"),
+        ("finally tunes memory!", "Acme v0.1.0 finally tunes memory!"),
+        ("tunes memory at last?", "Acme v0.1.0 tunes memory at last?"),
         # another version that only starts like this one: the lead still comes first
         ("Acme v0.1.01 was a typo", "Acme v0.1.0 Acme v0.1.01 was a typo."),
     ],
