@@ -27,7 +27,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--docgen-root",
         metavar="DIR",
         default=None,
-        help="Project root for --docgen [default: the rootdir].",
+        help=(
+            "Project root for --docgen [default: the nearest folder from where pytest runs "
+            "up to its rootdir that holds docgen.toml, [tool.docgen] or profiles.yaml; "
+            "else the rootdir]."
+        ),
     )
 
 
@@ -36,9 +40,35 @@ def pytest_collection_modifyitems(
 ) -> None:
     if not config.getoption("docgen"):
         return
-    root = Path(config.getoption("docgen_root") or config.rootpath)
+    root = _project_root(config)
     collector = DocgenProject.from_parent(session, path=root, name="docgen")
     items.extend(collector.collect())
+
+
+def _project_root(config: pytest.Config) -> Path:
+    """``--docgen-root``, else the nearest docgen project from where pytest runs up to its
+    rootdir (a ``setup.py`` above a project must not take the run away from it), else
+    the rootdir."""
+    given = config.getoption("docgen_root")
+    if given:
+        return Path(given)
+    rootdir = Path(config.rootpath)
+    here = Path(config.invocation_params.dir)
+    if here != rootdir and rootdir not in here.parents:
+        return rootdir
+    for folder in (here, *here.parents):
+        if _holds_project(folder) or folder == rootdir:
+            return folder
+    return rootdir
+
+
+def _holds_project(folder: Path) -> bool:
+    if (folder / "docgen.toml").is_file() or (folder / "profiles.yaml").is_file():
+        return True
+    try:
+        return "[tool.docgen" in (folder / "pyproject.toml").read_text("utf-8", "replace")
+    except OSError:
+        return False
 
 
 class DocgenFailure(Exception):

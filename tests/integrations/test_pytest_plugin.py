@@ -69,3 +69,19 @@ def test_overview_drift_names_the_changelog_entry_behind_it(pytester, example):
     assert "changelog/overview.mdx: out of date with the changelog entries" in out
     assert f"changelog entry behind it: {entry}:6:1 v0.0.102" in out
     assert "registry entry behind it" not in out
+
+
+def test_without_a_root_it_checks_the_project_pytest_runs_in(pytester, example, monkeypatch):
+    # A setup.py above the project makes that folder pytest's rootdir; the project the
+    # run starts in is still the one checked.
+    import shutil
+
+    (pytester.path / "setup.py").write_text("", "utf-8")
+    site = pytester.path / "site"
+    shutil.copytree(example.root, site)
+    (site / "pyproject.toml").unlink()  # else its pytest settings make it the rootdir
+    monkeypatch.chdir(site)
+    result = pytester.runpytest_subprocess("--docgen", "-p", "no:cacheprovider", "-q")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) > 3 and "failed" not in outcomes, result.stdout.str()
+    assert "registry file not found" not in result.stdout.str()
