@@ -262,9 +262,7 @@ def test_a_new_release_leaves_the_tree_in_sync(example, run):
         "write changelog/2026-08-10.mdx (v0.0.103)",
         "update changelog/overview.mdx",
     ]
-    assert "- v0.0.103 (2026-08-10): " in (
-        example.read("changelog/overview.mdx")
-    )
+    assert "- v0.0.103 (2026-08-10): " in (example.read("changelog/overview.mdx"))
     check = run(example, "check")
     assert check.exit_code == 0, check.output
     built = run(example, "build").output  # the pages, variants, export, overview, navigation
