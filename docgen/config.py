@@ -47,6 +47,7 @@ class Config:
     release_route: str = "release-notes/{year}/{month}/{day}"
     routes: Mapping[str, str] = field(default_factory=dict)  # page path -> published route
     navigation: str = ""  # Fern's navigation file; default: <docs>/index.yml when it exists
+    fern_docs: str = ""  # Fern's docs.yml (its redirects); default: fern/docs.yml when it exists
     overview: str = "generated"  # the changelog overview: "generated", or "none" (kept by hand)
     #: Outputs ``build`` writes and ``check`` does not compare (``PRODUCTS``' names).
     build_products: tuple[str, ...] = ()
@@ -82,6 +83,7 @@ PATH_FIELDS = (
     "export",
     "fragments",
     "navigation",
+    "fern_docs",
 )
 
 

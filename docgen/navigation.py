@@ -135,7 +135,7 @@ def read(text: str, path: str) -> Navigation:
     """The navigation in ``text``, the file at the project-relative ``path`` (read once
     per text: a command reads its navigation in several places, and the result is
     immutable)."""
-    nav = parse(_yaml(text, path), path)
+    nav = parse(located_yaml(text, path), path)
     spans = [(v.line, v.slug) for v in nav.variants]
     return replace(nav, regions=tuple(_regions(text, path, spans)), text=text)
 
@@ -179,7 +179,7 @@ def _regions(text: str, path: str, spans: list[tuple[int, str]]) -> Iterator[Nav
         raise ConfigError.at(Location(path, start, 1), message)
 
 
-def _yaml(text: str, path: str) -> Any:
+def located_yaml(text: str, path: str) -> Any:
     """``text`` loaded with every node's line (libyaml's fast path, else ruamel.yaml's
     round-trip loader, which also words syntax errors), or a located error."""
     from docgen.registry.fastyaml import load_located

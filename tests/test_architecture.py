@@ -18,7 +18,7 @@ LAYERS = [
     {"io"},
     {"vllm"},
     {"registry"},
-    {"navigation"},
+    {"navigation", "redirects"},
     {"render"},
     {"changelog"},
     {

@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from docgen import redirects
 from docgen.changelog.entries import (
     DATED,
     HEADING,
@@ -25,6 +26,7 @@ from docgen.changelog.entries import (
 from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
 from docgen.errors import Location, Problem
+from docgen.redirects import Routes
 from docgen.registry.model import Registry
 
 if TYPE_CHECKING:
@@ -278,7 +280,7 @@ def published_routes(
         }
     for entry in entries(project):
         routes |= release_routes(project, registry, entry.day, navigation)
-    return routes
+    return Routes(routes, redirects.load(project))
 
 
 def release_routes(

@@ -102,7 +102,8 @@ def _routes_of(project: Project, registry: Registry, plan: Plan, day: str) -> se
     """The routes a release of ``day`` may link to: the pages ``plan`` publishes and the
     release pages, its own among them."""
     published = history.published_routes(project, plan.pages, registry, plan.navigation)
-    return published | history.release_routes(project, registry, day, plan.navigation)
+    published |= history.release_routes(project, registry, day, plan.navigation)
+    return published  # still following the redirects (see ``redirects.Routes``)
 
 
 def _entry_outputs(project: Project, registry: Registry, written: compose.Written) -> list[Output]:

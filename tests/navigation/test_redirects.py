@@ -1,0 +1,117 @@
+"""Fern's redirects (``fern/docs.yml``): a changelog link to a route a page has moved from
+resolves when the redirects lead to a published route, as it does on the site."""
+
+from __future__ import annotations
+
+import pytest
+from test_navigation_plan import SHARED, nav
+
+from docgen.errors import Location
+from docgen.redirects import Redirect, Routes, _pattern, _redirect
+
+
+def routes(*rules: tuple[str, str]) -> Routes:
+    redirects = [Redirect(_pattern(s), d, Location("fern/docs.yml")) for s, d in rules]
+    return Routes({"/guide/alpha/new", "/guide/alpha/new/deep/page", "/home"}, redirects)
+
+
+@pytest.mark.parametrize(
+    ("source", "destination", "route", "resolves"),
+    [
+        ("/guide/alpha/old", "/guide/alpha/new", "/guide/alpha/old", True),
+        ("/guide/alpha/old", "/guide/alpha/gone", "/guide/alpha/old", False),
+        ("/guide/:agent/old", "/guide/:agent/new", "/guide/alpha/old", True),
+        ("/guide/:agent/old", "/guide/:agent/new", "/guide/beta/old", False),  # not published
+        ("/guide/:agent/old", "/guide/:agent/new", "/guide/alpha/x/old", False),  # one segment
+        ("/old/:rest*", "/guide/alpha/new/:rest*", "/old/deep/page", True),
+        ("/old/:rest*", "/guide/alpha/new/:rest*", "/old", True),  # none at all
+        ("/old/:rest+", "/guide/alpha/new/:rest+", "/old", False),  # one or more
+        ("/old/:page?", "/home", "/old", True),
+        ("/old/*", "/guide/alpha/new/*", "/old/deep/page", True),
+        ("/old/:rest*", "https://example.com/:rest*", "/old/a", True),  # another site
+    ],
+)
+def test_a_route_resolves_when_its_redirects_lead_to_a_published_one(
+    source, destination, route, resolves
+):
+    assert (route in routes((source, destination))) is resolves
+
+
+@pytest.mark.parametrize("source", ["/old/:id(\\d+)", "/old/*/x/*", "/a/:n/:n"])
+def test_a_source_docgen_cannot_read_leads_nowhere(source):
+    item = {"source": source, "destination": "/home"}
+    assert _redirect([item], 0, item, "fern/docs.yml") is None
+
+
+def test_redirects_are_followed_in_turn_and_a_loop_leads_nowhere():
+    chain = routes(("/a", "/b"), ("/b", "/guide/alpha/new"))
+    assert "/a" in chain
+    loop = routes(("/a", "/b"), ("/b", "/a"))
+    assert "/a" not in loop and "/b" not in loop
+    assert "/home" in loop and "/nowhere" not in loop
+
+
+FERN = """\
+instances:
+  - url: acme.docs.buildwithfern.com
+redirects:
+  - source: /guide/:agent/old-guide
+    destination: /guide/:agent/guide
+"""
+ENTRY = (
+    "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+    " * SPDX-License-Identifier: Apache-2.0\n */}\n\n"
+    "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n\n"
+    "- See [the guide](/guide/alpha/old-guide#top).\n"
+)
+
+
+def project_with(make_project, fern: str | None, settings: str = ""):
+    files = {
+        "docs/guide.mdx": SHARED,
+        "docs/index.yml": nav(["guide"], []),
+        "changelog/2026-01-02.mdx": ENTRY,
+        "docgen.toml": settings,
+    }
+    if fern is not None:
+        files["fern/docs.yml"] = fern
+    return make_project(files=files)
+
+
+def test_a_link_to_a_moved_page_passes_where_fern_redirects_it(make_project, run):
+    project = project_with(make_project, FERN)
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
+    project.write("fern/docs.yml", FERN.replace("/guide/:agent/guide", "/guide/:agent/gone"))
+    checked = run(project, "check")
+    assert checked.exit_code == 1
+    assert (
+        "changelog/2026-01-02.mdx:10: error: link '/guide/alpha/old-guide#top' does not "
+        "resolve to a page the project publishes" in checked.stdout
+    ), checked.stdout
+
+
+def test_without_docs_yml_a_link_to_a_moved_page_fails(make_project, run):
+    project = project_with(make_project, None)
+    run(project, "build")
+    assert run(project, "check").exit_code == 1
+
+
+def test_the_fern_docs_setting_names_another_docs_yml(make_project, run):
+    project = project_with(make_project, None, 'fern_docs = "site/docs.yml"\n')
+    project.write("site/docs.yml", FERN)
+    run(project, "build")
+    assert run(project, "check").exit_code == 0
+    project.write("docgen.toml", 'fern_docs = "site/missing.yml"\n')
+    missing = run(project, "check")
+    assert missing.exit_code == 2
+    assert "site/missing.yml" in missing.stderr, missing.stderr
+
+
+def test_a_redirect_without_a_destination_is_a_located_error(make_project, run):
+    project = project_with(make_project, FERN.replace("    destination: /guide/:agent/guide\n", ""))
+    result = run(project, "check")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "fern/docs.yml:4:5: error: a redirect needs a source and a destination, both text\n"
+    )
