@@ -16,7 +16,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from docgen.config import Config, Project, load_project
-from docgen.errors import ConfigError, Location
+from docgen.errors import ConfigError, DocgenError, Location, Problem
 from docgen.io import files, writes
 from docgen.io.writes import Write
 from docgen.sync import DRIFTED
@@ -73,12 +73,29 @@ def init(target: Path) -> list[str]:
 
     try:
         built = build(load_project(target))
-    except BaseException:
+    except BaseException as exc:
         with suppress(Exception):
             writes.apply(project, [Write(w.path, None) for w in todo])
         _remove_folders([*made, *new])
+        if isinstance(exc, DocgenError) and _found_here(exc, todo):
+            raise type(exc)([*exc.problems, Problem(ADOPT, Location(str(target)), "note")]) from None
         raise
     return [w.path for w in todo] + [c.path for c in built.report.of(*DRIFTED)]
+
+
+#: Said when the scaffold cannot build what the folder already held.
+ADOPT = (
+    "docgen init scaffolds a new project, and its registry (agents 'main' and 'lite', the "
+    "CLI token '$$example') cannot build the pages that were already here; to adopt "
+    "docgen in an existing docs tree, write its profiles.yaml and templates for that "
+    "tree instead (README: Adopting an existing docs tree)"
+)
+
+
+def _found_here(error: DocgenError, todo: list[Write]) -> bool:
+    """Whether ``error`` is about a file ``init`` did not write: one already there."""
+    ours = {w.path for w in todo}
+    return any(p.location and p.location.path not in ours for p in error.problems)
 
 
 def _scaffold() -> list[Write]:

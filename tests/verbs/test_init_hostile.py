@@ -82,3 +82,23 @@ def test_init_over_hand_written_docs_removes_exactly_what_it_wrote(tmp_path, pla
 def test_init_where_no_folder_can_be_made_is_located(tmp_path, target, reason):
     stderr = refused_init(tmp_path, target)
     assert stderr == f"{target}: error: cannot make the project folder: {reason}\n"
+
+
+def test_pages_already_there_that_the_scaffold_cannot_build_get_a_note(tmp_path, place):
+    # An existing docs tree whose pages name other agents: init says why it cannot be
+    # built that way and where adopting docgen is described, and leaves the tree as it was.
+    page = "---\ntitle: T\n---\n\n<AgentOnly variant=\"openclaw\">\nOnly OpenClaw.\n</AgentOnly>\n"
+    (place / "docs").mkdir()
+    (place / "docs/page.mdx").write_text(page, "utf-8")
+    before = everything(tmp_path)
+    result = invoke_cli(["--root", str(place), "init"])
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("docs/page.mdx:5: error: unknown agent 'openclaw'"), lines
+    assert lines[-1].endswith(
+        ": note: docgen init scaffolds a new project, and its registry (agents 'main' and "
+        "'lite', the CLI token '$$example') cannot build the pages that were already here; "
+        "to adopt docgen in an existing docs tree, write its profiles.yaml and templates for "
+        "that tree instead (README: Adopting an existing docs tree)"
+    ), lines
+    assert everything(tmp_path) == before
