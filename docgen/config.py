@@ -72,6 +72,19 @@ class Config:
         return "export" in self.build_products and path == self.export
 
 
+def setting_in(text: str, file: str, key: str) -> object:
+    """Setting ``key`` as a settings file's ``text`` gives it (``docgen.toml``, else the
+    ``[tool.docgen]`` table of a ``pyproject.toml``); None when it does not, or when the
+    text is no TOML (an older revision's settings, read only to learn a folder)."""
+    try:
+        data: object = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    for table in () if file == "docgen.toml" else ("tool", "docgen"):
+        data = data.get(table) if isinstance(data, dict) else None
+    return data.get(key) if isinstance(data, dict) else None
+
+
 #: Longest file or folder name file systems hold (NAME_MAX on Linux and macOS).
 NAME_BYTES = 255
 PATH_FIELDS = (

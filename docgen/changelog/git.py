@@ -47,12 +47,27 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     return _blob(project.root, found, what, at, "registries")
 
 
-def release_headings_at(project: Project, ref: str, option: str = SINCE) -> set[str]:
-    """Every release version a ``## vX.Y.Z`` heading names in an MDX file under the
-    project as committed at ``ref``, whatever folder held the entries then (a heading in
-    code counts too: more known releases only make a new one harder to claim)."""
+def merge_base(project: Project, ref: str, option: str = SINCE) -> str:
+    """Where the history of ``HEAD`` meets that of ``ref`` (``git merge-base``): what a
+    branch changed is measured from there, not from a ``ref`` that has moved on since.
+    ``ref`` itself where git finds no such commit (a shallow clone, unrelated history,
+    no commit yet), and an unknown ``ref`` is refused as ``_known_revision`` refuses it."""
+    _known_revision(project.root, ref, Location(option))
+    found = _run(project.root, "merge-base", ref, "HEAD")
+    base = _decode(found.stdout).strip()
+    if found.returncode != 0 or not base:
+        return ref
+    itself = _decode(_run(project.root, "rev-parse", f"{ref}^{{commit}}").stdout).strip()
+    return ref if base == itself else base  # named as given where it is that commit
+
+
+def release_headings_at(project: Project, ref: str, folder: str, option: str = SINCE) -> set[str]:
+    """Every release version a ``## vX.Y.Z`` heading names in an MDX file of the
+    project-relative ``folder`` as committed at ``ref`` (a heading in code counts too:
+    more known releases only make a new one harder to claim)."""
     pattern = r"^## (v[0-9]+\.[0-9]+\.[0-9]+)[[:space:]]*$"
-    found = _run(project.root, "grep", "-h", "-E", pattern, ref, "--", "*.mdx", at=Location(option))
+    spec = f"{folder.rstrip('/')}/*.mdx"
+    found = _run(project.root, "grep", "-h", "-E", pattern, ref, "--", spec, at=Location(option))
     return {line.split()[1] for line in _decode(found.stdout).splitlines() if len(line.split()) > 1}
 
 

@@ -99,7 +99,7 @@ def check(project: Project, changelog_since: str | None = None, today: str = "")
                     for c in report.changes
                 ]
     report.findings += releases.history_problems(project, the_plan)
-    if changelog_since:
+    if changelog_since is not None:  # "" is a revision git does not know, not no gate
         report.findings += releases.changelog_gate(project, changelog_since, the_plan, today)
     return report
 

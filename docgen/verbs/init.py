@@ -78,7 +78,8 @@ def init(target: Path) -> list[str]:
             writes.apply(project, [Write(w.path, None) for w in todo])
         _remove_folders([*made, *new])
         if isinstance(exc, DocgenError) and _found_here(exc, todo):
-            raise type(exc)([*exc.problems, Problem(ADOPT, Location(str(target)), "note")]) from None
+            note = Problem(ADOPT, Location(str(target)), "note")
+            raise type(exc)([*exc.problems, note]) from None
         raise
     return [w.path for w in todo] + [c.path for c in built.report.of(*DRIFTED)]
 

@@ -136,17 +136,19 @@ def changelog_gate(
     (planned here when not given); ``day``: today (the core never reads the clock)."""
     from docgen.changelog import git  # runs git: only for the changelog gate
 
+    # A branch is judged by what it changed: from where its history meets ``ref`` on.
+    base = git.merge_base(project, ref, GATE)
     try:
-        registry, changes = changes_since(project, ref, None, GATE)
+        registry, changes = changes_since(project, base, None, GATE)
     except git.NewSince:
-        if not _used_docgen_at(project, ref):
+        if not _used_docgen_at(project, base):
             return []  # no registry then: the change adopts docgen
         raise  # the registry was renamed since: the gate cannot compare, so it says so
     if not change_kinds.released(changes):
         return []
-    if _new_releases(project, ref):
+    if _new_releases(project, base):
         return []
-    if changelog.fragment_files(project):
+    if _new_notes(project, base):
         if plan is None:
             from docgen.plan import plan as planned
 
@@ -166,6 +168,15 @@ def changelog_gate(
         ),
         *change_kinds.guard_hints(changes),
     ]
+
+
+def _new_notes(project: Project, ref: str) -> bool:
+    """Whether a note waits that is new or changed since ``ref``: one that already waited
+    then says nothing of the changes made since."""
+    from docgen.changelog import git
+
+    waiting = {p.relative_to(project.root).as_posix() for p in changelog.fragment_files(project)}
+    return bool(waiting & set(git.changed_since(project, ref, project.config.fragments, GATE)))
 
 
 def _used_docgen_at(project: Project, ref: str) -> bool:
@@ -190,8 +201,22 @@ def _new_releases(project: Project, ref: str, option: str = GATE) -> list[str]:
     edited = {path for path in touched if changelog.is_entry_name(path.rpartition("/")[2])}
     now = changelog.entries(project)
     before = {s.version for e in now if e.path not in edited for s in e.sections}
-    before |= git.release_headings_at(project, ref, option)  # the entries' folder may move
+    # The entries held then, in the folder the settings named then (it may have moved).
+    before |= git.release_headings_at(project, ref, _changelog_at(project, ref), option)
     return [s.version for e in now for s in e.sections if s.version not in before]
+
+
+def _changelog_at(project: Project, ref: str) -> str:
+    """The changelog folder docgen's settings named at ``ref`` (the default without)."""
+    from docgen.changelog import git
+    from docgen.config import setting_in
+
+    for name in ("docgen.toml", "pyproject.toml"):
+        text = git.text_at(project, ref, name, GATE)
+        folder = None if text is None else setting_in(text, name, "changelog")
+        if isinstance(folder, str):
+            return folder
+    return Config().changelog
 
 
 def _repeated(project: Project, since: str) -> list[str]:

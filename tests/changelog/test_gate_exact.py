@@ -195,3 +195,55 @@ def test_a_release_heading_inside_an_mdx_comment_is_no_release(make_project):
     assert [p.rule for p in changelog_gate(load_project(project.root / "site"), "HEAD")] == [
         "changelog-gate"
     ]
+
+
+def test_a_release_heading_outside_the_changelog_folder_is_no_known_release(make_project):
+    # A page or a test fixture with "## v0.0.2" at the revision: v0.0.2 is still new.
+    project = committed_files(
+        make_project,
+        {
+            "site/profiles.yaml": MINIMAL_REGISTRY,
+            ENTRY: "## v0.0.1\n",
+            "site/docs/notes.mdx": "## v0.0.2\n",
+            "site/tests/fixtures/changelog/2026-02-02.mdx": "## v0.0.2\n",
+        },
+    )
+    project.write("site/profiles.yaml", TUNED)
+    project.write(ENTRY, "## v0.0.2\n\nTuned.\n\n## v0.0.1\n")
+    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
+
+
+def test_a_note_that_waited_at_the_revision_says_nothing_of_later_changes(make_project):
+    project = committed_files(
+        make_project,
+        {"site/profiles.yaml": MINIMAL_REGISTRY, "site/changelog.d/earlier.md": "Earlier.\n"},
+    )
+    project.write("site/profiles.yaml", TUNED)
+    site = load_project(project.root / "site")
+    assert [p.rule for p in changelog_gate(site, "HEAD")] == ["changelog-gate"]
+    project.write("site/changelog.d/earlier.md", "Earlier.\n\nAlso tuned memory.\n")
+    assert changelog_gate(site, "HEAD") == []
+
+
+def test_an_empty_revision_is_refused_not_a_gate_turned_off(make_project, run):
+    project = committed_site(make_project)
+    result = run(project, "--root", str(project.root / "site"), "check", "--changelog-since", "")
+    assert result.exit_code == 2
+    assert result.stderr == "--changelog-since: error: unknown git revision ''\n"
+
+
+def test_a_branch_is_judged_from_where_it_left_the_revision(make_project):
+    # main tuned the registry after the branch left it (with a note, since released and
+    # removed); the branch changed no registry: main's change is not the branch's.
+    project = committed_files(make_project, {"profiles.yaml": MINIMAL_REGISTRY})
+    git(project.root, "branch", "-q", "-m", "main")
+    git(project.root, "checkout", "-qb", "feature")
+    git(project.root, "checkout", "-q", "main")
+    project.write("profiles.yaml", TUNED)
+    git(project.root, "commit", "-qam", "tuned on main")
+    git(project.root, "checkout", "-q", "feature")
+    assert changelog_gate(load_project(project.root), "main") == []
+    project.write("profiles.yaml", MINIMAL_REGISTRY.replace("0.5", "0.7"))  # its own change
+    assert [p.rule for p in changelog_gate(load_project(project.root), "main")] == [
+        "changelog-gate"
+    ]

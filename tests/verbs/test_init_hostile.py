@@ -33,11 +33,11 @@ def place(tmp_path: Path) -> Path:
     return tmp_path / "proj"
 
 
-def refused_init(tmp_path: Path, target: str) -> str:
+def refused_init(tmp_path: Path, target: str, lines: int = 1) -> str:
     before = everything(tmp_path)
     result = invoke_cli(["--root", str(tmp_path), "init", target])
     assert result.exit_code == 2, result.output
-    assert "Traceback" not in result.output and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.output and result.stderr.count("\n") == lines
     assert everything(tmp_path) == before
     return result.stderr
 
@@ -67,11 +67,12 @@ def test_init_over_hand_written_docs_removes_exactly_what_it_wrote(tmp_path, pla
     page.parent.mkdir(parents=True)
     page.write_text("---\ntitle: Mine\n---\n\nHand written.\n", "utf-8")
     (place / "site_extra").mkdir()  # an empty folder that was there stays
-    stderr = refused_init(tmp_path, str(place))
+    stderr = refused_init(tmp_path, str(place), lines=2)  # the error, then how to adopt
     assert stderr.startswith(
         "docs/inference/set-up-vllm.mdx:1:1: error: refusing to overwrite "
         "docs/inference/set-up-vllm.mdx: it has no docgen notice"
     )
+    assert "note: docgen init scaffolds a new project" in stderr.splitlines()[1]
     assert sorted(p.name for p in place.iterdir()) == ["docs", "site_extra"]
 
 
@@ -87,7 +88,7 @@ def test_init_where_no_folder_can_be_made_is_located(tmp_path, target, reason):
 def test_pages_already_there_that_the_scaffold_cannot_build_get_a_note(tmp_path, place):
     # An existing docs tree whose pages name other agents: init says why it cannot be
     # built that way and where adopting docgen is described, and leaves the tree as it was.
-    page = "---\ntitle: T\n---\n\n<AgentOnly variant=\"openclaw\">\nOnly OpenClaw.\n</AgentOnly>\n"
+    page = '---\ntitle: T\n---\n\n<AgentOnly variant="openclaw">\nOnly OpenClaw.\n</AgentOnly>\n'
     (place / "docs").mkdir()
     (place / "docs/page.mdx").write_text(page, "utf-8")
     before = everything(tmp_path)
