@@ -16,7 +16,7 @@ from docgen.changelog import git
 from docgen.changelog.changes import Change, arg_value, shown
 from docgen.changelog.shared_diff import args_reordered, shared_changes
 from docgen.config import Project
-from docgen.errors import DocgenError
+from docgen.errors import DocgenError, RegistryError
 from docgen.io import files
 from docgen.registry.load import load_bytes, unchecked
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
@@ -26,7 +26,7 @@ def registry_at(project: Project, ref: str, option: str = git.SINCE) -> Registry
     """The registry as committed at git revision ``ref`` (named by the command-line
     ``option``, which a git failure is reported against)."""
     raw = git.registry_bytes_at(project, ref, option)
-    return load_bytes(raw, f"{ref}:{project.config.registry}", start_rules=False)
+    return _history(raw, f"{ref}:{project.config.registry}")
 
 
 def registry_file(project: Project, path: str) -> Registry:
@@ -37,7 +37,20 @@ def registry_file(project: Project, path: str) -> Registry:
     target = Path(os.path.normpath(project.root / path))  # an absolute path stays itself
     inside = files.Inside(project.root) if target.is_relative_to(project.root) else None
     raw = files.read_input_bytes(target, inside, "registry", display=path)
-    return load_bytes(raw, path, start_rules=False)
+    return _history(raw, path)
+
+
+def _history(raw: bytes, name: str) -> Registry:
+    """An older state of the registry: checked, without vLLM's start-time rules; else, as
+    history need not pass today's rules (an upgrade's catalog may no longer know a flag it
+    set), its model as the schema shapes it; else the checks' located errors."""
+    try:
+        return load_bytes(raw, name, start_rules=False)
+    except RegistryError:
+        older = unchecked(raw, name)
+        if older is None:
+            raise
+        return older
 
 
 def since_commit(project: Project, working: Registry | None) -> tuple[Registry, Registry] | None:

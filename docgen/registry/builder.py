@@ -34,7 +34,8 @@ from docgen.vllm.values import scalar_text
 class Builder:
     """Turns validated data into frozen model objects."""
 
-    def __init__(self, doc: Document) -> None:
+    def __init__(self, doc: Document, history: bool = False) -> None:
+        self.history = history  # an older state: flags today's catalog lacks are kept
         self.data: dict[str, Any] = doc.data
         self.pos = doc.positions
         self.vllm = VllmSettings.of(self.data.get("vllm"))
@@ -171,7 +172,12 @@ class Builder:
     def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:
         out = []
         for name, value in args.items():
-            tokens = tuple(self.catalog.tokens(name, value))
+            try:
+                tokens = tuple(self.catalog.tokens(name, value))
+            except KeyError:  # unknown to today's catalog: refused, unless it is history
+                if not self.history:
+                    raise
+                tokens = (f"--{name}", *([] if value is True else [scalar_text(value)]))
             out.append(Arg(name, value, tokens, self.src(*base, name, text=shlex.join(tokens))))
         return tuple(out)
 
@@ -242,9 +248,10 @@ class Builder:
         )
 
 
-def build(doc: Document) -> Registry:
-    """The typed registry of a validated document."""
-    return Builder(doc).registry()
+def build(doc: Document, history: bool = False) -> Registry:
+    """The typed registry of a validated document; with ``history``, an older state of it,
+    whose flags today's catalog may no longer know."""
+    return Builder(doc, history).registry()
 
 
 def _env(value: Mapping[str, Any] | None) -> Mapping[str, str]:

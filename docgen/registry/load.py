@@ -80,7 +80,7 @@ def unchecked(raw: bytes, name: str) -> Registry | None:
         with collector_paused():
             text = decode(raw, name)
             doc = load_fast(text, name) or load_text(text, name)
-            return build(doc) if schema.is_valid(doc.data) else None
+            return build(doc, history=True) if schema.is_valid(doc.data) else None
     except Exception:  # noqa: BLE001 - rules unchecked: the builder may break anywhere
         return None
 

@@ -53,6 +53,32 @@ def test_since_git_revision_and_the_changelog_gate(make_project, run):
     assert gate_missing.stderr == "--changelog-since: error: unknown git revision 'nope'\n"
 
 
+def test_history_that_todays_rules_refuse_is_still_compared_with(make_project, run):
+    # The committed registry set a flag today's catalog no longer knows (an upgrade),
+    # and this change removes it: the older state is history, not today's input.
+    stale = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n", "      max-num-seqs: 2\n      some-removed-flag: true\n"
+    )
+    project = make_project(registry=stale)
+    git(project, "init", "-q")
+    git(project, "-c", "user.email=a@b", "-c", "user.name=a", "add", ".")
+    git(project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", "base")
+    assert run(project, "validate").exit_code == 2  # today's rules refuse it
+    project.write("profiles.yaml", MINIMAL_REGISTRY)
+    result = run(project, "diff", "--since", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert "arg-removed vllm.box.tiny some-removed-flag" in result.output
+    project.write("old.yaml", stale)
+    from_file = run(project, "diff", "--since-file", "old.yaml").output
+    assert from_file == result.output.replace("HEAD:profiles.yaml", "old.yaml")
+    run(project, "build")
+    gate = run(project, "check", "--changelog-since", "HEAD")
+    assert gate.exit_code == 1 and "changelog-gate" not in gate.stderr, gate.output
+    assert "the registry changed since HEAD (1 semantic change)" in gate.output
+    project.write("old.yaml", stale.replace("tiny:", "tiny: [", 1))  # no history at all
+    assert run(project, "diff", "--since-file", "old.yaml").exit_code == 2
+
+
 def test_shallow_clone_is_a_clear_error(make_project, run, tmp_path):
     project = make_project()
     git(project, "init", "-q")
