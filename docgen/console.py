@@ -1,9 +1,13 @@
 """The ``docgen`` command's entry point: Ctrl-C while the command line is still loading
-ends the run as Ctrl-C does later (exit 130, nothing printed), not with a traceback."""
+ends the run as Ctrl-C does later (exit 130, nothing printed), not with a traceback; a
+reader that goes away (``docgen check | head -1``) or a terminal that cannot show a
+character never changes the exit code."""
 
 from __future__ import annotations
 
+import os
 import sys
+from typing import Any, TextIO
 
 #: The exit code of a run stopped with Ctrl-C, as shells report SIGINT.
 INTERRUPTED = 130
@@ -15,4 +19,41 @@ def main() -> None:
         from docgen.cli import main as run
     except KeyboardInterrupt:
         sys.exit(INTERRUPTED)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # ``—`` on a latin-1 console: ``\u2014``
+            stream.reconfigure(errors="backslashreplace")
+    sys.stdout = _Unread(sys.stdout)  # type: ignore[assignment]
     run()
+
+
+class _Unread:
+    """Standard output that, once its reader is gone (a closed pipe), sends the rest of
+    the run's output nowhere, so the run ends with its own exit code (0 in sync, 1 on
+    drift) rather than the one a failed write would give."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self) -> None:
+        """From here on, the output (what is still buffered too) goes to the null device."""
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(nowhere, self._stream.fileno())
+        finally:
+            os.close(nowhere)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)

@@ -441,3 +441,29 @@ def test_ctrl_c_while_the_command_line_loads_ends_the_run_quietly(monkeypatch, c
         console.main()
     assert stopped.value.code == 130
     assert capsys.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize(("edited", "code"), [(False, 0), (True, 1)])
+def test_a_reader_that_goes_away_leaves_the_exit_code_as_it_is(example, edited, code):
+    """``docgen check -v | head -1`` under ``pipefail``: in sync is still 0, drift 1."""
+    if edited:
+        example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 12")
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", f"{sys.executable} -m docgen check -v | head -c1"],
+        cwd=example.root,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def test_a_console_that_cannot_show_a_character_still_gets_the_report(example):
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 12")
+    example.edit("profiles.yaml", "one DGX Spark.", "one DGX Spark \u2014 caf\u00e9 \u2713.")
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "docgen", "check"], cwd=example.root, env=env, capture_output=True
+    )
+    assert done.returncode == 1, done.stderr
+    assert "DGX Spark \\u2014 caf\xe9 \\u2713.".encode("latin-1") in done.stdout
