@@ -22,7 +22,7 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # ``—`` on a latin-1 console: ``\u2014``
             stream.reconfigure(errors="backslashreplace")
-    sys.stdout = _Unread(sys.stdout)  # type: ignore[assignment]
+    sys.stdout = _Unread(sys.stdout)
     run()
 
 

@@ -155,19 +155,20 @@ def changelog_gate(
             plan = planned(project, registry)
         _release_of_notes(project, plan, changes, day)  # a note it would refuse is an error
         return []
+    return [_gate_problem(project, ref, changes), *change_kinds.guard_hints(changes)]
+
+
+def _gate_problem(project: Project, ref: str, changes: list[change_kinds.Change]) -> Problem:
+    """The gate's finding, at the first released change."""
     first = change_kinds.released(changes)[0].source
-    where = first.location if first else Location(project.config.registry)
-    return [
-        Problem(
-            f"the registry changed since {ref} "
-            f"({change_kinds.counted(change_kinds.released(changes))}) but "
-            f"there is no new changelog entry or note in {project.config.fragments}/: "
-            "run `docgen changelog` or add a note",
-            where,
-            rule="changelog-gate",
-        ),
-        *change_kinds.guard_hints(changes),
-    ]
+    return Problem(
+        f"the registry changed since {ref} "
+        f"({change_kinds.counted(change_kinds.released(changes))}) but "
+        f"there is no new changelog entry or note in {project.config.fragments}/: "
+        "run `docgen changelog` or add a note",
+        first.location if first else Location(project.config.registry),
+        rule="changelog-gate",
+    )
 
 
 def _new_notes(project: Project, ref: str) -> bool:
