@@ -11,6 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from docgen.io import reads
+from docgen.io.files import as_lf
 from docgen.registry.model import Registry, Source
 
 if TYPE_CHECKING:
@@ -71,7 +72,9 @@ def on_disk(root: reads.Inside, output: Output) -> bool:
     file that cannot be read there, or leads outside, does not)."""
     try:
         real, _info = reads.lookup(os.path.join(root.root, output.path), root)
-        return real is not None and reads.read_bytes(real) == output.text.encode()
+        raw = None if real is None else reads.read_bytes(real)
+        # A checkout's Windows line ends (``core.autocrlf``) hold the same text.
+        return raw is not None and as_lf(raw) == as_lf(output.text.encode())
     except OSError:  # it cannot be read (comparing it again says why)
         return False
 

@@ -164,6 +164,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
             foreign.append(_outside(output))
             continue
         raw = None if info is None else _read(real, output.path)
+        raw = None if raw is None else files.as_lf(raw)  # Windows line ends are no drift
         if raw is None:
             report.changes.append(Change(output.path, NEW, output, None))
             continue
@@ -173,7 +174,7 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
             old = None if same or output.staged else raw.decode("utf-8", errors="replace")
         else:
             old = raw.decode("utf-8", errors="replace")
-            same = old == output.text
+            same = old == output.text or old == output.text.replace("\r\n", "\n")
             old = None if same else old  # a report holds every change: only drift's text
         # A file holding exactly its planned text holds the notice that text carries.
         if output.owned and not same and not _notice_on(raw):

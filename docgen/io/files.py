@@ -36,15 +36,22 @@ OWN_FOLDER = ".docgen-cache"
 
 
 def read_text(project: Project, path: Path) -> str:
-    """A page's text (read by ``read_input``); invalid UTF-8 is a located error at its
-    project path."""
+    """A page's text (read by ``read_input``), its CRLF line ends as LF (a checkout's line
+    ends are git's business, as Jinja reads templates); invalid UTF-8 is a located error
+    at its project path."""
     rel = path.relative_to(project.root).as_posix()
     raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
     try:
-        return raw.decode("utf-8")
+        return as_lf(raw).decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise PageError.at(Location(rel, line), "invalid UTF-8 in page") from None
+
+
+def as_lf(raw: bytes) -> bytes:
+    """``raw`` with its CRLF line ends as LF: a file checked out with Windows line ends
+    (``core.autocrlf``) holds the same text as one with LF."""
+    return raw.replace(b"\r\n", b"\n") if b"\r\n" in raw else raw
 
 
 def vet_name(rel: str) -> str:

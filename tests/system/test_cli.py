@@ -467,3 +467,17 @@ def test_a_console_that_cannot_show_a_character_still_gets_the_report(example):
     )
     assert done.returncode == 1, done.stderr
     assert "DGX Spark \\u2014 caf\xe9 \\u2713.".encode("latin-1") in done.stdout
+
+
+def test_a_checkout_with_windows_line_ends_is_in_sync(example, run):
+    """Git for Windows checks text out with CRLF (``core.autocrlf``): the same text."""
+    for path in example.root.rglob("*"):
+        if path.is_file() and path.suffix in (".mdx", ".yaml", ".j2", ".yml", ".json", ".toml"):
+            path.write_bytes(path.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    assert run(example, "check").exit_code == 0
+    built = run(example, "build")
+    assert "0 written, 0 updated, 0 pruned" in built.stdout, built.stdout
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 12")
+    checked = run(example, "check")
+    assert checked.exit_code == 1, checked.output  # drift, not a file docgen does not own
+    assert "9 generated files are out of sync with the registry" in checked.output
