@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from docgen.terminal import (
     NOTHING_MORE,
@@ -39,7 +40,8 @@ ROOT_HELP = "Project root (holds profiles.yaml and templates/); before or after 
 
 def _root_setter(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
     if value is not None:
-        ctx.ensure_object(State).root = value
+        state = ctx.ensure_object(State)
+        state.root, state.root_given = value, True
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -69,6 +71,7 @@ def cli(
     state = ctx.ensure_object(State)
     state.root, state.registry, state.quiet, state.verbose = root, registry, quiet, verbose
     state.traceback = show_traceback
+    state.root_given = ctx.get_parameter_source("root") is not ParameterSource.DEFAULT
 
 
 def command(

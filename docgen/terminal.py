@@ -33,10 +33,15 @@ class State:
     ) -> None:
         self.root, self.registry, self.quiet, self.verbose = root, registry, quiet, verbose
         self.traceback = traceback
+        self.root_given = False  # --root given: the project is there, not searched for
 
     def project(self) -> Project:
-        from docgen.config import load_project
+        """The project at ``--root``; without it, the nearest from here upward (run from
+        ``docs/``, the project is the folder above)."""
+        from docgen.config import find_project, load_project
 
+        if not self.root_given and self.registry is None:
+            self.root = find_project(self.root)
         return load_project(self.root, self.registry)
 
     def say(self, message: str) -> None:

@@ -49,6 +49,8 @@ def _project_root(config: pytest.Config) -> Path:
     """``--docgen-root``, else the nearest docgen project from where pytest runs up to its
     rootdir (a ``setup.py`` above a project must not take the run away from it), else
     the rootdir."""
+    from docgen.config import holds_project
+
     given = config.getoption("docgen_root")
     if given:
         return Path(given)
@@ -57,18 +59,9 @@ def _project_root(config: pytest.Config) -> Path:
     if here != rootdir and rootdir not in here.parents:
         return rootdir
     for folder in (here, *here.parents):
-        if _holds_project(folder) or folder == rootdir:
+        if holds_project(folder) or folder == rootdir:
             return folder
     return rootdir
-
-
-def _holds_project(folder: Path) -> bool:
-    if (folder / "docgen.toml").is_file() or (folder / "profiles.yaml").is_file():
-        return True
-    try:
-        return "[tool.docgen" in (folder / "pyproject.toml").read_text("utf-8", "replace")
-    except OSError:
-        return False
 
 
 class DocgenFailure(Exception):

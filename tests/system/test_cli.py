@@ -481,3 +481,29 @@ def test_a_checkout_with_windows_line_ends_is_in_sync(example, run):
     checked = run(example, "check")
     assert checked.exit_code == 1, checked.output  # drift, not a file docgen does not own
     assert "9 generated files are out of sync with the registry" in checked.output
+
+
+def test_run_from_a_folder_of_the_project_it_finds_the_project(example, monkeypatch):
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(example.root / "docs" / "inference")
+    assert invoke_cli(["check"]).exit_code == 0
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 12")
+    drift = invoke_cli(["check", "--format", "json"])
+    assert drift.exit_code == 1
+    assert '"file": "profiles.yaml"' in drift.stdout  # named from the project's root
+    # --root names the project itself: nothing is searched for then.
+    assert invoke_cli(["--root", ".", "check"]).stderr == (
+        "profiles.yaml: error: registry file not found\n"
+    )
+
+
+def test_init_in_a_folder_of_a_project_makes_a_project_there(example, monkeypatch):
+    from conftest import invoke_cli
+
+    (example.root / "demo").mkdir()
+    monkeypatch.chdir(example.root / "demo")
+    made = invoke_cli(["init", "-q"])
+    assert made.exit_code == 0, made.output
+    assert (example.root / "demo" / "profiles.yaml").is_file()
+    assert invoke_cli(["check"]).exit_code == 0  # the nearest project: this one
