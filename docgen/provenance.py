@@ -13,7 +13,7 @@ def profile_sources(profile: Profile) -> tuple[Source, ...]:
         out.append(profile.image.source)
     out += [a.source for a in profile.args]
     for override in profile.overrides:
-        out += [override.source, *(a.source for a in override.args)]
+        out += [override.source, *(a.source for a in override.args), *override.texts]
     return tuple(out)
 
 

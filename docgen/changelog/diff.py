@@ -274,19 +274,10 @@ def _override_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterat
                 override.source,
                 {**ctx, "override": override},
             )
-        elif (
-            _override_text(before[oid]) != _override_text(override)
-            or before[oid].tradeoffs != override.tradeoffs
-            or before[oid].summary != override.summary
-        ):
+        elif (shown := _override_difference(before[oid], override)) is not None:
+            was, now, where = shown
             yield Change(
-                "override-changed",
-                new.id,
-                oid,
-                _override_text(before[oid]),
-                _override_text(override),
-                override.source,
-                {**ctx, "override": override},
+                "override-changed", new.id, oid, was, now, where, {**ctx, "override": override}
             )
     for oid, override in before.items():
         if oid not in after:
@@ -303,6 +294,18 @@ def _override_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterat
 
 def _override_text(override: Override) -> str:
     return " ".join(override.tokens)
+
+
+def _override_difference(old: Override, new: Override) -> tuple[str, str, Source] | None:
+    """What of an override changed, as ``diff`` shows it: its args, else its summary (at
+    the summary's line), else its tradeoffs; None when nothing did."""
+    if _override_text(old) != _override_text(new):
+        return _override_text(old), _override_text(new), new.source
+    if old.summary != new.summary:
+        return old.summary, new.summary, new.texts[0] if new.texts else new.source
+    if old.tradeoffs != new.tradeoffs:
+        return " / ".join(old.tradeoffs), " / ".join(new.tradeoffs), new.source
+    return None
 
 
 def _image_key(profile: Profile) -> tuple[str, str]:

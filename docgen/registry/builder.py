@@ -233,12 +233,16 @@ class Builder:
 
     def override(self, base: KeyPath, oid: str, o: dict[str, Any]) -> Override:
         keypath = (*base, "overrides", oid)
+        tradeoffs = tuple(o.get("tradeoffs") or ())
+        texts = [self.src(*keypath, "summary", text=o["summary"])]
+        texts += [self.src(*keypath, "tradeoffs", i, text=t) for i, t in enumerate(tradeoffs)]
         return Override(
             oid,
             o["summary"],
             self.args((*keypath, "args"), o["args"]),
-            tuple(o.get("tradeoffs") or ()),
+            tradeoffs,
             self.src(*keypath),
+            tuple(texts),
         )
 
     def evidence(self, base: KeyPath, index: int, e: dict[str, Any]) -> Evidence:

@@ -156,6 +156,9 @@ class Override:
     args: tuple[Arg, ...]
     tradeoffs: tuple[str, ...]
     source: Source
+    #: Where its summary, then each tradeoff, stands, with its text (what blame and
+    #: ``diff`` name when only the words change).
+    texts: tuple[Source, ...] = field(default=(), compare=False)
 
     @property
     def tokens(self) -> tuple[str, ...]:

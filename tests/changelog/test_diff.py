@@ -412,8 +412,8 @@ EDITS = [
             )
         ],
     ),
-    # An override's summary and tradeoffs are not part of its command, so old and new
-    # (the override's arguments) read the same; the change is still reported.
+    # An override whose command stays as it was shows what did change: its summary (at
+    # the summary's line), else its tradeoffs.
     Edit(
         "override-summary-changed",
         BASE,
@@ -422,10 +422,10 @@ EDITS = [
             change(
                 "override-changed",
                 "vllm.box.tiny",
-                source(f"{TINY}.overrides.small", 44, 7),
+                source(f"{TINY}.overrides.small.summary", 45, 9),
                 name="small",
-                old="--gpu-memory-utilization 0.3",
-                new="--gpu-memory-utilization 0.3",
+                old="Use less memory.",
+                new="Use much less memory.",
             )
         ],
     ),
@@ -439,8 +439,8 @@ EDITS = [
                 "vllm.box.tiny",
                 source(f"{TINY}.overrides.small", 44, 7),
                 name="small",
-                old="--gpu-memory-utilization 0.3",
-                new="--gpu-memory-utilization 0.3",
+                old="It lowers throughput.",
+                new="It halves throughput.",
             )
         ],
     ),
@@ -454,8 +454,8 @@ EDITS = [
                 "vllm.box.tiny",
                 source(f"{TINY}.overrides.small", 44, 7),
                 name="small",
-                old="--gpu-memory-utilization 0.3",
-                new="--gpu-memory-utilization 0.3",
+                old="It lowers throughput.",
+                new="It lowers throughput. / It needs a restart.",
             )
         ],
     ),

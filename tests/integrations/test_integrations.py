@@ -258,3 +258,20 @@ def test_init_puts_a_relative_directory_under_the_root_as_registry_does(tmp_path
     result = run(Project(elsewhere), "init", "sub")  # the run names --root elsewhere
     assert result.exit_code == 0, result.output
     assert (elsewhere / "sub" / "profiles.yaml").is_file()
+
+
+def test_an_overrides_words_are_the_registry_entries_behind_its_pages(example, run):
+    # A word of an override's summary changed: its summary is behind every drifted page
+    # (it was blamed on the host whose name the sentence also holds, or on nothing).
+    run(example, "build")
+    example.edit("profiles.yaml", "on one DGX Spark.", "on one DGX Spark host.")
+    checked = run(example, "check")
+    summary = (
+        "  registry entry behind it: profiles.yaml:121:9 profiles.vllm.dgx-spark-gb10.single."
+        "qwen3-6-35b-a3b-nvfp4.overrides.bounded-long-context.summary"
+    )
+    drifted = checked.stdout.count(": error: out of date with the registry")
+    assert drifted == 8 and checked.stdout.splitlines().count(summary) == 8, checked.stdout
+    example.edit("profiles.yaml", "It does not guarantee", "It cannot guarantee")
+    tradeoff = run(example, "check").stdout
+    assert "overrides.bounded-long-context.tradeoffs.[1]" in tradeoff
