@@ -156,9 +156,7 @@ class Override:
     args: tuple[Arg, ...]
     tradeoffs: tuple[str, ...]
     source: Source
-    #: Where its summary, then each tradeoff, stands, with its text (what blame and
-    #: ``diff`` name when only the words change).
-    texts: tuple[Source, ...] = field(default=(), compare=False)
+    texts: tuple[Source, ...] = field(default=(), compare=False)  # summary, tradeoffs
 
     @property
     def tokens(self) -> tuple[str, ...]:
