@@ -129,10 +129,9 @@ def test_a_crlf_page_declares_its_agents_in_its_frontmatter(
         "one.beta.generated.mdx",
     ]
     beta = (variants_dir / "one.beta.generated.mdx").read_bytes().decode()
-    assert beta.startswith(
-        '---\r\ntitle: "x"\r\nagent-variants: ["alpha", "beta"]\r\n---\r\n\n{/* '
-    )
-    assert beta.endswith(" */}\nRun `acme-beta`.\r\n")
+    # The page is read with its CRLF line ends as LF: a variant has one kind of line end.
+    assert beta.startswith('---\ntitle: "x"\nagent-variants: ["alpha", "beta"]\n---\n\n{/* ')
+    assert beta.endswith(" */}\nRun `acme-beta`.\n")
     assert run(project, "check").exit_code == 0
 
 
