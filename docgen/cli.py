@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -317,7 +318,8 @@ def init(state: State, directory: Path | None) -> None:
         state.say(f"create {path}")
     shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
     shown = str(target) if shown.startswith("..") else shown
-    state.say(f"next: {'' if shown == '.' else f'cd {shown} && '}docgen check && mkdocs serve")
+    go = "" if shown == "." else f"cd {shlex.quote(shown)} && "
+    state.say(f"next: {go}docgen check && mkdocs serve")
 
 
 def main(args: list[str] | None = None) -> None:

@@ -4,6 +4,7 @@ bar, located errors on stderr with exit code 2, and the last line of defence aga
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -59,7 +60,10 @@ class State:
 
 
 def styled(line: str) -> str:
-    """A diff line styled for a terminal (click drops the colour when piped)."""
+    """A diff line styled for a terminal (click drops the colour when piped; none at all
+    with ``NO_COLOR`` set, or on a ``TERM=dumb`` terminal)."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return line
     for prefix, style in (("+++", {"bold": True}), ("---", {"bold": True}), ("+", {"fg": "green"})):
         if line.startswith(prefix):
             return click.style(line, **style)

@@ -34,6 +34,8 @@ def base_registry(
     if since is not None:
         return diff.registry_at(project, since, option)
     assert since_file is not None
+    if not since_file:  # "" would name the project's own folder
+        raise ConfigError.at(Location("--since-file"), "give the file of the older registry")
     return diff.registry_file(project, since_file)
 
 

@@ -507,3 +507,33 @@ def test_init_in_a_folder_of_a_project_makes_a_project_there(example, monkeypatc
     assert made.exit_code == 0, made.output
     assert (example.root / "demo" / "profiles.yaml").is_file()
     assert invoke_cli(["check"]).exit_code == 0  # the nearest project: this one
+
+
+def test_no_color_and_a_dumb_terminal_get_a_plain_diff(monkeypatch):
+    from docgen.terminal import styled
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert styled("+added") != "+added"  # styled on a terminal by default
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert styled("+added") == "+added"
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setenv("TERM", "dumb")
+    assert styled("-removed") == "-removed"
+
+
+def test_init_says_how_to_enter_a_folder_whose_name_has_a_space(tmp_path, monkeypatch):
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(tmp_path)
+    made = invoke_cli(["init", "my demo"])
+    assert made.exit_code == 0, made.output
+    assert made.stdout.splitlines()[-1] == "next: cd 'my demo' && docgen check && mkdocs serve"
+
+
+def test_an_empty_since_file_is_refused_at_its_option(example, run):
+    result = run(example, "diff", "--since-file", "")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--since-file: error: give the file of the older registry\n",
+    )
