@@ -111,7 +111,10 @@ def _summary(doc: str) -> str:
 def base_options(func: Callable[..., None]) -> Any:
     """``--since REF`` and ``--since-file FILE``: exactly one names the older registry."""
     ref = "The older registry is the one at git revision REF (this or --since-file)."
-    given = "The older registry is this file (this or --since)."
+    given = (
+        "The older registry is this file (this or --since); '-' reads it from standard "
+        "input (git show REV:profiles.yaml | docgen diff --since-file -)."
+    )
     with_file = click.option("--since-file", metavar="FILE", help=given)(func)
     return click.option("--since", metavar="REF", help=ref)(with_file)
 

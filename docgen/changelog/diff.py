@@ -8,6 +8,7 @@ the registry node behind it (in the newer state where it exists, else the older)
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from docgen.changelog import git
 from docgen.changelog.changes import Change, arg_value, shown
 from docgen.changelog.shared_diff import args_reordered, shared_changes
 from docgen.config import Project
-from docgen.errors import DocgenError, RegistryError
+from docgen.errors import DocgenError, Location, RegistryError
 from docgen.io import files
 from docgen.registry.load import load_bytes, unchecked
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
@@ -34,10 +35,19 @@ def registry_file(project: Project, path: str) -> Registry:
     named, so it may lie anywhere, but it is read as the registry is (a regular file of at
     most ``MAX_BYTES``; never a FIFO or a device). A name inside the project is read only
     inside it: a link there that leads out (untrusted, as the tree is) is refused."""
+    if path == "-":  # standard input: ``git show REV:profiles.yaml | docgen diff ...``
+        raw = sys.stdin.buffer.read(files.MAX_BYTES + 1)
+        if len(raw) > files.MAX_BYTES:
+            raise RegistryError.at(Location(STDIN), f"the registry is over {files.MAX_BYTES} bytes")
+        return _history(raw, STDIN)
     target = Path(os.path.normpath(project.root / path))  # an absolute path stays itself
     inside = files.Inside(project.root) if target.is_relative_to(project.root) else None
     raw = files.read_input_bytes(target, inside, "registry", display=path)
     return _history(raw, path)
+
+
+#: How the older registry read from standard input is named in locations.
+STDIN = "<stdin>"
 
 
 def _history(raw: bytes, name: str) -> Registry:

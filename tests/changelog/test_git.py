@@ -276,3 +276,27 @@ def test_a_registry_linked_from_outside_the_repository_has_no_history(repo, tmp_
     assert str(caught.value) == (
         "--since: error: profiles.yaml leads outside the git repository: git has no history of it"
     )
+
+
+def test_the_older_registry_may_come_from_standard_input(make_project, run):
+    import sys
+
+    project = make_project()
+    project.write("old.yaml", MINIMAL_REGISTRY)
+    project.write("profiles.yaml", TUNED)
+    from_file = run(project, "diff", "--since-file", "old.yaml").stdout
+    piped = subprocess.run(
+        [sys.executable, "-m", "docgen", "--root", str(project.root), "diff", "--since-file", "-"],
+        input=MINIMAL_REGISTRY.encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.decode() == from_file
+    broken = subprocess.run(
+        [sys.executable, "-m", "docgen", "--root", str(project.root), "diff", "--since-file", "-"],
+        input=b"schema: [\n",
+        capture_output=True,
+        check=False,
+    )
+    assert broken.returncode == 2 and broken.stderr.decode().startswith("<stdin>:"), broken.stderr
