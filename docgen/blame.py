@@ -10,6 +10,7 @@ import json
 import re
 import shlex
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docgen.outputs import Output
@@ -50,7 +51,7 @@ def attribute(
         both = f"{added}\n{removed}"
         return [s for s in output.sources if s.text and _count(s.text, both)]
     # Many entries hold the same text (a port, a flag's value): each text is counted once.
-    texts = {s.text for s in output.sources if s.text and s.text in added}
+    texts = {s.text for s in output.sources if s.text and _shown(s.text, added)}
     oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
     shown = [s for s in output.sources if s.text in oftener]
     changed = [s for s in shown if (s.keypath, s.text) not in kept]
@@ -120,5 +121,28 @@ def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
 
 
 def _count(text: str, haystack: str) -> int:
-    """Occurrences of ``text`` not followed by a word character (``1`` is not in ``12``)."""
-    return len(re.findall(re.escape(text) + r"(?![\w.])", haystack))
+    """Occurrences of ``text`` not followed by a word character (``1`` is not in ``12``),
+    an argument's (``--max-num-seqs 2``) also as its tokens in a JSON array, as an
+    override's ``..._EXTRA_ARGS_JSON='["--max-num-seqs","2"]'`` shows them."""
+    found = len(re.findall(re.escape(text) + r"(?![\w.])", haystack))
+    arrays = '"--' in haystack and (array := _in_array(text))
+    return found + (haystack.count(array) if arrays else 0)
+
+
+def _shown(text: str, haystack: str) -> bool:
+    if text in haystack:
+        return True
+    return '"--' in haystack and bool((array := _in_array(text)) and array in haystack)
+
+
+@lru_cache(maxsize=4096)
+def _in_array(text: str) -> str:
+    """An argument's tokens as they stand in a JSON array (``"--x","2"``); "" for a text
+    that is no argument."""
+    if not text.startswith("--"):
+        return ""
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        return ""
+    return ",".join(json.dumps(t) for t in tokens) if len(tokens) > 1 else ""

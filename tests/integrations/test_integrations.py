@@ -275,3 +275,17 @@ def test_an_overrides_words_are_the_registry_entries_behind_its_pages(example, r
     example.edit("profiles.yaml", "It does not guarantee", "It cannot guarantee")
     tradeoff = run(example, "check").stdout
     assert "overrides.bounded-long-context.tradeoffs.[1]" in tradeoff
+
+
+def test_an_override_arg_shown_in_a_json_array_is_behind_its_pages(example, run):
+    # The page shows the override as NEMOCLAW_VLLM_EXTRA_ARGS_JSON='[..."--max-num-seqs","2"...]'.
+    run(example, "build")
+    example.edit("profiles.yaml", "          max-num-seqs: 1\n", "          max-num-seqs: 2\n")
+    report = json.loads(run(example, "check", "--format", "json").stdout)
+    drifted = [f for f in report["files"] if f["status"] != "unchanged"]
+    key = (
+        "profiles.vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.overrides."
+        "bounded-long-context.args.max-num-seqs"
+    )
+    assert len(drifted) == 9  # (outside git, another profile's equal value shows too)
+    assert all(key in [s["key"] for s in f["sources"]] for f in drifted), drifted
