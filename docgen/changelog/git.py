@@ -163,9 +163,8 @@ def _bytes(cwd: Path, *args: str, what: str, at: Location) -> bytes:
     ``what``."""
     done = _run(cwd, *args, at=at)
     if done.returncode != 0:
-        raise ConfigError.at(
-            at, f"cannot read {what}: {_decode(done.stderr).strip() or 'git failed'}"
-        )
+        said = " ".join(_decode(done.stderr).split())  # git's lines, on the error's one
+        raise ConfigError.at(at, f"cannot read {what}: {said or 'git failed'}")
     return done.stdout
 
 

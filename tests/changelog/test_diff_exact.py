@@ -352,3 +352,18 @@ def test_a_profile_that_stops_omitting_launcher_parts_lists_what_it_omitted(make
         "profiles.yaml:33:3: launcher-changed vllm.box.tiny omit_args: --port, --host -> --host",
         "2 semantic changes",
     ]
+
+
+def test_a_git_message_of_several_lines_is_said_on_the_errors_one(committed, run, stand_in_git):
+    # git's "dubious ownership" advice runs over several lines.
+    stand_in_git(
+        "--show-toplevel",
+        "printf 'fatal: detected dubious ownership\\nTo add an exception:\\n\\n  git config\\n' >&2;"
+        " exit 128",
+    )
+    result = run(committed, "diff", "--since", "HEAD")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--since: error: cannot read a git repository: fatal: detected dubious ownership "
+        "To add an exception: git config\n",
+    )
