@@ -358,8 +358,8 @@ def test_a_git_message_of_several_lines_is_said_on_the_errors_one(committed, run
     # git's "dubious ownership" advice runs over several lines.
     stand_in_git(
         "--show-toplevel",
-        "printf 'fatal: detected dubious ownership\\nTo add an exception:\\n\\n  git config\\n' >&2;"
-        " exit 128",
+        "printf 'fatal: detected dubious ownership\\nTo add an exception:\\n\\n"
+        "  git config\\n' >&2; exit 128",
     )
     result = run(committed, "diff", "--since", "HEAD")
     assert (result.exit_code, result.stderr) == (
