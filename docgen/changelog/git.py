@@ -122,11 +122,13 @@ def changed_since(project: Project, ref: str, folder: str, option: str = SINCE) 
     (no git is an error at ``option``)."""
     at = Location(option)
     # Without renames, a moved file is its old name deleted and its new name added.
-    diff = ("diff", "--name-only", "--no-renames", "--relative", ref, "--", folder)
+    # -z: each name as it is (a space, or a name git would quote), ended by NUL
+    diff = ("diff", "-z", "--name-only", "--no-renames", "--relative", ref, "--", folder)
     changed = _run(project.root, *diff, at=at)
-    others = ("ls-files", "--others", "--exclude-standard", "--", folder)
+    others = ("ls-files", "-z", "--others", "--exclude-standard", "--", folder)
     untracked = _run(project.root, *others, at=at)
-    return _decode(changed.stdout).split() + _decode(untracked.stdout).split()
+    names = _decode(changed.stdout).split("\0") + _decode(untracked.stdout).split("\0")
+    return [name for name in names if name]
 
 
 def ignored(project: Project, paths: list[str]) -> set[str]:

@@ -247,3 +247,16 @@ def test_a_branch_is_judged_from_where_it_left_the_revision(make_project):
     assert [p.rule for p in changelog_gate(load_project(project.root), "main")] == [
         "changelog-gate"
     ]
+
+
+@pytest.mark.parametrize("name", ["my note.md", "\u00e9t\u00e9.md", "q\"uote.md"])
+def test_a_new_note_of_any_name_counts(make_project, name):
+    # git quotes such names in its plain listing: they must still be the notes they are.
+    project = committed_files(make_project, {"site/profiles.yaml": MINIMAL_REGISTRY})
+    project.write("site/profiles.yaml", TUNED)
+    project.write(f"site/changelog.d/{name}", "Tuned memory.\n")
+    site = load_project(project.root / "site")
+    assert changelog_gate(site, "HEAD") == []
+    git(project.root, "add", "-A")
+    git(project.root, "commit", "-qm", "note")
+    assert changelog_gate(site, "HEAD~1") == []
