@@ -85,25 +85,6 @@ def setting_in(text: str, file: str, key: str) -> object:
     return data.get(key) if isinstance(data, dict) else None
 
 
-def holds_project(folder: Path) -> bool:
-    """Whether ``folder`` holds a docgen project: ``docgen.toml``, a ``pyproject.toml``
-    with ``[tool.docgen]``, or a registry by the default name."""
-    if (folder / "docgen.toml").is_file() or (folder / Config().registry).is_file():
-        return True
-    try:
-        return "[tool.docgen" in (folder / "pyproject.toml").read_text("utf-8", "replace")
-    except OSError:
-        return False
-
-
-def find_project(start: Path) -> Path:
-    """The nearest folder from ``start`` upward that holds a project; ``start`` when none
-    does (its errors then say what is missing there)."""
-    here = start.absolute()
-    found = next((f for f in (here, *here.parents) if holds_project(f)), None)
-    return start if found is None or found == here else found
-
-
 #: Longest file or folder name file systems hold (NAME_MAX on Linux and macOS).
 NAME_BYTES = 255
 PATH_FIELDS = (

@@ -39,7 +39,8 @@ class State:
     def project(self) -> Project:
         """The project at ``--root``; without it, the nearest from here upward (run from
         ``docs/``, the project is the folder above)."""
-        from docgen.config import find_project, load_project
+        from docgen.config import load_project
+        from docgen.discovery import find_project
 
         if not self.root_given and self.registry is None:
             self.root = find_project(self.root)

@@ -14,7 +14,7 @@ from conftest import REPO
 
 PACKAGE = REPO / "docgen"
 LAYERS = [
-    {"errors", "setting_values", "settings_file", "config", "heap", "parallel"},
+    {"errors", "setting_values", "settings_file", "config", "discovery", "heap", "parallel"},
     {"io"},
     {"vllm"},
     {"registry"},

@@ -49,7 +49,7 @@ def _project_root(config: pytest.Config) -> Path:
     """``--docgen-root``, else the nearest docgen project from where pytest runs up to its
     rootdir (a ``setup.py`` above a project must not take the run away from it), else
     the rootdir."""
-    from docgen.config import holds_project
+    from docgen.discovery import holds_project
 
     given = config.getoption("docgen_root")
     if given:

@@ -249,7 +249,7 @@ def test_a_branch_is_judged_from_where_it_left_the_revision(make_project):
     ]
 
 
-@pytest.mark.parametrize("name", ["my note.md", "\u00e9t\u00e9.md", "q\"uote.md"])
+@pytest.mark.parametrize("name", ["my note.md", "\u00e9t\u00e9.md", 'q"uote.md'])
 def test_a_new_note_of_any_name_counts(make_project, name):
     # git quotes such names in its plain listing: they must still be the notes they are.
     project = committed_files(make_project, {"site/profiles.yaml": MINIMAL_REGISTRY})

@@ -537,3 +537,48 @@ def test_an_empty_since_file_is_refused_at_its_option(example, run):
         2,
         "--since-file: error: give the file of the older registry\n",
     )
+
+
+def test_the_search_for_the_project_stops_at_the_repository_and_reads_no_fifo(
+    tmp_path, monkeypatch
+):
+    from conftest import invoke_cli
+
+    from docgen.discovery import find_project
+
+    outer = tmp_path / "outer"
+    assert invoke_cli(["init", "-q", str(outer)]).exit_code == 0
+    inner = outer / "vendor" / "inner"
+    (inner / ".git").mkdir(parents=True)  # another repository inside the project
+    (inner / "sub").mkdir()
+    assert find_project(inner / "sub") == inner / "sub"  # not outer: git's boundary
+    assert find_project(outer / "docs") == outer
+    os.mkfifo(tmp_path / "pyproject.toml")  # never opened: docgen reads no FIFO
+    lone = tmp_path / "lone"
+    lone.mkdir()
+    assert find_project(lone) == lone
+    monkeypatch.chdir(lone)
+    missing = invoke_cli(["validate"])
+    assert (missing.exit_code, missing.stderr) == (
+        2,
+        "profiles.yaml: error: registry file not found\n",
+    )
+    # A folder another user owns is never searched: a project planted there is not ours.
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(outer).st_uid + 1)
+    assert find_project(outer / "docs") == outer / "docs"
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        ("[tool.docgen]\ndocs = 'd'\n", True),
+        ("[tool.docgen.routes]\n", True),
+        ("[tool.docgen-lint]\n", False),
+        ("# [tool.docgen]\n", False),
+    ],
+)
+def test_a_pyproject_holds_a_project_only_with_a_docgen_table(tmp_path, text, holds):
+    from docgen.discovery import holds_project
+
+    (tmp_path / "pyproject.toml").write_text(text, "utf-8")
+    assert holds_project(tmp_path) is holds

@@ -1,0 +1,56 @@
+"""Where a project is: the folder that holds docgen's settings or its registry, found
+from a folder upward (``docgen`` run in ``docs/`` works on the project above)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from docgen.config import Config
+
+
+def holds_project(folder: Path) -> bool:
+    """Whether ``folder`` holds a docgen project: ``docgen.toml``, a ``pyproject.toml``
+    with a ``[tool.docgen]`` table, or a registry by the default name (a regular file
+    each: a FIFO is never opened)."""
+    if (folder / "docgen.toml").is_file() or (folder / Config().registry).is_file():
+        return True
+    pyproject = folder / "pyproject.toml"
+    try:
+        if not pyproject.is_file():
+            return False
+        with pyproject.open("rb") as held:
+            text = held.read(_PYPROJECT_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return _DOCGEN_TABLE.search(text) is not None
+
+
+_PYPROJECT_BYTES = 1_000_000
+_DOCGEN_TABLE = re.compile(r"^[ \t]*\[[ \t]*tool\.docgen[ \t]*[.\]]", re.MULTILINE)
+
+
+def find_project(start: Path) -> Path:
+    """The nearest folder from ``start`` upward that holds a project; ``start`` when none
+    does (its errors then say what is missing there). The search, as git's for its
+    repository, never leaves the git repository ``start`` lies in, nor enters a folder
+    another user owns (a project planted in a shared ``/tmp`` is none of this user's)."""
+    here = start.absolute()
+    for folder in (here, *here.parents):
+        if not _own(folder):
+            break
+        if holds_project(folder):
+            return start if folder == here else folder
+        if os.path.lexists(folder / ".git"):
+            break  # the repository's top: a project above it is another's
+    return start
+
+
+def _own(folder: Path) -> bool:
+    """Whether this user owns ``folder`` (always, where owners are not known)."""
+    getuid = getattr(os, "geteuid", None)
+    try:
+        return getuid is None or folder.stat().st_uid == getuid()
+    except OSError:
+        return False
