@@ -253,7 +253,8 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
     from docgen.changelog.changes import counted
     from docgen.verbs.releases import changes_since
 
-    _registry, changes = changes_since(state.project(), since, since_file)
+    project = state.project()
+    _registry, changes = changes_since(project, since, state.given_file(since_file))
     if fmt == "json":
         payload = {"version": 1, "changes": [c.as_json() for c in changes]}
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
@@ -274,7 +275,9 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     from docgen.report import written_line
     from docgen.verbs.releases import write_changelog
 
-    written = write_changelog(state.project(), dry_run=dry_run, notify=notify, **options)
+    project = state.project()
+    options["since_file"] = state.given_file(options["since_file"])
+    written = write_changelog(project, dry_run=dry_run, notify=notify, **options)
     if dry_run:
         click.echo(written.section, nl=False)
         return

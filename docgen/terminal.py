@@ -35,6 +35,7 @@ class State:
         self.root, self.registry, self.quiet, self.verbose = root, registry, quiet, verbose
         self.traceback = traceback
         self.root_given = False  # --root given: the project is there, not searched for
+        self.found_above = False  # the project was found above the folder docgen runs in
 
     def project(self) -> Project:
         """The project at ``--root``; without it, the nearest from here upward (run from
@@ -43,8 +44,18 @@ class State:
         from docgen.discovery import find_project
 
         if not self.root_given and self.registry is None:
-            self.root = find_project(self.root)
+            found = find_project(self.root)
+            self.found_above = found != self.root
+            self.root = found
         return load_project(self.root, self.registry)
+
+    def given_file(self, path: str | None) -> str | None:
+        """A file named on the command line (``--since-file``), for the project: relative
+        to its root as given, unless the project was found above the folder docgen runs
+        in, where it is a path from that folder (made absolute)."""
+        if path and self.found_above and path != "-" and not os.path.isabs(path):
+            return os.path.abspath(path)
+        return path
 
     def say(self, message: str) -> None:
         if not self.quiet:

@@ -582,3 +582,18 @@ def test_a_pyproject_holds_a_project_only_with_a_docgen_table(tmp_path, text, ho
 
     (tmp_path / "pyproject.toml").write_text(text, "utf-8")
     assert holds_project(tmp_path) is holds
+
+
+def test_a_file_named_from_a_folder_below_the_project_is_read_from_there(example, monkeypatch):
+    from conftest import invoke_cli
+
+    (example.root / "docs" / "old.yaml").write_text(
+        example.read("profiles.yaml").replace("max-num-seqs: 16", "max-num-seqs: 12"), "utf-8"
+    )
+    (example.root / "old.yaml").write_text(example.read("profiles.yaml"), "utf-8")
+    monkeypatch.chdir(example.root / "docs")
+    found = invoke_cli(["diff", "--since-file", "old.yaml"])
+    assert found.exit_code == 0, found.output
+    assert "1 semantic change" in found.output  # docs/old.yaml, not the project's old.yaml
+    given = invoke_cli(["--root", "..", "diff", "--since-file", "old.yaml"])
+    assert "0 semantic changes" in given.output  # with --root, from the root as before
