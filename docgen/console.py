@@ -22,7 +22,8 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # ``—`` on a latin-1 console: ``\u2014``
             stream.reconfigure(errors="backslashreplace")
-    sys.stdout = _Unread(sys.stdout)
+    if sys.stdout is not None:  # None: started with standard output closed (``>&-``)
+        sys.stdout = _Unread(sys.stdout)
     run()
 
 

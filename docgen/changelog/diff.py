@@ -36,6 +36,8 @@ def registry_file(project: Project, path: str) -> Registry:
     most ``MAX_BYTES``; never a FIFO or a device). A name inside the project is read only
     inside it: a link there that leads out (untrusted, as the tree is) is refused."""
     if path == "-":  # standard input: ``git show REV:profiles.yaml | docgen diff ...``
+        if sys.stdin is None:  # started with it closed (``<&-``)
+            raise RegistryError.at(Location("--since-file"), "there is no standard input to read")
         raw = sys.stdin.buffer.read(files.MAX_BYTES + 1)
         if len(raw) > files.MAX_BYTES:
             raise RegistryError.at(Location(STDIN), f"the registry is over {files.MAX_BYTES} bytes")

@@ -597,3 +597,21 @@ def test_a_file_named_from_a_folder_below_the_project_is_read_from_there(example
     assert "1 semantic change" in found.output  # docs/old.yaml, not the project's old.yaml
     given = invoke_cli(["--root", "..", "diff", "--since-file", "old.yaml"])
     assert "0 semantic changes" in given.output  # with --root, from the root as before
+
+
+def test_a_closed_output_or_input_leaves_the_verdict_as_it_is(example):
+    def shell(command: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["bash", "-c", f"{sys.executable} -m docgen {command}"],
+            cwd=example.root,
+            capture_output=True,
+            text=True,
+        )
+
+    closed_out = shell("check >&-")
+    assert (closed_out.returncode, closed_out.stderr) == (0, "")
+    closed_in = shell("diff --since-file - <&-")
+    assert (closed_in.returncode, closed_in.stderr) == (
+        2,
+        "--since-file: error: there is no standard input to read\n",
+    )
