@@ -7,6 +7,7 @@ docgen (one line; ``--traceback`` prints the traceback too); 130 interrupted.
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import json
 import os
@@ -220,7 +221,7 @@ def serve_command(
     command = effective_command(state.project(), profile, override_name, extra_args_json)
     if fmt == "json":
         shape = {"before": [list(s) for s in command.steps], "env": dict(command.env)}
-        click.echo(json.dumps({**shape, "argv": command.argv}, ensure_ascii=False))
+        click.echo(json.dumps({**shape, "argv": command.argv}, ensure_ascii=_ascii_out()))
     else:
         click.echo(command.shell(multiline=False))
 
@@ -257,7 +258,7 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
     _registry, changes = changes_since(project, since, state.given_file(since_file))
     if fmt == "json":
         payload = {"version": 1, "changes": [c.as_json() for c in changes]}
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=_ascii_out()))
         return
     for change in changes:
         click.echo(str(change))
@@ -326,6 +327,13 @@ def init(state: State, directory: Path | None) -> None:
     shown = str(target) if shown.startswith("..") else shown
     go = "" if shown == "." else f"cd {shlex.quote(shown)} && "
     state.say(f"next: {go}docgen check && mkdocs serve")
+
+
+def _ascii_out() -> bool:
+    """Whether JSON must escape every character beyond ASCII: standard output's encoding
+    cannot write them all (a latin-1 console), and a ``\\U`` escape is no JSON."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    return codecs.lookup(encoding).name not in ("utf-8", "utf-16", "utf-32")
 
 
 def main(args: list[str] | None = None) -> None:

@@ -615,3 +615,21 @@ def test_a_closed_output_or_input_leaves_the_verdict_as_it_is(example):
         2,
         "--since-file: error: there is no standard input to read\n",
     )
+
+
+def test_json_on_a_console_that_cannot_show_a_character_is_still_json(example):
+    (example.root / "old.yaml").write_text(example.read("profiles.yaml"), "utf-8")
+    example.edit(
+        "profiles.yaml", "notes: Supported override.", 'notes: "Supported \U0001f600 override."'
+    )
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "docgen", "diff", "--since-file", "old.yaml", "--format", "json"],
+        cwd=example.root,
+        env=env,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout.decode("latin-1"))
+    assert any("\U0001f600" in str(c.get("new")) for c in payload["changes"]), payload
