@@ -285,7 +285,9 @@ def _page_unit(
     output = None
     if regions.has_markers(text):
         text = regions.fill(rel, text, renderer, custom)
-        output = Output(rel, text, rel, kind="region")
+        # The page is the author's: written back with the line ends it has (CRLF or LF).
+        written = text.replace("\n", "\r\n") if files.crlf(project, path) else text
+        output = Output(rel, written, rel, kind="region")
     kept = "" if output is not None else text
     if not variants.is_shared(text, reg.product.cli_token):
         return _Unit(rel, output, published=True, text=kept)

@@ -48,6 +48,13 @@ def read_text(project: Project, path: Path) -> str:
         raise PageError.at(Location(rel, line), "invalid UTF-8 in page") from None
 
 
+def crlf(project: Project, path: Path) -> bool:
+    """Whether every line of the page at ``path`` ends with CRLF (a Windows checkout)."""
+    rel = path.relative_to(project.root).as_posix()
+    raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
+    return b"\r\n" in raw and raw.count(b"\n") == raw.count(b"\r\n")
+
+
 def as_lf(raw: bytes) -> bytes:
     """``raw`` with its CRLF line ends as LF: a file checked out with Windows line ends
     (``core.autocrlf``) holds the same text as one with LF."""

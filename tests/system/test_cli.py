@@ -633,3 +633,14 @@ def test_json_on_a_console_that_cannot_show_a_character_is_still_json(example):
     assert done.returncode == 0, done.stderr
     payload = json.loads(done.stdout.decode("latin-1"))
     assert any("\U0001f600" in str(c.get("new")) for c in payload["changes"]), payload
+
+
+def test_a_region_page_with_windows_line_ends_keeps_them(make_project, run):
+    page = "---\r\ntitle: H\r\n---\r\n\r\nIntro.\r\n\r\n{/* docgen:begin models-table */}\r\n"
+    page += "{/* docgen:end */}\r\n\r\nOutro.\r\n"
+    project = make_project(files={"docs/hand.mdx": page})
+    assert run(project, "build").exit_code == 0
+    written = (project.root / "docs/hand.mdx").read_bytes()
+    assert b"| Slug |" in written and written.count(b"\n") == written.count(b"\r\n")
+    assert written.startswith(page.split("{/*")[0].encode())  # every byte outside as written
+    assert run(project, "check").exit_code == 0
