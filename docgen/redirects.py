@@ -6,7 +6,8 @@ path-to-regexp pattern: ``:name`` matches one segment, ``:name?`` one or none,
 ``:name+`` one or more, ``:name*`` (or a bare ``*``) any number, and the destination
 takes what each matched. A route resolves when it is published or when its redirects
 lead to a published route (or to another site); a source docgen cannot read (a
-parameter with its own regular expression) leads nowhere.
+parameter with its own regular expression, or more than two of any number of segments)
+leads nowhere.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from docgen.io.reads import read_input
 #: The default place of Fern's docs.yml.
 DEFAULT = "fern/docs.yml"
 #: Most redirects one link may go through (a loop goes nowhere).
-MAX_HOPS = 10
+MAX_HOPS = 20
 #: A parameter: ``:name`` and its modifier, or a bare ``*``.
 _PARAM = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)([?+*]?)|\*")
 #: What a pattern holds besides parameters and literal text.
@@ -72,7 +73,7 @@ class Routes(set[str]):
             route = next((t for r in self.redirects if (t := r.target(route)) is not None), "")
             if not route or route in seen:
                 return False
-            if route.startswith(("https://", "http://")) or set.__contains__(self, route):
+            if route.lower().startswith(("https://", "http://")) or set.__contains__(self, route):
                 return True
             seen.add(route)
         return False
@@ -103,10 +104,21 @@ def _redirect(listed: list[object], index: int, item: object, path: str) -> Redi
     if not isinstance(source, str) or not isinstance(destination, str):
         raise ConfigError.at(where, "a redirect needs a source and a destination, both text")
     try:
-        pattern = None if _UNREADABLE.search(source) else _pattern(_route(source))
+        pattern = None if _unreadable(source) else _pattern(_route(source))
     except re.error:  # a name twice, two bare stars
         pattern = None
     return None if pattern is None else Redirect(pattern, _route(destination), where)
+
+
+def _unreadable(source: str) -> bool:
+    """A source docgen does not read: a parameter with its own regular expression, or more
+    than two that take any number of segments (matching those could take very long)."""
+    many = sum(1 for p in _PARAM.finditer(source) if p[1] is None or p[2] in ("*", "+"))
+    return bool(_UNREADABLE.search(source)) or many > MAX_SPANS
+
+
+#: Most parameters of any number of segments (``:name*``, ``:name+``, ``*``) a source holds.
+MAX_SPANS = 2
 
 
 def _route(path: str) -> str:

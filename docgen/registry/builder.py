@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -177,7 +178,7 @@ class Builder:
             except KeyError:  # unknown to today's catalog: refused, unless it is history
                 if not self.history:
                     raise
-                tokens = (f"--{name}", *([] if value is True else [scalar_text(value)]))
+                tokens = _history_tokens(name, value)
             out.append(Arg(name, value, tokens, self.src(*base, name, text=shlex.join(tokens))))
         return tuple(out)
 
@@ -256,6 +257,16 @@ def build(doc: Document, history: bool = False) -> Registry:
     """The typed registry of a validated document; with ``history``, an older state of it,
     whose flags today's catalog may no longer know."""
     return Builder(doc, history).registry()
+
+
+def _history_tokens(name: str, value: Any) -> tuple[str, ...]:
+    """An older registry's flag that today's catalog does not know, as argv words written
+    the way the catalog writes its own: ``--x``, ``--no-x``, ``--x VALUE`` (JSON for a
+    list or a mapping)."""
+    if isinstance(value, bool):
+        return (f"--{name}" if value else f"--no-{name}",)
+    shown = json.dumps(value, separators=(",", ":")) if isinstance(value, (list, dict)) else None
+    return (f"--{name}", shown if shown is not None else scalar_text(value))
 
 
 def _env(value: Mapping[str, Any] | None) -> Mapping[str, str]:

@@ -214,11 +214,13 @@ def _changelog_at(project: Project, ref: str) -> str:
     from docgen.changelog import git
     from docgen.config import setting_in
 
-    for name in ("docgen.toml", "pyproject.toml"):
+    for name in ("docgen.toml", "pyproject.toml"):  # a docgen.toml holds all, as now
         text = git.text_at(project, ref, name, GATE)
-        folder = None if text is None else setting_in(text, name, "changelog")
-        if isinstance(folder, str):
-            return folder
+        if text is None:
+            continue
+        folder = setting_in(text, name, "changelog")
+        if isinstance(folder, str) or name == "docgen.toml":
+            return folder if isinstance(folder, str) else Config().changelog
     return Config().changelog
 
 

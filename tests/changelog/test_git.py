@@ -300,3 +300,18 @@ def test_the_older_registry_may_come_from_standard_input(make_project, run):
         check=False,
     )
     assert broken.returncode == 2 and broken.stderr.decode().startswith("<stdin>:"), broken.stderr
+
+
+def test_diff_shows_a_newline_or_an_escape_in_registry_text_without_obeying_it(
+    make_project, run
+):
+    project = make_project()
+    project.write("old.yaml", MINIMAL_REGISTRY)
+    project.write(
+        "profiles.yaml",
+        MINIMAL_REGISTRY.replace("notes: Box default.", 'notes: "Two\\nlines \\e]0;title\\a"'),
+    )
+    result = run(project, "diff", "--since-file", "old.yaml")
+    assert result.exit_code == 0, result.output
+    [line] = [x for x in result.stdout.splitlines() if "Two" in x]
+    assert line.endswith("-> Two\\nlines \\x1b]0;title\\x07"), line

@@ -115,3 +115,22 @@ def test_a_redirect_without_a_destination_is_a_located_error(make_project, run):
     assert result.stderr == (
         "fern/docs.yml:4:5: error: a redirect needs a source and a destination, both text\n"
     )
+
+
+def test_a_source_of_many_spans_is_not_read_and_a_long_chain_is_followed():
+    item = {"source": "/:a*/:b*/:c*/zzz", "destination": "/home"}
+    assert _redirect([item], 0, item, "fern/docs.yml") is None  # would match very slowly
+    two = {"source": "/:a*/x/:b*", "destination": "/home"}
+    assert _redirect([two], 0, two, "fern/docs.yml") is not None
+    chain = routes(*((f"/r{i}", f"/r{i + 1}") for i in range(15)), ("/r15", "/home"))
+    assert "/r0" in chain
+    assert "/x" in routes(("/x", "HTTPS://Example.com/y"))
+
+
+def test_an_unknown_flag_in_history_is_written_as_the_catalog_writes_flags():
+    from docgen.registry.builder import _history_tokens
+
+    assert _history_tokens("gone", True) == ("--gone",)
+    assert _history_tokens("gone", False) == ("--no-gone",)
+    assert _history_tokens("gone", {"a": 1}) == ("--gone", '{"a":1}')
+    assert _history_tokens("gone", 3) == ("--gone", "3")
