@@ -19,11 +19,13 @@ def main() -> None:
         from docgen.cli import main as run
     except KeyboardInterrupt:
         sys.exit(INTERRUPTED)
+    # Started with standard output or error closed (``>&-``): what is said goes nowhere.
+    sys.stdout = sys.stdout or open(os.devnull, "w")  # noqa: SIM115 - for the whole run
+    sys.stderr = sys.stderr or open(os.devnull, "w")  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # ``—`` on a latin-1 console: ``\u2014``
             stream.reconfigure(errors="backslashreplace")
-    if sys.stdout is not None:  # None: started with standard output closed (``>&-``)
-        sys.stdout = _Unread(sys.stdout)
+    sys.stdout = _Unread(sys.stdout)
     run()
 
 
