@@ -5,9 +5,10 @@ may list ``redirects``, each a ``source`` path and a ``destination``. A source i
 path-to-regexp pattern: ``:name`` matches one segment, ``:name?`` one or none,
 ``:name+`` one or more, ``:name*`` (or a bare ``*``) any number, and the destination
 takes what each matched. A route resolves when it is published or when its redirects
-lead to a published route (or to another site); a source docgen cannot read (a
-parameter with its own regular expression, or more than two of any number of segments)
-leads nowhere.
+lead to a published route (or to another site). A source is matched segment by segment,
+in time that grows with its length times the route's, never more; one docgen cannot read
+(a segment that mixes text with a parameter, a parameter with its own regular
+expression, a name twice) leads nowhere.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
@@ -28,24 +30,38 @@ DEFAULT = "fern/docs.yml"
 MAX_HOPS = 20
 #: A parameter: ``:name`` and its modifier, or a bare ``*``.
 _PARAM = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)([?+*]?)|\*")
-#: What a pattern holds besides parameters and literal text.
-_UNREADABLE = re.compile(r"[()\[\]{}]")
+#: What a segment of literal text never holds.
+_UNREADABLE = re.compile(r"[()\[\]{}:*?+]")
+#: Most segments a route may have for a redirect to match it.
+MAX_SEGMENTS = 200
+#: How many segments a parameter takes, by its modifier: fewest and most.
+_TAKES = {"": (1, 1), "?": (0, 1), "+": (1, MAX_SEGMENTS), "*": (0, MAX_SEGMENTS)}
+
+
+class _Part(NamedTuple):
+    """One segment of a source: its literal text, or a parameter (its name, ``_star`` for
+    a bare ``*``) with the fewest and most segments it takes."""
+
+    text: str
+    name: str = ""
+    least: int = 1
+    most: int = 1
 
 
 @dataclass(frozen=True)
 class Redirect:
     """One redirect: the route pattern it matches and where it sends a match."""
 
-    source: re.Pattern[str]
+    source: tuple[_Part, ...]
     destination: str
     where: Location
 
     def target(self, route: str) -> str | None:
         """Where ``route`` is sent, or None when this redirect does not match it."""
-        found = self.source.fullmatch(route)
-        if found is None:
+        segments = [s for s in route.split("/") if s]
+        taken = _match(self.source, segments) if len(segments) <= MAX_SEGMENTS else None
+        if taken is None:
             return None
-        taken = {k: v or "" for k, v in found.groupdict().items()}
 
         def filled(param: re.Match[str]) -> str:
             return taken.get(param[1] or "_star", "")
@@ -103,22 +119,8 @@ def _redirect(listed: list[object], index: int, item: object, path: str) -> Redi
     destination = item.get("destination") if isinstance(item, Mapping) else None
     if not isinstance(source, str) or not isinstance(destination, str):
         raise ConfigError.at(where, "a redirect needs a source and a destination, both text")
-    try:
-        pattern = None if _unreadable(source) else _pattern(_route(source))
-    except re.error:  # a name twice, two bare stars
-        pattern = None
-    return None if pattern is None else Redirect(pattern, _route(destination), where)
-
-
-def _unreadable(source: str) -> bool:
-    """A source docgen does not read: a parameter with its own regular expression, or more
-    than two that take any number of segments (matching those could take very long)."""
-    many = sum(1 for p in _PARAM.finditer(source) if p[1] is None or p[2] in ("*", "+"))
-    return bool(_UNREADABLE.search(source)) or many > MAX_SPANS
-
-
-#: Most parameters of any number of segments (``:name*``, ``:name+``, ``*``) a source holds.
-MAX_SPANS = 2
+    parts = _parts(_route(source))
+    return None if parts is None else Redirect(parts, _route(destination), where)
 
 
 def _route(path: str) -> str:
@@ -126,23 +128,45 @@ def _route(path: str) -> str:
     return path.split("#", 1)[0].rstrip("/") or "/"
 
 
-def _pattern(source: str) -> re.Pattern[str]:
-    """The regular expression of a path-to-regexp ``source`` (named groups; ``_star`` for
-    a bare ``*``)."""
-    out, last = [], 0
-    for param in _PARAM.finditer(source):
-        literal = source[last : param.start()]
-        name, modifier = param[1] or "_star", "*" if param[1] is None else param[2]
-        if modifier in ("*", "?") and literal.endswith("/"):
-            # ``/:name*`` and ``/:name?`` also match nothing, slash included
-            body = "[^/]+" if modifier == "?" else ".+"
-            out += [re.escape(literal[:-1]), f"(?:/(?P<{name}>{body}))?"]
+def _parts(source: str) -> tuple[_Part, ...] | None:
+    """The segments of a source, or None for one docgen does not read."""
+    parts = []
+    for piece in (p for p in source.split("/") if p):
+        param = _PARAM.fullmatch(piece)
+        if param is not None:
+            least, most = _TAKES["*" if param[1] is None else param[2]]
+            parts.append(_Part("", param[1] or "_star", least, most))
+        elif _UNREADABLE.search(piece):
+            return None  # text mixed with a parameter, or a regular expression
         else:
-            body = {"": "[^/]+", "?": "[^/]*", "+": ".+", "*": ".*"}[modifier]
-            out += [re.escape(literal), f"(?P<{name}>{body})"]
-        last = param.end()
-    out.append(re.escape(source[last:]))
-    return re.compile("".join(out))
+            parts.append(_Part(piece))
+    names = [p.name for p in parts if p.name]
+    return tuple(parts) if len(names) == len(set(names)) else None
+
+
+def _match(parts: tuple[_Part, ...], segments: list[str]) -> dict[str, str] | None:
+    """What each parameter takes where ``parts`` match all of ``segments``, or None; each
+    place in both is tried once (a failure is remembered), so no source takes long."""
+    failed: set[tuple[int, int]] = set()
+
+    def at(i: int, j: int) -> dict[str, str] | None:
+        if i == len(parts):
+            return {} if j == len(segments) else None
+        if (i, j) in failed:
+            return None
+        part = parts[i]
+        if not part.name:
+            rest = at(i + 1, j + 1) if j < len(segments) and segments[j] == part.text else None
+            if rest is not None:
+                return rest
+        else:
+            for k in range(part.least, min(part.most, len(segments) - j) + 1):
+                if (rest := at(i + 1, j + k)) is not None:
+                    return {**rest, part.name: "/".join(segments[j : j + k])}
+        failed.add((i, j))
+        return None
+
+    return at(0, 0)
 
 
 def _at(node: object, key: str, path: str) -> Location:

@@ -302,9 +302,7 @@ def test_the_older_registry_may_come_from_standard_input(make_project, run):
     assert broken.returncode == 2 and broken.stderr.decode().startswith("<stdin>:"), broken.stderr
 
 
-def test_diff_shows_a_newline_or_an_escape_in_registry_text_without_obeying_it(
-    make_project, run
-):
+def test_diff_shows_a_newline_or_an_escape_in_registry_text_without_obeying_it(make_project, run):
     project = make_project()
     project.write("old.yaml", MINIMAL_REGISTRY)
     project.write(
