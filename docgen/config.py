@@ -148,6 +148,10 @@ def load_project(root: Path, registry: str | None = None) -> Project:
     """Read the settings of the project at ``root``; ``registry`` overrides the file."""
     if not root.is_dir():
         raise ConfigError.at(Location(str(root)), "project root is not a directory")
+    try:
+        os.getcwd()
+    except FileNotFoundError:  # "." still opens, but nothing names it
+        raise ConfigError.at(Location(str(root)), "the current folder was deleted") from None
     config = _read_settings(root)
     if registry is not None:
         config = replace(config, registry=_relative(root, registry))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from docgen.config import Config
@@ -35,8 +36,12 @@ def find_project(start: Path) -> Path:
     """The nearest folder from ``start`` upward that holds a project; ``start`` when none
     does (its errors then say what is missing there). The search, as git's for its
     repository, never leaves the git repository ``start`` lies in, nor enters a folder
-    another user owns (a project planted in a shared ``/tmp`` is none of this user's)."""
-    here = start.absolute()
+    another user owns or anyone may write to (a project planted in a shared ``/tmp`` is
+    none of this user's, root's included)."""
+    try:
+        here = start.absolute()
+    except OSError:  # the current folder was deleted: say so where the project is read
+        return start
     for folder in (here, *here.parents):
         if not _own(folder):
             break
@@ -48,9 +53,11 @@ def find_project(start: Path) -> Path:
 
 
 def _own(folder: Path) -> bool:
-    """Whether this user owns ``folder`` (always, where owners are not known)."""
+    """Whether ``folder`` is this user's alone: owned by this user and not writable by
+    everyone (always, where owners are not known)."""
     getuid = getattr(os, "geteuid", None)
     try:
-        return getuid is None or folder.stat().st_uid == getuid()
+        held = folder.stat()
     except OSError:
         return False
+    return getuid is None or (held.st_uid == getuid() and not held.st_mode & stat.S_IWOTH)

@@ -46,22 +46,18 @@ def pytest_collection_modifyitems(
 
 
 def _project_root(config: pytest.Config) -> Path:
-    """``--docgen-root``, else the nearest docgen project from where pytest runs up to its
-    rootdir (a ``setup.py`` above a project must not take the run away from it), else
-    the rootdir."""
-    from docgen.discovery import holds_project
+    """``--docgen-root``, else the project the ``docgen`` command would find from where
+    pytest runs (see ``discovery.find_project``) when it lies within pytest's rootdir (a
+    ``setup.py`` above a project must not take the run away from it), else the rootdir."""
+    from docgen.discovery import find_project, holds_project
 
     given = config.getoption("docgen_root")
     if given:
         return Path(given)
-    rootdir = Path(config.rootpath)
-    here = Path(config.invocation_params.dir)
-    if here != rootdir and rootdir not in here.parents:
-        return rootdir
-    for folder in (here, *here.parents):
-        if holds_project(folder) or folder == rootdir:
-            return folder
-    return rootdir
+    rootdir = Path(config.rootpath).absolute()
+    found = find_project(Path(config.invocation_params.dir).absolute())
+    inside = found == rootdir or rootdir in found.parents
+    return found if inside and holds_project(found) else rootdir
 
 
 class DocgenFailure(Exception):

@@ -644,3 +644,26 @@ def test_a_region_page_with_windows_line_ends_keeps_them(make_project, run):
     assert b"| Slug |" in written and written.count(b"\n") == written.count(b"\r\n")
     assert written.startswith(page.split("{/*")[0].encode())  # every byte outside as written
     assert run(project, "check").exit_code == 0
+
+
+def test_the_search_never_enters_a_folder_anyone_may_write_to(tmp_path):
+    from docgen.discovery import find_project
+
+    shared = tmp_path / "shared"  # as /tmp is: writable by everyone
+    (shared / "mine").mkdir(parents=True)
+    (shared / "profiles.yaml").write_text("planted\n", "utf-8")
+    shared.chmod(0o1777)
+    assert find_project(shared / "mine") == shared / "mine"
+    shared.chmod(0o755)
+    assert find_project(shared / "mine") == shared
+
+
+def test_a_deleted_current_folder_is_said_plainly(tmp_path, monkeypatch):
+    from conftest import invoke_cli
+
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    result = invoke_cli(["check"])
+    assert (result.exit_code, result.stderr) == (2, ".: error: the current folder was deleted\n")
