@@ -58,6 +58,7 @@ def init(target: Path) -> list[str]:
     todo = _scaffold()
     if not os.path.lexists(target / ".gitignore"):
         todo.append(Write(".gitignore", GITIGNORE, new=True))
+    _refuse_inside_another(target)
     made = _make_root(target)
     try:
         _refuse_existing(target, todo)
@@ -103,6 +104,31 @@ def _scaffold() -> list[Write]:
     """The files ``init`` writes: the scaffold, and a ``.gitkeep`` in each empty folder."""
     todo = [Write(rel, text, new=True) for rel, text in scaffold_files().items()]
     return todo + [Write(f"{folder}/.gitkeep", "", new=True) for folder in EMPTY_FOLDERS]
+
+
+def _refuse_inside_another(target: Path) -> None:
+    """Refuse a folder inside a folder of the project found above it (its docs, templates,
+    changelog or notes): that project's build would take the new one's files for its own
+    (and prune its pages)."""
+    from docgen.discovery import find_project, holds_project
+
+    try:
+        outer = find_project(target.absolute().parent)
+        project = load_project(outer) if holds_project(outer) else None
+    except (OSError, DocgenError):
+        return  # no project above, or one whose settings say nothing here
+    if project is None:
+        return
+    cfg = project.config
+    for name in ("docs", "templates", "changelog", "fragments"):
+        folder = project.path(getattr(cfg, name))
+        if target.absolute() == folder or folder in target.absolute().parents:
+            raise ConfigError.at(
+                Location(str(target)),
+                f"this folder lies in the {name} folder of the project at {project.root}: "
+                "its build would take the new project's files for its own; make the new "
+                "project elsewhere",
+            )
 
 
 def _make_root(target: Path) -> list[Path]:

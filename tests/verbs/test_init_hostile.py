@@ -103,3 +103,19 @@ def test_pages_already_there_that_the_scaffold_cannot_build_get_a_note(tmp_path,
         "that tree instead (README: Adopting an existing docs tree)"
     ), lines
     assert everything(tmp_path) == before
+
+
+def test_init_inside_a_folder_of_another_project_is_refused(tmp_path):
+    outer = tmp_path / "outer"
+    assert invoke_cli(["init", "-q", str(outer)]).exit_code == 0
+    before = everything(tmp_path)
+    result = invoke_cli(["--root", str(outer / "docs"), "init", "guide"])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{outer / 'docs' / 'guide'}: error: this folder lies in the docs folder of the "
+        f"project at {outer}: its build would take the new project's files for its own; "
+        "make the new project elsewhere\n"
+    )
+    assert everything(tmp_path) == before
+    beside = invoke_cli(["--root", str(outer), "init", "-q", "site2"])  # not in its folders
+    assert beside.exit_code == 0, beside.output
