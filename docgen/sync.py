@@ -163,19 +163,20 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
         if real is None:
             foreign.append(_outside(output))
             continue
-        raw = None if info is None else _read(real, output.path)
-        raw = None if raw is None else files.as_lf(raw)  # Windows line ends are no drift
-        if raw is None:
+        found = None if info is None else _read(real, output.path)
+        if found is None:
             report.changes.append(Change(output.path, NEW, output, None))
             continue
+        raw = files.as_lf(found)  # Windows line ends are no drift
         if output.digest:  # a cached plan: compare digests (the old text only for a diff)
             same = hashlib.sha256(raw).hexdigest() == output.digest
             # A build writes a staged text without a diff: it needs no old text.
             old = None if same or output.staged else raw.decode("utf-8", errors="replace")
         else:
-            old = raw.decode("utf-8", errors="replace")
-            same = old == output.text or old == output.text.replace("\r\n", "\n")
-            old = None if same else old  # a report holds every change: only drift's text
+            same = raw.decode("utf-8", errors="replace") == files.as_lf_text(output.text)
+            # A text with CRLF (an author's page) is diffed with the file as it is.
+            shown = found if "\r\n" in output.text else raw
+            old = None if same else shown.decode("utf-8", errors="replace")
         # A file holding exactly its planned text holds the notice that text carries.
         if output.owned and not same and not _notice_on(raw):
             unowned.append(output)

@@ -24,6 +24,7 @@ from docgen.changelog.entries import (
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location
+from docgen.io import files
 from docgen.io.files import Inside, read_input
 from docgen.registry.model import Registry
 from docgen.render import mdx
@@ -292,9 +293,10 @@ def create_entry(
     target = project.root / path
     existing = read_changelog_file(project, target, "entry") if _lexists(target) else None
     refuse_broken(path, header(registry), release, existing, registry, routes())
-    return Written(
-        path, entry_text(registry, release, existing), release.section(), tuple(fragments)
-    )
+    text = entry_text(registry, release, existing)
+    if existing is not None and files.crlf(project, target):
+        text = text.replace("\n", "\r\n")  # the entry keeps the line ends it has
+    return Written(path, text, release.section(), tuple(fragments))
 
 
 def _leads(summary: str, start: str) -> bool:

@@ -61,6 +61,11 @@ def as_lf(raw: bytes) -> bytes:
     return raw.replace(b"\r\n", b"\n") if b"\r\n" in raw else raw
 
 
+def as_lf_text(text: str) -> str:
+    """``text`` with its CRLF line ends as LF (see ``as_lf``)."""
+    return text.replace("\r\n", "\n") if "\r\n" in text else text
+
+
 def vet_name(rel: str) -> str:
     """``rel`` (a project-relative path docgen found), unless one of its names holds a
     control character: then a located error naming it escaped. Such a name would break

@@ -341,3 +341,16 @@ def test_the_entry_text_puts_a_new_release_on_top_under_the_header():
         "profiles.yaml",
     )
     assert compose.entry_text(plain, new, None) == new.section()
+
+
+def test_a_same_day_release_keeps_an_entrys_windows_line_ends(make_project, run):
+    project = base_project(make_project, run)
+    args = ["--since-file", "old.yaml", "--date", "2026-01-02", "--summary", "tunes it."]
+    assert run(project, "changelog", "--version", "v1.0.0", *args).exit_code == 0
+    entry = project.root / "changelog/2026-01-02.mdx"
+    entry.write_bytes(entry.read_bytes().replace(b"\n", b"\r\n"))  # a Windows checkout
+    project.write("changelog.d/more.md", "- Documented the Alpha agent.\n")
+    again = ["--since-file", "profiles.yaml", "--date", "2026-01-02"]
+    assert run(project, "changelog", "--version", "v1.0.1", *again).exit_code == 0
+    written = entry.read_bytes()
+    assert b"## v1.0.1" in written and written.count(b"\n") == written.count(b"\r\n")

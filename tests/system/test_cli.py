@@ -644,6 +644,10 @@ def test_a_region_page_with_windows_line_ends_keeps_them(make_project, run):
     assert b"| Slug |" in written and written.count(b"\n") == written.count(b"\r\n")
     assert written.startswith(page.split("{/*")[0].encode())  # every byte outside as written
     assert run(project, "check").exit_code == 0
+    project.edit("profiles.yaml", "notes: Box default.", "notes: Box default, tuned.")
+    drift = run(project, "check")
+    assert drift.exit_code == 1
+    assert "docs/hand.mdx:11:1: error: out of date" in drift.stdout, drift.stdout  # the row
 
 
 def test_the_search_never_enters_a_folder_anyone_may_write_to(tmp_path):
