@@ -73,8 +73,11 @@ def on_disk(root: reads.Inside, output: Output) -> bool:
     try:
         real, _info = reads.lookup(os.path.join(root.root, output.path), root)
         raw = None if real is None else reads.read_bytes(real)
+        if raw is None:
+            return False
+        text = output.text.encode()
         # A checkout's Windows line ends (``core.autocrlf``) hold the same text.
-        return raw is not None and as_lf(raw) == as_lf(output.text.encode())
+        return raw == text or (b"\r\n" in raw and as_lf(raw) == as_lf(text))
     except OSError:  # it cannot be read (comparing it again says why)
         return False
 

@@ -167,24 +167,36 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
         if found is None:
             report.changes.append(Change(output.path, NEW, output, None))
             continue
-        raw = files.as_lf(found)  # Windows line ends are no drift
-        if output.digest:  # a cached plan: compare digests (the old text only for a diff)
-            same = hashlib.sha256(raw).hexdigest() == output.digest
-            # A build writes a staged text without a diff: it needs no old text.
-            old = None if same or output.staged else raw.decode("utf-8", errors="replace")
-        else:
-            same = raw.decode("utf-8", errors="replace") == files.as_lf_text(output.text)
-            # A text with CRLF (an author's page) is diffed with the file as it is.
-            shown = found if "\r\n" in output.text else raw
-            old = None if same else shown.decode("utf-8", errors="replace")
+        same, old = _against(found, output)
         # A file holding exactly its planned text holds the notice that text carries.
-        if output.owned and not same and not _notice_on(raw):
+        if output.owned and not same and not _notice_on(files.as_lf(found)):
             unowned.append(output)
         report.changes.append(Change(output.path, UNCHANGED if same else CHANGED, output, old))
     foreign += [_foreign(output) for output in _hand_written(project, unowned)]
     if foreign:
         raise OwnershipError(foreign)
     return report
+
+
+def _against(found: bytes, output: Output) -> tuple[bool, str | None]:
+    """Whether a file's bytes hold ``output`` (Windows line ends are no drift), and, when
+    they do not, the old text its diff shows (none for a staged text: a build writes it
+    without one)."""
+    if output.digest:  # a cached plan: compare digests
+        raw = found
+        same = hashlib.sha256(raw).hexdigest() == output.digest
+        if not same and b"\r\n" in found:
+            raw = files.as_lf(found)
+            same = hashlib.sha256(raw).hexdigest() == output.digest
+        return same, None if same or output.staged else raw.decode("utf-8", errors="replace")
+    text = found.decode("utf-8", errors="replace")
+    same = text == output.text
+    if not same and ("\r\n" in text or "\r\n" in output.text):
+        same = files.as_lf_text(text) == files.as_lf_text(output.text)
+    if same:
+        return True, None
+    # An author's CRLF page is diffed with the file as it is; a generated one with LF.
+    return False, text if "\r\n" in output.text else files.as_lf_text(text)
 
 
 def _found(target: str, inside: files.Inside, path: str) -> tuple[str | None, Any]:
