@@ -226,7 +226,7 @@ def parse(data: Any, path: str) -> Navigation:
     items = data.get("navigation")
     if not isinstance(items, Sequence) or isinstance(items, str):
         raise ConfigError.at(
-            _at(data, "navigation", path), "the navigation has no 'navigation' list"
+            located(data, "navigation", path), "the navigation has no 'navigation' list"
         )
     pages = list(reader.items(items, []))
     if reader.problems:
@@ -271,7 +271,7 @@ class _Reader:
         elif "changelog" in item:
             folder = posixpath.normpath(posixpath.join(self.folder, str(item["changelog"])))
             route = "/" + "/".join([*slugs, self.slug(item, "title") or "changelog"])
-            where = _at(item, "changelog", self.path)
+            where = located(item, "changelog", self.path)
             self.changelogs.append(NavChangelog(folder, route, where, self.current))
         elif "layout" in item:
             yield from self.items(self.list_of(item, "layout"), slugs)
@@ -286,7 +286,7 @@ class _Reader:
             self.current = slug
             pages = tuple(self.items(self.list_of(variant, "layout"), [*slugs, slug]))
             self.current = ""
-            where = _at(variant, "slug" if "slug" in variant else "title", self.path)
+            where = located(variant, "slug" if "slug" in variant else "title", self.path)
             title = str(variant.get("title", ""))
             self.variants.append(
                 NavVariant(slug, title, variant.get("default") is True, pages, where)
@@ -299,7 +299,7 @@ class _Reader:
             return []
         if not isinstance(value, Sequence) or isinstance(value, str):
             self.problems.append(
-                Problem(f"'{key}' is a list of navigation items", _at(item, key, self.path))
+                Problem(f"'{key}' is a list of navigation items", located(item, key, self.path))
             )
             return []
         return value
@@ -310,21 +310,18 @@ class _Reader:
     def page(self, item: Mapping[str, Any], slugs: list[str]) -> NavPage:
         given = str(item.get("path", ""))
         path = posixpath.normpath(posixpath.join(self.folder, given))
-        return NavPage(path, "/" + "/".join(slugs), _at(item, "path", self.path))
+        return NavPage(path, "/" + "/".join(slugs), located(item, "path", self.path))
 
     def problem(self, items: Sequence[Any], index: int, message: str) -> None:
-        try:
-            line, col = items.lc.item(index)  # type: ignore[attr-defined]
-            where = Location(self.path, line + 1, col + 1)
-        except (AttributeError, KeyError, TypeError):
-            where = Location(self.path)
-        self.problems.append(Problem(message, where))
+        self.problems.append(Problem(message, located(items, index, self.path)))
 
 
-def _at(node: Any, key: str, path: str) -> Location:
-    """Where ``key``'s value of a round-trip mapping sits (1-based), or the file."""
+def located(node: Any, place: str | int, path: str) -> Location:
+    """Where a located mapping's value of key ``place``, or a located list's item of index
+    ``place``, sits (1-based); else the file."""
     try:
-        line, col = node.lc.value(key)
+        found = node.lc.item(place) if isinstance(place, int) else node.lc.value(place)
+        line, col = found
     except (AttributeError, KeyError, TypeError):
         return Location(path)
     return Location(path, line + 1, col + 1)

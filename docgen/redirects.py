@@ -23,6 +23,7 @@ from docgen.config import Project
 from docgen.errors import ConfigError, Location
 from docgen.io.files import Inside
 from docgen.io.reads import read_input
+from docgen.navigation import located, located_yaml
 
 #: The default place of Fern's docs.yml.
 DEFAULT = "fern/docs.yml"
@@ -97,7 +98,6 @@ class Routes(set[str]):
 
 def load(project: Project) -> tuple[Redirect, ...]:
     """The redirects of the project's Fern ``docs.yml``; none without one."""
-    from docgen.navigation import located_yaml
 
     rel = project.config.fern_docs or DEFAULT
     path = project.path(rel)
@@ -108,13 +108,13 @@ def load(project: Project) -> tuple[Redirect, ...]:
     if listed is None:
         return ()
     if not isinstance(listed, list):
-        raise ConfigError.at(_at(data, "redirects", rel), "redirects must be a list")
+        raise ConfigError.at(located(data, "redirects", rel), "redirects must be a list")
     found = (_redirect(listed, index, item, rel) for index, item in enumerate(listed))
     return tuple(r for r in found if r is not None)
 
 
 def _redirect(listed: list[object], index: int, item: object, path: str) -> Redirect | None:
-    where = _item_at(listed, index, path)
+    where = located(listed, index, path)
     source = item.get("source") if isinstance(item, Mapping) else None
     destination = item.get("destination") if isinstance(item, Mapping) else None
     if not isinstance(source, str) or not isinstance(destination, str):
@@ -167,19 +167,3 @@ def _match(parts: tuple[_Part, ...], segments: list[str]) -> dict[str, str] | No
         return None
 
     return at(0, 0)
-
-
-def _at(node: object, key: str, path: str) -> Location:
-    try:
-        line, col = node.lc.value(key)  # type: ignore[attr-defined]
-    except (AttributeError, KeyError, TypeError):
-        return Location(path)
-    return Location(path, line + 1, col + 1)
-
-
-def _item_at(items: object, index: int, path: str) -> Location:
-    try:
-        line, col = items.lc.item(index)  # type: ignore[attr-defined]
-    except (AttributeError, KeyError, TypeError):
-        return Location(path)
-    return Location(path, line + 1, col + 1)
