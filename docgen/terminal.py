@@ -34,7 +34,7 @@ class State:
     ) -> None:
         self.root, self.registry, self.quiet, self.verbose = root, registry, quiet, verbose
         self.traceback = traceback
-        self.root_given = False  # --root given: the project is there, not searched for
+        self.root_given = False  # the root is settled: given (--root), or searched for once
         self.found_above = False  # the project was found above the folder docgen runs in
 
     def project(self) -> Project:
@@ -45,8 +45,7 @@ class State:
 
         if not self.root_given and self.registry is None:
             found = find_project(self.root)
-            self.found_above = found != self.root
-            self.root = found
+            self.found_above, self.root, self.root_given = found != self.root, found, True
         return load_project(self.root, self.registry)
 
     def given_file(self, path: str | None) -> str | None:
