@@ -52,12 +52,11 @@ def merge_base(project: Project, ref: str, option: str = SINCE) -> str:
     branch changed is measured from there, not from a ``ref`` that has moved on since.
     ``ref`` itself where git finds no such commit (a shallow clone, unrelated history,
     no commit yet), and an unknown ``ref`` is refused as ``_known_revision`` refuses it."""
-    _known_revision(project.root, ref, Location(option))
+    itself = _known_revision(project.root, ref, Location(option))
     found = _run(project.root, "merge-base", ref, "HEAD")
     base = _decode(found.stdout).strip()
     if found.returncode != 0 or not base:
         return ref
-    itself = _decode(_run(project.root, "rev-parse", f"{ref}^{{commit}}").stdout).strip()
     return ref if base == itself else base  # named as given where it is that commit
 
 
@@ -141,11 +140,12 @@ def ignored(project: Project, paths: list[str]) -> set[str]:
     return set(_decode(done.stdout).split("\0")) & set(paths) if done.returncode == 0 else set()
 
 
-def _known_revision(cwd: Path, ref: str, at: Location) -> None:
-    """Refuse a revision that is not a commit here, with a hint in a shallow clone."""
+def _known_revision(cwd: Path, ref: str, at: Location) -> str:
+    """The commit ``ref`` names; refuse a revision that is not a commit here, with a hint
+    in a shallow clone."""
     verify = ("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     try:
-        _bytes(cwd, *verify, what=f"revision '{ref}'", at=at)
+        return _text(cwd, *verify, what=f"revision '{ref}'", at=at).strip()
     except ConfigError:
         shallow = _text(cwd, "rev-parse", "--is-shallow-repository", what="git", at=at).strip()
         hint = (
