@@ -18,14 +18,14 @@ from docgen.changelog.entries import (
     known_versions,
     parse_date,
     parse_version,
+    read_changelog_as_written,
     read_changelog_file,
     within_root,
 )
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location
-from docgen.io import files
-from docgen.io.files import Inside, read_input
+from docgen.io.files import Inside, all_crlf, as_lf_text, read_input
 from docgen.registry.model import Registry
 from docgen.render import mdx
 from docgen.render.pages import PROFILE_SLOT, page_path, page_templates
@@ -291,10 +291,11 @@ def create_entry(
     release = compose(renderer, project, changes, version, summary, notes)
     path = f"{project.config.changelog}/{date}.mdx"
     target = project.root / path
-    existing = read_changelog_file(project, target, "entry") if _lexists(target) else None
+    written = read_changelog_as_written(project, target, "entry") if _lexists(target) else None
+    existing = None if written is None else as_lf_text(written)
     refuse_broken(path, header(registry), release, existing, registry, routes())
     text = entry_text(registry, release, existing)
-    if existing is not None and files.crlf(project, target):
+    if written is not None and all_crlf(written):
         text = text.replace("\n", "\r\n")  # the entry keeps the line ends it has
     return Written(path, text, release.section(), tuple(fragments))
 

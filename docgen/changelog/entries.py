@@ -16,7 +16,7 @@ from pathlib import Path
 from docgen.changelog.markup import prose_lines
 from docgen.config import Project
 from docgen.errors import ConfigError, Location
-from docgen.io.files import Inside, read_input, vet_name
+from docgen.io.files import Inside, as_lf_text, read_input, vet_name
 from docgen.registry.model import Registry
 
 #: One number of a version: no leading zero (as semver), at most 9 digits.
@@ -154,8 +154,13 @@ def read_changelog_file(project: Project, path: Path, what: str) -> str:
     """The text of a changelog ``what`` (``entry``, ``note``), read as every input is
     (see ``io.reads``): a regular file inside the root, bounded, UTF-8; else an error.
     Lines end in ``\n``: a checkout that ends them in ``\r\n`` (Windows) reads the same."""
-    text = read_input(path, Inside(project.root), f"changelog {what}", display=_rel(project, path))
-    return text.replace("\r\n", "\n")
+    return as_lf_text(read_changelog_as_written(project, path, what))
+
+
+def read_changelog_as_written(project: Project, path: Path, what: str) -> str:
+    """The text of a changelog ``what`` as ``read_changelog_file`` reads it, line ends and
+    all (an entry docgen adds a release to keeps them)."""
+    return read_input(path, Inside(project.root), f"changelog {what}", display=_rel(project, path))
 
 
 def _rel(project: Project, path: Path) -> str:

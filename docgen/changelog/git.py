@@ -10,7 +10,7 @@ from pathlib import Path
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, RegistryError
-from docgen.io.files import MAX_BYTES
+from docgen.io.files import MAX_BYTES, as_lf_text
 
 #: The option a git failure is reported against, unless the caller names another.
 SINCE = "--since"
@@ -88,7 +88,7 @@ def text_at(project: Project, ref: str, path: str, option: str = SINCE) -> str |
     if found is None or found[1] != "blob":
         return None
     text = _decode(_blob(project.root, found, f"{path} at revision '{ref}'", at))
-    return text.replace("\r\n", "\n")  # as the file on disk is read
+    return as_lf_text(text)  # as the file on disk is read
 
 
 def _object(cwd: Path, spec: str, at: Location) -> tuple[str, str, str] | None:

@@ -39,20 +39,25 @@ def read_text(project: Project, path: Path) -> str:
     """A page's text (read by ``read_input``), its CRLF line ends as LF (a checkout's line
     ends are git's business, as Jinja reads templates); invalid UTF-8 is a located error
     at its project path."""
+    return read_page(project, path)[0]
+
+
+def read_page(project: Project, path: Path) -> tuple[str, bool]:
+    """A page's text as ``read_text`` gives it, and whether every line of the file ends
+    with CRLF (a Windows checkout: docgen writes the author's page back so)."""
     rel = path.relative_to(project.root).as_posix()
     raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
     try:
-        return as_lf(raw).decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise PageError.at(Location(rel, line), "invalid UTF-8 in page") from None
+    return as_lf_text(text), all_crlf(text)
 
 
-def crlf(project: Project, path: Path) -> bool:
-    """Whether every line of the page at ``path`` ends with CRLF (a Windows checkout)."""
-    rel = path.relative_to(project.root).as_posix()
-    raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
-    return b"\r\n" in raw and raw.count(b"\n") == raw.count(b"\r\n")
+def all_crlf(text: str) -> bool:
+    """Whether every line of ``text`` ends with CRLF (and there is one)."""
+    return "\r\n" in text and text.count("\n") == text.count("\r\n")
 
 
 def as_lf(raw: bytes) -> bytes:
