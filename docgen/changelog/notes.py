@@ -91,7 +91,7 @@ def overview_text(
         # A navigation without a changelog node publishes no release page to link to.
         shown = (
             version
-            if nav and not node
+            if nav is not None and node is None
             else f"[{version}]({_release_page(project, registry, node, day)})"
         )
         lines.append(f"- {shown} ({day}): {_inert(summary.strip())}")
