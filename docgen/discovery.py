@@ -33,23 +33,30 @@ _DOCGEN_TABLE = re.compile(r"^[ \t]*\[[ \t]*tool\.docgen[ \t]*[.\]]", re.MULTILI
 
 
 def find_project(start: Path) -> Path:
-    """The nearest folder from ``start`` upward that holds a project; ``start`` when none
-    does (its errors then say what is missing there). The search, as git's for its
-    repository, never leaves the git repository ``start`` lies in, nor enters a folder
-    another user owns or anyone may write to (a project planted in a shared ``/tmp`` is
-    none of this user's, root's included)."""
+    """The nearest folder from ``start`` upward that holds a project (see
+    ``nearest_project``); ``start`` when none does (its errors then say what is missing
+    there)."""
+    found = nearest_project(start)
+    return start if found is None or found == start.absolute() else found
+
+
+def nearest_project(start: Path) -> Path | None:
+    """The nearest folder from ``start`` upward that holds a project, or None. The search,
+    as git's for its repository, never leaves the git repository ``start`` lies in, nor
+    enters a folder another user owns or anyone may write to (a project planted in a
+    shared ``/tmp`` is none of this user's, root's included)."""
     try:
         here = start.absolute()
-    except OSError:  # the current folder was deleted: say so where the project is read
-        return start
+    except OSError:  # the current folder was deleted: said where the project is read
+        return None
     for folder in (here, *here.parents):
         if not _own(folder):
             break
         if holds_project(folder):
-            return start if folder == here else folder
+            return folder
         if os.path.lexists(folder / ".git"):
             break  # the repository's top: a project above it is another's
-    return start
+    return None
 
 
 def _own(folder: Path) -> bool:

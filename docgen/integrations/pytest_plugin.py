@@ -49,15 +49,16 @@ def _project_root(config: pytest.Config) -> Path:
     """``--docgen-root``, else the project the ``docgen`` command would find from where
     pytest runs (see ``discovery.find_project``) when it lies within pytest's rootdir (a
     ``setup.py`` above a project must not take the run away from it), else the rootdir."""
-    from docgen.discovery import find_project, holds_project
+    from docgen.discovery import nearest_project
 
     given = config.getoption("docgen_root")
     if given:
         return Path(given)
     rootdir = Path(config.rootpath).absolute()
-    found = find_project(Path(config.invocation_params.dir).absolute())
-    inside = found == rootdir or rootdir in found.parents
-    return found if inside and holds_project(found) else rootdir
+    found = nearest_project(Path(config.invocation_params.dir))
+    if found is not None and (found == rootdir or rootdir in found.parents):
+        return found
+    return rootdir
 
 
 class DocgenFailure(Exception):

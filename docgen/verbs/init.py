@@ -110,11 +110,11 @@ def _refuse_inside_another(target: Path) -> None:
     """Refuse a folder inside a folder of the project found above it (its docs, templates,
     changelog or notes): that project's build would take the new one's files for its own
     (and prune its pages)."""
-    from docgen.discovery import find_project, holds_project
+    from docgen.discovery import nearest_project
 
     try:
-        outer = find_project(target.absolute().parent)
-        project = load_project(outer) if holds_project(outer) else None
+        outer = nearest_project(target.absolute().parent)
+        project = None if outer is None else load_project(outer)
     except (OSError, DocgenError):
         return  # no project above, or one whose settings say nothing here
     if project is None:
