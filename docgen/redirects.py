@@ -98,7 +98,6 @@ class Routes(set[str]):
 
 def load(project: Project) -> tuple[Redirect, ...]:
     """The redirects of the project's Fern ``docs.yml``; none without one."""
-
     rel = project.config.fern_docs or DEFAULT
     path = project.path(rel)
     if not project.config.fern_docs and not os.path.lexists(path):
