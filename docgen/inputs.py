@@ -120,7 +120,7 @@ def _navigation_input(path: Path, inside: files.Inside) -> bytes:
     raw = None if where is None else files.read_bytes(where)
     if raw is None:
         return _file_digest(path, inside)
-    return _sha(outside_regions(raw.decode("utf-8", "replace")).encode())
+    return _sha(outside_regions(files.as_lf_text(raw.decode("utf-8", "replace"))).encode())
 
 
 def _file_digest(path: str | Path, inside: files.Inside | None) -> bytes:

@@ -10,6 +10,7 @@ import json
 import posixpath
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
@@ -34,8 +35,10 @@ def navigation_written(
     from docgen.navigation import read
 
     text = filled(project, nav, sorted(made, key=lambda o: o.path), {o.path for o in outputs})
-    outputs.append(Output(nav.path, text, nav.path, kind="region"))
-    return read(text, nav.path)
+    # The file is the author's: written back with the line ends it has (CRLF or LF).
+    written = text.replace("\n", "\r\n") if nav.crlf else text
+    outputs.append(Output(nav.path, written, nav.path, kind="region"))
+    return replace(read(text, nav.path), crlf=nav.crlf)
 
 
 def refuse_unknown(nav: Navigation) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 
 from docgen.config import Project
 from docgen.errors import ConfigError, DocgenError, Location, Problem
+from docgen.io.files import all_crlf, as_lf_text
 from docgen.io.reads import Inside, read_input
 
 #: The words of a title, as a slug takes them.
@@ -91,7 +92,8 @@ class Navigation:
     pages: tuple[NavPage, ...]  # every page listed, in every variant and outside them
     changelogs: tuple[NavChangelog, ...] = ()  # every changelog node, in every variant
     regions: tuple[NavRegion, ...] = ()  # the managed regions, in file order
-    text: str = ""  # the file's text, as read
+    text: str = ""  # the file's text, as read, its line ends LF
+    crlf: bool = False  # whether every line of the file ends with CRLF (written back so)
 
     def has_region(self, slug: str, name: str) -> bool:
         """Whether the variant ``slug``'s layout holds the managed region ``name``."""
@@ -127,7 +129,9 @@ def load(project: Project) -> Navigation | None:
     if not cfg.navigation and not os.path.lexists(path):
         return None
     text = read_input(path, Inside(project.root), "navigation", display=rel)
-    return read(text, rel)
+    # A Windows checkout's CRLF line ends hold the same navigation (and its regions).
+    nav = read(as_lf_text(text), rel)
+    return replace(nav, crlf=True) if all_crlf(text) else nav
 
 
 @lru_cache(maxsize=4)

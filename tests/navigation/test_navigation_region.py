@@ -170,3 +170,26 @@ def test_a_navigation_that_is_not_yaml_stops_the_build_at_its_place(make_project
     assert result.stderr.startswith("docs/index.yml:7:") and ": error: " in result.stderr
     assert len(result.stderr.splitlines()) == 1 and "Traceback" not in result.stderr
     assert project.snapshot() == before  # nothing written
+
+
+def test_a_navigation_with_windows_line_ends_keeps_its_regions(make_project, run):
+    """A checkout with ``core.autocrlf`` holds the same navigation: its regions are still
+    regions, a hand edit inside one is drift, and ``build`` writes it back with CRLF."""
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": NAV.replace("\n", "\r\n")},
+    )
+    assert run(made, "build").exit_code == 0
+    built = (made.root / "docs/index.yml").read_bytes()
+    assert built.count(b"slug: vllm.box.tiny-two\r\n") == 2
+    assert b"stale" not in built and built.count(b"\n") == built.count(b"\r\n")
+    assert run(made, "check").exit_code == 0
+    (made.root / "docs/index.yml").write_bytes(
+        built.replace(b"slug: vllm.box.tiny-two\r\n", b"slug: renamed\r\n", 1)
+    )
+    checked = run(made, "check")
+    assert checked.exit_code == 1
+    assert "docs/index.yml" in checked.stdout
+    assert run(made, "build").exit_code == 0
+    assert (made.root / "docs/index.yml").read_bytes() == built
