@@ -21,8 +21,11 @@ from docgen.io import files, writes
 from docgen.io.writes import Write
 from docgen.sync import DRIFTED
 
-#: Files and folders whose presence means a project is already there.
-EXISTING = ("profiles.yaml", "templates", "docgen.toml", "mkdocs.yml", "changelog")
+#: Files whose presence means a project is already there (as does a ``pyproject.toml``
+#: with a ``[tool.docgen]`` table).
+PROJECT_FILES = ("profiles.yaml", "docgen.toml")
+#: Those, then the scaffold's own files and folders that an earlier project leaves.
+EXISTING = (*PROJECT_FILES, "templates", "mkdocs.yml", "changelog")
 EMPTY_FOLDERS = ("changelog", "site_extra", "changelog.d")
 
 
@@ -146,16 +149,29 @@ def _make_root(target: Path) -> list[Path]:
 def _refuse_existing(target: Path, todo: list[Write]) -> None:
     """Refuse a folder that holds a project, or any file or folder of the scaffold; a
     symbolic link there counts, even one that leads nowhere."""
+    from docgen.discovery import holds_project
+
     if not target.is_dir():
         raise ConfigError.at(Location(str(target)), "the project folder is not a folder")
     for name in dict.fromkeys([*EXISTING, *(w.path for w in todo)]):
         path = target / name
         if os.path.lexists(path):
-            what = "a project is already here" if name in EXISTING else "this file is already here"
+            kind = "folder" if path.is_dir() else "file"
+            what = (
+                "a project is already here"
+                if name in PROJECT_FILES
+                else f"this {kind} is already here"
+            )
             link = " (a symbolic link)" if path.is_symlink() else ""
             raise ConfigError.at(
                 Location(str(path)), f"{what}{link}; docgen init never overwrites files"
             )
+    if holds_project(target):  # neither file above: a [tool.docgen] table
+        raise ConfigError.at(
+            Location(str(target / "pyproject.toml")),
+            "a project is already here (its [tool.docgen] table); docgen init never "
+            "overwrites files",
+        )
 
 
 def _folders(todo: list[Write]) -> list[str]:

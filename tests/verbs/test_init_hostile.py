@@ -119,3 +119,24 @@ def test_init_inside_a_folder_of_another_project_is_refused(tmp_path):
     assert everything(tmp_path) == before
     beside = invoke_cli(["--root", str(outer), "init", "-q", "site2"])  # not in its folders
     assert beside.exit_code == 0, beside.output
+
+
+@pytest.mark.parametrize("table", ["[tool.docgen]\n", '[tool.docgen]\nregistry = "reg/p.yaml"\n'])
+def test_a_pyproject_with_a_docgen_table_is_a_project_init_refuses(tmp_path, place, table):
+    """A ``[tool.docgen]`` table makes a folder a project, empty or not (README)."""
+    (place / "pyproject.toml").write_text(f'[project]\nname = "x"\n\n{table}')
+    stderr = refused_init(tmp_path, str(place))
+    assert stderr == (
+        f"{place / 'pyproject.toml'}: error: a project is already here (its [tool.docgen] "
+        "table); docgen init never overwrites files\n"
+    )
+
+
+def test_a_scaffold_file_already_there_is_named_as_a_file_not_a_project(tmp_path, place):
+    (place / "mkdocs.yml").write_text("site_name: mine\n")
+    (place / "templates").mkdir()
+    stderr = refused_init(tmp_path, str(place))
+    assert stderr == (
+        f"{place / 'templates'}: error: this folder is already here; docgen init never "
+        "overwrites files\n"
+    )
