@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 from docgen.config import Config
+from docgen.errors import ConfigError, Location
 
 
 def holds_project(folder: Path) -> bool:
@@ -34,10 +35,17 @@ _DOCGEN_TABLE = re.compile(r"^[ \t]*\[[ \t]*tool\.docgen[ \t]*[.\]]", re.MULTILI
 
 def find_project(start: Path) -> Path:
     """The nearest folder from ``start`` upward that holds a project (see
-    ``nearest_project``); ``start`` when none does (its errors then say what is missing
-    there)."""
-    found = nearest_project(start)
-    return start if found is None or found == start.absolute() else found
+    ``nearest_project``); raise ConfigError at ``start``, saying where the search looked,
+    when none does. ``start`` itself when the current folder was deleted (its errors say
+    so)."""
+    try:
+        here = start.absolute()
+    except OSError:
+        return start
+    found, stop = _search(here)
+    if found is None:
+        raise ConfigError.at(Location(str(here)), _not_found(stop))
+    return start if found == here else found
 
 
 def nearest_project(start: Path) -> Path | None:
@@ -49,14 +57,28 @@ def nearest_project(start: Path) -> Path | None:
         here = start.absolute()
     except OSError:  # the current folder was deleted: said where the project is read
         return None
+    return _search(here)[0]
+
+
+def _search(here: Path) -> tuple[Path | None, str]:
+    """The project found from ``here`` upward, or None and why the search stopped."""
     for folder in (here, *here.parents):
         if not _own(folder):
-            break
+            return None, f"at {folder}, which another user owns or anyone may write to"
         if holds_project(folder):
-            return folder
+            return folder, ""
         if os.path.lexists(folder / ".git"):
-            break  # the repository's top: a project above it is another's
-    return None
+            return None, f"at {folder}, the top of its git repository"
+    return None, ""
+
+
+def _not_found(stop: str) -> str:
+    where = f"; the search stopped {stop}" if stop else ""
+    return (
+        "no docgen project here or in a folder above (a project folder holds docgen.toml, "
+        f"a pyproject.toml with a [tool.docgen] table, or profiles.yaml){where}; run "
+        "`docgen init` to make one, or name one with --root"
+    )
 
 
 def _own(folder: Path) -> bool:

@@ -13,6 +13,7 @@ import pytest
 from conftest import REPO
 
 from docgen.cli import cli
+from docgen.errors import ConfigError
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
 SETUP = "docs/inference/set-up-vllm.mdx"
@@ -544,28 +545,35 @@ def test_the_search_for_the_project_stops_at_the_repository_and_reads_no_fifo(
 ):
     from conftest import invoke_cli
 
-    from docgen.discovery import find_project
+    from docgen.discovery import find_project, nearest_project
 
     outer = tmp_path / "outer"
     assert invoke_cli(["init", "-q", str(outer)]).exit_code == 0
     inner = outer / "vendor" / "inner"
     (inner / ".git").mkdir(parents=True)  # another repository inside the project
     (inner / "sub").mkdir()
-    assert find_project(inner / "sub") == inner / "sub"  # not outer: git's boundary
+    assert nearest_project(inner / "sub") is None  # not outer: git's boundary
     assert find_project(outer / "docs") == outer
+    monkeypatch.chdir(inner / "sub")
+    stopped = invoke_cli(["check"])
+    assert (stopped.exit_code, stopped.stderr) == (
+        2,
+        f"{inner / 'sub'}: error: no docgen project here or in a folder above (a project "
+        "folder holds docgen.toml, a pyproject.toml with a [tool.docgen] table, or "
+        f"profiles.yaml); the search stopped at {inner}, the top of its git repository; "
+        "run `docgen init` to make one, or name one with --root\n",
+    )
     os.mkfifo(tmp_path / "pyproject.toml")  # never opened: docgen reads no FIFO
     lone = tmp_path / "lone"
     lone.mkdir()
-    assert find_project(lone) == lone
+    assert nearest_project(lone) is None
     monkeypatch.chdir(lone)
     missing = invoke_cli(["validate"])
-    assert (missing.exit_code, missing.stderr) == (
-        2,
-        "profiles.yaml: error: registry file not found\n",
-    )
+    assert missing.exit_code == 2
+    assert missing.stderr.startswith(f"{lone}: error: no docgen project here or in a folder")
     # A folder another user owns is never searched: a project planted there is not ours.
     monkeypatch.setattr(os, "geteuid", lambda: os.stat(outer).st_uid + 1)
-    assert find_project(outer / "docs") == outer / "docs"
+    assert nearest_project(outer / "docs") is None
 
 
 @pytest.mark.parametrize(
@@ -651,13 +659,15 @@ def test_a_region_page_with_windows_line_ends_keeps_them(make_project, run):
 
 
 def test_the_search_never_enters_a_folder_anyone_may_write_to(tmp_path):
-    from docgen.discovery import find_project
+    from docgen.discovery import find_project, nearest_project
 
     shared = tmp_path / "shared"  # as /tmp is: writable by everyone
     (shared / "mine").mkdir(parents=True)
     (shared / "profiles.yaml").write_text("planted\n", "utf-8")
     shared.chmod(0o1777)
-    assert find_project(shared / "mine") == shared / "mine"
+    assert nearest_project(shared / "mine") is None
+    with pytest.raises(ConfigError, match=f"stopped at {shared}, which another user owns or"):
+        find_project(shared / "mine")
     shared.chmod(0o755)
     assert find_project(shared / "mine") == shared
 
