@@ -386,3 +386,14 @@ def test_an_unchecked_registry_that_cannot_be_built_is_none(raw: bytes) -> None:
 def test_an_unchecked_registry_that_passes_the_checks_is_the_checked_model() -> None:
     raw = MINIMAL_REGISTRY.encode("utf-8")
     assert registry.unchecked(raw, "profiles.yaml") == load_bytes(raw, "profiles.yaml")
+
+
+def test_the_readings_beyond_yaml_1_2_that_the_readme_names_hold(tmp_path):
+    """README: a merge key brings an anchor's keys in, and ``_`` groups a number's digits."""
+    text = broken("      max-num-seqs: 2\n", "      <<: {max-num-seqs: 2}\n").replace(
+        "max-model-len: 32768", "max-model-len: 32_768"
+    )
+    path = tmp_path / "profiles.yaml"
+    path.write_text(text, "utf-8")
+    args = {a.name: a.value for a in next(iter(load(path).profiles.values())).args}
+    assert args["max-num-seqs"] == 2 and args["max-model-len"] == 32768
