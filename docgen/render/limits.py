@@ -5,7 +5,8 @@ render deadline stops loops, yet no timer can interrupt one C-level operation su
 ``7 ** (7 ** 10)`` or ``'x' * 10**10``. Jinja's sandbox lets ``*``, ``**`` and ``%`` be
 intercepted, so these refuse a result past ``MAX_ITEMS`` items or ``MAX_INT_BITS`` bits
 before computing it; so do the string methods and filters that pad to a width
-(``'x'.ljust(n)``, ``'{:>n}'.format(x)``, ``|center(n)``, ``|indent(n)``, ``|format``).
+(``'x'.ljust(n)``, ``'{:>n}'.format(x)``, ``|center(n)``, ``|indent(n)``, ``|format``),
+and ``range`` past ``MAX_ITEMS`` items (``range(10**9)|list``).
 Nothing else of the sandbox applies: attributes, items, calls and ``range`` work as in a
 plain environment.
 """
@@ -49,7 +50,7 @@ class BoundedEnvironment(SandboxedEnvironment):
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
-        self.globals["range"] = range  # loops are bounded by the render deadline
+        self.globals["range"] = bounded_range  # loops are bounded by the render deadline
         for name in ("center", "indent", "format"):
             self.filters[name] = _bounded_filter(name, self.filters[name])
 
@@ -68,6 +69,19 @@ class BoundedEnvironment(SandboxedEnvironment):
         if isinstance(getattr(method, "__self__", None), str):
             _check_call(method, (*args, *kwargs.values()))
         return context.call(obj, *args, **kwargs)
+
+
+def bounded_range(*args: int) -> range:
+    """``range(*args)``, refused past ``MAX_ITEMS`` items: ``range(10**9)|list`` is one
+    C-level step that no deadline interrupts, and would fill the memory."""
+    made = range(*args)
+    try:
+        items = len(made)
+    except OverflowError:  # more items than a C size holds
+        items = MAX_ITEMS + 1
+    if items > MAX_ITEMS:
+        raise TemplateLimit(_too_big("range", f"a range of more than {MAX_ITEMS:,} items"))
+    return made
 
 
 def check_binop(operator: str, left: Any, right: Any) -> None:

@@ -95,7 +95,10 @@ TEMPLATES = [
             "templates/models.mdx.j2:5: error: template rendering took longer than 0.5 s (an "
             "endless loop?)",
         ),
-        templates=template("---\ntitle: x\n---\n\n{% for i in range(10**12) %}{% endfor %}\n"),
+        templates=template(
+            "---\ntitle: x\n---\n\n{% for i in range(10**7) %}{% for j in range(10**7) %}"
+            "{% endfor %}{% endfor %}\n"
+        ),
         deadline=0.5,
     ),
     Case(

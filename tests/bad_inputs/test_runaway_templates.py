@@ -28,6 +28,7 @@ def runaway(name: str, body: str, what: str) -> Case:
 STRING = "a string of more than 10,000,000 characters"
 BITS = "an integer of more than 100,000 bits"
 LIST = "a list of more than 10,000,000 items"
+RANGE = "a range of more than 10,000,000 items"
 CASES = [
     runaway("string-times-ten-billion", "{{ 'x' * 10**10 }}", f"'*' would build {STRING}"),
     runaway("ten-billion-times-string", "{{ 10000000000 * 'x' }}", f"'*' would build {STRING}"),
@@ -51,6 +52,8 @@ CASES = [
     ),
     runaway("ljust", "{{ 'x'.ljust(10**10) }}", f"'ljust' would build {STRING}"),
     runaway("center-filter", "{{ 'x'|center(10**10) }}", f"'center' would build {STRING}"),
+    runaway("range-to-list", "{{ range(10**9)|list|length }}", f"'range' would build {RANGE}"),
+    runaway("range-past-a-c-size", "{{ range(10**30) }}", f"'range' would build {RANGE}"),
     runaway("indent-filter", "{{ 'x'|indent(10**10, true) }}", f"'indent' would build {STRING}"),
 ]
 
@@ -66,13 +69,14 @@ def test_ordinary_arithmetic_and_padding_still_work(make_project, run):
     body = (
         "{{ 2 ** 64 }} {{ '=' * 3 }} {{ [1] * 2 }} {{ '%05d' % 3 }} {{ 'a'|center(5) }}|"
         "{{ '{:>4}'.format(1) }}|{{ 'x'.ljust(3) }}|{{ '%3d'|format(1) }}|{{ 7 % 3 }}"
+        "|{{ range(10, 0, -3)|list|join(',') }}"
     )
     project = make_project(templates=template(f"{HEAD}{body}\n"))
     assert run(project, "build").exit_code == 0
     assert (
         project.read("docs/models.mdx")
         .rstrip()
-        .endswith("18446744073709551616 \\=== \\[1, 1\\] 00003   a  |   1|x  |  1|1")
+        .endswith("18446744073709551616 \\=== \\[1, 1\\] 00003   a  |   1|x  |  1|1|10,7,4,1")
     )
 
 
