@@ -148,8 +148,10 @@ def test_deeply_nested_block_mappings(root: Path) -> None:
 
 
 def test_template_that_loops_forever(make_project) -> None:
-    loop = "---\ntitle: x\n---\n\n{% for i in range(10**7) %}{% for j in range(10**7) %}"
-    "{% endfor %}{% endfor %}\n"
+    loop = (
+        "---\ntitle: x\n---\n\n{% for i in range(10**7) %}{% for j in range(10**7) %}"
+        "{% endfor %}{% endfor %}\n"
+    )
     project = make_project(templates={"loop.mdx.j2": loop})
     before = project.snapshot()
     assert_bounded(
