@@ -37,7 +37,10 @@ TRACEBACK = "On an internal error (a bug in docgen), also print the Python trace
 
 #: The project root: ``--root`` before or after the command's name.
 ROOT = click.Path(file_okay=False, path_type=Path)
-ROOT_HELP = "Project root (holds profiles.yaml and templates/); before or after the command."
+ROOT_HELP = (
+    "Project root (holds profiles.yaml and templates/); before or after the command. "
+    "[default: the nearest project from the current folder upward]"
+)
 
 
 def _root_setter(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
@@ -48,7 +51,7 @@ def _root_setter(ctx: click.Context, _param: click.Parameter, value: Path | None
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="vllm-profile-docgen")
-@click.option("--root", type=ROOT, default=".", show_default=True, help=ROOT_HELP)
+@click.option("--root", type=ROOT, default=".", help=ROOT_HELP)
 @click.option(
     "--registry",
     metavar="FILE",
@@ -114,7 +117,7 @@ def base_options(func: Callable[..., None]) -> Any:
     ref = "The older registry is the one at git revision REF (this or --since-file)."
     given = (
         "The older registry is this file (this or --since); '-' reads it from standard "
-        "input (git show REV:profiles.yaml | docgen diff --since-file -)."
+        "input, as git show REV:profiles.yaml gives it through a pipe."
     )
     with_file = click.option("--since-file", metavar="FILE", help=given)(func)
     return click.option("--since", metavar="REF", help=ref)(with_file)
@@ -184,10 +187,14 @@ def validate(state: State) -> None:
     from docgen.registry.load import load_registry
 
     reg = load_registry(state.project())
-    state.say(
-        f"{reg.path}: ok ({len(reg.profiles)} profiles, {len(reg.models)} models, "
-        f"{len(reg.hosts)} hosts, {len(reg.agents)} agents)"
+    counts = (
+        (reg.profiles, "profile"),
+        (reg.models, "model"),
+        (reg.hosts, "host"),
+        (reg.agents, "agent"),
     )
+    said = ", ".join(f"{len(held)} {word}{'' if len(held) == 1 else 's'}" for held, word in counts)
+    state.say(f"{reg.path}: ok ({said})")
 
 
 @command(quiet="Accepted as everywhere; the schema is printed either way.")

@@ -117,7 +117,7 @@ SPEC = "      speculative-config: {method: ngram, num_speculative_tokens: 3}\n"
 def test_expect_present_compares_the_argv_values_produce(make_project, run, present, args):
     result = run(make_project(registry=with_expect(present, args)), "validate")
     assert (result.exit_code, result.stderr) == (0, "")
-    assert result.stdout == "profiles.yaml: ok (1 profiles, 1 models, 1 hosts, 2 agents)\n"
+    assert result.stdout == "profiles.yaml: ok (1 profile, 1 model, 1 host, 2 agents)\n"
 
 
 def test_expect_present_refuses_a_different_argv(make_project, run):

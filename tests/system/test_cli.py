@@ -159,7 +159,7 @@ def test_registry_text_is_escaped_for_mdx(make_project, run):
 def test_validate_and_schema(make_project, run):
     project = make_project()
     result = run(project, "validate")
-    assert result.output == "profiles.yaml: ok (1 profiles, 1 models, 1 hosts, 2 agents)\n"
+    assert result.output == "profiles.yaml: ok (1 profile, 1 model, 1 host, 2 agents)\n"
     schema = json.loads(run(project, "schema").output)
     assert schema["title"] == "docgen profile registry"
     assert set(schema["properties"]["profiles"]["additionalProperties"]) == {"$ref"}
