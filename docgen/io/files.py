@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docgen.config import Project
-from docgen.errors import CONTROL, DocgenError, Location, PageError
+from docgen.errors import CONTROL, DocgenError, Location, PageError, decode
 from docgen.io.reads import MAX_BYTES as MAX_BYTES
 from docgen.io.reads import Inside as Inside
 from docgen.io.reads import Refused as Refused
@@ -49,9 +49,9 @@ def read_page(project: Project, path: Path) -> tuple[str, bool]:
     raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise PageError.at(Location(rel, line), "invalid UTF-8 in page") from None
+    except UnicodeDecodeError:
+        decode(raw, rel, "page", PageError)  # raises it at the first bad byte, as any input
+        raise
     return as_lf_text(text), all_crlf(text)
 
 

@@ -188,7 +188,7 @@ PAGES = [
     Case(
         "page-invalid-utf8",
         BUILD,
-        ("docs/bad.mdx:1: error: invalid UTF-8 in page",),
+        ("docs/bad.mdx:1:6: error: invalid UTF-8 byte 0xe9 in the page",),
         files={"docs/bad.mdx": b"# Caf\xe9\n\nOK\n"},
     ),
 ]

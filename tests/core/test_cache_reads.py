@@ -55,7 +55,7 @@ def test_a_page_with_regions_and_bytes_that_are_not_utf8_is_a_located_error(make
     )
     result = run(project, "check")
     assert result.exit_code == 2
-    assert result.stderr == "docs/guide.mdx:7: error: invalid UTF-8 in page\n"
+    assert result.stderr == "docs/guide.mdx:7:4: error: invalid UTF-8 byte 0xe9 in the page\n"
 
 
 def test_a_new_entry_is_written_beside_its_place_and_replaces_the_old(

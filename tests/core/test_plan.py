@@ -83,7 +83,7 @@ def test_invalid_utf8_in_a_hand_written_page_is_located(make_project: Callable[.
     (project.root / "docs/p.mdx").write_bytes(b"---\ntitle: x\n---\n\xff\n")
     with pytest.raises(PageError) as info:
         plan(load_project(project.root))
-    assert str(info.value) == "docs/p.mdx:4: error: invalid UTF-8 in page"
+    assert str(info.value) == "docs/p.mdx:4:1: error: invalid UTF-8 byte 0xff in the page"
 
 
 @pytest.mark.parametrize("stored", [False, True], ids=["cold", "cached"])

@@ -82,7 +82,7 @@ def test_invalid_utf8_in_a_page_is_located(project):
     assert files.read_text(project, write(project, "docs/ok.mdx", "\u00e9\n")) == "\u00e9\n"
     with pytest.raises(PageError) as info:
         files.read_text(project, page)
-    assert str(info.value) == "docs/p.mdx:2: error: invalid UTF-8 in page"
+    assert str(info.value) == "docs/p.mdx:2:8: error: invalid UTF-8 byte 0xff in the page"
 
 
 # -- one walk ------------------------------------------------------------------------------
