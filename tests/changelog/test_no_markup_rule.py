@@ -57,9 +57,9 @@ SUMMARIES = [
     ("digit", "is <3 fast", f"'<3' {TAG}"),
     ("unclosed-code", "adds `x {y}", "a code span opened with ` does not close on this line; "
      "close it on the same line, or write a lone backtick as \\`"),
-    ("javascript", "adds [x](javascript:alert(1)).", f"link 'javascript:alert(1' uses the "
+    ("javascript", "adds [x](javascript:alert(1)).", f"link 'javascript:alert(1)' uses the "
      f"scheme 'javascript:'; {SCHEMES}"),
-    ("javascript-spaced", "adds [x]( JavaScript:alert(1)).", f"link 'JavaScript:alert(1' uses "
+    ("javascript-spaced", "adds [x]( JavaScript:alert(1)).", f"link 'JavaScript:alert(1)' uses "
      f"the scheme 'JavaScript:'; {SCHEMES}"),
     ("data", "adds [x](data:text/html,hi).", f"link 'data:text/html,hi' uses the scheme "
      f"'data:'; {SCHEMES}"),
@@ -83,7 +83,7 @@ NOTES = [
     ("link-on-next-line", "- adds [x](\n  javascript:alert(1)).\n", 1, "a link's target must "
      "be on the same line as its text: [text](/route)"),
     ("brackets-in-link-text", "- adds [the [beta] guide](javascript:alert(1)).\n", 1,
-     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+     f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
     ("link-around-an-image", "- adds [![badge](https://example.org/b.svg)](javascript:x).\n",
      1, f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
     ("lt-ends-a-paragraph", "- keeps latency <\n", 1, "a '<' at the end of a paragraph fails "
@@ -91,13 +91,13 @@ NOTES = [
     ("lt-ends-a-list-item", "- keeps latency <\n- adds things.\n", 1, "a '<' at the end of a "
      "paragraph fails to compile on the site; write it as &lt; or \\<"),
     ("image-script", "- adds ![x](javascript:alert(1)).\n", 1,
-     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+     f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
     ("image-data", "- adds ![y](data:image/svg+xml,x).\n", 1, "link 'data:image/svg+xml,x' "
      f"uses the scheme 'data:'; {SCHEMES}"),
     ("image-character-reference", "- adds ![x](java&#x73;cript&#58;alert(1)).\n", 1,
-     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+     f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
     ("image-entity-tab", "- adds ![x](java&#9;script:alert(1)).\n", 1,
-     f"link 'javascript:alert(1' uses the scheme 'javascript:'; {SCHEMES}"),
+     f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
     ("definition-with-a-title-over-two-lines",
      "- adds [x][g].\n\n[g]:\n  javascript:x \"a\n  b\"\n", 4,
      f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
