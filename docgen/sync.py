@@ -252,8 +252,9 @@ def _hand_written(project: Project, unowned: list[Output]) -> list[Output]:
 
 def _foreign(output: Output) -> Problem:
     return Problem(
-        f"refusing to overwrite {output.path}: it has no docgen notice, so it was written by hand "
-        f"(move it away or delete it to let docgen generate it from {output.origin})",
+        f"written by hand (it has no docgen notice), but docgen generates this path from "
+        f"{output.origin} and never overwrites a hand-written file: move it away or delete it "
+        "to let docgen generate it",
         Location(output.path, 1, 1),
     )
 

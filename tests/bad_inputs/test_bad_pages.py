@@ -179,9 +179,9 @@ PAGES = [
         "hand-written-at-generated-path",
         BUILD,
         (
-            "docs/models.mdx:1:1: error: refusing to overwrite docs/models.mdx: it has no docgen "
-            "notice, so it was written by hand (move it away or delete it to let docgen generate "
-            "it from templates/models.mdx.j2)",
+            "docs/models.mdx:1:1: error: written by hand (it has no docgen notice), but docgen "
+            "generates this path from templates/models.mdx.j2 and never overwrites a "
+            "hand-written file: move it away or delete it to let docgen generate it",
         ),
         files={"docs/models.mdx": "# Mine\n"},
     ),

@@ -222,9 +222,9 @@ def test_build_overwrites_a_git_ignored_product_without_the_notice(make_project,
 
 
 REFUSED = (
-    f"{PRODUCTS[1]}:1:1: error: refusing to overwrite {PRODUCTS[1]}: it has no docgen "
-    "notice, so it was written by hand (move it away or delete it to let docgen generate "
-    "it from docs/models.mdx)\n"
+    f"{PRODUCTS[1]}:1:1: error: written by hand (it has no docgen notice), but docgen "
+    "generates this path from docs/models.mdx and never overwrites a hand-written file: "
+    "move it away or delete it to let docgen generate it\n"
 )
 
 

@@ -111,7 +111,8 @@ def test_hand_written_file_at_generated_path_is_refused(make_project, run):
     result = run(project, "build")
     assert result.exit_code == 2
     assert result.stderr.startswith(
-        "docs/models.mdx:1:1: error: refusing to overwrite docs/models.mdx: it has no docgen notice"
+        "docs/models.mdx:1:1: error: written by hand (it has no docgen notice), but docgen "
+        "generates this path from templates/models.mdx.j2"
     )
     assert project.snapshot() == before
 

@@ -69,8 +69,7 @@ def test_init_over_hand_written_docs_removes_exactly_what_it_wrote(tmp_path, pla
     (place / "site_extra").mkdir()  # an empty folder that was there stays
     stderr = refused_init(tmp_path, str(place), lines=2)  # the error, then how to adopt
     assert stderr.startswith(
-        "docs/inference/set-up-vllm.mdx:1:1: error: refusing to overwrite "
-        "docs/inference/set-up-vllm.mdx: it has no docgen notice"
+        "docs/inference/set-up-vllm.mdx:1:1: error: written by hand (it has no docgen notice)"
     )
     assert "note: docgen init scaffolds a new project" in stderr.splitlines()[1]
     assert sorted(p.name for p in place.iterdir()) == ["docs", "site_extra"]
