@@ -20,6 +20,12 @@ def test_in_sync_project_gives_one_passing_item_per_output(pytester, example):
     outputs = sum(owned(p.read_text("utf-8")) for p in pages) + 3
     # one item per output, one per changelog entry, and the cross-file version check
     result.assert_outcomes(passed=outputs + 1 + 1)
+    listed = pytester.runpytest_subprocess(
+        "--docgen", "--docgen-root", str(example.root), "-p", "no:cacheprovider", "--collect-only"
+    )
+    listed.stdout.fnmatch_lines(
+        [f"collected {outputs + 2} items", f"*{outputs + 2} tests collected*"]
+    )
 
 
 def test_registry_edit_fails_with_a_readable_diff(pytester, example):
