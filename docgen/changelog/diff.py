@@ -43,9 +43,12 @@ def registry_file(project: Project, path: str) -> Registry:
             raise RegistryError.at(Location(STDIN), f"the registry is over {files.MAX_BYTES} bytes")
         return _history(raw, STDIN)
     target = Path(os.path.normpath(project.root / path))  # an absolute path stays itself
-    inside = files.Inside(project.root) if target.is_relative_to(project.root) else None
-    raw = files.read_input_bytes(target, inside, "registry", display=path)
-    return _history(raw, path)
+    within = target.is_relative_to(project.root)
+    inside = files.Inside(project.root) if within else None
+    # Named as every file of the project is, from its root (from docs/, ../old.yaml too).
+    shown = target.relative_to(project.root).as_posix() if within else path
+    raw = files.read_input_bytes(target, inside, "registry", display=shown)
+    return _history(raw, shown)
 
 
 #: How the older registry read from standard input is named in locations.

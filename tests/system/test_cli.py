@@ -606,6 +606,15 @@ def test_a_file_named_from_a_folder_below_the_project_is_read_from_there(example
     assert "1 semantic change" in found.output  # docs/old.yaml, not the project's old.yaml
     given = invoke_cli(["--root", "..", "diff", "--since-file", "old.yaml"])
     assert "0 semantic changes" in given.output  # with --root, from the root as before
+    (example.root / "docs" / "old.yaml").write_text(
+        example.read("profiles.yaml").replace(
+            "      max-num-seqs: 16\n", "      max-num-seqs: 16\n      enforce-eager: true\n", 1
+        ),
+        "utf-8",
+    )
+    removed = invoke_cli(["diff", "--since-file", "old.yaml"]).output
+    # Named from the project's root, as the current registry is, not as an absolute path.
+    assert re.search(r"^docs/old\.yaml:\d+:7: arg-removed .* enforce-eager", removed, re.M), removed
 
 
 def test_a_closed_output_or_input_leaves_the_verdict_as_it_is(example):
