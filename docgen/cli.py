@@ -187,13 +187,11 @@ def validate(state: State) -> None:
     from docgen.registry.load import load_registry
 
     reg = load_registry(state.project())
-    counts = (
-        (reg.profiles, "profile"),
-        (reg.models, "model"),
-        (reg.hosts, "host"),
-        (reg.agents, "agent"),
+    held = (len(reg.profiles), len(reg.models), len(reg.hosts), len(reg.agents))
+    words = ("profile", "model", "host", "agent")
+    said = ", ".join(
+        f"{n} {word}{'' if n == 1 else 's'}" for n, word in zip(held, words, strict=True)
     )
-    said = ", ".join(f"{len(held)} {word}{'' if len(held) == 1 else 's'}" for held, word in counts)
     state.say(f"{reg.path}: ok ({said})")
 
 

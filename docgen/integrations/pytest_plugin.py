@@ -42,11 +42,11 @@ def pytest_collection_modifyitems(
         return
     root = _project_root(config)
     collector = DocgenProject.from_parent(session, path=root, name="docgen")
-    found = list(collector.collect())
+    found: list[pytest.Item | pytest.Collector] = list(collector.collect())
     # Reported as any collector's result, so "collected N items" and --collect-only count them.
     report = pytest.CollectReport(collector.nodeid, "passed", None, found)
     config.hook.pytest_collectreport(report=report)
-    items.extend(found)
+    items.extend(item for item in found if isinstance(item, pytest.Item))
 
 
 def _project_root(config: pytest.Config) -> Path:

@@ -17,12 +17,13 @@ it to kill a build at each write point).
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from docgen.config import Project
 from docgen.errors import Location, WriteError
@@ -58,11 +59,25 @@ def apply(
     Transaction(project).run(todo, progress)
 
 
-def failed(path: str, verb: str, exc: OSError, kept: bool = False) -> WriteError:
-    """The located error for an OS failure while writing ``path`` (project-relative)."""
+def failed(path: str, verb: str, exc: OSError, kept: bool = False, root: str = "") -> WriteError:
+    """The located error for an OS failure while writing ``path`` (relative to ``root``)."""
     reason = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        blocked = _not_a_folder(path, root)
+        if blocked is not None:
+            reason = f"{blocked} is not a folder, and the path needs one there"
     after = "the files written before it were kept" if kept else "no file was changed"
     return WriteError.at(Location(path), f"cannot {verb} {path}: {reason}; {after}")
+
+
+def _not_a_folder(path: str, root: str) -> str | None:
+    """The first of ``path``'s folders that is something else (a file), if one is."""
+    parts = PurePath(path).parts[:-1]
+    for end in range(1, len(parts) + 1):
+        folder = os.path.join(*parts[:end])
+        if os.path.lexists(full := os.path.join(root, folder)) and not os.path.isdir(full):
+            return PurePath(folder).as_posix()
+    return None
 
 
 def own_folder(project: Project) -> str | None:
@@ -218,7 +233,7 @@ class Transaction:
             whole = self.roll_back()
             self.discard(failed=True)
             if isinstance(exc, OSError):
-                raise failed(*self.current, exc, kept=not whole) from None
+                raise failed(*self.current, exc, not whole, str(self.project.root)) from None
             raise
         self.discard(failed=False)
 

@@ -382,3 +382,15 @@ def test_a_text_that_cannot_be_utf8_refuses_the_lot_before_any_write(project):
     assert tree(project.root) == before
     writes.apply(project, [Write("docs/late.mdx", "fine \u00e9\u4e2d\U0001f642\n")])
     assert (project.root / "docs/late.mdx").read_bytes() == "fine \u00e9\u4e2d\U0001f642\n".encode()
+
+
+def test_a_file_where_a_folder_is_needed_is_named(project) -> None:
+    (project.root / "docs/new").write_text("a file, not a folder\n", "utf-8")
+    before = tree(project.root)
+    with pytest.raises(WriteError) as info:
+        writes.apply(project, TODO)
+    assert str(info.value) == (
+        "docs/new/a.mdx: error: cannot write docs/new/a.mdx: docs/new is not a folder, and "
+        "the path needs one there; no file was changed"
+    )
+    assert tree(project.root) == before
