@@ -11,6 +11,7 @@ import datetime as _dt
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from docgen.changelog.markup import prose_lines
@@ -167,8 +168,10 @@ def _rel(project: Project, path: Path) -> str:
     return path.relative_to(project.root).as_posix()
 
 
+@lru_cache(maxsize=256)
 def parse_entry(path: str, text: str) -> Entry:
-    """The entry at project-relative ``path`` whose text is ``text``."""
+    """The entry at project-relative ``path`` whose text is ``text`` (parsed once: a
+    command reads the entries in several places, and an entry is immutable)."""
     return Entry(path, text, tuple(_sections(text)))
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import datetime as _dt
-import html
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from docgen import redirects
@@ -22,6 +22,14 @@ from docgen.changelog.entries import (
     release_route,
     shown,
     version_problem,
+)
+from docgen.changelog.links import (
+    DEFINED,
+    LINK_RULE,
+    NEXT_TARGET,
+    hidden_links,
+    line_links,
+    link_problem,
 )
 from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
@@ -43,24 +51,6 @@ SETEXT = re.compile(r"^[ \t]*(?:=+|-+)[ \t]*$")
 LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 #: A release heading with a version that is not well written (``## v01.0.0``).
 LOOSE_HEADING = re.compile(r"^## (v[0-9]+\.[0-9]+\.[0-9]+)$")
-#: A link's target: after ``](``, blanks, an optional ``<``; up to a blank, ``)`` or ``>``.
-#: Its text may hold brackets one level deep (``[the [beta] guide]``, ``[![badge](x.svg)]``).
-LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
-#: A link reference definition (``[name]: target``), which a ``[name]`` link uses; its
-#: target may stand on the next line (``DEFINED``).
-DEFINITION = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)")
-#: An image's source (``![alt](src)``): a script is no more welcome there than in a link.
-IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
-DEFINED = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*$")
-#: The target that stands alone on the line after ``DEFINED`` (with an optional title:
-#: more words make that line a paragraph, and ``DEFINED`` no definition).
-NEXT_TARGET = re.compile(r"""^[ \t>]*<?([^\s>]+)>?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*$""")
-#: A URL scheme (``javascript:``, ``https:``), and the links to elsewhere a link may be:
-#: http(s), mail, or a host on the site's own scheme (``//cdn.example.org``). No other
-#: scheme (``javascript:``, ``data:``, ``vbscript:``, ``file:``) is accepted.
-SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-WEB = re.compile(r"^(?:https?:)?//[^/\\]|^mailto:[^/]", re.IGNORECASE)
-
 #: The rule id of the release headings (each entry has one; each is `## vX.Y.Z`).
 HEADING_RULE = "changelog-heading"
 
@@ -87,31 +77,53 @@ def check_history(project: Project, registry: Registry, routes: set[str]) -> lis
 
 
 def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Problem]:
-    """The problems of one entry alone: its file, each line, then the release order."""
-    problems = _file_level(entry, registry)
+    """The problems of one entry alone: its file, each line, then the release order; at
+    most ``MAX_ENTRY_PROBLEMS`` (a hostile entry of a million bad lines is said in a few,
+    in bounded time and memory), then one that says more were left out."""
+    found = list(islice(_entry_problems(entry, registry, routes), MAX_ENTRY_PROBLEMS + 1))
+    if len(found) > MAX_ENTRY_PROBLEMS:
+        found[-1] = Problem(
+            f"more problems in this entry are not listed (the first {MAX_ENTRY_PROBLEMS} are)",
+            Location(entry.path, found[-1].location.line if found[-1].location else 1),
+            rule=found[-1].rule,
+        )
+    return found
+
+
+#: The most problems said of one changelog entry.
+MAX_ENTRY_PROBLEMS = 100
+
+
+def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Iterator[Problem]:
+    yield from _file_level(entry, registry)
     lines = entry.text.split("\n")
     token = registry.product.cli_token
     above = ""  # the prose line above, "" after a blank line or code
     # What MDX reads as text: a fence in a list item also ends where the item does.
     text = {index for index, _line in prose_lines(lines)}
+    linked: set[int] = set()  # the lines whose links were refused
     for number, line in enumerate(lines, start=1):
         where = Location(entry.path, number)
-        problems += _line_problems(line, where, token, routes)
+        said = _line_problems(line, where, token, routes)
         target = (
             NEXT_TARGET.match(line) if number > 1 and DEFINED.match(lines[number - 2]) else None
         )
         if target is not None:  # a definition's target, on the line after its name
-            problems += _link_problem(target[1], where, routes)
+            said += link_problem(target[1], where, routes)
         prose = number - 1 in text
         if prose:
-            problems += _heading_problems(line, above, where)
+            said += _heading_problems(line, above, where)
         above = line if prose and line.strip() else ""
-    problems += _markup_problems(entry, lines, registry)
-    problems += _order_problems(entry)
-    return problems
+        linked.update(number for p in said if p.rule == LINK_RULE)  # said once a line
+        yield from said
+    for problem in _markup_problems(entry, lines, registry):
+        linked.add(problem.location.line if problem.location else 0)  # one a line
+        yield problem
+    yield from hidden_links(entry.text, entry.path, linked)
+    yield from _order_problems(entry)
 
 
-def _markup_problems(entry: Entry, lines: list[str], registry: Registry) -> list[Problem]:
+def _markup_problems(entry: Entry, lines: list[str], registry: Registry) -> Iterator[Problem]:
     """Raw MDX markup in the entry's text below its SPDX header (the release sections and
     anything above the first one), one problem a line (see ``changelog.markup``)."""
     expected = header(registry)
@@ -119,11 +131,9 @@ def _markup_problems(entry: Entry, lines: list[str], registry: Registry) -> list
         start = expected.count("\n")
     else:  # a wrong header is its own problem; check the sections
         start = entry.sections[0].line - 1 if entry.sections else len(lines)
-    problems = []
     for index, at, message in markup_problems(lines[start:]):
         where = Location(entry.path, start + index + 1, at + 1)
-        problems.append(Problem(message, where, rule=MARKUP_RULE))
-    return problems
+        yield Problem(message, where, rule=MARKUP_RULE)
 
 
 def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
@@ -184,14 +194,7 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
                 rule="changelog-no-agent-only",
             )
         )
-    for target in LINK.findall(line) + DEFINITION.findall(line):
-        problems += _link_problem(target, where, routes)
-    for written in IMAGE.findall(line):  # a file beside the page is fine: a script is not
-        # MDX decodes `&#58;` in it, and a browser drops blanks and tabs from a scheme.
-        source = re.sub(r"[\x00-\x20]", "", html.unescape(written))
-        if SCHEME.match(source) or source.startswith("/\\"):
-            problems += _link_problem(source, where, set())
-    return problems
+    return problems + line_links(line, where, routes)
 
 
 def _heading_problems(line: str, above: str, where: Location) -> list[Problem]:
@@ -215,36 +218,6 @@ def _heading_problems(line: str, above: str, where: Location) -> list[Problem]:
             "in changelog entries are '## vX.Y.Z' alone"
         )
     return [] if message is None else [Problem(message, where, rule=HEADING_RULE)]
-
-
-def _link_problem(target: str, where: Location, routes: set[str]) -> list[Problem]:
-    if WEB.match(target) or target.startswith("#"):
-        return []
-    scheme = SCHEME.match(target)
-    if scheme is not None or target.startswith(("//", "/\\")):
-        what = f"uses the scheme '{scheme[0]}'" if scheme else "is not a route"
-        return [
-            Problem(
-                f"link '{shown(target)}' {what}; changelog links are root-absolute "
-                "routes such as /user-guide/..., http(s):// or mailto: URLs",
-                where,
-                rule="changelog-link-root-absolute",
-            )
-        ]
-    if not target.startswith("/"):
-        return [
-            Problem(
-                f"relative link '{target}': changelog links must be root-absolute "
-                "routes such as /user-guide/...",
-                where,
-                rule="changelog-link-root-absolute",
-            )
-        ]
-    route = target.split("#", 1)[0].rstrip("/")
-    if routes and route not in routes:
-        message = f"link '{target}' does not resolve to a page the project publishes"
-        return [Problem(message, where, rule="changelog-link-published")]
-    return []
 
 
 def _order_problems(entry: Entry) -> list[Problem]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from docgen.changelog.compose import Release
-from docgen.changelog.history import _link_problem
+from docgen.changelog.links import link_problem as _link_problem
 from docgen.changelog.release_check import _order
 from docgen.errors import Location, Problem
 

@@ -44,3 +44,19 @@ def found(text: str) -> list[tuple[int, str]]:
 )
 def test_the_rule_reads_below_the_header_or_from_the_first_release(text, expected):
     assert found(text) == expected
+
+
+def test_a_hostile_entry_is_said_in_a_bounded_number_of_problems():
+    """A million bad lines cost a hundred problems, not a million (time, memory, output)."""
+    from docgen.changelog.history import MAX_ENTRY_PROBLEMS
+
+    text = HEADER + "\n## v0.2.0\n\n" + "{\n" * 200_000
+    entry = parse_entry("changelog/2026-01-02.mdx", text)
+    problems = check_entry(entry, REGISTRY, set())
+    assert len(problems) == MAX_ENTRY_PROBLEMS + 1
+    first = HEADER.count("\n") + 4
+    assert [p.location.line for p in problems[:3]] == [first, first + 1, first + 2]
+    assert str(problems[-1]) == (
+        f"changelog/2026-01-02.mdx:{first + MAX_ENTRY_PROBLEMS}: error: more problems in this "
+        f"entry are not listed (the first {MAX_ENTRY_PROBLEMS} are)"
+    )

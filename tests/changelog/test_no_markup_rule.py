@@ -103,6 +103,19 @@ NOTES = [
      f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
     ("definition-target-on-next-line", "- adds [x][g].\n\n[g]:\n  javascript:alert(3)\n", 4,
      f"link 'javascript:alert(3)' uses the scheme 'javascript:'; {SCHEMES}"),
+    # Link text the patterns cannot follow: the target is still found after its ``](``.
+    ("escaped-bracket-in-link-text", "- fixes [a \\] b](javascript:alert(1)).\n", 1,
+     f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("bracket-in-code-span", "- fixes [c `]` d](javascript:alert(1)).\n", 1,
+     f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("link-text-over-two-lines", "- fixes [click\n  me](javascript:alert(2)).\n", 2,
+     f"link 'javascript:alert(2)' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("escaped-colon", "- fixes [a \\] b](javascript\\:alert(1)).\n", 1,
+     f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("image-with-escaped-bracket", "- shows ![e \\] f](data:image/svg+xml,x).\n", 1,
+     f"link 'data:image/svg+xml,x' uses the scheme 'data:'; {SCHEMES}"),
+    ("label-over-two-lines", "- adds [x][a b].\n\n[a\nb]: javascript:alert(4)\n", 4,
+     f"link 'javascript:alert(4)' uses the scheme 'javascript:'; {SCHEMES}"),
 ]  # fmt: skip
 
 
