@@ -25,10 +25,12 @@ from functools import lru_cache
 from typing import Any
 
 from docgen.config import Project
-from docgen.errors import ConfigError, DocgenError, Location, Problem
+from docgen.errors import ConfigError, DocgenError, Location, Problem, one_line
 from docgen.io.files import all_crlf, as_lf_text
 from docgen.io.reads import Inside, read_input
 
+#: A slug a navigation may give: one path segment of a route, nothing a link could break on.
+SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
 #: The words of a title, as a slug takes them.
 _WORDS = re.compile(r"[A-Za-z0-9]+")
 
@@ -260,7 +262,7 @@ class _Reader:
         if "tab" in item:
             tab = self.tabs.get(item["tab"])
             title = tab.get("display-name", "") if isinstance(tab, Mapping) else ""
-            given = tab.get("slug") if isinstance(tab, Mapping) else None
+            given = self.given(tab) if isinstance(tab, Mapping) else None
             here = [*slugs, str(given or slug_of(str(title)) or slug_of(str(item["tab"])))]
             if "variants" in item:
                 yield from self.variant_list(item["variants"], here)
@@ -286,7 +288,7 @@ class _Reader:
         for variant in variants:
             if not isinstance(variant, Mapping):
                 continue
-            slug = str(variant.get("slug") or slug_of(str(variant.get("title", ""))))
+            slug = self.given(variant) or slug_of(str(variant.get("title", "")))
             self.current = slug
             pages = tuple(self.items(self.list_of(variant, "layout"), [*slugs, slug]))
             self.current = ""
@@ -309,7 +311,20 @@ class _Reader:
         return value
 
     def slug(self, item: Mapping[str, Any], kind: str) -> str:
-        return str(item.get("slug") or slug_of(str(item.get(kind, ""))))
+        return self.given(item) or slug_of(str(item.get(kind, "")))
+
+    def given(self, node: Mapping[str, Any]) -> str:
+        """The ``slug`` a node gives ("" for none). A route is made of slugs, and a page
+        links to it, so one that is not a plain path segment is a problem."""
+        text = str(node.get("slug") or "")
+        if text and not SLUG.fullmatch(text):
+            message = (
+                f"slug '{one_line(text)}' is not a path segment of a route: use letters, "
+                "digits, '-', '_', '.' and '~', starting with a letter or digit"
+            )
+            self.problems.append(Problem(message, located(node, "slug", self.path)))
+            return slug_of(text)
+        return text
 
     def page(self, item: Mapping[str, Any], slugs: list[str]) -> NavPage:
         given = str(item.get("path", ""))

@@ -154,8 +154,31 @@ def test_without_a_navigation_file_there_is_none(make_project):
             "navigation:\n  - section: S\n    contents: nope\n",
             "docs/index.yml:3:15: error: 'contents' is a list of navigation items",
         ),
+        (
+            'navigation:\n  - changelog: ../changelog\n    slug: "/evil.example) {x} <b>"\n',
+            "docs/index.yml:3:11: error: slug '/evil.example) {x} <b>' is not a path segment "
+            "of a route: use letters, digits, '-', '_', '.' and '~', starting with a letter or "
+            "digit",
+        ),
+        (
+            "navigation:\n  - page: A\n    path: a.mdx\n    slug: ../up\n",
+            "docs/index.yml:4:11: error: slug '../up' is not a path segment",
+        ),
+        (
+            "navigation:\n  - tab: t\ntabs:\n  t:\n    slug: a/b\n",
+            "docs/index.yml:5:11: error: slug 'a/b' is not a path segment",
+        ),
     ],
-    ids=["yaml", "not-a-mapping", "no-navigation", "item", "contents"],
+    ids=[
+        "yaml",
+        "not-a-mapping",
+        "no-navigation",
+        "item",
+        "contents",
+        "changelog-slug",
+        "page-slug",
+        "tab-slug",
+    ],
 )
 def test_a_wrong_navigation_is_a_located_error(make_project, text, message):
     project = make_project(files={"docs/index.yml": text})
