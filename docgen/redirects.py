@@ -6,9 +6,10 @@ path-to-regexp pattern: ``:name`` matches one segment, ``:name?`` one or none,
 ``:name+`` one or more, ``:name*`` (or a bare ``*``) any number, and the destination
 takes what each matched. A route resolves when it is published or when its redirects
 lead to a published route (or to another site). A source is matched segment by segment,
-in time that grows with its length times the route's, never more; one docgen cannot read
-(a segment that mixes text with a parameter, a parameter with its own regular
-expression, a name twice) leads nowhere.
+each place in it and in the route tried once; one docgen cannot read (a segment that
+mixes text with a parameter, a parameter with its own regular expression, a name twice,
+more than ``MAX_PARTS`` segments or ``MAX_SPANS`` parameters taking several) leads
+nowhere, so a link through it is not taken for published.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from docgen.config import Project
-from docgen.errors import ConfigError, Location
+from docgen.errors import ConfigError, Location, one_line
 from docgen.io.files import Inside
 from docgen.io.reads import read_input
 from docgen.navigation import located, located_yaml
@@ -35,6 +36,13 @@ _PARAM = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)([?+*]?)|\*")
 _UNREADABLE = re.compile(r"[()\[\]{}:*?+]")
 #: Most segments a route may have for a redirect to match it.
 MAX_SEGMENTS = 200
+#: Most segments a source may have, and most of them that take any number of segments
+#: (``:name+``, ``:name*``, ``*``): matching costs grow with both.
+MAX_PARTS = 32
+MAX_SPANS = 2
+#: Most tries matching may make over a check's lookups: real redirects need a few per
+#: link; a hostile set of them is a located error within a second or so.
+MAX_STEPS = 2_000_000
 #: How many segments a parameter takes, by its modifier: fewest and most.
 _TAKES = {"": (1, 1), "?": (0, 1), "+": (1, MAX_SEGMENTS), "*": (0, MAX_SEGMENTS)}
 
@@ -57,10 +65,20 @@ class Redirect:
     destination: str
     where: Location
 
-    def target(self, route: str) -> str | None:
-        """Where ``route`` is sent, or None when this redirect does not match it."""
+    def target(self, route: str, steps: list[int] | None = None) -> str | None:
+        """Where ``route`` is sent, or None when this redirect does not match it; matching
+        spends ``steps`` (a budget shared by the caller's lookups), and one that runs out
+        is a located error here."""
         segments = [s for s in route.split("/") if s]
-        taken = _match(self.source, segments) if len(segments) <= MAX_SEGMENTS else None
+        budget = steps if steps is not None else [MAX_STEPS]
+        taken = _match(self.source, segments, budget) if len(segments) <= MAX_SEGMENTS else None
+        if budget[0] < 0:
+            raise ConfigError.at(
+                self.where,
+                f"matching links against the redirects took more than {MAX_STEPS:,} steps "
+                f"(here, for '{one_line(route)}'): simplify the sources with several "
+                "parameters",
+            )
         if taken is None:
             return None
 
@@ -79,6 +97,7 @@ class Routes(set[str]):
     def __init__(self, routes: Iterable[str] = (), redirects: Iterable[Redirect] = ()) -> None:
         super().__init__(routes)
         self.redirects = tuple(redirects)
+        self.steps = [MAX_STEPS]  # what matching may still spend, over every lookup
 
     def __contains__(self, route: object) -> bool:
         if set.__contains__(self, route):
@@ -87,7 +106,8 @@ class Routes(set[str]):
             return False
         seen = {route}
         for _ in range(MAX_HOPS):
-            route = next((t for r in self.redirects if (t := r.target(route)) is not None), "")
+            sent = (r.target(route, self.steps) for r in self.redirects)
+            route = next((t for t in sent if t is not None), "")
             if not route or route in seen:
                 return False
             if route.lower().startswith(("https://", "http://")) or set.__contains__(self, route):
@@ -140,15 +160,23 @@ def _parts(source: str) -> tuple[_Part, ...] | None:
         else:
             parts.append(_Part(piece))
     names = [p.name for p in parts if p.name]
-    return tuple(parts) if len(names) == len(set(names)) else None
+    spans = sum(p.most > 1 for p in parts)
+    readable = len(names) == len(set(names)) and len(parts) <= MAX_PARTS and spans <= MAX_SPANS
+    return tuple(parts) if readable else None
 
 
-def _match(parts: tuple[_Part, ...], segments: list[str]) -> dict[str, str] | None:
+def _match(
+    parts: tuple[_Part, ...], segments: list[str], steps: list[int]
+) -> dict[str, str] | None:
     """What each parameter takes where ``parts`` match all of ``segments``, or None; each
-    place in both is tried once (a failure is remembered), so no source takes long."""
+    place in both is tried once (a failure is remembered), each try spending a step of
+    ``steps`` (none is tried once it is spent)."""
     failed: set[tuple[int, int]] = set()
 
     def at(i: int, j: int) -> dict[str, str] | None:
+        steps[0] -= 1
+        if steps[0] < 0:
+            return None
         if i == len(parts):
             return {} if j == len(segments) else None
         if (i, j) in failed:

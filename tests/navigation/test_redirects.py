@@ -37,7 +37,19 @@ def test_a_route_resolves_when_its_redirects_lead_to_a_published_one(
     assert (route in routes((source, destination))) is resolves
 
 
-@pytest.mark.parametrize("source", ["/old/:id(\\d+)", "/old/*/x/*", "/a/:n/:n", "/a/b-:c"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "/old/:id(\\d+)",
+        "/old/*/x/*",
+        "/a/:n/:n",
+        "/a/b-:c",
+        "/a/*/b/:c+/:d*",  # three parameters that take several segments
+        "".join(f"/:p{i}?" for i in range(1200)),  # more segments than any route has
+        "".join(f"/:p{i}*" for i in range(900)) + "/z",
+    ],
+    ids=["regex", "two-stars", "name-twice", "mixed", "three-spans", "1200-optional", "900-spans"],
+)
 def test_a_source_docgen_cannot_read_leads_nowhere(source):
     item = {"source": source, "destination": "/home"}
     assert _redirect([item], 0, item, "fern/docs.yml") is None
@@ -119,8 +131,8 @@ def test_a_redirect_without_a_destination_is_a_located_error(make_project, run):
 
 def test_any_source_matches_in_bounded_time_and_a_long_chain_is_followed():
     # Sources a backtracking matcher takes minutes over: each answers at once here.
-    optional = "".join(f"/:p{i}?" for i in range(24)) + "/x"
-    spans = "".join(f"/:s{i}*" for i in range(7)) + "/zzz"
+    optional = "".join(f"/:p{i}?" for i in range(31)) + "/x"
+    spans = "/:s0*/:s1*/zzz"
     long_route = "/" + "/".join(["a"] * 40)
     assert long_route not in routes((optional, "/home"))
     assert long_route not in routes((spans, "/home"))
@@ -139,3 +151,24 @@ def test_an_unknown_flag_in_history_is_written_as_the_catalog_writes_flags():
     assert _history_tokens("gone", False) == ("--no-gone",)
     assert _history_tokens("gone", {"a": 1}) == ("--gone", '{"a":1}')
     assert _history_tokens("gone", 3) == ("--gone", "3")
+
+
+def test_redirects_that_take_too_long_to_match_are_a_located_error():
+    """Readable sources can still cost much against a long link (two spans and many
+    optional parameters); past a budget of tries, a located error ends the lookup."""
+    import time
+
+    from docgen.errors import ConfigError
+
+    heavy = "/:a*/:b*" + "".join(f"/:p{i}?" for i in range(29)) + "/zzz"
+    rules = [
+        Redirect(_parts(heavy), "/home", Location("fern/docs.yml", 3 + i, 5)) for i in range(100)
+    ]
+    started = time.monotonic()
+    with pytest.raises(ConfigError) as caught:
+        "/" + "/".join(["a"] * 199) in Routes({"/home"}, rules)  # noqa: B015
+    assert time.monotonic() - started < 10
+    assert str(caught.value).startswith("fern/docs.yml:")
+    assert "matching links against the redirects took more than 2,000,000 steps" in str(
+        caught.value
+    )
