@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from docgen.errors import Location, RegistryError
+from docgen.errors import Location, Problem, RegistryError
 from docgen.registry.depth import MAX_DEPTH, libyaml_depth_refusal, too_deep
 from docgen.registry.source import Document, KeyPath, Positions
 from docgen.registry.yaml_errors import marked_problem
@@ -36,7 +36,24 @@ _NO_KEY = object()
 
 
 class _Fallback(Exception):
-    """The fast path declines this document."""
+    """The fast path declines this document, at ``event`` for what ``what`` names (said
+    where the text is too large for ruamel.yaml to read in bounded time)."""
+
+    def __init__(self, event: Any = None, what: str = "") -> None:
+        super().__init__(what)
+        self.event, self.what = event, what
+
+    def problem(self, path: str) -> Problem:
+        mark = getattr(self.event, "start_mark", None)
+        where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
+        if self.what.startswith("duplicate key"):
+            return Problem(self.what, where)  # worded as ruamel.yaml words it
+        return Problem(
+            f"{self.what}: in a file over {RUAMEL_WORDING_BYTES // 1000} KB docgen reads "
+            "only plain YAML (no anchors, aliases, merge keys, tags or directives; numbers "
+            "in decimal), since its careful reader would take minutes at this size",
+            where,
+        )
 
 
 def load_fast(text: str, path: str) -> Document | None:
@@ -53,7 +70,9 @@ def load_fast(text: str, path: str) -> Document | None:
         return None
     try:
         return _Composer(path).document(parser.get_event)
-    except _Fallback:
+    except _Fallback as declined:
+        if len(text) > RUAMEL_WORDING_BYTES:
+            raise RegistryError(declined.problem(path)) from None
         return None
     except yaml.MarkedYAMLError as exc:
         refusal = libyaml_depth_refusal(exc, text, path)
@@ -140,10 +159,10 @@ class _Composer:
         if not isinstance(start, yaml.DocumentStartEvent):
             return None  # an empty stream: ruamel words it
         if start.version or start.tags:
-            raise _Fallback
+            raise _Fallback(start, "a YAML directive (%YAML, %TAG)")
         root = self._compose(next_event, yaml)
-        if not isinstance(next_event(), yaml.StreamEndEvent):
-            raise _Fallback  # a second document
+        if not isinstance(ended := next_event(), yaml.StreamEndEvent):
+            raise _Fallback(ended, "a second YAML document")
         return Document(root, self.positions)
 
     def _compose(self, next_event: Any, yaml: Any) -> Any:
@@ -165,7 +184,8 @@ class _Composer:
                 value = stack.pop().container
             elif kind is scalar or kind is mapping or kind is sequence:
                 if event.anchor is not None or event.tag is not None:
-                    raise _Fallback
+                    what = f"the anchor '&{event.anchor}'" if event.anchor else "a YAML tag"
+                    raise _Fallback(event, what)
                 mark = event.start_mark
                 where = (mark.line + 1, mark.column + 1)
                 if not stack:
@@ -189,7 +209,7 @@ class _Composer:
             elif kind is yaml.DocumentEndEvent:
                 return root
             else:
-                raise _Fallback  # an alias
+                raise _Fallback(event, "an alias")
             if not stack:
                 root = value
                 continue
@@ -202,10 +222,11 @@ class _Composer:
 
     def _key(self, event: Any, frame: _Frame, is_scalar: bool) -> Any:
         if not is_scalar or (event.value == "<<" and not event.style):
-            raise _Fallback  # a complex key or a merge key
+            raise _Fallback(event, "a merge key" if is_scalar else "a key that is not a value")
         key = _resolve(event, self.positions.path)
         if key in frame.container:
-            raise _Fallback  # ruamel words the duplicate
+            first = self.positions.keys[(*frame.keypath, key)][0]
+            raise _Fallback(event, f"duplicate key '{key}' (first defined on line {first})")
         return key
 
 
@@ -220,7 +241,7 @@ def _resolve(event: Any, path: str) -> Any:
     first = value[0]
     if first in _NUMBER_START:
         if _UNSURE.search(value):
-            raise _Fallback
+            raise _Fallback(event, f"the number '{value}'")
         if _INT.match(value):
             return _integer(value, event, path)
         if _FLOAT.match(value):

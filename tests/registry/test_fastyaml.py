@@ -69,6 +69,35 @@ def test_syntax_errors_in_large_text_are_worded_by_libyaml():
     )
 
 
+PLAIN = "".join(f"a{i}: 1\n" for i in range(RUAMEL_WORDING_BYTES // 5))
+BEYOND = (
+    "in a file over 512 KB docgen reads only plain YAML (no anchors, aliases, merge keys, "
+    "tags or directives; numbers in decimal), since its careful reader would take minutes at "
+    "this size"
+)
+
+
+@pytest.mark.parametrize(
+    ("tail", "message"),
+    [
+        ("a7: 2\n", "duplicate key 'a7' (first defined on line 8)"),
+        ("b: &x [1]\n", f"the anchor '&x': {BEYOND}"),
+        ("b: *x\n", f"an alias: {BEYOND}"),
+        ("b: !!str 1\n", f"a YAML tag: {BEYOND}"),
+        ("b: 0x1F\n", f"the number '0x1F': {BEYOND}"),
+        ("b: {<<: {c: 1}}\n", f"a merge key: {BEYOND}"),
+    ],
+    ids=["duplicate", "anchor", "alias", "tag", "number", "merge"],
+)
+def test_in_large_text_what_the_fast_path_cannot_read_is_a_located_error(tail, message):
+    """ruamel.yaml takes minutes and gigabytes over megabytes: beyond its limit the fast
+    path's refusal is the answer, at once, located."""
+    with pytest.raises(DocgenError) as info:
+        load_fast(PLAIN + tail, "p.yaml")
+    assert str(info.value).startswith(f"p.yaml:{PLAIN.count(chr(10)) + 1}:")
+    assert str(info.value).endswith(f": error: {message}")
+
+
 def test_the_fast_path_measures_nesting_as_it_reads():
     with pytest.raises(DocgenError) as info:
         load_fast("k: " + "[" * 100 + "]" * 100 + "\n", "p.yaml")
