@@ -112,9 +112,9 @@ def page_digest(project: Any, path: Any) -> bytes:
     from docgen.io import files
     from docgen.render.regions import has_markers, strip_regions
 
-    text = files.read_text(project, path)
+    text, form = files.read_page(project, path)
     kept = strip_regions(text) if has_markers(text) else text
-    return hashlib.sha256(kept.encode("utf-8", "surrogatepass")).digest()
+    return hashlib.sha256(form.written(kept).encode("utf-8", "surrogatepass")).digest()
 
 
 def kept(

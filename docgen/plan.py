@@ -278,16 +278,15 @@ def _page_unit(
     """A hand-written page: its regions filled, and its variants when it is shared."""
     from docgen.render import regions, variants
 
-    text, crlf = files.read_page(project, path)
+    text, form = files.read_page(project, path)
     rel = path.relative_to(project.root).as_posix()
     if owned(text):
         return _Unit(rel, None)
     output = None
     if regions.has_markers(text):
         text = regions.fill(rel, text, renderer, custom)
-        # The page is the author's: written back with the line ends it has (CRLF or LF).
-        written = text.replace("\n", "\r\n") if crlf else text
-        output = Output(rel, written, rel, kind="region")
+        # The page is the author's: written back in the form it has (line ends, BOM).
+        output = Output(rel, form.written(text), rel, kind="region")
     kept = "" if output is not None else text
     if not variants.is_shared(text, reg.product.cli_token):
         return _Unit(rel, output, published=True, text=kept)

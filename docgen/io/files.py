@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from docgen.config import Project
 from docgen.errors import CONTROL, DocgenError, Location, PageError, decode
@@ -37,14 +38,26 @@ OWN_FOLDER = ".docgen-cache"
 
 def read_text(project: Project, path: Path) -> str:
     """A page's text (read by ``read_input``), its CRLF line ends as LF (a checkout's line
-    ends are git's business, as Jinja reads templates); invalid UTF-8 is a located error
-    at its project path."""
+    ends are git's business, as Jinja reads templates) and without a leading BOM; invalid
+    UTF-8 is a located error at its project path."""
     return read_page(project, path)[0]
 
 
-def read_page(project: Project, path: Path) -> tuple[str, bool]:
-    """A page's text as ``read_text`` gives it, and whether every line of the file ends
-    with CRLF (a Windows checkout: docgen writes the author's page back so)."""
+class PageForm(NamedTuple):
+    """How a page's file holds its text: CRLF line ends (a Windows checkout), a leading
+    BOM. docgen writes the author's page back in the form it has."""
+
+    crlf: bool = False
+    bom: bool = False
+
+    def written(self, text: str) -> str:
+        """``text`` (LF, no BOM) as the file holds it."""
+        text = text.replace("\n", "\r\n") if self.crlf else text
+        return "\ufeff" + text if self.bom else text
+
+
+def read_page(project: Project, path: Path) -> tuple[str, PageForm]:
+    """A page's text as ``read_text`` gives it, and the form its file holds it in."""
     rel = path.relative_to(project.root).as_posix()
     raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
     try:
@@ -52,7 +65,9 @@ def read_page(project: Project, path: Path) -> tuple[str, bool]:
     except UnicodeDecodeError:
         decode(raw, rel, "page", PageError)  # raises it at the first bad byte, as any input
         raise
-    return as_lf_text(text), all_crlf(text)
+    bom = text.startswith("\ufeff")  # MDX reads the frontmatter after it, as docgen must
+    text = text[1:] if bom else text
+    return as_lf_text(text), PageForm(all_crlf(text), bom)
 
 
 def all_crlf(text: str) -> bool:

@@ -122,6 +122,26 @@ def test_shared_hand_written_page_gets_one_variant_per_agent(make_project, run):
     assert project.read("docs/guide/start.mdx") == SHARED
 
 
+def test_a_page_that_starts_with_a_bom_keeps_its_frontmatter_in_its_variants(make_project, run):
+    """MDX reads frontmatter after a BOM: the variants hold it first, as without one."""
+    project = make_project(files={"docs/guide/start.mdx": "\ufeff" + SHARED})
+    assert run(project, "build").exit_code == 0
+    alpha = project.read(f"{VARIANTS}/guide/start.alpha.generated.mdx")
+    assert alpha.startswith('---\ntitle: "Guide for acme"\n---\n\n{/* This file is generated')
+    assert run(project, "check").exit_code == 0
+
+
+def test_a_region_page_keeps_its_bom_and_its_line_ends(make_project, run):
+    page = "\ufeff" + REGION_PAGE.replace("\n", "\r\n")
+    project = make_project(templates={}, files={"docs/models.mdx": page})
+    assert run(project, "build").exit_code == 0
+    raw = (project.root / "docs/models.mdx").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf# Models\r\n") and raw.count(b"\n") == raw.count(b"\r\n")
+    assert b"| `tiny` | `acme/Tiny-1B` |" in raw
+    assert run(project, "check").exit_code == 0
+    assert run(project, "build").stdout.startswith("0 written, 0 updated")
+
+
 def test_agent_variants_frontmatter_limits_the_agents(make_project, run):
     page = SHARED.replace('title: "Guide for $$acme"', 'title: "x"\nagent-variants: ["beta"]')
     page = page.replace("$$acme", "acme")
