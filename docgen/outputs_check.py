@@ -54,6 +54,11 @@ def refuse_collisions(
         problems[output.path] = _problem(
             project, output, described(earlier, output.path), described(output, output.path)
         )
+        where = problems[output.path].location
+        if (where is None or not where.line) and output.kind == "variant":
+            problems[output.path] = _of_ids(
+                problems[output.path], reg, output, project, variant_path
+            )
     if problems:
         raise ConfigError(list(problems.values()))
 
@@ -75,6 +80,29 @@ def _problem(
     return Problem(
         f"{message}; change the setting '{settings[at]}' so each has a path of its own",
         found[at],
+    )
+
+
+def _of_ids(
+    problem: Problem,
+    reg: Registry,
+    output: Output,
+    project: Project,
+    variant_path: Callable[[Project, str, str], str],
+) -> Problem:
+    """Variants that share a path under the default pattern: the ids ran together (agent
+    ``q.main`` of page ``x``, agent ``main`` of page ``x.q``), so the registry is to blame,
+    at the agent that made the later one."""
+    agent = next(
+        (a for a in reg.agents if variant_path(project, output.origin, a.id) == output.path), None
+    )
+    if agent is None:
+        return problem
+    message = problem.message.split("; ")[0]
+    return Problem(
+        f"{message}; their ids run together in the file name: rename the agent '{agent.id}' or "
+        "the page's profile, or set 'variant_pattern' so each has a path of its own",
+        agent.source.location,
     )
 
 

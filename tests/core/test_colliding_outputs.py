@@ -96,3 +96,29 @@ def test_patterns_that_keep_outputs_apart_still_build(make_project, run: Run, pa
     )
     assert run(project, "build").exit_code == 0
     assert run(project, "check").exit_code == 0
+
+
+def test_ids_that_run_together_in_a_variant_name_blame_the_registry(make_project, run: Run):
+    """Agent ``x.alpha`` of page ``vllm.box.tiny`` and agent ``alpha`` of page
+    ``vllm.box.tiny.x`` share one variant file under the default pattern: the registry's
+    ids are the cause (no setting is written anywhere to blame)."""
+    from conftest import MINIMAL_REGISTRY
+
+    second = MINIMAL_REGISTRY.split("profiles:\n", 1)[1].replace(
+        "vllm.box.tiny:", "vllm.box.tiny.x:"
+    )
+    registry = MINIMAL_REGISTRY.replace(
+        "  - id: beta\n", "  - id: x.alpha\n    title: X\n    cli: acme-x\n  - id: beta\n"
+    ).replace("    default: true\n    image: img", "    image: img", 1) + second.replace(
+        "    default: true\n", "", 1
+    )
+    project = make_project(registry=registry, templates={"profiles/[profile].mdx.j2": SHARED})
+    result = run(project, "build")
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(  # at the agent whose variant came second
+        "profiles.yaml:12:5: error: two outputs would be written to "
+        "docs/_build/agent-variants/profiles/vllm.box.tiny.x.alpha.generated.mdx: the 'x.alpha' "
+        "variant of docs/profiles/vllm.box.tiny.mdx and the 'alpha' variant of "
+        "docs/profiles/vllm.box.tiny.x.mdx; their ids run together in the file name: rename "
+        "the agent 'alpha' or the page's profile"
+    ), result.stderr
