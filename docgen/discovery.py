@@ -51,8 +51,8 @@ def find_project(start: Path) -> Path:
 def nearest_project(start: Path) -> Path | None:
     """The nearest folder from ``start`` upward that holds a project, or None. The search,
     as git's for its repository, never leaves the git repository ``start`` lies in, nor
-    enters a folder another user owns or anyone may write to (a project planted in a
-    shared ``/tmp`` is none of this user's, root's included)."""
+    enters a folder above ``start`` that another user owns or anyone may write to (a
+    project planted in a shared ``/tmp`` is none of this user's, root's included)."""
     try:
         here = start.absolute()
     except OSError:  # the current folder was deleted: said where the project is read
@@ -63,7 +63,9 @@ def nearest_project(start: Path) -> Path | None:
 def _search(here: Path) -> tuple[Path | None, str]:
     """The project found from ``here`` upward, or None and why the search stopped."""
     for folder in (here, *here.parents):
-        if not _own(folder):
+        # The folder docgen runs in is the caller's choice, as --root is: only the folders
+        # above it must be this user's alone to be searched.
+        if folder != here and not _own(folder):
             return None, f"at {folder}, which another user owns or anyone may write to"
         if holds_project(folder):
             return folder, ""

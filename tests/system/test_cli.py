@@ -680,6 +680,10 @@ def test_the_search_never_enters_a_folder_anyone_may_write_to(tmp_path):
         find_project(shared / "mine")
     shared.chmod(0o755)
     assert find_project(shared / "mine") == shared
+    # The folder docgen runs in is the caller's own choice, whoever owns it (a CI job as
+    # root in a runner's workspace, a bind mount): it is used as --root would be.
+    shared.chmod(0o1777)
+    assert find_project(shared) == shared
 
 
 def test_a_deleted_current_folder_is_said_plainly(tmp_path, monkeypatch):
