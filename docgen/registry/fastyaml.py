@@ -26,7 +26,15 @@ _BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": Fals
 _INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _UNSURE = re.compile(
-    r"^[-+]?(?:0[0-9]|0[oxOX]|\.(?:inf|Inf|INF|nan|NaN|NAN)$)|^[-+.0-9][-+.0-9_eE:]*_"
+    r"^[-+]?(?:0[0-9]|0[oxbOXB]|\.(?:inf|Inf|INF|nan|NaN|NAN)$)|^[-+.0-9][-+.0-9_eE:]*_"
+)
+#: What ruamel.yaml's YAML 1.2 resolver reads as an integer or a float, whole: an
+#: ``_UNSURE`` scalar that is not one (``05d9e1c``, ``01-ai/Yi``) is a string.
+_NUMBER_12 = re.compile(
+    r"""^(?:[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+
+    |[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
+    |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$""",
+    re.X,
 )
 _NUMBER_START = frozenset("0123456789+-.")
 _WORD_START = frozenset("~nNtTfF")
@@ -240,7 +248,7 @@ def _resolve(event: Any, path: str) -> Any:
         return None
     first = value[0]
     if first in _NUMBER_START:
-        if _UNSURE.search(value):
+        if _UNSURE.search(value) and _NUMBER_12.match(value):
             raise _Fallback(event, f"the number '{value}'")
         if _INT.match(value):
             return _integer(value, event, path)

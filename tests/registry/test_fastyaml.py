@@ -85,9 +85,10 @@ BEYOND = (
         ("b: *x\n", f"an alias: {BEYOND}"),
         ("b: !!str 1\n", f"a YAML tag: {BEYOND}"),
         ("b: 0x1F\n", f"the number '0x1F': {BEYOND}"),
+        ("b: 0b101\n", f"the number '0b101': {BEYOND}"),
         ("b: {<<: {c: 1}}\n", f"a merge key: {BEYOND}"),
     ],
-    ids=["duplicate", "anchor", "alias", "tag", "number", "merge"],
+    ids=["duplicate", "anchor", "alias", "tag", "number", "binary", "merge"],
 )
 def test_in_large_text_what_the_fast_path_cannot_read_is_a_located_error(tail, message):
     """ruamel.yaml takes minutes and gigabytes over megabytes: beyond its limit the fast
@@ -96,6 +97,13 @@ def test_in_large_text_what_the_fast_path_cannot_read_is_a_located_error(tail, m
         load_fast(PLAIN + tail, "p.yaml")
     assert str(info.value).startswith(f"p.yaml:{PLAIN.count(chr(10)) + 1}:")
     assert str(info.value).endswith(f": error: {message}")
+
+
+@pytest.mark.parametrize("value", ["05d9e1c3a0b7f2e8d4c6a1b3e5f7091a2b3c4d5e", "01-ai/Yi-1.5"])
+def test_in_large_text_a_string_that_starts_like_a_number_is_a_string(value):
+    """A commit SHA or a model name that starts with ``0`` and a digit is no number."""
+    loaded = load_fast(PLAIN + f"b: {value}\n", "p.yaml")
+    assert loaded is not None and loaded.data["b"] == value
 
 
 def test_the_fast_path_measures_nesting_as_it_reads():
@@ -111,7 +119,8 @@ TRICKY = [
     "1", "-1", "+1", "0", "007", "0x1F", "0o17", "1_000", "1e3", "1E-3", "-.5", "1.", ".5",
     ".inf", "-.Inf", ".NaN", "nan", "true", "True", "TRUE", "false", "yes", "no", "on", "off",
     "null", "Null", "NULL", "~", "12:30", "2026-01-02", "1.0.0", "v1", "0.4", "a b", "x-y",
-    "--flag", "é", "a#b", "3.14e+2",
+    "--flag", "é", "a#b", "3.14e+2", "0b101", "0X1F", "09", "0_1", "05d9e1c3a0", "01-ai/Yi",
+    "0e1", "00",
 ]  # fmt: skip
 plain = st.one_of(st.sampled_from(TRICKY), st.from_regex(r"[a-z][a-z0-9_.-]{0,8}", fullmatch=True))
 scalar_text = st.one_of(
