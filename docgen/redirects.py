@@ -40,9 +40,9 @@ MAX_SEGMENTS = 200
 #: (``:name+``, ``:name*``, ``*``): matching costs grow with both.
 MAX_PARTS = 32
 MAX_SPANS = 2
-#: Most tries matching may make over a check's lookups: real redirects need a few per
-#: link; a hostile set of them is a located error within a second or so.
-MAX_STEPS = 2_000_000
+#: Most tries matching sources with parameters may make over a check's lookups: real
+#: redirects need a few per link; a hostile set of them is a located error within seconds.
+MAX_STEPS = 20_000_000
 #: How many segments a parameter takes, by its modifier: fewest and most.
 _TAKES = {"": (1, 1), "?": (0, 1), "+": (1, MAX_SEGMENTS), "*": (0, MAX_SEGMENTS)}
 
@@ -97,7 +97,13 @@ class Routes(set[str]):
     def __init__(self, routes: Iterable[str] = (), redirects: Iterable[Redirect] = ()) -> None:
         super().__init__(routes)
         self.redirects = tuple(redirects)
-        self.steps = [MAX_STEPS]  # what matching may still spend, over every lookup
+        self.steps = [MAX_STEPS]  # what matching patterns may still spend, over every lookup
+        # A source without parameters is looked up, not matched: the first of each wins.
+        self.exact: dict[str, int] = {}
+        for index, redirect in enumerate(self.redirects):
+            if not any(part.name for part in redirect.source):
+                self.exact.setdefault(_segments(p.text for p in redirect.source), index)
+        self.patterns = [i for i, r in enumerate(self.redirects) if any(p.name for p in r.source)]
 
     def __contains__(self, route: object) -> bool:
         if set.__contains__(self, route):
@@ -106,14 +112,24 @@ class Routes(set[str]):
             return False
         seen = {route}
         for _ in range(MAX_HOPS):
-            sent = (r.target(route, self.steps) for r in self.redirects)
-            route = next((t for t in sent if t is not None), "")
+            route = self._sent(route)
             if not route or route in seen:
                 return False
             if route.lower().startswith(("https://", "http://")) or set.__contains__(self, route):
                 return True
             seen.add(route)
         return False
+
+    def _sent(self, route: str) -> str:
+        """Where the first redirect that matches ``route`` sends it ("" for none)."""
+        first = self.exact.get(_segments(route.split("/")), len(self.redirects))
+        for index in self.patterns:
+            if index > first:
+                break
+            sent = self.redirects[index].target(route, self.steps)
+            if sent is not None:
+                return sent
+        return self.redirects[first].target(route) or "" if first < len(self.redirects) else ""
 
 
 def load(project: Project) -> tuple[Redirect, ...]:
@@ -140,6 +156,11 @@ def _redirect(listed: list[object], index: int, item: object, path: str) -> Redi
         raise ConfigError.at(where, "a redirect needs a source and a destination, both text")
     parts = _parts(_route(source))
     return None if parts is None else Redirect(parts, _route(destination), where)
+
+
+def _segments(parts: Iterable[str]) -> str:
+    """A route as its non-empty segments joined (how a source without parameters matches)."""
+    return "/".join(part for part in parts if part)
 
 
 def _route(path: str) -> str:

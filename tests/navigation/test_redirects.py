@@ -153,13 +153,34 @@ def test_an_unknown_flag_in_history_is_written_as_the_catalog_writes_flags():
     assert _history_tokens("gone", 3) == ("--gone", "3")
 
 
-def test_redirects_that_take_too_long_to_match_are_a_located_error():
+def test_many_plain_redirects_are_looked_up_not_matched():
+    """Sources without parameters cost no tries: thousands of them, hundreds of links."""
+    rules = [
+        Redirect(_parts(f"/docs/v1/page-{i}"), f"/guide/alpha/new#{i}", Location("d.yml", i + 1))
+        for i in range(3000)
+    ]
+    routes_now = Routes({"/guide/alpha/new"}, rules)
+    assert all(f"/docs/v1/page-{i}" in routes_now for i in range(0, 3000, 4))
+    assert "/docs/v1/page-3000" not in routes_now
+    assert routes_now.steps[0] > 0
+
+
+def test_the_first_redirect_that_matches_wins_plain_or_not():
+    first = routes(("/old/:x", "/home"), ("/old/a", "/nowhere"))
+    assert "/old/a" in first
+    second = routes(("/old/a", "/nowhere"), ("/old/:x", "/home"))
+    assert "/old/a" not in second and "/old/b" in second
+
+
+def test_redirects_that_take_too_long_to_match_are_a_located_error(monkeypatch):
     """Readable sources can still cost much against a long link (two spans and many
     optional parameters); past a budget of tries, a located error ends the lookup."""
     import time
 
+    from docgen import redirects
     from docgen.errors import ConfigError
 
+    monkeypatch.setattr(redirects, "MAX_STEPS", 2_000_000)
     heavy = "/:a*/:b*" + "".join(f"/:p{i}?" for i in range(29)) + "/zzz"
     rules = [
         Redirect(_parts(heavy), "/home", Location("fern/docs.yml", 3 + i, 5)) for i in range(100)
