@@ -27,7 +27,7 @@ from docgen.changelog.links import (
     DEFINED,
     LINK_RULE,
     NEXT_TARGET,
-    hidden_links,
+    hidden_link_problems,
     line_links,
     link_problem,
 )
@@ -101,25 +101,25 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
     above = ""  # the prose line above, "" after a blank line or code
     # What MDX reads as text: a fence in a list item also ends where the item does.
     text = {index for index, _line in prose_lines(lines)}
-    linked: set[int] = set()  # the lines whose links were refused
+    said: set[int] = set()  # the lines already said to link wrongly (or to hold markup)
     for number, line in enumerate(lines, start=1):
         where = Location(entry.path, number)
-        said = _line_problems(line, where, token, routes)
+        found = _line_problems(line, where, token, routes)
         target = (
             NEXT_TARGET.match(line) if number > 1 and DEFINED.match(lines[number - 2]) else None
         )
         if target is not None:  # a definition's target, on the line after its name
-            said += link_problem(target[1], where, routes)
+            found += link_problem(target[1], where, routes)
         prose = number - 1 in text
         if prose:
-            said += _heading_problems(line, above, where)
+            found += _heading_problems(line, above, where)
         above = line if prose and line.strip() else ""
-        linked.update(number for p in said if p.rule == LINK_RULE)  # said once a line
-        yield from said
+        said.update(number for p in found if p.rule == LINK_RULE)
+        yield from found
     for problem in _markup_problems(entry, lines, registry):
-        linked.add(problem.location.line if problem.location else 0)  # one a line
+        said.add(problem.location.line if problem.location else 0)
         yield problem
-    yield from hidden_links(entry.text, entry.path, linked)
+    yield from hidden_link_problems(entry.text, entry.path, said)
     yield from _order_problems(entry)
 
 

@@ -8,14 +8,19 @@ import re
 from collections.abc import Iterator
 
 from docgen.changelog.entries import shown
+from docgen.changelog.markup import text_lines, without_code
 from docgen.errors import Location, Problem
 
 #: A link's target: after ``](``, blanks, an optional ``<``; up to a blank, ``)`` or ``>``.
 #: Its text may hold brackets one level deep (``[the [beta] guide]``, ``[![badge](x.svg)]``).
 LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
-#: A link reference definition (``[name]: target``), which a ``[name]`` link uses; its
-#: target may stand on the next line (``DEFINED``).
-DEFINITION = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)")
+#: A link reference definition (``[name]: target``), which a ``[name]`` link uses: only a
+#: title may follow its target on the line (else the line is text); its target may stand
+#: on the next line (``DEFINED``).
+DEFINITION = re.compile(
+    r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)"
+    r"""(?=>?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*$)"""
+)
 #: An image's source (``![alt](src)``): a script is no more welcome there than in a link.
 IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
 DEFINED = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*$")
@@ -28,6 +33,10 @@ NEXT_TARGET = re.compile(r"""^[ \t>]*<?([^\s>]+)>?[ \t]*(?:"[^"]*"?|'[^']*'?|\([
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 #: Where a link target may begin, however the link's text is written (see _hidden_links).
 ANY_TARGET = re.compile(r"\]\(\s*<?([^\s<>]+)|\]:\s*<?([^\s<>]+)")
+#: What may stand before a block's ``[`` on its line: indentation, quote and list markers.
+BLOCK_START = re.compile(r"[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*")
+#: What may follow a definition's target on its line: an optional title.
+TITLE = re.compile(r""">?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*""")
 #: A backslash escape, which MDX drops from a target (``javascript\:``).
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 WEB = re.compile(r"^(?:https?:)?//[^/\\]|^mailto:[^/]", re.IGNORECASE)
@@ -49,22 +58,45 @@ def line_links(line: str, where: Location, routes: set[str]) -> list[Problem]:
     return problems
 
 
-def hidden_links(text: str, path: str, linked: set[int]) -> Iterator[Problem]:
+def hidden_link_problems(text: str, path: str, said: set[int]) -> Iterator[Problem]:
     """A script or off-site target in ``text`` (the file ``path``) that the patterns
     above cannot see (link text holding ``\\]`` or a code span, or running over lines; a
-    target after a line end): every ``](`` and ``]:`` is where a target may begin. Lines
-    in ``linked`` (already said to link wrongly) are skipped, and those said are added."""
+    target after a line end): outside code, every ``](``, and every ``]:`` whose ``[``
+    opens a block and whose target ends its line, is where a target may begin. Lines in
+    ``said`` (already refused) are skipped, and those refused here are added."""
+    lines = text.split("\n")
+    prose = dict(text_lines(lines))
+    masked = "\n".join(
+        without_code(line) if i in prose else " " * len(line) for i, line in enumerate(lines)
+    )
     number, counted = 1, 0  # the line number at offset ``counted``
-    for match in ANY_TARGET.finditer(text):
+    for match in ANY_TARGET.finditer(masked):
         raw, start = (_closed(match[1]), match.start(1)) if match[1] else (match[2], match.start(2))
-        opened = number + text.count("\n", counted, match.start())
-        number, counted = opened + text.count("\n", match.start(), start), start
+        if match[2] and not _defines(masked, match):
+            continue
+        opened = number + masked.count("\n", counted, match.start())
+        number, counted = opened + masked.count("\n", match.start(), start), start
         # As MDX reads a target: entities decoded, escapes dropped; a browser drops blanks.
         target = re.sub(r"[\x00-\x20]", "", html.unescape(ESCAPED.sub(r"\1", raw)))
         off_site = (SCHEME.match(target) or target.startswith("/\\")) and not WEB.match(target)
-        if off_site and opened not in linked and number not in linked:
-            linked.add(number)  # said where a definition's target, or a link's ``](``, is
-            yield from link_problem(target, Location(path, number if match[2] else opened), set())
+        if off_site and opened not in said and number not in said:
+            said.add(number)  # said where a definition's target, or a link's ``](``, is
+            where = Location(path, number if match[2] else opened)
+            yield from link_problem(target, where, set())
+
+
+def _defines(text: str, match: re.Match[str]) -> bool:
+    """Whether the ``]:`` of ``match`` can end a link reference definition's label: its
+    ``[`` opens a block, and nothing but a title follows its target on the line."""
+    opened = text.rfind("[", 0, match.start())
+    start = text.rfind("\n", 0, opened) + 1
+    end = text.find("\n", match.end())
+    rest = text[match.end() : end if end >= 0 else len(text)]
+    return (
+        opened >= 0
+        and bool(BLOCK_START.fullmatch(text[start:opened]))
+        and bool(TITLE.fullmatch(rest))
+    )
 
 
 def _closed(target: str) -> str:

@@ -92,6 +92,26 @@ def prose_lines(lines: Sequence[str], comments: bool = True) -> Iterator[tuple[i
         opened[0] = _scan(line, opened[0])[1]
 
 
+def without_code(line: str) -> str:
+    """``line`` (text, not fenced code) with each closed code span blanked out, its length
+    kept: what in it MDX reads as markdown rather than as literal code."""
+    out, at = list(line), 0
+    while at < len(line):
+        if line[at] == "\\":
+            at += 2
+        elif line[at] == "`":
+            run = len(line[at:]) - len(line[at:].lstrip("`"))
+            close = _closing(line, at + run, run)
+            if close < 0:
+                at += run
+                continue
+            out[at:close] = " " * (close - at)
+            at = close
+        else:
+            at += 1
+    return "".join(out)
+
+
 def markup_problem(line: str) -> str | None:
     """What raw markup ``line`` (one line of text, not code) holds, worded with how to
     write it instead; None when it holds none."""

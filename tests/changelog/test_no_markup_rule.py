@@ -147,6 +147,27 @@ def test_code_and_escapes_stay_text(project: Project, run: Run) -> None:
     assert run(project, "check").exit_code == 0
 
 
+def test_log_lines_and_code_that_hold_brackets_are_not_links(project: Project, run: Run) -> None:
+    """The search for hidden link targets reads neither code nor text that no link or
+    definition can be: vLLM's log lines quoted in a note pass."""
+    project.write(
+        NOTE,
+        "- No longer fails with `[rank0]: torch.OutOfMemoryError: CUDA out of memory`.\n"
+        "- [rank0]: torch.OutOfMemoryError: CUDA out of memory no longer appears.\n"
+        "  See [RFC]: the note.\n"
+        "  ```text\n"
+        "  ERROR [core.py:708]: ValueError: boom\n"
+        "  ```\n"
+        "  ```python\n"
+        "  for arg in argv[1:]:\n"
+        "      try: run(arg)\n"
+        "  ```\n",
+    )
+    result = run(project, *RELEASE, "--summary", "quotes logs.")
+    assert result.exit_code == 0, result.output
+    assert run(project, "check").exit_code == 0
+
+
 def test_an_entry_with_markup_fails_check_and_build(project: Project, run: Run) -> None:
     assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
     text = (project.root / DAY).read_text("utf-8")
