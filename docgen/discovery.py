@@ -6,10 +6,16 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 from pathlib import Path
 
 from docgen.config import Config
 from docgen.errors import ConfigError, Location
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
 
 
 def holds_project(folder: Path) -> bool:
@@ -26,7 +32,19 @@ def holds_project(folder: Path) -> bool:
             text = held.read(_PYPROJECT_BYTES).decode("utf-8", "replace")
     except OSError:
         return False
-    return _DOCGEN_TABLE.search(text) is not None
+    return _docgen_table(text)
+
+
+def _docgen_table(text: str) -> bool:
+    """Whether a ``pyproject.toml``'s text has a ``[tool.docgen]`` table, however TOML
+    writes it (a header, ``docgen = {...}`` under ``[tool]``, a dotted key); by a header
+    alone when the text is no TOML (its settings are then an error the project reports)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return _DOCGEN_TABLE.search(text) is not None
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "docgen" in tool
 
 
 _PYPROJECT_BYTES = 1_000_000

@@ -16,6 +16,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from docgen.config import Config, Project, load_project
+from docgen.discovery import holds_project, nearest_project
 from docgen.errors import ConfigError, DocgenError, Location, Problem
 from docgen.io import files, writes
 from docgen.io.writes import Write
@@ -113,8 +114,6 @@ def _refuse_inside_another(target: Path) -> None:
     """Refuse a folder inside a folder of the project found above it (its docs, templates,
     changelog or notes): that project's build would take the new one's files for its own
     (and prune its pages)."""
-    from docgen.discovery import nearest_project
-
     try:
         outer = nearest_project(target.absolute().parent)
         project = None if outer is None else load_project(outer)
@@ -149,8 +148,6 @@ def _make_root(target: Path) -> list[Path]:
 def _refuse_existing(target: Path, todo: list[Write]) -> None:
     """Refuse a folder that holds a project, or any file or folder of the scaffold; a
     symbolic link there counts, even one that leads nowhere."""
-    from docgen.discovery import holds_project
-
     if not target.is_dir():
         raise ConfigError.at(Location(str(target)), "the project folder is not a folder")
     for name in dict.fromkeys([*EXISTING, *(w.path for w in todo)]):

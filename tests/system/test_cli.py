@@ -584,6 +584,10 @@ def test_the_search_for_the_project_stops_at_the_repository_and_reads_no_fifo(
         ("[tool.docgen.routes]\n", True),
         ("[tool.docgen-lint]\n", False),
         ("# [tool.docgen]\n", False),
+        ('[tool]\ndocgen = { docs = "site" }\n', True),  # an inline table
+        ('tool.docgen.docs = "site"\n', True),  # a dotted key
+        ("[tool]\ndocgen-lint = 1\n", False),
+        ("[tool.docgen]\ndocs = \n", True),  # no TOML: its header still says so
     ],
 )
 def test_a_pyproject_holds_a_project_only_with_a_docgen_table(tmp_path, text, holds):
