@@ -101,7 +101,7 @@ def _of_ids(
     message = problem.message.split("; ")[0]
     return Problem(
         f"{message}; their ids run together in the file name: rename the agent '{agent.id}' or "
-        "the page's profile, or set 'variant_pattern' so each has a path of its own",
+        "the page, or set 'variant_pattern' so each has a path of its own",
         agent.source.location,
     )
 

@@ -36,13 +36,6 @@ FILE, LINK, OTHER, DIR = "file", "link", "other", "dir"
 OWN_FOLDER = ".docgen-cache"
 
 
-def read_text(project: Project, path: Path) -> str:
-    """A page's text (read by ``read_input``), its CRLF line ends as LF (a checkout's line
-    ends are git's business, as Jinja reads templates) and without a leading BOM; invalid
-    UTF-8 is a located error at its project path."""
-    return read_page(project, path)[0]
-
-
 class PageForm(NamedTuple):
     """How a page's file holds its text: CRLF line ends (a Windows checkout), a leading
     BOM. docgen writes the author's page back in the form it has."""
@@ -57,7 +50,9 @@ class PageForm(NamedTuple):
 
 
 def read_page(project: Project, path: Path) -> tuple[str, PageForm]:
-    """A page's text as ``read_text`` gives it, and the form its file holds it in."""
+    """A page's text (read by ``read_input``) with its CRLF line ends as LF (a checkout's
+    line ends are git's business, as Jinja reads templates) and without a leading BOM, and
+    the form its file holds it in; invalid UTF-8 is a located error at its project path."""
     rel = path.relative_to(project.root).as_posix()
     raw = read_input_bytes(path, inside_of(project), "page", display=rel, error=PageError)
     try:

@@ -38,8 +38,9 @@ _NUMBER_12 = re.compile(
 )
 _NUMBER_START = frozenset("0123456789+-.")
 _WORD_START = frozenset("~nNtTfF")
-#: Largest text whose syntax errors ruamel.yaml words; libyaml words them beyond it.
-RUAMEL_WORDING_BYTES = 512_000
+#: Largest text ruamel.yaml reads (what the fast path declines, and the wording of
+#: syntax errors): beyond it the fast path alone reads, and libyaml words its errors.
+RUAMEL_MAX_BYTES = 512_000
 _NO_KEY = object()
 
 
@@ -57,7 +58,7 @@ class _Fallback(Exception):
         if self.what.startswith("duplicate key"):
             return Problem(self.what, where)  # worded as ruamel.yaml words it
         return Problem(
-            f"{self.what}: in a file over {RUAMEL_WORDING_BYTES // 1000} KB docgen reads "
+            f"{self.what}: in a file over {RUAMEL_MAX_BYTES // 1000} KB docgen reads "
             "only plain YAML (no anchors, aliases, merge keys, tags or directives; numbers "
             "in decimal), since its careful reader would take minutes at this size",
             where,
@@ -79,14 +80,14 @@ def load_fast(text: str, path: str) -> Document | None:
     try:
         return _Composer(path).document(parser.get_event)
     except _Fallback as declined:
-        if len(text) > RUAMEL_WORDING_BYTES:
+        if len(text) > RUAMEL_MAX_BYTES:
             raise RegistryError(declined.problem(path)) from None
         return None
     except yaml.MarkedYAMLError as exc:
         refusal = libyaml_depth_refusal(exc, text, path)
         if refusal is not None:
             raise refusal from None
-        if len(text) > RUAMEL_WORDING_BYTES:
+        if len(text) > RUAMEL_MAX_BYTES:
             raise RegistryError(marked_problem(exc, path)) from None
         return None
     except yaml.YAMLError:

@@ -120,5 +120,5 @@ def test_ids_that_run_together_in_a_variant_name_blame_the_registry(make_project
         "docs/_build/agent-variants/profiles/vllm.box.tiny.x.alpha.generated.mdx: the 'x.alpha' "
         "variant of docs/profiles/vllm.box.tiny.mdx and the 'alpha' variant of "
         "docs/profiles/vllm.box.tiny.x.mdx; their ids run together in the file name: rename "
-        "the agent 'alpha' or the page's profile"
+        "the agent 'alpha' or the page, or set 'variant_pattern'"
     ), result.stderr

@@ -79,9 +79,9 @@ def test_reads_say_none_where_there_is_no_file(project):
 
 def test_invalid_utf8_in_a_page_is_located(project):
     page = write(project, "docs/p.mdx", b"fine\nbroken \xff here\n")
-    assert files.read_text(project, write(project, "docs/ok.mdx", "\u00e9\n")) == "\u00e9\n"
+    assert files.read_page(project, write(project, "docs/ok.mdx", "\u00e9\n"))[0] == "\u00e9\n"
     with pytest.raises(PageError) as info:
-        files.read_text(project, page)
+        files.read_page(project, page)
     assert str(info.value) == "docs/p.mdx:2:8: error: invalid UTF-8 byte 0xff in the page"
 
 

@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from docgen.errors import DocgenError
-from docgen.registry.fastyaml import RUAMEL_WORDING_BYTES, load_fast
+from docgen.registry.fastyaml import RUAMEL_MAX_BYTES, load_fast
 from docgen.registry.source import load_text
 
 
@@ -59,7 +59,7 @@ def test_fast_path_declines_what_it_cannot_read_exactly(text):
 
 
 def test_syntax_errors_in_large_text_are_worded_by_libyaml():
-    text = "".join(f"a{i}: 1\n" for i in range(RUAMEL_WORDING_BYTES // 5)) + "b: [1\n"
+    text = "".join(f"a{i}: 1\n" for i in range(RUAMEL_MAX_BYTES // 5)) + "b: [1\n"
     with pytest.raises(DocgenError) as info:
         load_fast(text, "p.yaml")
     lines = text.count("\n")
@@ -69,7 +69,7 @@ def test_syntax_errors_in_large_text_are_worded_by_libyaml():
     )
 
 
-PLAIN = "".join(f"a{i}: 1\n" for i in range(RUAMEL_WORDING_BYTES // 5))
+PLAIN = "".join(f"a{i}: 1\n" for i in range(RUAMEL_MAX_BYTES // 5))
 BEYOND = (
     "in a file over 512 KB docgen reads only plain YAML (no anchors, aliases, merge keys, "
     "tags or directives; numbers in decimal), since its careful reader would take minutes at "
