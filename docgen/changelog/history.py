@@ -31,7 +31,7 @@ from docgen.changelog.links import (
     line_links,
     link_problem,
 )
-from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
+from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines, without_code
 from docgen.config import Project
 from docgen.errors import Location, Problem
 from docgen.redirects import Routes
@@ -111,7 +111,8 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
         if target is not None:  # a definition's target, on the line after its name
             found += link_problem(target[1], where, routes)
         prose = number - 1 in text
-        if prose:
+        if prose:  # code is literal: a link there is text
+            found += line_links(without_code(line), where, routes)
             found += _heading_problems(line, above, where)
         above = line if prose and line.strip() else ""
         said.update(number for p in found if p.rule == LINK_RULE)
@@ -194,7 +195,7 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
                 rule="changelog-no-agent-only",
             )
         )
-    return problems + line_links(line, where, routes)
+    return problems
 
 
 def _heading_problems(line: str, above: str, where: Location) -> list[Problem]:

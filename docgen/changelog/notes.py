@@ -8,12 +8,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docgen.changelog.entries import (
+    Section,
     agent_base,
     entries,
     known_versions,
     parse_version,
     release_route,
 )
+from docgen.changelog.links import hidden_link_problems, line_links
+from docgen.changelog.markup import markup_problems
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.registry.model import Registry
@@ -31,13 +34,41 @@ def release_notes(project: Project, version: str, site_url: str) -> str:
     for entry in entries(project):
         for section in entry.sections:
             if section.version == version:
-                return _plain(f"## {version}\n" + "\n".join(section.lines), site_url)
+                plain = _plain(f"## {version}\n" + "\n".join(section.lines), site_url)
+                _refuse_unsafe(entry.path, section, plain)
+                return plain
     known = sorted(known_versions(project))
     raise ConfigError.at(
         Location("release-notes"),
         f"no release {version} in "
         f"{project.config.changelog}/ (known: {', '.join(known) or 'none'})",
     )
+
+
+def _refuse_unsafe(path: str, section: Section, plain: str) -> None:
+    """Refuse to print a release whose text holds raw markup or a link the changelog rules
+    refuse (an entry ``check`` reports), or whose plain Markdown does once its MDX comments
+    are gone (``[x]{/**/}(javascript:...)`` becomes a link)."""
+    problems = [
+        Problem(message, Location(path, section.line + 1 + index, at + 1))
+        for index, at, message in markup_problems(section.lines)
+    ]
+    for index, line in enumerate(section.lines):
+        problems += line_links(line, Location(path, section.line + 1 + index), set())
+    problems += hidden_link_problems("\n".join(section.lines), path, set())
+    if not problems:  # the comments gone, what the release body would link to
+        for line in plain.split("\n"):
+            problems += line_links(line, Location(path, section.line), set())
+        problems += hidden_link_problems(plain, path, set())
+        problems = [
+            Problem(
+                f"{p.message} (in the release body, once its MDX comments are removed)",
+                Location(path, section.line),
+            )
+            for p in problems
+        ]
+    if problems:
+        raise ConfigError(problems)
 
 
 def relative_links_warning(notes: str, site_url: str) -> Problem | None:
@@ -113,9 +144,12 @@ def _inert(summary: str) -> str:
     generated page never runs or renders what the entry should not hold."""
     from docgen.changelog.markup import markup_problem
 
-    # Raw markup, or what other rules report: an HTML comment, an <AgentOnly> tag.
+    # Raw markup, or what other rules report: an HTML comment, an <AgentOnly> tag, a link
+    # that is neither a route nor a web address.
     raw = markup_problem(summary) is not None or "<!--" in summary or "AgentOnly" in summary
-    return mdx.escape_prose(summary) if raw else summary
+    linked = line_links(summary, Location("overview"), set())
+    unsafe = raw or bool(linked) or any(hidden_link_problems(summary, "overview", set()))
+    return mdx.escape_prose(summary) if unsafe else summary
 
 
 def _changelog_node(

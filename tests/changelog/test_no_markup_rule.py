@@ -6,6 +6,7 @@ release at the flag or note line (exit 2, nothing written); `check` reports such
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -154,7 +155,11 @@ def test_log_lines_and_code_that_hold_brackets_are_not_links(project: Project, r
         NOTE,
         "- No longer fails with `[rank0]: torch.OutOfMemoryError: CUDA out of memory`.\n"
         "- [rank0]: torch.OutOfMemoryError: CUDA out of memory no longer appears.\n"
-        "  See [RFC]: the note.\n"
+        "  See [RFC]: the note. Fixed the crash in [v1 parser]: fix: flags now parse.\n"
+        "  Write `[x]: mailto:a@b.c` or `[y](javascript:void(0))` in code.\n"
+        "  ```md\n"
+        "  [x](data:text/plain,hi)\n"
+        "  ```\n"
         "  ```text\n"
         "  ERROR [core.py:708]: ValueError: boom\n"
         "  ```\n"
@@ -274,3 +279,21 @@ def test_an_mdx_comment_may_go_on_over_lines_but_not_past_a_blank_one() -> None:
     assert [(i, at) for i, at, _m in found] == [(1, 16)]
     found = markup_problems(["ok", "a `b", "x < y, <b>", "x ](", "} here"])
     assert [(i, at) for i, at, _m in found] == [(1, 2), (2, 7), (3, 2), (4, 0)]
+
+
+def test_registry_text_in_a_bullet_is_escaped_whole(make_project, run: Run) -> None:
+    """An override's summary is lower-cased at its first letter and escaped as one text: a
+    URL split there escaped apart, and its ``\\<`` then read as part of a GFM autolink,
+    which left a raw ``<img>`` tag in the entry (judged by the MDX 3 compiler)."""
+    from mdxc import mdx_trees, require_mdx
+
+    require_mdx()
+    summary = 'Https://a.b/<img src="x" title="injected" /> more.'
+    new = MINIMAL_REGISTRY.replace("summary: Use less memory.", f"summary: '{summary}'")
+    old = new.split("    overrides:\n")[0] + "\n"
+    project = make_project(registry=new, files={"old.yaml": old})
+    assert run(project, "build").exit_code == 0
+    result = run(project, *RELEASE)
+    assert result.exit_code == 0, result.output
+    tree = json.dumps(mdx_trees({"entry": project.read(DAY)})["entry"])
+    assert "mdxJsx" not in tree and '"img"' not in tree

@@ -103,3 +103,28 @@ def test_a_link_to_another_host_keeps_its_address(make_project, run):
     assert result.exit_code == 0, result.output
     assert "  See also [the FAQ](//cdn.example.org/bench.html).\n" in result.stdout
     assert "[Models](https://docs.example.com/guide/alpha/models)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (  # a script link in the entry itself: check reports it; no release body prints it
+            "Acme v0.2.0 [adds](javascript:alert(1)) a profile.",
+            "changelog/2026-02-01.mdx:8: error: link 'javascript:alert(1)' uses the scheme",
+        ),
+        (  # a comment between a link's text and its target: a link once comments go
+            "Acme v0.2.0 [adds]{/**/}(javascript:alert(1)) a profile.",
+            "changelog/2026-02-01.mdx:6: error: link 'javascript:alert(1)' uses the scheme",
+        ),
+    ],
+    ids=["script-link", "joined-by-removing-a-comment"],
+)
+def test_a_release_body_never_holds_a_link_the_rules_refuse(make_project, run, line, expected):
+    text = ENTRY.replace("Acme v0.2.0 adds a profile.", line)
+    project = make_project(files={"changelog/2026-02-01.mdx": text})
+    run(project, "build")
+    result = run(project, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(expected), result.stderr
+    overview = project.read("changelog/overview.mdx")
+    assert "[adds](javascript:" not in overview  # the overview shows such a summary as text
