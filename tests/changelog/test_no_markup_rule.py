@@ -129,6 +129,14 @@ def test_a_note_with_markup_is_refused_at_its_line(project, run, text, line, mes
     assert (project.root / NOTE).exists()
 
 
+def released(project: Project, run: Run, summary: str) -> None:
+    """The release of the note waiting in ``project`` passes, and so does the tree."""
+    result = run(project, *RELEASE, "--summary", summary)
+    assert result.exit_code == 0, result.output
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
+
+
 def test_code_and_escapes_stay_text(project: Project, run: Run) -> None:
     """Braces and angle brackets in backticks, in a fence, escaped or as `&lt;`, a lone `<`
     before a blank and a whole MDX comment are accepted, and the entry passes `check`."""
@@ -142,10 +150,7 @@ def test_code_and_escapes_stay_text(project: Project, run: Run) -> None:
         "  ```\n"
         "  See [site](https://example.org/x), [mail](mailto:docs@example.org).\n",
     )
-    result = run(project, *RELEASE, "--summary", "adds `{x}` and `<T>` for a < b.")
-    assert result.exit_code == 0, result.output
-    assert run(project, "build").exit_code == 0
-    assert run(project, "check").exit_code == 0
+    released(project, run, "adds `{x}` and `<T>` for a < b.")
 
 
 def test_log_lines_and_code_that_hold_brackets_are_not_links(project: Project, run: Run) -> None:
@@ -168,9 +173,7 @@ def test_log_lines_and_code_that_hold_brackets_are_not_links(project: Project, r
         "      try: run(arg)\n"
         "  ```\n",
     )
-    result = run(project, *RELEASE, "--summary", "quotes logs.")
-    assert result.exit_code == 0, result.output
-    assert run(project, "check").exit_code == 0
+    released(project, run, "quotes logs.")
 
 
 def test_an_entry_with_markup_fails_check_and_build(project: Project, run: Run) -> None:
