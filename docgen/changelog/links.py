@@ -14,12 +14,15 @@ from docgen.errors import Location, Problem
 #: A link's target: after ``](``, blanks, an optional ``<``; up to a blank, ``)`` or ``>``.
 #: Its text may hold brackets one level deep (``[the [beta] guide]``, ``[![badge](x.svg)]``).
 LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
+#: What may follow a definition's target on its line: an optional title (one that goes
+#: on to the next line included).
+TITLE = re.compile(r""">?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*""")
 #: A link reference definition (``[name]: target``), which a ``[name]`` link uses: only a
 #: title may follow its target on the line (else the line is text); its target may stand
 #: on the next line (``DEFINED``).
 DEFINITION = re.compile(
     r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)"
-    r"""(?=>?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*$)"""
+    rf"(?={TITLE.pattern}$)"
 )
 #: An image's source (``![alt](src)``): a script is no more welcome there than in a link.
 IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
@@ -31,15 +34,13 @@ NEXT_TARGET = re.compile(r"""^[ \t>]*<?([^\s>]+)>?[ \t]*(?:"[^"]*"?|'[^']*'?|\([
 #: http(s), mail, or a host on the site's own scheme (``//cdn.example.org``). No other
 #: scheme (``javascript:``, ``data:``, ``vbscript:``, ``file:``) is accepted.
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-#: Where a link target may begin, however the link's text is written (see _hidden_links).
+WEB = re.compile(r"^(?:https?:)?//[^/\\]|^mailto:[^/]", re.IGNORECASE)
+#: Where a link target may begin, whatever the link text (see ``hidden_link_problems``).
 ANY_TARGET = re.compile(r"\]\(\s*<?([^\s<>]+)|\]:\s*<?([^\s<>]+)")
 #: What may stand before a block's ``[`` on its line: indentation, quote and list markers.
 BLOCK_START = re.compile(r"[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*")
-#: What may follow a definition's target on its line: an optional title.
-TITLE = re.compile(r""">?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*""")
 #: A backslash escape, which MDX drops from a target (``javascript\:``).
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
-WEB = re.compile(r"^(?:https?:)?//[^/\\]|^mailto:[^/]", re.IGNORECASE)
 
 #: The rule id of a link whose target is not a root-absolute route or a web address.
 LINK_RULE = "changelog-link-root-absolute"
