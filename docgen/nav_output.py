@@ -35,10 +35,10 @@ def navigation_written(
     from docgen.navigation import read
 
     text = filled(project, nav, sorted(made, key=lambda o: o.path), {o.path for o in outputs})
-    # The file is the author's: written back with the line ends it has (CRLF or LF).
-    written = text.replace("\n", "\r\n") if nav.crlf else text
+    # The file is the author's: written back in the form it has (line ends, BOM).
+    written = nav.form.written(text)
     outputs.append(Output(nav.path, written, nav.path, kind="region"))
-    return replace(read(text, nav.path), crlf=nav.crlf)
+    return replace(read(text, nav.path), form=nav.form)
 
 
 def refuse_unknown(nav: Navigation) -> None:

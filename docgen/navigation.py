@@ -16,6 +16,7 @@ navigation docgen understands is an error at its line and column.
 
 from __future__ import annotations
 
+import codecs
 import os
 import posixpath
 import re
@@ -25,9 +26,9 @@ from functools import lru_cache
 from typing import Any
 
 from docgen.config import Project
-from docgen.errors import ConfigError, DocgenError, Location, Problem, one_line
-from docgen.io.files import all_crlf, as_lf_text
-from docgen.io.reads import Inside, read_input
+from docgen.errors import ConfigError, DocgenError, Location, Problem, decode, one_line
+from docgen.io.files import PageForm, all_crlf, as_lf_text
+from docgen.io.reads import Inside, read_input_bytes
 
 #: A slug a navigation may give: one path segment of a route, nothing a link could break on.
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
@@ -95,7 +96,7 @@ class Navigation:
     changelogs: tuple[NavChangelog, ...] = ()  # every changelog node, in every variant
     regions: tuple[NavRegion, ...] = ()  # the managed regions, in file order
     text: str = ""  # the file's text, as read, its line ends LF
-    crlf: bool = False  # whether every line of the file ends with CRLF (written back so)
+    form: PageForm = PageForm()  # how the file holds its text (CRLF, a BOM): written back so
 
     def has_region(self, slug: str, name: str) -> bool:
         """Whether the variant ``slug``'s layout holds the managed region ``name``."""
@@ -130,10 +131,12 @@ def load(project: Project) -> Navigation | None:
     path = project.path(rel)
     if not cfg.navigation and not os.path.lexists(path):
         return None
-    text = read_input(path, Inside(project.root), "navigation", display=rel)
-    # A Windows checkout's CRLF line ends hold the same navigation (and its regions).
-    nav = read(as_lf_text(text), rel)
-    return replace(nav, crlf=True) if all_crlf(text) else nav
+    raw = read_input_bytes(path, Inside(project.root), "navigation", display=rel)
+    text = decode(raw, rel, "navigation", ConfigError)  # without a leading BOM
+    # A Windows checkout's CRLF line ends hold the same navigation (and its regions); the
+    # file is written back in the form it has.
+    form = PageForm(all_crlf(text), raw.startswith(codecs.BOM_UTF8))
+    return replace(read(as_lf_text(text), rel), form=form)
 
 
 @lru_cache(maxsize=4)

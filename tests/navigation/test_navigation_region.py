@@ -172,16 +172,19 @@ def test_a_navigation_that_is_not_yaml_stops_the_build_at_its_place(make_project
     assert project.snapshot() == before  # nothing written
 
 
-def test_a_navigation_with_windows_line_ends_keeps_its_regions(make_project, run):
+@pytest.mark.parametrize("bom", ["", "\ufeff"], ids=["crlf", "crlf-and-bom"])
+def test_a_navigation_with_windows_line_ends_keeps_its_regions(make_project, run, bom):
     """A checkout with ``core.autocrlf`` holds the same navigation: its regions are still
-    regions, a hand edit inside one is drift, and ``build`` writes it back with CRLF."""
+    regions, a hand edit inside one is drift, and ``build`` writes it back with CRLF (and
+    the BOM it starts with, if any)."""
     made = make_project(
         registry=two_profiles(MINIMAL_REGISTRY),
         templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
-        files={"docs/index.yml": NAV.replace("\n", "\r\n")},
+        files={"docs/index.yml": bom + NAV.replace("\n", "\r\n")},
     )
     assert run(made, "build").exit_code == 0
     built = (made.root / "docs/index.yml").read_bytes()
+    assert built.startswith(bom.encode() + b"# Our navigation.")
     assert built.count(b"slug: vllm.box.tiny-two\r\n") == 2
     assert b"stale" not in built and built.count(b"\n") == built.count(b"\r\n")
     assert run(made, "check").exit_code == 0
