@@ -11,6 +11,8 @@ from docgen.changelog.entries import shown
 from docgen.changelog.markup import text_lines, without_code
 from docgen.errors import Location, Problem
 
+#: What may stand before a block's ``[`` on its line: indentation, quote and list markers.
+BLOCK_START = re.compile(r"[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*")
 #: A link's target: after ``](``, blanks, an optional ``<``; up to a blank, ``)`` or ``>``.
 #: Its text may hold brackets one level deep (``[the [beta] guide]``, ``[![badge](x.svg)]``).
 LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
@@ -20,13 +22,10 @@ TITLE = re.compile(r""">?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*""")
 #: A link reference definition (``[name]: target``), which a ``[name]`` link uses: only a
 #: title may follow its target on the line (else the line is text); its target may stand
 #: on the next line (``DEFINED``).
-DEFINITION = re.compile(
-    r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*<?([^\s>]+)"
-    rf"(?={TITLE.pattern}$)"
-)
+DEFINITION = re.compile(rf"^{BLOCK_START.pattern}\[[^\]]+\]:[ \t]*<?([^\s>]+)(?={TITLE.pattern}$)")
 #: An image's source (``![alt](src)``): a script is no more welcome there than in a link.
 IMAGE = re.compile(r"!\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")
-DEFINED = re.compile(r"^[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]]+\]:[ \t]*$")
+DEFINED = re.compile(rf"^{BLOCK_START.pattern}\[[^\]]+\]:[ \t]*$")
 #: The target that stands alone on the line after ``DEFINED`` (with an optional title:
 #: more words make that line a paragraph, and ``DEFINED`` no definition).
 NEXT_TARGET = re.compile(r"""^[ \t>]*<?([^\s>]+)>?[ \t]*(?:"[^"]*"?|'[^']*'?|\([^)]*\)?)?[ \t]*$""")
@@ -37,8 +36,6 @@ SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 WEB = re.compile(r"^(?:https?:)?//[^/\\]|^mailto:[^/]", re.IGNORECASE)
 #: Where a link target may begin, whatever the link text (see ``hidden_link_problems``).
 ANY_TARGET = re.compile(r"\]\(\s*<?([^\s<>]+)|\]:\s*<?([^\s<>]+)")
-#: What may stand before a block's ``[`` on its line: indentation, quote and list markers.
-BLOCK_START = re.compile(r"[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*")
 #: A backslash escape, which MDX drops from a target (``javascript\:``).
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
@@ -52,11 +49,20 @@ def line_links(line: str, where: Location, routes: set[str]) -> list[Problem]:
     for target in LINK.findall(line) + DEFINITION.findall(line):
         problems += link_problem(target, where, routes)
     for written in IMAGE.findall(line):  # a file beside the page is fine: a script is not
-        # MDX decodes `&#58;` in it, and a browser drops blanks and tabs from a scheme.
-        source = re.sub(r"[\x00-\x20]", "", html.unescape(written))
+        source = _as_read(written)
         if SCHEME.match(source) or source.startswith("/\\"):
             problems += link_problem(source, where, set())
     return problems
+
+
+def text_link_problems(text: str, path: str) -> list[Problem]:
+    """Every link target in ``text`` (the file ``path``) that the rules refuse, outside
+    code and whatever the link text: a route is not looked up (no routes are known)."""
+    problems: list[Problem] = []
+    for index, line in text_lines(text.split("\n")):
+        problems += line_links(without_code(line), Location(path, index + 1), set())
+    said = {p.location.line for p in problems if p.location}
+    return problems + list(hidden_link_problems(text, path, said))
 
 
 def hidden_link_problems(text: str, path: str, said: set[int]) -> Iterator[Problem]:
@@ -77,13 +83,18 @@ def hidden_link_problems(text: str, path: str, said: set[int]) -> Iterator[Probl
             continue
         opened = number + masked.count("\n", counted, match.start())
         number, counted = opened + masked.count("\n", match.start(), start), start
-        # As MDX reads a target: entities decoded, escapes dropped; a browser drops blanks.
-        target = re.sub(r"[\x00-\x20]", "", html.unescape(ESCAPED.sub(r"\1", raw)))
+        target = _as_read(ESCAPED.sub(r"\1", raw))  # MDX drops a target's escapes
         off_site = (SCHEME.match(target) or target.startswith("/\\")) and not WEB.match(target)
         if off_site and opened not in said and number not in said:
             said.add(number)  # said where a definition's target, or a link's ``](``, is
             where = Location(path, number if match[2] else opened)
             yield from link_problem(target, where, set())
+
+
+def _as_read(target: str) -> str:
+    """``target`` as a browser follows it: MDX decodes its entities (``&#58;``), and a
+    browser drops blanks and tabs from a scheme."""
+    return re.sub(r"[\x00-\x20]", "", html.unescape(target))
 
 
 def _defines(text: str, match: re.Match[str]) -> bool:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docgen.changelog.entries import (
+    Entry,
     Section,
     agent_base,
     entries,
@@ -15,8 +16,9 @@ from docgen.changelog.entries import (
     parse_version,
     release_route,
 )
-from docgen.changelog.links import hidden_link_problems, line_links
-from docgen.changelog.markup import markup_problems
+from docgen.changelog.history import check_entry
+from docgen.changelog.links import LINK_RULE, text_link_problems
+from docgen.changelog.markup import MARKUP_RULE
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem
 from docgen.registry.model import Registry
@@ -29,13 +31,13 @@ if TYPE_CHECKING:
 ROOT_LINK = re.compile(r"\]\((/(?!/)[^)]*)\)")
 
 
-def release_notes(project: Project, version: str, site_url: str) -> str:
+def release_notes(project: Project, registry: Registry, version: str, site_url: str) -> str:
     """One release's section as plain Markdown for a release body."""
     for entry in entries(project):
         for section in entry.sections:
             if section.version == version:
                 plain = _plain(f"## {version}\n" + "\n".join(section.lines), site_url)
-                _refuse_unsafe(entry.path, section, plain)
+                _refuse_unsafe(entry, section, plain, registry)
                 return plain
     known = sorted(known_versions(project))
     raise ConfigError.at(
@@ -45,27 +47,24 @@ def release_notes(project: Project, version: str, site_url: str) -> str:
     )
 
 
-def _refuse_unsafe(path: str, section: Section, plain: str) -> None:
+def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registry) -> None:
     """Refuse to print a release whose text holds raw markup or a link the changelog rules
-    refuse (an entry ``check`` reports), or whose plain Markdown does once its MDX comments
-    are gone (``[x]{/**/}(javascript:...)`` becomes a link)."""
+    refuse (what ``check`` reports of its lines), or whose plain Markdown does once its MDX
+    comments are gone (``[x]{/**/}(javascript:...)`` becomes a link)."""
+    end = section.line + len(section.lines)
     problems = [
-        Problem(message, Location(path, section.line + 1 + index, at + 1))
-        for index, at, message in markup_problems(section.lines)
+        p
+        for p in check_entry(entry, registry, set())
+        if p.rule in (MARKUP_RULE, LINK_RULE) and p.location
+        if section.line <= p.location.line <= end
     ]
-    for index, line in enumerate(section.lines):
-        problems += line_links(line, Location(path, section.line + 1 + index), set())
-    problems += hidden_link_problems("\n".join(section.lines), path, set())
     if not problems:  # the comments gone, what the release body would link to
-        for line in plain.split("\n"):
-            problems += line_links(line, Location(path, section.line), set())
-        problems += hidden_link_problems(plain, path, set())
         problems = [
             Problem(
                 f"{p.message} (in the release body, once its MDX comments are removed)",
-                Location(path, section.line),
+                Location(entry.path, section.line),
             )
-            for p in problems
+            for p in text_link_problems(plain, entry.path)
         ]
     if problems:
         raise ConfigError(problems)
@@ -147,8 +146,7 @@ def _inert(summary: str) -> str:
     # Raw markup, or what other rules report: an HTML comment, an <AgentOnly> tag, a link
     # that is neither a route nor a web address.
     raw = markup_problem(summary) is not None or "<!--" in summary or "AgentOnly" in summary
-    linked = line_links(summary, Location("overview"), set())
-    unsafe = raw or bool(linked) or any(hidden_link_problems(summary, "overview", set()))
+    unsafe = raw or bool(text_link_problems(summary, "overview"))
     return mdx.escape_prose(summary) if unsafe else summary
 
 

@@ -269,5 +269,5 @@ def release_notes(
 
     registry = load_registry(project)
     url = site_url if site_url is not None else registry.product.site_url
-    notes = changelog_notes.release_notes(project, version, url)
+    notes = changelog_notes.release_notes(project, registry, version, url)
     return notes, changelog_notes.relative_links_warning(notes, url)

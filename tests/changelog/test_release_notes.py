@@ -128,3 +128,15 @@ def test_a_release_body_never_holds_a_link_the_rules_refuse(make_project, run, l
     assert result.stderr.startswith(expected), result.stderr
     overview = project.read("changelog/overview.mdx")
     assert "[adds](javascript:" not in overview  # the overview shows such a summary as text
+
+
+def test_a_link_in_code_is_text_for_the_release_body_as_for_check(released, run):
+    """The release is judged by the rules ``check`` applies to its lines: in a code span a
+    ``[x](javascript:...)`` is literal text, there as in the entry."""
+    line = "Acme v0.2.0 adds a profile (`[y](javascript:void(0))` is text)."
+    released.write("changelog/2026-02-01.mdx", ENTRY.replace("Acme v0.2.0 adds a profile.", line))
+    assert run(released, "build").exit_code == 0
+    assert run(released, "check").exit_code == 0
+    result = run(released, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert result.exit_code == 0, result.output
+    assert "`[y](javascript:void(0))`" in result.stdout
