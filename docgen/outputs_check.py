@@ -17,7 +17,7 @@ from docgen.errors import ConfigError, Location, Problem
 
 if TYPE_CHECKING:
     from docgen.plan import Output
-    from docgen.registry.model import Registry
+    from docgen.registry.model import Agent, Registry
 
 #: The settings that place an output of each kind, in the order they are blamed.
 _SETTINGS = {
@@ -51,21 +51,29 @@ def refuse_collisions(
             continue
         if output.kind == "variant" and output.origin in problems:
             continue  # the variants of a page written twice: that page's problem says it
+        made_by = _agents_of(project, reg, output, variant_path)[:1]
         problems[output.path] = _problem(
-            project, output, described(earlier, output.path), described(output, output.path)
+            project,
+            output,
+            described(earlier, output.path),
+            described(output, output.path),
+            made_by[0] if made_by else None,
         )
-        where = problems[output.path].location
-        if (where is None or not where.line) and output.kind == "variant":
-            problems[output.path] = _of_ids(
-                problems[output.path], reg, output, project, variant_path
-            )
     if problems:
         raise ConfigError(list(problems.values()))
 
 
 def _problem(
-    project: Project, output: Output, earlier: tuple[str, str], later: tuple[str, str]
+    project: Project,
+    output: Output,
+    earlier: tuple[str, str],
+    later: tuple[str, str],
+    agent: Agent | None,
 ) -> Problem:
+    """Two producers of ``output``'s path, blamed on the setting that placed the later one,
+    or on the template; when no setting is written anywhere and a variant's ``agent`` made
+    it, the ids ran together (agent ``q.main`` of page ``x``, agent ``main`` of page
+    ``x.q``): the registry is to blame, at that agent."""
     if earlier[1] == later[1]:  # two variants of one page
         message = f"{later[1]} would be written to one file, {output.path}"
     else:
@@ -77,33 +85,29 @@ def _problem(
         return Problem(f"{message}; rename one of them", where, rule="template")
     found = [setting_location(project.root, s) for s in settings]
     at = next((i for i, where in enumerate(found) if where.line), 0)
+    if not found[at].line and agent is not None:
+        return Problem(
+            f"{message}; their ids run together in the file name: rename the agent "
+            f"'{agent.id}' or the page, or set 'variant_pattern' so each has a path of its own",
+            agent.source.location,
+        )
     return Problem(
         f"{message}; change the setting '{settings[at]}' so each has a path of its own",
         found[at],
     )
 
 
-def _of_ids(
-    problem: Problem,
+def _agents_of(
+    project: Project,
     reg: Registry,
     output: Output,
-    project: Project,
     variant_path: Callable[[Project, str, str], str],
-) -> Problem:
-    """Variants that share a path under the default pattern: the ids ran together (agent
-    ``q.main`` of page ``x``, agent ``main`` of page ``x.q``), so the registry is to blame,
-    at the agent that made the later one."""
-    agent = next(
-        (a for a in reg.agents if variant_path(project, output.origin, a.id) == output.path), None
-    )
-    if agent is None:
-        return problem
-    message = problem.message.split("; ")[0]
-    return Problem(
-        f"{message}; their ids run together in the file name: rename the agent '{agent.id}' or "
-        "the page, or set 'variant_pattern' so each has a path of its own",
-        agent.source.location,
-    )
+) -> list[Agent]:
+    """The agents whose variant of ``output``'s page lies at its path (none but for a
+    variant)."""
+    if output.kind != "variant":
+        return []
+    return [a for a in reg.agents if variant_path(project, output.origin, a.id) == output.path]
 
 
 def _describe(
@@ -121,6 +125,6 @@ def _describe(
         return f"the regions of the hand-written page {output.origin}"
     if output.kind != "variant":
         return output.origin
-    agents = [a.id for a in reg.agents if variant_path(project, output.origin, a.id) == output.path]
-    quoted = " and ".join(f"'{agent}'" for agent in agents)
+    agents = _agents_of(project, reg, output, variant_path)
+    quoted = " and ".join(f"'{agent.id}'" for agent in agents)
     return f"the {quoted} variant{'s' if len(agents) > 1 else ''} of {output.origin}"
