@@ -129,7 +129,9 @@ class Routes(set[str]):
             sent = self.redirects[index].target(route, self.steps)
             if sent is not None:
                 return sent
-        return self.redirects[first].target(route) or "" if first < len(self.redirects) else ""
+        if first == len(self.redirects):
+            return ""  # no source without parameters is this route
+        return self.redirects[first].target(route, self.steps) or ""
 
 
 def load(project: Project) -> tuple[Redirect, ...]:
