@@ -153,7 +153,13 @@ def slim(plan: Plan) -> Plan:
     registry = replace(plan.registry, hosts={}, images={}, models={}, profiles={}, _document=None)
     outputs = tuple(
         replace(
-            o, text="", sources=(), digest=o.digest or _digest(o.text), verified=False, staged=""
+            o,
+            text="",
+            sources=(),
+            digest=o.digest or _digest(o.text),
+            verified=False,
+            staged="",
+            stat=(),
         )
         for o in plan.outputs
     )

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
+from docgen import stamps
 from docgen.io import reads
 from docgen.io.files import as_lf
 from docgen.registry.model import Registry, Source
@@ -40,21 +41,26 @@ class Output:
     verified: bool = False
     #: Where a build staged its text as it rendered it (see ``docgen.prestage``).
     staged: str = ""
+    #: When ``verified``: its file's stat (``docgen.stamps``), taken before the read that
+    #: found the text there.
+    stat: tuple[int, ...] = ()
 
     @property
     def owned(self) -> bool:
         """Whether docgen owns the whole file (a region page is the author's)."""
         return self.kind != "region"
 
-    def digest_only(self, verified: bool = False) -> Output:
+    def digest_only(self, verified: bool = False, stat: tuple[int, ...] = ()) -> Output:
         """This output as the SHA-256 of its text, with its frontmatter and no sources
-        (``verified``: its file on disk holds that text), staged nowhere."""
+        (``verified``: its file on disk, of ``stat``, holds that text), staged nowhere."""
         if self.digest:
-            fits = self.verified == verified and not self.staged
-            return self if fits else replace(self, verified=verified, staged="")
+            fits = self.verified == verified and not self.staged and self.stat == stat
+            return self if fits else replace(self, verified=verified, staged="", stat=stat)
         digest = hashlib.sha256(self.text.encode()).hexdigest()
         head = _frontmatter(self.text)
-        return replace(self, text="", sources=(), digest=digest, head=head, verified=verified)
+        return replace(
+            self, text="", sources=(), digest=digest, head=head, verified=verified, stat=stat
+        )
 
     @property
     def frontmatter(self) -> str:
@@ -67,28 +73,31 @@ def _frontmatter(text: str) -> str:
     return text.split("\n---", 1)[0] if text.startswith("---") else ""
 
 
-def on_disk(root: reads.Inside, output: Output) -> bool:
-    """Whether the file at ``output``'s path, inside ``root``, holds exactly its text (a
-    file that cannot be read there, or leads outside, does not)."""
+def on_disk(root: reads.Inside, output: Output) -> os.stat_result | None:
+    """The stat of the file at ``output``'s path, inside ``root``, taken before it was
+    read, when it holds exactly its text; else None (also for a file that cannot be read
+    there, or leads outside)."""
     try:
-        real, _info = reads.lookup(os.path.join(root.root, output.path), root)
+        real, info = reads.lookup(os.path.join(root.root, output.path), root)
         raw = None if real is None else reads.read_bytes(real)
         if raw is None:
-            return False
+            return None
         text = output.text.encode()
         # A checkout's Windows line ends (``core.autocrlf``) hold the same text.
-        return raw == text or (b"\r\n" in raw and as_lf(raw) == as_lf(text))
+        same = raw == text or (b"\r\n" in raw and as_lf(raw) == as_lf(text))
+        return info if same else None
     except OSError:  # it cannot be read (comparing it again says why)
-        return False
+        return None
 
 
 def verified(root: reads.Inside, output: Output) -> Output:
-    """``output`` as its digest (``verified``) when its file already holds exactly its text,
-    so neither the process that rendered it nor the plan holds that text, and comparing
-    skips it; else as it is."""
-    if output.digest or not on_disk(root, output):
+    """``output`` as its digest (``verified``, with its file's stat) when its file already
+    holds exactly its text, so neither the process that rendered it nor the plan holds
+    that text, and comparing skips it; else as it is."""
+    info = None if output.digest else on_disk(root, output)
+    if info is None:
         return output
-    return output.digest_only(verified=True)
+    return output.digest_only(verified=True, stat=stamps.of(info))
 
 
 def verified_on_disk(root: reads.Inside) -> Callable[[Output], Output]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from docgen import stamps
 from docgen.config import Project
 from docgen.errors import Location, OwnershipError, Problem, WriteError
 from docgen.io import files, writes
@@ -21,6 +22,7 @@ from docgen.io.writes import Write
 from docgen.plan import Output, Plan
 from docgen.registry.model import Source
 from docgen.render.syntax import NOTICE_REACH, owned
+from docgen.stamps import Stamps, Stat
 
 if TYPE_CHECKING:
     from docgen.drift_diff import LineDiff
@@ -121,6 +123,8 @@ class Report:
     findings: list[Problem] = field(default_factory=list)
     #: The planned build products left out of the comparison (setting ``build_products``).
     not_compared: list[str] = field(default_factory=list)
+    #: Each output found holding its text: its digest and its file's stat before the read.
+    held: dict[str, tuple[str, Stat]] = field(default_factory=dict)
 
     def of(self, *statuses: str) -> list[Change]:
         return [c for c in self.changes if c.status in statuses]
@@ -130,17 +134,20 @@ class Report:
         return not self.of(NEW, CHANGED, STALE) and not self.findings
 
 
-def compare(project: Project, plan: Plan, products: bool = True) -> Report:
+def compare(
+    project: Project, plan: Plan, products: bool = True, known: Stamps | None = None
+) -> Report:
     """Classify every planned output and every stale owned file; refuse foreign files.
 
     Without ``products`` (``check``), build products (setting ``build_products``) are
     neither read nor compared, planned or stale: present, missing or out of date, they
-    are ``build``'s to write and prune.
+    are ``build``'s to write and prune. A file whose stat ``known`` holds for its digest
+    is unchanged without being read.
     """
     cfg = project.config
     product = [not products and cfg.build_product(o.path, o.kind) for o in plan.outputs]
     compared = [o for o, skip in zip(plan.outputs, product, strict=True) if not skip]
-    report = compare_outputs(project, compared)
+    report = compare_outputs(project, compared, known)
     report.not_compared = [o.path for o, skip in zip(plan.outputs, product, strict=True) if skip]
     wanted = {o.path for o in plan.outputs}
     stale = owned_files(project, skip=wanted)
@@ -148,7 +155,9 @@ def compare(project: Project, plan: Plan, products: bool = True) -> Report:
     return report
 
 
-def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
+def compare_outputs(
+    project: Project, outputs: Iterable[Output], known: Stamps | None = None
+) -> Report:
     """Classify some outputs (no stale files: ``compare`` adds those); refuse foreign files."""
     report = Report()
     foreign: list[Problem] = []
@@ -158,16 +167,24 @@ def compare_outputs(project: Project, outputs: Iterable[Output]) -> Report:
     for output in outputs:
         if output.verified:  # the plan found exactly its text there (so also the notice)
             report.changes.append(Change(output.path, UNCHANGED, output, None))
+            if output.stat:
+                report.held[output.path] = (output.digest, output.stat)
             continue
         real, info = _found(os.path.join(base, output.path), inside, output.path)
         if real is None:
             foreign.append(_outside(output))
+            continue
+        if known is not None and info is not None and known.hold(output.path, output.digest, info):
+            report.changes.append(Change(output.path, UNCHANGED, output, None))
+            report.held[output.path] = (output.digest, stamps.of(info))
             continue
         found = None if info is None else _read(real, output.path)
         if found is None:
             report.changes.append(Change(output.path, NEW, output, None))
             continue
         same, old = _against(found, output)
+        if same and output.digest:
+            report.held[output.path] = (output.digest, stamps.of(info))
         # A file holding exactly its planned text holds the notice that text carries.
         if output.owned and not same and not _notice_on(files.as_lf(found)):
             unowned.append(output)

@@ -38,6 +38,7 @@ LAYERS = [
         "page_variants",
         "drift_diff",
         "blame",
+        "stamps",
     },
     {"verbs", "report"},
     {"integrations", "terminal"},

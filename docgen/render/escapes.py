@@ -49,6 +49,7 @@ _ALWAYS = re.compile(
     r"|&(?=(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|([0-9A-Za-z]{1,31}))(?:;|$))"
 )
 _RUN = re.compile(r"\*+|_+|~+")
+_PIPE = re.compile(r"\|")
 #: A `~` beside a `*` or `_` run lets the run open or close (micromark's attentionMarkers).
 _TILDE = 3
 _EDGE = frozenset({OTHER, SPACE, PUNCTUATION, _TILDE})
@@ -67,7 +68,9 @@ _URL_HINT = re.compile(r"://|www\.", re.IGNORECASE)
 def _always(text: str, cell: bool) -> set[int]:
     """Characters escaped whatever their run or place in the line."""
     marks = {m.start() for m in _ALWAYS.finditer(text) if not m[1] or f"{m[1]};" in html5}
-    return marks | {i for i, char in enumerate(text) if char == "|"} if cell else marks
+    if cell and "|" in text:
+        marks.update(m.start() for m in _PIPE.finditer(text))
+    return marks
 
 
 def _line_start(text: str) -> set[int]:

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from docgen import parallel, sync
+from docgen import parallel, stamps, sync
 from docgen.config import Project
 from docgen.errors import Problem
 from docgen.io import files
@@ -69,6 +69,7 @@ def build(
             step = None if progress is None else lambda done: progress(done, total)
             sync.apply(project, report, progress=step)
             remember(project, digest, the_plan)
+            stamps.record(project, report.held, _written(report))
     return Built(report, dry_run, findings)
 
 
@@ -119,7 +120,8 @@ def _compared(
     from docgen.cache import cached_plan, with_partials
 
     the_plan, digest = cached_plan(project, stored, stage, on_registry)
-    report = sync.compare(project, the_plan, products)
+    known = stamps.load(project) if digest else None  # none without a cache
+    report = sync.compare(project, the_plan, products, known)
     outputs = the_plan.by_path()
     # A kept output carries only its digest: a drifted one is rendered for its text.
     unread = frozenset(
@@ -136,8 +138,17 @@ def _compared(
         # digest (its reads hold), with neither its text nor where a build staged it.
         done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
-        report = sync.compare(project, the_plan, products)
+        report = sync.compare(project, the_plan, products, known)
     return the_plan, digest, report
+
+
+def _written(report: Report) -> list[tuple[str, str]]:
+    """Each output a build wrote, with the digest of its text."""
+    return [
+        (c.path, c.output.digest or stamps.digest(c.output.text))
+        for c in report.of(sync.NEW, sync.CHANGED)
+        if c.output is not None
+    ]
 
 
 def _large(project: Project) -> bool:

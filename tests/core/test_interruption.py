@@ -287,7 +287,7 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
     cache = {p.relative_to(root / CACHE).as_posix(): p.read_bytes() for p in _files(root / CACHE)}
     entry = sorted(n for n in cache if n.endswith((".pickle", ".partials")))
     assert [n.rsplit(".", 1)[1] for n in entry] == ["partials", "pickle"]  # one entry
-    assert sorted(cache) == [".gitignore", *entry]
+    assert sorted(cache) == [".gitignore", *entry, "stamps"]  # stamps: docgen.stamps
     (root / GONE_TEMPLATE[0]).unlink()
     (root / NEW_TEMPLATE[0]).parent.mkdir()
     (root / NEW_TEMPLATE[0]).write_text(NEW_TEMPLATE[1], "utf-8")

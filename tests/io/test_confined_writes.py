@@ -62,7 +62,7 @@ def test_a_cache_gitignore_linked_outside_is_never_written(make_project, run, ou
     folder = project.root / cache.FOLDER
     (folder / ".gitignore").unlink()
     (folder / ".gitignore").symlink_to(outside / "bashrc")
-    for stored in [*folder.glob("*.pickle"), *folder.glob("*.partials")]:
+    for stored in [*folder.glob("*.pickle"), *folder.glob("*.partials"), folder / "stamps"]:
         stored.unlink()
     before = everything(outside)
     project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")

@@ -1,0 +1,151 @@
+"""A build's stamps (``docgen.stamps``) spare a later comparison the reading of every file
+nobody touched since, and never hide a file somebody did touch."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from docgen import stamps, sync
+from docgen.config import load_project
+from docgen.io import user_cache
+
+EDIT = ("max-num-seqs: 2", "max-num-seqs: 3")
+
+
+@pytest.fixture
+def read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The outputs a comparison reads from disk, by path."""
+    paths: list[str] = []
+    real = sync._read
+
+    def recording(real_path: str, path: str) -> bytes | None:
+        paths.append(path)
+        return real(real_path, path)
+
+    monkeypatch.setattr(sync, "_read", recording)
+    return paths
+
+
+def _stamps_file(project) -> Path:  # type: ignore[no-untyped-def]
+    return project.root / ".docgen-cache" / stamps.NAME
+
+
+def _written_at(project, ns: int) -> None:  # type: ignore[no-untyped-def]
+    """Date the stamps file: later than every file the build stamped (as once the clock
+    has moved on, so that no entry is racy), or earlier."""
+    os.utime(_stamps_file(project), ns=(ns, ns))
+
+
+def _docs(project) -> dict[str, bytes]:  # type: ignore[no-untyped-def]
+    return {
+        p.relative_to(project.root).as_posix(): p.read_bytes()
+        for p in (project.root / "docs").rglob("*")
+        if p.is_file()
+    }
+
+
+def _generated(project) -> list[str]:  # type: ignore[no-untyped-def]
+    return sorted(
+        p.relative_to(project.root).as_posix()
+        for p in (project.root / "docs").rglob("*.mdx")
+        if "generated" in p.read_text("utf-8")
+    )
+
+
+def test_a_check_after_a_build_reads_no_file_nobody_touched(make_project, run, read):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    _written_at(project, time.time_ns() + 10**9)
+    assert run(project, "check").exit_code == 0
+    assert read == []
+    project.edit("profiles.yaml", *EDIT)
+    assert run(project, "check").exit_code == 1
+    checked, before = set(read), _docs(project)
+    assert run(project, "build").exit_code == 0
+    drifted = {path for path, text in _docs(project).items() if before.get(path) != text}
+    assert drifted and checked == drifted  # read for their diffs only
+    _stamps_file(project).unlink()
+    read.clear()
+    assert run(project, "check").exit_code == 0
+    assert set(_generated(project)) <= set(read)  # without stamps, each is read
+
+
+def test_a_hand_edit_that_keeps_the_size_and_the_times_is_drift(make_project, run, read):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    _written_at(project, time.time_ns() + 10**9)
+    page = _generated(project)[0]
+    path = project.root / page
+    before = path.stat()
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("e", "E", 1), "utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    outcome = run(project, "check")
+    assert outcome.exit_code == 1
+    assert page in outcome.output
+    assert page in read
+
+
+def test_an_entry_not_older_than_the_stamps_file_is_read_again(make_project, run, read):
+    """A file changed in the clock tick in which it was stamped keeps its times: every
+    entry of a stamps file dated before its entries is racy, and read."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    _written_at(project, 0)
+    assert run(project, "check").exit_code == 0
+    assert set(_generated(project)) <= set(read)
+
+
+def test_stamps_this_user_did_not_seal_are_never_trusted(make_project, run, read):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    loaded = load_project(project.root)
+    assert stamps.load(loaded) is not None
+    path = _stamps_file(project)
+    raw = bytearray(path.read_bytes())
+    raw[-1] ^= 1
+    path.write_bytes(bytes(raw))
+    _written_at(project, time.time_ns() + 10**9)
+    assert stamps.load(loaded) is None
+    assert run(project, "check").exit_code == 0
+    assert set(_generated(project)) <= set(read)
+
+
+def test_a_check_and_a_dry_run_record_no_stamps(make_project, run):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    _stamps_file(project).unlink()
+    assert run(project, "check").exit_code == 0
+    assert run(project, "build", "--dry-run").exit_code == 0
+    assert not _stamps_file(project).exists()
+    assert run(project, "build").exit_code == 0
+    assert _stamps_file(project).is_file()
+
+
+def test_an_entry_holds_only_for_its_digest_and_its_file_unchanged(tmp_path):
+    path = tmp_path / "page.mdx"
+    path.write_text("text\n", "utf-8")
+    info = path.stat()
+    stat = stamps.of(info)
+    later = max(info.st_mtime_ns, info.st_ctime_ns) + 1
+    known = stamps.Stamps({"page.mdx": ("d", stat)}, since=later)
+    assert known.hold("page.mdx", "d", info)
+    assert not known.hold("page.mdx", "other digest", info)
+    assert not known.hold("other.mdx", "d", info)
+    assert not stamps.Stamps({"page.mdx": ("d", stat)}, since=later - 1).hold("page.mdx", "d", info)
+    path.write_text("TEXT\n", "utf-8")
+    assert not known.hold("page.mdx", "d", path.stat())
+    assert not known.hold("page.mdx", "d", tmp_path.stat())  # a folder is no file
+
+
+def test_a_key_renewed_since_leaves_no_stamps(make_project, run, monkeypatch, tmp_path):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "another-user"))
+    assert user_cache.secret(create=True) is not None
+    assert stamps.load(load_project(project.root)) is None
