@@ -22,6 +22,7 @@ from docgen.changelog.entries import (
     read_changelog_file,
     within_root,
 )
+from docgen.changelog.note_text import note_bullets
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location
@@ -137,24 +138,6 @@ def bullet(sentences: Sequence[str]) -> str:
     return "\n".join([f"- {lines[0]}", *(f"  {line}" for line in lines[1:])])
 
 
-def fragment_bullet(text: str) -> str:
-    """A note as a bullet of its own, whether or not it was written as one."""
-    return bullet([line for _number, line in note_lines(text)])
-
-
-def note_lines(text: str) -> list[tuple[int, str]]:
-    """The lines of a note that hold text, stripped, with their line numbers (lines end
-    as Markdown ends them: LF, CRLF or a lone CR); a first line's ``- `` is dropped."""
-    lines = [
-        (number, line.strip())
-        for number, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1)
-        if line.strip()
-    ]
-    if lines and (lines[0][1] == "-" or lines[0][1].startswith("- ")):
-        lines[0] = (lines[0][0], lines[0][1][1:].strip())
-    return [(number, line) for number, line in lines if line]
-
-
 def compose(
     renderer: Renderer,
     project: Project,
@@ -180,8 +163,9 @@ def compose(
         lines = bullets[-1].split("\n")
         origins += [setting if link and link in line else None for line in lines]
     for note in notes:
-        bullets.append(fragment_bullet(note.text))
-        origins += [Location(note.path, number) for number, _line in note_lines(note.text)]
+        for written in note_bullets(note.text, note.path):
+            bullets.append("\n".join(line for _number, line in written))
+            origins += [Location(note.path, number) for number, _line in written]
     if summary:  # the user's own words, after the product's name (registry text, escaped)
         name = registry.product.name
         lead = f"{mdx.escape_prose(name)} {version}"
@@ -310,7 +294,7 @@ def _read_notes(project: Project, fragments: Sequence[Path]) -> list[Note]:
     """The notes waiting in ``fragments``; an empty one is a located error."""
     notes = [Note(_rel(project, p), read_changelog_file(project, p, "note")) for p in fragments]
     for note in notes:
-        if not note_lines(note.text):
+        if not note_bullets(note.text, note.path):
             raise ConfigError.at(
                 Location(note.path),
                 "the note is empty: say what changed in a sentence, or delete the file",

@@ -16,7 +16,7 @@ from typing import Any
 
 from docgen import parallel, stamps, sync
 from docgen.config import Project
-from docgen.errors import Problem
+from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.io import files
 from docgen.io.lock import build_lock
 from docgen.outputs import verified_on_disk
@@ -139,7 +139,30 @@ def _compared(
         done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
         report = sync.compare(project, the_plan, products, known)
+    _refuse_lost_templates(project, report)
     return the_plan, digest, report
+
+
+def _refuse_lost_templates(project: Project, report: Report) -> None:
+    """Refuse to prune the pages templates made when the templates folder itself is gone
+    (moved, or the setting left at its default): a located error at the first of them."""
+    cfg = project.config
+    pages = [
+        c.path
+        for c in report.of(sync.STALE)
+        if c.path.startswith(f"{cfg.docs}/")
+        and not c.path.startswith(f"{cfg.variants}/")
+        and c.path.endswith((".mdx", ".md"))
+    ]
+    if pages and not project.path(cfg.templates).is_dir():
+        more = len(pages) - 1
+        others = f" (with {more} more generated page{'s' if more > 1 else ''})" if more else ""
+        raise ConfigError.at(
+            Location(pages[0]),
+            f"a build would delete this generated page{others}: the templates folder "
+            f"'{one_line(cfg.templates)}' does not exist. Restore it, or set `templates` to "
+            "where it went; to drop the pages, delete them",
+        )
 
 
 def _written(report: Report) -> list[tuple[str, str]]:

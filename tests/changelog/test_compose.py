@@ -309,10 +309,6 @@ def test_a_group_names_the_first_profile_its_changes_carry():
 
 def test_a_bullet_is_one_sentence_per_line_under_a_dash():
     assert compose.bullet(["  One. ", "", "Two.", "   "]) == "- One.\n  Two."
-    assert compose.fragment_bullet("\n- Fixed it.\n\n   It retries.\n") == (
-        "- Fixed it.\n  It retries."
-    )
-    assert compose.fragment_bullet("Fixed it.\n") == "- Fixed it."
 
 
 def test_a_release_section_is_heading_summary_and_bullets():

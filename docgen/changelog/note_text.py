@@ -1,0 +1,71 @@
+"""How a hand-written note (``changelog.d/*.md``) becomes bullets of a release entry.
+
+An entry's bullets are written one sentence per line: ``- `` before the first line, two
+spaces before the rest. A note's prose lines are taken that way, stripped, and blank
+lines between them are dropped. A fenced code block keeps its lines as written (each
+line's indentation beyond the fence's, and its blank lines), so a YAML or shell example
+means what it meant. A note that opens with ``- `` is a list: each line at that
+indentation that starts with ``- `` opens a bullet of its own; a line indented further
+stays in its bullet, a nested item under it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docgen.errors import ConfigError, Location
+
+#: One bullet: each line as the entry shows it, with its line number in the note.
+Bullet = list[tuple[int, str]]
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_FENCE = re.compile(r"(`{3,}|~{3,})")
+
+
+def note_bullets(text: str, path: str = "") -> list[Bullet]:
+    """The bullets ``text`` makes (none for a note without text); a code block the note
+    opens and never closes is a located error at its fence (in ``path``)."""
+    bullets: list[Bullet] = []
+    fence, margin, base, listed, opened_at = "", 0, -1, False, 0
+    for number, raw in enumerate(_LINE_END.split(text), start=1):
+        line = raw.rstrip()
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if fence:
+            body = line[min(indent, margin) :]
+            bullets[-1].append((number, f"  {body}" if body else ""))
+            fence = "" if _closes(stripped, fence) else fence
+            continue
+        if not stripped:
+            continue
+        if base < 0:
+            base, listed = indent, _item(stripped)
+        if not bullets or (listed and indent == base and _item(stripped)):
+            content = stripped[1:].lstrip() if _item(stripped) else stripped
+            if not content:  # a lone "-": the bullet starts on the next line
+                continue
+            bullets.append([(number, f"- {content}")])
+            margin = indent + len(stripped) - len(content)
+            stripped = content
+        else:
+            bullets[-1].append((number, f"  {stripped}"))
+            margin = indent
+        opened = _FENCE.match(stripped)
+        if opened:
+            fence, opened_at = opened[1], number
+    if fence:
+        raise ConfigError.at(
+            Location(path, opened_at),
+            f"the note opens a code block ({fence}) that it never closes: "
+            f"end it with {fence} on a line of its own",
+        )
+    return bullets
+
+
+def _item(stripped: str) -> bool:
+    return stripped == "-" or stripped.startswith("- ")
+
+
+def _closes(stripped: str, fence: str) -> bool:
+    """Whether a line closes the code block ``fence`` opened (CommonMark: a run of the
+    same character at least as long, and nothing after it)."""
+    return stripped.startswith(fence) and not stripped.strip(fence[0])
