@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -68,23 +68,32 @@ def _history(raw: bytes, name: str) -> Registry:
         return older
 
 
-def since_commit(project: Project, working: Registry | None) -> tuple[Registry, Registry] | None:
-    """The registry as last committed and the working one, when the working file differs
-    from the commit; the committed one is built without its checks (it is history: it need
-    not pass today's rules). The working one is ``working`` when given, else also built
-    without them: a caller that computes this beside the load that checks it (``check``,
-    in a forked copy) is stopped there by a registry the rules refuse.
+def since_commit(
+    project: Project, working: Registry | None, revisions: Sequence[str] = ("HEAD",)
+) -> tuple[Registry, Registry] | None:
+    """The registry as committed at the first of ``revisions`` where it differs from the
+    working file (the last commit, then e.g. the base a pull request is checked against,
+    whose docs its checkout still holds), and the working one; the committed one is built
+    without its checks (it is history: it need not pass today's rules). The working one
+    is ``working`` when given, else also built without them: a caller that computes this
+    beside the load that checks it (``check``, in a forked copy) is stopped there by a
+    registry the rules refuse.
 
     None outside a git repository, when either registry is missing or cannot be built,
-    or when they are the same file (a pull request's checkout): nothing changed since."""
-    try:
-        raw = git.registry_bytes_at(project, "HEAD")
-    except DocgenError:
-        return None
+    or when the working file is the same at every revision: nothing changed since."""
     now = files.read_quietly(project.registry_path, files.Inside(project.root), files.MAX_BYTES)
-    if now is None or raw == now:
+    if now is None:
         return None
-    old = unchecked(raw, f"HEAD:{project.config.registry}")
+    for revision in revisions:
+        try:
+            raw = git.registry_bytes_at(project, revision)
+        except DocgenError:
+            continue
+        if raw != now:
+            break
+    else:
+        return None
+    old = unchecked(raw, f"{revision}:{project.config.registry}")
     new = working if working is not None else unchecked(now, project.config.registry)
     return None if old is None or new is None else (old, new)
 

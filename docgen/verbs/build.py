@@ -83,7 +83,7 @@ def check(project: Project, changelog_since: str | None = None, today: str = "")
         def started(registry: Registry) -> None:
             """Once the plan has loaded the registry, a forked copy (which shares it)
             learns what changed since the commit, where that pays; asked only on drift."""
-            work = lambda: _since_commit(project, registry)  # noqa: E731
+            work = lambda: _since_commit(project, registry, changelog_since)  # noqa: E731
             since.append(stack.enter_context(parallel.started(work, _large(project))))
 
         # What a check renders and finds on disk as it is is kept as its digest only.
@@ -92,7 +92,11 @@ def check(project: Project, changelog_since: str | None = None, today: str = "")
             project, products=False, stored=False, stage=verified, on_registry=started
         )
         if not report.in_sync:
-            found = since[0]() if since else _since_commit(project, the_plan.full_registry)
+            found = (
+                since[0]()
+                if since
+                else _since_commit(project, the_plan.full_registry, changelog_since)
+            )
             if found is not None:
                 gone, kept = found
                 report.changes = [
@@ -183,17 +187,19 @@ def _large(project: Project) -> bool:
 
 
 def _since_commit(
-    project: Project, working: Registry | None
+    project: Project, working: Registry | None, base: str | None = None
 ) -> tuple[tuple[Source, ...], frozenset[tuple[Any, str]]] | None:
-    """What changed since the last commit (None outside a git repository or when nothing
-    did), for the blame of drifted files: the removed values, each where it stood, and
-    every value the committed registry held (a value it held unchanged is no cause).
-    ``working``: the registry the plan loaded, when it loaded one (a cached plan has none).
+    """What changed since the last commit, or else since ``base`` (``--changelog-since``:
+    in docs CI the change is committed, and the docs on disk are the base's), for the
+    blame of drifted files (None outside a git repository or when nothing did): the
+    removed values, each where it stood, and every value that older registry held (a value
+    it held unchanged is no cause). ``working``: the registry the plan loaded, when it
+    loaded one (a cached plan has none).
 
     ``check`` computes this in a forked copy while it renders, and asks only on drift."""
     from docgen.changelog.diff import removed_sources, since_commit
 
-    found = since_commit(project, working)
+    found = since_commit(project, working, ("HEAD", base) if base else ("HEAD",))
     if found is None:
         return None
     old, new = found

@@ -194,11 +194,28 @@ def test_what_changed_is_learned_from_the_registry_the_plan_loaded(
     seen = tmp_path / "seen"
     real = diff.since_commit
 
-    def spied(project, working):
+    def spied(project, working, revisions):
         with seen.open("a", encoding="utf-8") as log:  # a forked copy writes here too
             log.write("shared\n" if working is not None else "built again\n")
-        return real(project, working)
+        return real(project, working, revisions)
 
     monkeypatch.setattr(diff, "since_commit", spied)
     assert len(blamed(example, run)) == 1
     assert seen.read_text("utf-8") == "shared\n"
+
+
+def test_a_committed_removal_is_blamed_where_it_stood_at_the_changelog_base(example, run):
+    """Docs CI checks a pull request whose removal is committed: the working registry is
+    the last commit's, and the docs on disk are the base's, so the base names it."""
+    committed_before(example, run)
+    git(example.root, "branch", "-q", "base")
+    example.edit("profiles.yaml", MTP, "")
+    git(example.root, "commit", "-qam", "drop MTP")
+    assert blamed(example, run) == []  # nothing changed since the last commit
+    result = run(example, "check", "--changelog-since", "base")
+    assert result.exit_code == 1, result.output
+    behind = {line.strip() for line in result.stdout.splitlines() if "behind it:" in line}
+    assert behind == {
+        f"registry entry behind it: base:profiles.yaml:117:7 profiles.{SPARK}.args."
+        "speculative-config"
+    }
