@@ -5,7 +5,9 @@ own venv so that docgen itself never depends on vLLM. The venv is made reproduci
 as ``docs``/README and ``../shared/reference/vllm_real_parser.md`` describe:
 
 1. ``python -m venv VENV`` with the interpreter that runs docgen;
-2. ``pip install torch==2.13.0`` (on these machines the CPU wheel that lies on disk);
+2. ``pip install torch==2.13.0`` with the user's pip settings (this repository's CI
+   machines keep the CPU wheel in pip's find-links; elsewhere ``PIP_EXTRA_INDEX_URL``
+   names PyTorch's CPU index, or PyPI's CUDA build comes);
 3. ``pip install --no-deps vllm==0.34.0 -r docgen/data/vllm-parser-lock.txt``: never
    let pip resolve vLLM's own dependencies, which would pull a multi-GB CUDA torch.
 
@@ -80,8 +82,9 @@ def ready(venv: Path) -> bool:
 def missing(venv: Path) -> VllmEnvError:
     """The exit-2 error when no usable environment is at ``venv``, saying how to make one."""
     how = (
-        f"no vLLM {VLLM_VERSION} environment here; create it (about 2-3 minutes, 1.9 GB) "
-        f"with `{SETUP_HINT}` (choose the folder with --venv or ${ENV_VAR})"
+        f"no vLLM {VLLM_VERSION} environment here; create it (about 2-3 minutes, 1.9 GB "
+        f"with torch's CPU build: see the README) with `{SETUP_HINT}` (choose the folder "
+        f"with --venv or ${ENV_VAR})"
     )
     return VllmEnvError.at(Location(str(venv)), how)
 

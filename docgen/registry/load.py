@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
 
 from docgen import parallel
-from docgen.config import Project
+from docgen.config import Config, Project
 from docgen.errors import Problem, RegistryError, decode
 from docgen.io import files
 from docgen.registry import schema
@@ -27,14 +27,25 @@ MAX_BYTES = files.MAX_BYTES
 
 def load_registry(project: Project) -> Registry:
     """The validated registry of a project."""
-    return load(project.registry_path, project.config.registry, project.root)
+    name = project.config.registry
+    return load_bytes(_read(project.registry_path, name, project.root, _missing(project)), name)
 
 
 def loaded(project: Project) -> AbstractContextManager[Registry]:
     """The registry of a project, for a block that may start work on it before the checks
     are done: see ``checked``."""
     name = project.config.registry
-    return checked(decode(_read(project.registry_path, name, project.root), name), name)
+    raw = _read(project.registry_path, name, project.root, _missing(project))
+    return checked(decode(raw, name), name)
+
+
+def _missing(project: Project) -> str:
+    """What a project without its registry file is told (where it looked; for the default
+    name, how to start one)."""
+    where = f"registry file not found in the project's folder {project.root}"
+    if project.config.registry != Config().registry:
+        return where
+    return f"{where}: start a project there with `docgen init`, or name its folder with --root"
 
 
 def load(path: Path, display: str | None = None, root: Path | None = None) -> Registry:
@@ -47,15 +58,12 @@ def load(path: Path, display: str | None = None, root: Path | None = None) -> Re
     return load_bytes(_read(path, name, root), name)
 
 
-def _read(path: Path, name: str, root: Path | None) -> bytes:
+def _read(
+    path: Path, name: str, root: Path | None, missing: str = "registry file not found"
+) -> bytes:
     inside = files.Inside(root if root is not None else path.parent)
     return files.read_input_bytes(
-        path,
-        inside,
-        "registry",
-        display=name,
-        error=RegistryError,
-        missing="registry file not found",
+        path, inside, "registry", display=name, error=RegistryError, missing=missing
     )
 
 

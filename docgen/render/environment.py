@@ -287,7 +287,8 @@ class Renderer:
             jinja2.TemplateError,
         ) as exc:
             where = failed_at(exc, display, template)
-            raise TemplateError(Problem(f"template failed: {reason(exc)}", where)) from None
+            why = reason(exc, [*self.env.globals, *context])
+            raise TemplateError(Problem(f"template failed: {why}", where)) from None
 
 
 #: Longest one template may render before docgen stops it.

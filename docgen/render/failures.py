@@ -4,20 +4,48 @@ it stands in."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import re
+import sys
+from collections.abc import Iterable
 
 import jinja2
 
-from docgen.errors import Location
+from docgen.errors import Location, did_you_mean, one_line
 
 
-def reason(exc: BaseException) -> str:
-    """Why a render failed, in a few words."""
+def reason(exc: BaseException, names: Iterable[str] = ()) -> str:
+    """Why a render failed, in a few words: an undefined name with the closest of the
+    ``names`` the template sees, a missing attribute of one of docgen's objects with the
+    closest of its own."""
     if isinstance(exc, RecursionError):
         return "recursion too deep"
     if isinstance(exc, MemoryError):
         return "out of memory (a value too large to build?)"
-    return str(exc)
+    text = str(exc)
+    if not isinstance(exc, jinja2.UndefinedError):
+        return text
+    if found := _UNDEFINED.fullmatch(text):
+        return text + did_you_mean(found[1], names)
+    if found := _NO_ATTRIBUTE.fullmatch(text):
+        module, _, kind = found[1].rpartition(".")
+        shown = f"'{kind}' object has no attribute '{one_line(found[2])}'"
+        return shown + did_you_mean(found[2], _attributes(module, kind))
+    return text
+
+
+_UNDEFINED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)' is undefined")
+_NO_ATTRIBUTE = re.compile(r"'(docgen\.[\w.]+) object' has no attribute '(.*)'", re.S)
+
+
+def _attributes(module: str, kind: str) -> list[str]:
+    """The public attributes of docgen's class ``kind`` in ``module`` (already imported)."""
+    found = getattr(sys.modules.get(module), kind, None)
+    if not isinstance(found, type):
+        return []
+    fields = [f.name for f in dataclasses.fields(found)] if dataclasses.is_dataclass(found) else []
+    return [name for name in [*fields, *dir(found)] if not name.startswith("_")]
 
 
 def failed_at(exc: BaseException, display: str, page: jinja2.Template | None) -> Location:

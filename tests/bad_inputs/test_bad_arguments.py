@@ -77,7 +77,7 @@ CLI_ARGS = [
     Case(
         "registry-missing",
         ("--registry", "nope.yaml", "validate"),
-        ("nope.yaml: error: registry file not found",),
+        ("nope.yaml: error: registry file not found in the project's folder {root}",),
     ),
     Case(
         "release-notes-unknown-version",

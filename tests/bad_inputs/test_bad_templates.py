@@ -35,11 +35,20 @@ TEMPLATES = [
         templates=template("---\ntitle: x\n---\n\nText.\n{{ nope }}\n"),
     ),
     Case(
+        "template-misspelt-helper",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: 'model_table' is undefined; did "
+            "you mean 'models_table', 'host_defaults_table' or 'profiles_table'?",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ model_table() }}\n"),
+    ),
+    Case(
         "template-undefined-attribute",
         BUILD,
         (
             "templates/models.mdx.j2:5: error: template failed: "
-            "'docgen.registry.model.Product object' has no attribute 'nmae'",
+            "'Product' object has no attribute 'nmae'; did you mean 'name'?",
         ),
         templates=template("---\ntitle: x\n---\n\n{{ product.nmae }}\n"),
     ),
@@ -84,7 +93,7 @@ TEMPLATES = [
         BUILD,
         (
             "templates/profiles/[profile].mdx.j2:5: error: template failed: "
-            "'docgen.registry.model.Profile object' has no attribute 'nope'",
+            "'Profile' object has no attribute 'nope'",
         ),
         templates={"profiles/[profile].mdx.j2": "---\ntitle: x\n---\n\n{{ profile.nope }}\n"},
     ),

@@ -59,7 +59,7 @@ def test_an_undefined_attribute_is_located_at_its_line(render):
     (problem,) = failure(render, "{{ product.name }}\n{{ product.nmae }}\n")
     assert problem.location == Location("tpl/page.mdx.j2", 2)
     assert problem.message == (
-        "template failed: 'docgen.registry.model.Product object' has no attribute 'nmae'"
+        "template failed: 'Product' object has no attribute 'nmae'; did you mean 'name'?"
     )
 
 

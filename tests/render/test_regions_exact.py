@@ -83,7 +83,7 @@ def test_a_failing_project_copy_of_a_builtin_region_template_is_named_after_the_
         2,
         [
             f"docgen:{region}:2: error: template failed: "
-            "'docgen.registry.model.Profile object' has no attribute 'no_such_field'"
+            "'Profile' object has no attribute 'no_such_field'"
         ],
     )
     assert project.read(PAGE) == page

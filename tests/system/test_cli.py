@@ -496,7 +496,9 @@ def test_run_from_a_folder_of_the_project_it_finds_the_project(example, monkeypa
     assert '"file": "profiles.yaml"' in drift.stdout  # named from the project's root
     # --root names the project itself: nothing is searched for then.
     assert invoke_cli(["--root", ".", "check"]).stderr == (
-        "profiles.yaml: error: registry file not found\n"
+        "profiles.yaml: error: registry file not found in the project's folder "
+        f"{example.root / 'docs/inference'}: start a project there with `docgen init`, or "
+        "name its folder with --root\n"
     )
 
 
