@@ -125,6 +125,8 @@ class Report:
     not_compared: list[str] = field(default_factory=list)
     #: Each output found holding its text: its digest and its file's stat before the read.
     held: dict[str, tuple[str, Stat]] = field(default_factory=dict)
+    #: How many of them the stamps vouched for, unread (the rest are news to the stamps).
+    trusted: int = 0
 
     def of(self, *statuses: str) -> list[Change]:
         return [c for c in self.changes if c.status in statuses]
@@ -177,6 +179,7 @@ def compare_outputs(
         if known is not None and info is not None and known.hold(output.path, output.digest, info):
             report.changes.append(Change(output.path, UNCHANGED, output, None))
             report.held[output.path] = (output.digest, stamps.of(info))
+            report.trusted += 1
             continue
         found = None if info is None else _read(real, output.path)
         if found is None:

@@ -15,6 +15,8 @@ links that are not pages of the site; ``warn`` makes ``mkdocs build --strict`` f
 from __future__ import annotations
 
 import logging
+import os
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +27,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from docgen.errors import DocgenError
+from docgen.errors import DocgenError, Location
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
     from docgen.integrations.preview import Site
 
 log = logging.getLogger(f"mkdocs.plugins.{__name__}")
+#: The line of mkdocs.yml that gives the plugin's agents.
+_AGENTS = re.compile(r"\s*(?:-\s*)?agents\s*:")
 
 
 class DocgenPluginConfig(base.Config):  # type: ignore[no-untyped-call]
@@ -49,11 +53,13 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
 
     project_root = Path(".")
     own_nav = False  # whether mkdocs.yml left the nav to the plugin
+    config_file = ""  # mkdocs.yml, as MkDocs found it
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         folder = Path(config.config_file_path or ".").resolve().parent
         self.project_root = (folder / self.config.root).resolve()
         self.own_nav = config.nav is None
+        self.config_file = config.config_file_path or ""
         return config
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
@@ -87,9 +93,22 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
 
         try:
             project = self._project()
-            return build_site(project, plan(project), self.config.agents)
+            return build_site(project, plan(project), self.config.agents, self._agents_at())
         except DocgenError as exc:
             raise PluginError(located(exc)) from None
+
+    def _agents_at(self) -> Location | None:
+        """Where mkdocs.yml gives the plugin's ``agents`` (its line, when one says so)."""
+        if not self.config.agents or not self.config_file:
+            return None
+        shown = os.path.relpath(self.config_file)
+        try:
+            text = Path(self.config_file).read_text("utf-8", errors="replace")
+        except OSError:
+            return Location(shown)
+        lines = text.splitlines()
+        line = next((n for n, t in enumerate(lines, 1) if _AGENTS.match(t)), 0)
+        return Location(shown, line)
 
     def _watched(self) -> list[Path]:
         """The inputs of the plan: registry, templates, docs folder, project settings."""

@@ -70,13 +70,17 @@ class Site:
     unresolved: tuple[Problem, ...] = field(default=())
 
 
-def select_agents(registry: Registry, wanted: Sequence[str]) -> list[Agent]:
-    """The agents to publish, in registry order; unknown ids are a located error."""
+def select_agents(
+    registry: Registry, wanted: Sequence[str], where: Location | None = None
+) -> list[Agent]:
+    """The agents to publish, in registry order; unknown ids are an error ``where`` the
+    plugin's options name them."""
     known = {a.id: a for a in registry.agents}
     problems = [
         Problem(
             f"unknown agent '{a}' in the docgen plugin's agents"
-            f"{did_you_mean(a, known) or '; the registry has ' + ', '.join(known)}"
+            f"{did_you_mean(a, known) or '; the registry has ' + ', '.join(known)}",
+            where,
         )
         for a in wanted
         if a not in known
@@ -86,10 +90,13 @@ def select_agents(registry: Registry, wanted: Sequence[str]) -> list[Agent]:
     return [a for a in registry.agents if not wanted or a.id in wanted]
 
 
-def build_site(project: Project, the_plan: Plan, wanted: Sequence[str] = ()) -> Site:
-    """Every page of the site for the agents in ``wanted`` (all when empty)."""
+def build_site(
+    project: Project, the_plan: Plan, wanted: Sequence[str] = (), where: Location | None = None
+) -> Site:
+    """Every page of the site for the agents in ``wanted`` (all when empty; named
+    ``where``)."""
     registry = the_plan.registry
-    agents = select_agents(registry, wanted)
+    agents = select_agents(registry, wanted, where)
     sources = [s for s in source_pages(project, the_plan, agents) if s.texts]
     routes = {a.id: {s.route for s in sources if a.id in s.texts} for a in agents}
     links = Links(registry, routes, _navigation_routes(project, the_plan))

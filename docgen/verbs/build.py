@@ -69,7 +69,8 @@ def build(
             step = None if progress is None else lambda done: progress(done, total)
             sync.apply(project, report, progress=step)
             remember(project, digest, the_plan)
-            stamps.record(project, report.held, _written(report))
+            if total or report.trusted < len(report.held):  # else the stamps hold as they are
+                stamps.record(project, report.held, _written(report))
     return Built(report, dry_run, findings)
 
 

@@ -149,3 +149,13 @@ def test_a_key_renewed_since_leaves_no_stamps(make_project, run, monkeypatch, tm
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "another-user"))
     assert user_cache.secret(create=True) is not None
     assert stamps.load(load_project(project.root)) is None
+
+
+def test_a_build_that_finds_everything_as_stamped_writes_nothing(make_project, run):
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    _written_at(project, time.time_ns() + 10**9)
+    before = _stamps_file(project).stat()
+    assert run(project, "build").exit_code == 0
+    after = _stamps_file(project).stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)

@@ -297,3 +297,19 @@ def test_mkdocs_serve_rebuilds_when_the_registry_or_a_template_changes(site_proj
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_an_unknown_agent_in_mkdocs_yml_is_located_there(site_project, tmp_path):
+    text = site_project.read("mkdocs.yml")
+    assert "  - docgen\n" in text
+    site_project.write(
+        "mkdocs.yml", text.replace("  - docgen\n", "  - docgen:\n      agents: [hermess]\n")
+    )
+    line = site_project.read("mkdocs.yml").splitlines().index("      agents: [hermess]") + 1
+    result = mkdocs(site_project.root, "build", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 1
+    assert (
+        f"mkdocs.yml:{line}: error: unknown agent 'hermess' in the docgen plugin's agents; "
+        "did you mean 'hermes'?"
+    ) in result.stderr
+    assert "Traceback" not in result.stderr
