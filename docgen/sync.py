@@ -125,8 +125,13 @@ class Report:
     not_compared: list[str] = field(default_factory=list)
     #: Each output found holding its text: its digest and its file's stat before the read.
     held: dict[str, tuple[str, Stat]] = field(default_factory=dict)
-    #: How many of them the stamps vouched for, unread (the rest are news to the stamps).
-    trusted: int = 0
+    #: How many of them the stamps already held as they are (the rest are news to them).
+    known: int = 0
+
+    def hold(self, path: str, digest: str, stat: Stat, known: Stamps | None) -> None:
+        """Note that the file at ``path`` (of ``stat``) holds the text of ``digest``."""
+        self.held[path] = entry = (digest, stat)
+        self.known += known is not None and known.entries.get(path) == entry
 
     def of(self, *statuses: str) -> list[Change]:
         return [c for c in self.changes if c.status in statuses]
@@ -170,7 +175,7 @@ def compare_outputs(
         if output.verified:  # the plan found exactly its text there (so also the notice)
             report.changes.append(Change(output.path, UNCHANGED, output, None))
             if output.stat:
-                report.held[output.path] = (output.digest, output.stat)
+                report.hold(output.path, output.digest, output.stat, known)
             continue
         real, info = _found(os.path.join(base, output.path), inside, output.path)
         if real is None:
@@ -178,8 +183,7 @@ def compare_outputs(
             continue
         if known is not None and info is not None and known.hold(output.path, output.digest, info):
             report.changes.append(Change(output.path, UNCHANGED, output, None))
-            report.held[output.path] = (output.digest, stamps.of(info))
-            report.trusted += 1
+            report.hold(output.path, output.digest, stamps.of(info), known)
             continue
         found = None if info is None else _read(real, output.path)
         if found is None:
@@ -187,7 +191,7 @@ def compare_outputs(
             continue
         same, old = _against(found, output)
         if same and output.digest:
-            report.held[output.path] = (output.digest, stamps.of(info))
+            report.hold(output.path, output.digest, stamps.of(info), known)
         # A file holding exactly its planned text holds the notice that text carries.
         if output.owned and not same and not _notice_on(files.as_lf(found)):
             unowned.append(output)

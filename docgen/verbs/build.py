@@ -69,7 +69,7 @@ def build(
             step = None if progress is None else lambda done: progress(done, total)
             sync.apply(project, report, progress=step)
             remember(project, digest, the_plan)
-            if total or report.trusted < len(report.held):  # else the stamps hold as they are
+            if total or report.known < len(report.held):  # else the stamps hold as they are
                 stamps.record(project, report.held, _written(report))
     return Built(report, dry_run, findings)
 
