@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from docgen.errors import Location, Problem
 
@@ -18,9 +18,35 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
     elif "\\t" in problem or "'\\t'" in problem or "tab character" in problem:
         problem = "tab characters are not allowed for indentation; use spaces"
     else:
-        problem, mark = _plain(exc, problem, mark)
+        problem, mark = _run_on_quote(problem, mark, text) or _plain(exc, problem, mark)
     where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
     return Problem(problem, where)
+
+
+class _Mark(NamedTuple):
+    line: int
+    column: int
+
+
+def _run_on_quote(problem: str, mark: Any, text: str) -> tuple[str, _Mark] | None:
+    """For text found right after a quote that closed a string opened on an earlier line
+    (``label: "Nemotron`` with its closing quote left out): that slip, at its quote."""
+    if not problem.startswith(_TEXT_AFTER) or mark is None or not text:
+        return None
+    lines = text.splitlines()
+    if mark.line >= len(lines) or not 0 < mark.column <= len(lines[mark.line]):
+        return None
+    quote = lines[mark.line][mark.column - 1]
+    if quote not in "\"'":
+        return None
+    for number in range(mark.line - 1, max(-1, mark.line - 20), -1):
+        if lines[number].count(quote) % 2:
+            return (
+                f"this quoted string runs on to the {quote} on line {mark.line + 1}: "
+                f"is its closing {quote} missing?",
+                _Mark(number, lines[number].rindex(quote)),
+            )
+    return None
 
 
 def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
@@ -78,6 +104,7 @@ _NOT_YAML = (
 _NO_COLON = "could not find expected ':'"
 _MISPLACED_VALUE = "mapping values are not allowed"
 _BLOCK_END = "expected <block end>, but found '<block mapping start>'"
+_TEXT_AFTER = "expected <block end>, but found '<scalar>'"
 _MISPLACED = (
     "a 'key: value' cannot start here: check the line's indentation, "
     "or quote a value that holds ': '"

@@ -67,11 +67,11 @@ REGISTRY_SYNTAX = [
         MINIMAL_REGISTRY + 'extra: "abc',
     ),
     Case(
-        "yaml-quote-closed-on-a-later-line",  # no indentation claim: the lines are right
+        "yaml-quote-closed-on-a-later-line",  # the slip, where the string opens
         BUILD,
         (
-            "profiles.yaml:31:13: error: expected <block end>, but found '<scalar>' (in a block "
-            "mapping that starts at 29:5)",
+            'profiles.yaml:30:12: error: this quoted string runs on to the " on line 31: is '
+            'its closing " missing?',
         ),
         reg("    label: Tiny 1B", '    label: "Tiny 1B').replace(
             "    notes: Box default.", '    notes: "Box default."'
