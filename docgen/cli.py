@@ -319,15 +319,16 @@ def release_notes(state: State, version: str, site_url: str | None) -> None:
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 def init(state: State, directory: Path | None) -> None:
     """Scaffold a working project in DIRECTORY (relative to the root; default: the root)
-    and build it: a
-    registry, a page template, mkdocs.yml with site_extra/, changelog/ and changelog.d/,
-    and a .gitignore unless the folder has one. A folder that holds a project is refused
-    (exit 2); nothing there is ever overwritten."""
-    from docgen.verbs.init import init as init_verb
+    and build it: a registry, a page template, mkdocs.yml with site_extra/, changelog/ and
+    changelog.d/, and a .gitignore unless the folder has one. A folder that holds a
+    project is refused (exit 2); nothing there is ever overwritten."""
+    from docgen.verbs import init as scaffold
 
     target = state.root / directory if directory is not None else state.root  # as --registry
-    for path in init_verb(target):
+    for path in scaffold.init(target):
         state.say(f"create {path}")
+    if missing := scaffold.ignores_missing(target):
+        state.say(f"note: kept .gitignore as it was; add {' and '.join(missing)} to it")
     shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
     shown = str(target) if shown.startswith("..") else shown
     go = "" if shown == "." else f"cd {shlex.quote(shown)} && "

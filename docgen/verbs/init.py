@@ -55,6 +55,16 @@ GITIGNORE = (
 )
 
 
+def ignores_missing(target: Path) -> list[str]:
+    """The lines of ``GITIGNORE`` that a ``.gitignore`` the folder already had lacks."""
+    try:
+        kept = (target / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    wanted = [line for line in GITIGNORE.splitlines() if line.startswith("/")]
+    return [line for line in wanted if line not in {k.strip() for k in kept}]
+
+
 def init(target: Path) -> list[str]:
     """Write the scaffold into ``target`` (made if missing) and build it; refuse to touch an
     existing project, and leave the folder as it was when anything fails. A folder that

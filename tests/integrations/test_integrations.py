@@ -218,9 +218,11 @@ def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
 def test_init_keeps_the_gitignore_a_folder_has(tmp_path, run):
     target = tmp_path / "repo"
     target.mkdir()
-    (target / ".gitignore").write_text("node_modules/\n", "utf-8")
-    assert run(Project(tmp_path), "init", str(target)).exit_code == 0
-    assert (target / ".gitignore").read_text("utf-8") == "node_modules/\n"
+    (target / ".gitignore").write_text("node_modules/\n/site/\n", "utf-8")
+    result = run(Project(tmp_path), "init", str(target))
+    assert result.exit_code == 0
+    assert (target / ".gitignore").read_text("utf-8") == "node_modules/\n/site/\n"
+    assert "note: kept .gitignore as it was; add /.cache/ to it\n" in result.stdout
 
 
 def test_init_in_the_current_directory_does_not_say_cd(tmp_path, run, monkeypatch):
