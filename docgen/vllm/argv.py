@@ -33,6 +33,21 @@ def flag_tokens(flag: Flag, value: object) -> list[str]:
     return [flag.option, scalar_text(value)]
 
 
+def option_like(flag: Flag, value: object) -> list[str]:
+    """Problems with a registry value whose argv token vLLM's parser would take for an
+    option (``--port``, ``-x``): a flag of its own in the command docgen prints, which
+    ``expect: absent`` cannot see."""
+    if isinstance(value, bool) or value is None:
+        return []
+    tokens = flag_tokens(flag, value)
+    return [
+        f"{flag.quoted} is given the value '{token}', which vLLM's parser reads as an "
+        "option, not a value; a value cannot start with '-' (unless it is a negative number)"
+        for token in tokens
+        if token != flag.option and _is_option(token)
+    ]
+
+
 def _negation(flag: Flag) -> str:
     if not flag.negations:
         raise ValueError(no_negation(flag))

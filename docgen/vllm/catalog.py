@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any
 
 from docgen.errors import did_you_mean
-from docgen.vllm.argv import argv_problems, flag_tokens
+from docgen.vllm.argv import argv_problems, flag_tokens, option_like
 from docgen.vllm.flag import TYPES, Flag, typed_flag
 from docgen.vllm.values import check
 from docgen.vllm.versions import History, VersionIndex
@@ -101,7 +101,7 @@ class Catalog:
     def check_value(self, name: str, value: object) -> list[str]:
         """Problems with a YAML-loaded registry value for the known flag ``name``."""
         flag = self._require(name)
-        problems = check(flag, value)
+        problems = check(flag, value) or option_like(flag, value)
         note = self.history.value_note(flag, value) if problems and self.history else None
         return [note] if note else problems
 

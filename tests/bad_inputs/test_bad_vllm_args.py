@@ -19,6 +19,26 @@ VLLM_FLAGS = [
         arg("max-num-seq: 2"),
     ),
     Case(
+        "value-read-as-an-option",
+        BUILD,
+        (
+            "profiles.yaml:41:18: error: '--root-path' is given the value '--port', which "
+            "vLLM's parser reads as an option, not a value; a value cannot start with '-' "
+            "(unless it is a negative number)",
+        ),
+        arg('root-path: "--port"'),
+    ),
+    Case(
+        "list-item-read-as-an-option",  # a flag expect: absent would not see
+        BUILD,
+        (
+            "profiles.yaml:41:24: error: '--ignore-patterns' is given the value "
+            "'--speculative-config', which vLLM's parser reads as an option, not a value; a "
+            "value cannot start with '-' (unless it is a negative number)",
+        ),
+        arg('ignore-patterns: ["*.pt", "--speculative-config", "{}"]'),
+    ),
+    Case(
         "alias-flag",
         BUILD,
         ("profiles.yaml:41:7: error: write '--tp' by its full name, '--tensor-parallel-size'",),
