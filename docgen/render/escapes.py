@@ -53,14 +53,13 @@ _PIPE = re.compile(r"\|")
 #: A `~` beside a `*` or `_` run lets the run open or close (micromark's attentionMarkers).
 _TILDE = 3
 _EDGE = frozenset({OTHER, SPACE, PUNCTUATION, _TILDE})
-_ORDERED = re.compile(r"[ \t]*[0-9]{1,9}([.)])(?:[ \t]|$)")
-_CELL = r"[ \t]*:?-+:?[ \t]*"
-_BLOCK = re.compile(
-    r"[ \t]*(?:[-+*](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|#+[ \t]*$|>|~~~"
-    r"|([-*_])(?:[ \t]*\1){2,}[ \t]*$|=+[ \t]*$|-+[ \t]*$"
-    rf"|\|?{_CELL}(?:\|{_CELL})*\|?[ \t]*$)"
-)
-_CLOSING_HASHES = re.compile(r"(?<=[ \t])#+[ \t]*$")
+_ORDERED = re.compile(r"[0-9]{1,9}([.)])(?:[ \t]|$)")
+#: What starts a block at the start of a line, after its blanks, and what makes a whole
+#: line one (its blanks at both ends left out): no pattern runs a quantifier beside
+#: another over the same blanks, which on a long run of them takes quadratic time.
+_BLOCK_START = re.compile(r"[-+*](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|>|~~~")
+_BLOCK_LINE = re.compile(r"#+|([-*_])(?:[ \t]*\1){2,}|=+|-+")
+_DELIMITER_CELL = re.compile(r":?-+:?")
 _ESM = re.compile(r"(?:import|export)(?: |$)")
 _URL_HINT = re.compile(r"://|www\.", re.IGNORECASE)
 
@@ -76,15 +75,26 @@ def _always(text: str, cell: bool) -> set[int]:
 def _line_start(text: str) -> set[int]:
     """What would start a block, or close a heading, where the text starts a line."""
     marks = set()
-    ordered = _ORDERED.match(text)
+    stripped = text.lstrip(" \t")
+    core = stripped.rstrip(" \t")
+    ordered = _ORDERED.match(stripped)
     if ordered:
-        marks.add(ordered.start(1))
-    elif _BLOCK.match(text):
-        marks.add(len(text) - len(text.lstrip(" \t")))
-    closing = _CLOSING_HASHES.search(text)
-    if closing:
-        marks.add(closing.start())
+        marks.add(len(text) - len(stripped) + ordered.start(1))
+    elif _BLOCK_START.match(stripped) or _BLOCK_LINE.fullmatch(core) or _delimiter_row(core):
+        marks.add(len(text) - len(stripped))
+    core = text.rstrip(" \t")
+    hashes = len(core) - len(core.rstrip("#"))  # a closing run: after a blank, to the end
+    if hashes and len(core) > hashes and core[-hashes - 1] in " \t":
+        marks.add(len(core) - hashes)
     return marks
+
+
+def _delimiter_row(core: str) -> bool:
+    """Whether a line (without its end blanks) is a table's delimiter row: cells of
+    ``:?-+:?`` between pipes, blanks around them, a pipe at either end or not."""
+    body = core.removeprefix("|")
+    body = body[:-1] if body.endswith("|") and body else body
+    return all(_DELIMITER_CELL.fullmatch(cell.strip(" \t")) for cell in body.split("|"))
 
 
 def _flanking(marker: str, before: int, after: int) -> bool:

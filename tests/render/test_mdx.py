@@ -380,3 +380,27 @@ def test_one_line_contexts_stay_on_one_line(text: str) -> None:
     outputs = [escape_prose(text), escape_cell(text), inline_code(text)]
     outputs += [inline_code(text, in_table=True), frontmatter_string(text)]
     assert not [out for out in outputs if re.search(r"[\r\n]", out)]
+
+
+def test_long_runs_of_blanks_dashes_or_hashes_escape_in_linear_time():
+    """Registry text is untrusted: no pattern may backtrack over a long run (one did, for
+    minutes). Run in a child bounded at 60 s, where linear work takes well under one."""
+    import subprocess
+    import sys
+
+    texts = [  # in the child, with n = 200,000
+        '" " * n + "x"',
+        '" " * n + "---" + " " * n + "x"',
+        '"-" * n + " " * n + "x"',
+        '" " + "#" * n + " " * n + "x"',
+        '"\\t" * n + "|:-" + " " * n + "x"',
+        '"-" + " " * n + ":"',
+    ]
+    script = (
+        "from docgen.render.mdx import escape_prose, escape_cell\n"
+        "n = 200_000\n"
+        f"for text in [{', '.join(texts)}]:\n"
+        "    escape_prose(text); escape_cell(text)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
