@@ -141,11 +141,11 @@ def _inert(summary: str) -> str:
     """A release's summary line as the overview shows it: as written, or, when it holds
     raw markup (the entry's own error, which ``check`` reports), as plain text, so the
     generated page never runs or renders what the entry should not hold."""
-    from docgen.changelog.markup import markup_problem
+    from docgen.changelog.markup import markup_problems
 
-    # Raw markup, or what other rules report: an HTML comment, an <AgentOnly> tag, a link
-    # that is neither a route nor a web address.
-    raw = markup_problem(summary) is not None or "<!--" in summary or "AgentOnly" in summary
+    # Raw markup (a '<' that ends the line ends the list item too), or what other rules
+    # report: an HTML comment, an <AgentOnly> tag, a link neither a route nor a web address.
+    raw = any(markup_problems([summary])) or "<!--" in summary or "AgentOnly" in summary
     unsafe = raw or bool(text_link_problems(summary, "overview"))
     return mdx.escape_prose(summary) if unsafe else summary
 

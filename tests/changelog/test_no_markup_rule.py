@@ -209,6 +209,21 @@ def test_an_entry_line_that_mdx_reads_as_javascript_fails_check(project: Project
     )
 
 
+def test_an_overview_escapes_a_summary_that_ends_in_a_bracket(project: Project, run: Run):
+    """The entry's own error (a '<' that ends its paragraph); the overview line that shows
+    the summary ends its list item there too, and compiles."""
+    from mdxc import compile_mdx, require_mdx
+
+    require_mdx()
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    text = (project.root / DAY).read_text("utf-8")
+    project.write(DAY, text.replace("adds things.", "adds things <"))
+    assert run(project, "build").exit_code == 1
+    overview = (project.root / "changelog/overview.mdx").read_text("utf-8")
+    assert "adds things \\<\n" in overview
+    assert compile_mdx({"overview": overview}) == {"overview": None}
+
+
 @pytest.mark.parametrize(
     ("markup", "shown"),
     [
