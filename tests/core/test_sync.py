@@ -336,3 +336,20 @@ def test_a_folder_this_user_may_not_look_into_is_a_located_error(
     assert result.stderr.startswith("docs/profiles/")
     assert result.stderr.endswith(": error: cannot read it to compare it: Permission denied\n")
     assert example.snapshot() == before
+
+
+def test_outputs_reached_through_a_folder_linked_inside_the_root_are_not_stale(make_project, run):
+    """``docs/_build`` a link to ``docs/b``: each variant is one file by two names, kept
+    and compared once (a build used to prune it by one name and write it by the other)."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    docs = project.root / "docs"
+    (docs / "_build").rename(docs / "b")
+    (docs / "_build").symlink_to("b")
+    before = project.snapshot()
+    for _ in range(2):
+        built = run(project, "build")
+        assert built.exit_code == 0
+        assert "pruned" not in built.stdout or " 0 pruned" in built.stdout
+        assert run(project, "check").exit_code == 0
+    assert project.snapshot() == before
