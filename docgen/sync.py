@@ -157,20 +157,12 @@ def compare(
     report = compare_outputs(project, compared, known)
     report.not_compared = [o.path for o, skip in zip(plan.outputs, product, strict=True) if skip]
     wanted = {o.path for o in plan.outputs}
-    stale = _elsewhere_planned(project, list(owned_files(project, skip=wanted)), wanted)
+    # A planned output reached by another name (a folder linked inside the root) is no
+    # stale file: one file, compared once.
+    found = list(owned_files(project, skip=wanted))
+    stale = files.other_files(project, found, wanted) if found else found
     report.changes += [Change(p, STALE) for p in stale if products or not cfg.build_product(p)]
     return report
-
-
-def _elsewhere_planned(project: Project, stale: list[str], wanted: set[str]) -> list[str]:
-    """``stale`` without the files a planned output reaches by another name (its folder,
-    or one above it, a link to a folder inside the root): one file, compared once."""
-    if not stale:
-        return stale
-    inside = files.Inside(project.root)
-    base = str(project.root)
-    planned = {inside.real(os.path.join(base, path), link=False) for path in wanted}
-    return [p for p in stale if inside.real(os.path.join(base, p), link=False) not in planned]
 
 
 def compare_outputs(

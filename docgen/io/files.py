@@ -12,6 +12,7 @@ file whose path holds a control character (``vet_name``), as every lister of inp
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -234,3 +235,12 @@ def followed(project: Project, folder: str) -> tuple[Found, ...]:
     each real folder is entered once, docgen's own folder never."""
     found, folders = _tree(project, str(project.path(folder)), Inside(project.root))
     return folders + found
+
+
+def other_files(project: Project, paths: list[str], others: Iterable[str]) -> list[str]:
+    """``paths`` (project-relative) without those that reach the same file as one of
+    ``others`` by another name: through a folder linked to another inside the root."""
+    inside = Inside(project.root)
+    base = str(project.root)
+    taken = {inside.real(os.path.join(base, path), link=False) for path in others}
+    return [p for p in paths if inside.real(os.path.join(base, p), link=False) not in taken]

@@ -42,7 +42,9 @@ _MDX_NOTICE = re.compile(r"\{/\* (.*) \*/\}", re.S)
 _JSON_NOTICE = re.compile(r'\{\r?\n  "\$comment": ("(?:[^"\\\r\n]|\\[^\r\n])*")')
 
 _CLOSING = re.compile(r"\n---(?:\r?\n|\Z)")
-_FENCE = re.compile(r"(?P<indent> *)(?P<marker>`{3,}|~{3,})(?P<info>.*)", re.S)
+#: A fence opens after any blanks, tabs too: MDX turns indented code off, and micromark
+#: then bounds no fence's indentation.
+_FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)", re.S)
 _LANGUAGE = re.compile(r"[^\s`{]*")
 
 
@@ -183,7 +185,7 @@ class Fence:
 
     def closed_by(self, line: str) -> bool:
         """Whether ``line`` closes this block."""
-        bare = line.lstrip(" ").rstrip()
+        bare = line.lstrip(" \t").rstrip()
         char = self.marker[0]
         return len(bare) >= len(self.marker) and bare.count(char) == len(bare)
 

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from docgen.errors import Location, PageError, Problem, did_you_mean
 from docgen.registry.model import Agent
 from docgen.render import syntax
+from docgen.render.structure import INSIDE, misplaced, places
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")
@@ -93,21 +94,26 @@ def _blocks(
     path: str, lines: list[str], first_line: int, known: list[str], problems: list[Problem]
 ) -> Iterator[Block]:
     opened: tuple[int, tuple[str, ...]] | None = None
+    place = places(lines)
     for index, text in enumerate(lines):
         if "AgentOnly" not in text:
             continue  # every pattern below names the tag
         where = Location(path, first_line + index)
         match = OPEN.match(text)
+        start = None if opened is None else opened[0]
+        cut = misplaced(place, index, start, bool(match), bool(CLOSE.match(text)))
+        if cut:  # a block cut across places is located where it opens
+            at = where if start is None or cut == INSIDE else first_line + start
+            problems.append(Problem(cut, Location(path, at) if isinstance(at, int) else at))
+            opened = opened if cut == INSIDE else None
+            continue
         if match:
             if opened is not None:
                 first = first_line + opened[0]
-                problems.append(
-                    Problem(
-                        f"nested <AgentOnly> block (the block opened on line "
-                        f"{first} is still open)",
-                        where,
-                    )
+                message = (
+                    f"nested <AgentOnly> block (the block opened on line {first} is still open)"
                 )
+                problems.append(Problem(message, where))
                 continue
             opened = (index, _agent_list(match[1], where, known, problems))
         elif CLOSE.match(text):

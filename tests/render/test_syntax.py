@@ -171,7 +171,7 @@ def test_ownership_is_the_notice_near_the_top():
         ("~~~ `x`", syntax.Fence(0, "~~~", " `x`")),
         ("```js `x`", None),  # backticks in a backtick fence's info: inline code
         ("``", None),
-        ("\t```", None),
+        ("\t```", syntax.Fence(1, "```", "")),  # MDX 3 too: no bound on a fence's indent
         ("text ```", None),
     ],
 )

@@ -1,0 +1,67 @@
+"""An <AgentOnly> block is cut only where it leaves MDX's structure as it found it: both
+tags at the top level or both in one fenced code block; never inside an expression, a
+comment or a JSX tag, whose text a variant would cut in two."""
+
+from __future__ import annotations
+
+import pytest
+from mdxc import compile_mdx, require_mdx
+
+from docgen.render.structure import ACROSS, INSIDE, TOP, places
+
+HEAD = "---\ntitle: G\n---\n\n"
+VARIANT = "docs/_build/agent-variants/guide/page.alpha.generated.mdx"
+
+
+def test_where_each_line_stands():
+    lines = [
+        "Text with `{code}` and \\{ escaped.",  # 0: top
+        "{/* a comment",  # 1: top (it opens here)
+        "<AgentOnly> in it */}",  # 2: inside
+        '<Note title="one',  # 3: top
+        'two">',  # 4: inside the tag
+        "\t```sh",  # 5: top: a fence opens after a tab too
+        "ls",  # 6: in the block opened on line 5
+        "```",  # 7: closes it
+        "after",  # 8: top
+    ]
+    assert places(lines) == [TOP, TOP, None, TOP, None, TOP, 5, 5, TOP]
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        # The probe's page: its variants ended in '{/*\n*/ alert(1)}', live code.
+        (
+            '{/*\n<AgentOnly variant="beta">\n*/}\n\t```\n</AgentOnly>\n*/ alert(1)}\n',
+            6,
+            INSIDE,
+        ),
+        ('<Note title="a\n<AgentOnly variant="beta">\nb">\n</AgentOnly>\n</Note>\n', 6, INSIDE),
+        ('<AgentOnly variant="beta">\n```sh\nls\n</AgentOnly>\n```\n', 5, ACROSS),
+    ],
+)
+def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
+    make_project, run, body, line, message
+):
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    before = project.snapshot()
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert f"docs/guide/page.mdx:{line}: error: {message}" in outcome.stderr.splitlines()
+    assert project.snapshot() == before
+
+
+def test_tags_inside_one_code_block_vary_its_lines_and_every_variant_compiles(make_project, run):
+    require_mdx()
+    body = (
+        "Run:\n\n\t```sh\n\tcurl x | \\\n"
+        '<AgentOnly variant="alpha">\n\t  AGENT=alpha \\\n</AgentOnly>\n'
+        '<AgentOnly variant="beta">\n\t  AGENT=beta \\\n</AgentOnly>\n'
+        "\t  bash\n\t```\n\nDone.\n"
+    )
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    assert run(project, "build").exit_code == 0
+    alpha = project.read(VARIANT)
+    assert "AGENT=alpha" in alpha and "AGENT=beta" not in alpha and "AgentOnly" not in alpha
+    assert compile_mdx({"alpha": alpha}) == {"alpha": None}
