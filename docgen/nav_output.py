@@ -34,11 +34,33 @@ def navigation_written(
     publishes."""
     from docgen.navigation import read
 
-    text = filled(project, nav, sorted(made, key=lambda o: o.path), {o.path for o in outputs})
+    pages = sorted(made, key=lambda o: o.path)
+    _refuse_agentless(project, nav, pages, outputs)
+    text = filled(project, nav, pages, {o.path for o in outputs})
     # The file is the author's: written back in the form it has (line ends, BOM).
     written = nav.form.written(text)
     outputs.append(Output(nav.path, written, nav.path, kind="region"))
     return replace(read(text, nav.path), form=nav.form)
+
+
+def _refuse_agentless(
+    project: Project, nav: Navigation, pages: Sequence[Output], outputs: Sequence[Output]
+) -> None:
+    """A region in a variant no agent's variants are made for, while the pages it lists
+    vary per agent, is a located error: it would list them as they are, with what only
+    their variants resolve (a navigation variant is an agent's by its slug)."""
+    made = {o.path for o in outputs if o.kind == "variant"}
+    varied = {o.origin for o in outputs if o.kind == "variant"}
+    for region in nav.regions:
+        if not region.variant or not any(p.path in varied for p in pages):
+            continue
+        if not any(variant_path(project, p.path, region.variant) in made for p in pages):
+            raise ConfigError.at(
+                Location(nav.path, region.begin, 1),
+                f"this region's navigation variant '{region.variant}' is no agent's (a "
+                "variant is an agent's by its slug), and the pages it lists vary per agent: "
+                "it would list them as they are; give the variant an agent's id as its slug",
+            )
 
 
 def refuse_unknown(nav: Navigation) -> None:

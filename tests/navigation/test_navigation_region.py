@@ -196,3 +196,23 @@ def test_a_navigation_with_windows_line_ends_keeps_its_regions(make_project, run
     assert "docs/index.yml" in checked.stdout
     assert run(made, "build").exit_code == 0
     assert (made.root / "docs/index.yml").read_bytes() == built
+
+
+def test_a_region_in_a_variant_no_agent_owns_is_a_located_error(example, run):
+    """A variant is an agent's by its slug: renamed on one side (the slug, or the agent's
+    id), its region would list the profile pages as they are, with the CLI token only
+    their variants resolve, which the next build refused; the build refuses it now."""
+    assert run(example, "build").exit_code == 0
+    example.edit("docs/index.yml", "slug: hermes\n", "slug: zzz\n")
+    lines = example.read("docs/index.yml").split("\n")
+    variant = lines.index("        slug: zzz")
+    region = lines.index("              # docgen:begin profiles", variant) + 1
+    before = example.snapshot()
+    for command in ("build", "check"):
+        outcome = run(example, command)
+        assert outcome.exit_code == 2
+        assert outcome.stderr.startswith(
+            f"docs/index.yml:{region}:1: error: this region's navigation variant 'zzz' is no "
+            "agent's"
+        )
+        assert example.snapshot() == before
