@@ -78,10 +78,13 @@ __all__ = ["edit_registry", "execute", "main", "snapshot", "summary_count", "tou
 
 
 def snapshot(root: Path) -> dict[str, tuple[int, int]]:
-    """Path -> (mtime_ns, inode) of every file; an atomic rewrite changes both."""
+    """Path -> (mtime_ns, inode) of every file of the project; an atomic rewrite changes
+    both. docgen's own ``.docgen-cache/`` is left out: a build keeps its stamps there up to
+    date (a file it wrote is stamped by the next build, once read), as ``git status``
+    refreshes git's index."""
     out = {}
     for path in root.rglob("*"):
-        if path.is_file():
+        if path.is_file() and path.relative_to(root).parts[0] != ".docgen-cache":
             stat = path.stat()
             out[path.relative_to(root).as_posix()] = (stat.st_mtime_ns, stat.st_ino)
     return out

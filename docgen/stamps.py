@@ -2,10 +2,10 @@
 later ``check`` or ``build`` need not read a file nobody has touched since (git's index
 does the same for ``git status``).
 
-A build records, for each output it wrote or found holding its text, the SHA-256 of that
-text with the file's size, modification and status-change times (in ns), inode and
-device, each taken before the file was read (or after it was written). A comparison
-trusts an entry whose file still has that stat. Any write to a file moves its
+A build records, for each output it found holding its text, the SHA-256 of that text
+with the file's size, modification and status-change times (in ns), inode and device,
+taken before the file was read (a file it writes is stamped by a later build, once read).
+A comparison trusts an entry whose file still has that stat. Any write to a file moves its
 status-change time, which no program can set back, so a hand edit is always seen, with
 one exception that is read again instead: a file changed within the same clock tick as
 its recorded times keeps them, so an entry whose times are not older than the stamps
@@ -18,12 +18,11 @@ file.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import pickle
 import stat
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -84,20 +83,12 @@ def load(project: Project) -> Stamps | None:
     return Stamps(entries, since) if type(entries) is dict else None
 
 
-def record(
-    project: Project, held: Mapping[str, tuple[str, Stat]], written: Iterable[tuple[str, str]]
-) -> None:
+def record(project: Project, held: Mapping[str, tuple[str, Stat]]) -> None:
     """Keep ``held`` (outputs found holding their text, each with its digest and the stat
-    taken before it was read) and the stat of each file just ``written`` (path, digest of
-    its text) as the only stamps; any failure just leaves none."""
+    taken before it was read) as the only stamps; any failure just leaves none. A file a
+    build writes is not stamped then: an edit between its write and the stamping would be
+    taken for docgen's text. The next comparison reads it, and a build stamps it."""
     entries = dict(held)
-    for path, digest in written:
-        try:
-            info = os.lstat(os.path.join(project.root, path))
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode):
-            entries[path] = (digest, of(info))
     secret = user_cache.secret(create=True)
     folder = None if secret is None or len(entries) > MAX_ENTRIES else writes.own_folder(project)
     if secret is None or folder is None:
@@ -124,8 +115,3 @@ def _drop_left(folder: str) -> None:
         if path.endswith(writes.TMP_SUFFIX):
             with suppress(OSError):
                 writes.remove(path)
-
-
-def digest(text: str) -> str:
-    """The digest an output of ``text`` is compared by."""
-    return hashlib.sha256(text.encode()).hexdigest()

@@ -70,7 +70,7 @@ def build(
             sync.apply(project, report, progress=step)
             remember(project, digest, the_plan)
             if total or report.known < len(report.held):  # else the stamps hold as they are
-                stamps.record(project, report.held, _written(report))
+                stamps.record(project, report.held)
     return Built(report, dry_run, findings)
 
 
@@ -168,15 +168,6 @@ def _refuse_lost_templates(project: Project, report: Report) -> None:
             f"'{one_line(cfg.templates)}' does not exist. Restore it, or set `templates` to "
             "where it went; to drop the pages, delete them",
         )
-
-
-def _written(report: Report) -> list[tuple[str, str]]:
-    """Each output a build wrote, with the digest of its text."""
-    return [
-        (c.path, c.output.digest or stamps.digest(c.output.text))
-        for c in report.of(sync.NEW, sync.CHANGED)
-        if c.output is not None
-    ]
 
 
 def _large(project: Project) -> bool:

@@ -58,7 +58,9 @@ def _generated(project) -> list[str]:  # type: ignore[no-untyped-def]
 
 def test_a_check_after_a_build_reads_no_file_nobody_touched(make_project, run, read):
     project = make_project()
-    assert run(project, "build").exit_code == 0
+    assert run(project, "build").exit_code == 0  # writes them: none stamped yet
+    assert run(project, "build").exit_code == 0  # reads them: each stamped
+    read.clear()
     _written_at(project, time.time_ns() + 10**9)
     assert run(project, "check").exit_code == 0
     assert read == []
@@ -154,8 +156,35 @@ def test_a_key_renewed_since_leaves_no_stamps(make_project, run, monkeypatch, tm
 def test_a_build_that_finds_everything_as_stamped_writes_nothing(make_project, run):
     """Also when it reads the racy entries (right after the build that stamped them)."""
     project = make_project()
-    assert run(project, "build").exit_code == 0
+    assert run(project, "build").exit_code == 0  # writes the files
+    assert run(project, "build").exit_code == 0  # reads them, and stamps them
     before = _stamps_file(project).stat()
     assert run(project, "build").exit_code == 0
     after = _stamps_file(project).stat()
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_an_edit_while_a_build_finishes_is_never_taken_for_its_text(
+    make_project, run, monkeypatch
+):
+    """A file a build writes is stamped by a later build, once read: an edit between the
+    write and the stamps (an editor saving while the build ends) stays drift."""
+    from docgen import cache
+
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    project.edit("profiles.yaml", *EDIT)
+    real = cache.remember
+    page = project.root / "docs/models.mdx"
+
+    def late_edit(*args):  # type: ignore[no-untyped-def]
+        real(*args)
+        page.write_text(page.read_text("utf-8") + "\nA hand edit.\n", "utf-8")
+
+    monkeypatch.setattr(cache, "remember", late_edit)
+    assert run(project, "build").exit_code == 0
+    monkeypatch.setattr(cache, "remember", real)
+    _written_at(project, time.time_ns() + 10**9)
+    checked = run(project, "check")
+    assert checked.exit_code == 1
+    assert "docs/models.mdx" in checked.output
