@@ -10,14 +10,16 @@ the tags, reads the rest of the page as the source does. A tag inside an express
 a JSX tag, or a block whose tags stand in different places, would cut a comment, an
 expression or a code block in two.
 
-The reading follows micromark's: with indented code off (MDX), a fence opens after any
-blanks; an expression ends where its braces balance, whatever strings or comments hold
-(micromark counts braces, then acorn parses what they enclose); in prose a backslash
-escapes the next character and a code span on its line hides what it holds.
+The reading follows MDX 3's: with indented code off, a fence opens after any blanks (and
+after a blockquote's or list item's marker); an expression ends where its braces balance
+outside JavaScript's comments and strings; in prose a backslash escapes the next
+character and a code span, on its line or over the next ones of its paragraph, hides
+what it holds.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -42,11 +44,19 @@ class _State(NamedTuple):
     depth: int = 0  # open braces
     tag: bool = False  # inside a JSX tag, before its '>'
     quote: str = ""  # the quote of an attribute string in that tag
+    script: str = ""  # in an expression: the open comment ("/*") or string quote
+    code: str = ""  # in prose: the backtick run of a code span open since an earlier line
+
+
+#: What opens a line inside containers: blockquote markers, then a list item's marker.
+_CONTAINERS = re.compile(r"(?:[ \t]*>[ \t]?)*(?:[ \t]*(?:[-+*]|[0-9]{1,9}[.)])[ \t]+)?")
+_QUOTES = re.compile(r"(?:[ \t]*>[ \t]?)*")
 
 
 def places(lines: Sequence[str]) -> list[int | None]:
     """For each line, where MDX starts reading it: ``TOP``, the index of the line that
-    opened the fenced code block it is in, or None (inside an expression or a JSX tag)."""
+    opened the fenced code block it is in, or None (inside an expression, a JSX tag or a
+    code span)."""
     out: list[int | None] = []
     fence: Fence | None = None
     opened_at = TOP
@@ -54,14 +64,22 @@ def places(lines: Sequence[str]) -> list[int | None]:
     for index, line in enumerate(lines):
         if fence is not None:
             out.append(opened_at)
-            fence = None if fence.closed_by(line) else fence
+            fence = None if fence.closed_by(_after(_QUOTES, line)) else fence
             continue
+        if not line.strip() and state.code:
+            state = state._replace(code="")  # a code span never crosses a blank line
         out.append(TOP if state == _State() else None)
-        if state == _State() and (opened := opening(line)) is not None:
+        if state == _State() and (opened := opening(_after(_CONTAINERS, line))) is not None:
             fence, opened_at = opened, index
         else:
             state = _scan(line, state)
     return out
+
+
+def _after(prefix: re.Pattern[str], line: str) -> str:
+    """``line`` past what ``prefix`` (which may match nothing) matches at its start."""
+    found = prefix.match(line)
+    return line[found.end() :] if found else line
 
 
 def misplaced(
@@ -77,18 +95,30 @@ def misplaced(
 
 
 def _scan(line: str, state: _State) -> _State:  # long: one pass over a line's characters
-    depth, tag, quote = state
+    depth, tag, quote, script, code = state
     i = 0
     while i < len(line):
         char = line[i]
         prose = depth == 0 and not tag
+        if code:
+            i, code = _code_end(line, i, code)
+            continue
+        if script:  # a comment or string inside an expression: no brace counts
+            i, script = _script_end(line, i, script)
+            continue
         if quote:
             quote = "" if char == quote else quote
         elif prose and char == "\\":
             i += 1  # what it escapes is text
         elif prose and char == "`":
-            i = _past_code_span(line, i)
+            i, code = _code_start(line, i)
             continue
+        elif depth and line.startswith(("/*", "'", '"', "`"), i):
+            script = "/*" if char == "/" else char
+            i += len(script)
+            continue
+        elif depth and line.startswith("//", i):
+            break  # a line comment runs to the line's end
         elif char == "{":
             depth += 1
         elif char == "}" and depth:
@@ -100,7 +130,23 @@ def _scan(line: str, state: _State) -> _State:  # long: one pass over a line's c
         elif prose and char == "<" and _opens_tag(line[i + 1 : i + 2]):
             tag = True
         i += 1
-    return _State(depth, tag, quote)
+    return _State(depth, tag, quote, script, code)
+
+
+def _script_end(line: str, i: int, script: str) -> tuple[int, str]:
+    """Past the end of the comment or string ``script`` opened (a backslash escapes a
+    string's next character), or past the line with it still open."""
+    if script == "/*":
+        end = line.find("*/", i)
+        return (len(line), script) if end < 0 else (end + 2, "")
+    while i < len(line):
+        if line[i] == "\\":
+            i += 2
+        elif line[i] == script:
+            return i + 1, ""
+        else:
+            i += 1
+    return len(line), script
 
 
 def _opens_tag(following: str) -> bool:
@@ -109,19 +155,23 @@ def _opens_tag(following: str) -> bool:
     return following.isalpha() or following in ("/", ">")
 
 
-def _past_code_span(line: str, start: int) -> int:
-    """Where the code span a backtick run opens at ``start`` ends on the line (past its
-    closing run), or past the run when none closes it there."""
+def _code_start(line: str, start: int) -> tuple[int, str]:
+    """Past the backtick run at ``start`` and the code span it opens: on this line, or
+    still open (the run returned) until a later line closes it."""
     end = start
     while end < len(line) and line[end] == "`":
         end += 1
-    run = line[start:end]
-    at = end
+    return _code_end(line, end, line[start:end])
+
+
+def _code_end(line: str, at: int, run: str) -> tuple[int, str]:
+    """Past the run of exactly ``run``'s length that closes an open code span, from
+    ``at`` on, or past the line with the span still open."""
     while (found := line.find(run, at)) >= 0:
         after = found + len(run)
         if line[after : after + 1] != "`" and (found == 0 or line[found - 1] != "`"):
-            return after
+            return after, ""
         while after < len(line) and line[after] == "`":
             after += 1
         at = after
-    return end
+    return len(line), run

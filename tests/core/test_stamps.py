@@ -164,9 +164,7 @@ def test_a_build_that_finds_everything_as_stamped_writes_nothing(make_project, r
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
 
 
-def test_an_edit_while_a_build_finishes_is_never_taken_for_its_text(
-    make_project, run, monkeypatch
-):
+def test_an_edit_while_a_build_finishes_is_never_taken_for_its_text(make_project, run, monkeypatch):
     """A file a build writes is stamped by a later build, once read: an edit between the
     write and the stamps (an editor saving while the build ends) stays drift."""
     from docgen import cache

@@ -65,3 +65,29 @@ def test_tags_inside_one_code_block_vary_its_lines_and_every_variant_compiles(ma
     alpha = project.read(VARIANT)
     assert "AGENT=alpha" in alpha and "AGENT=beta" not in alpha and "AgentOnly" not in alpha
     assert compile_mdx({"alpha": alpha}) == {"alpha": None}
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "{/* use { */}",
+        'Open {"{"} and {`}`}.',
+        "{ // a } here\n}",
+        "> ```js\n> f() {\n> ```",
+        "- ```js\n  f() {\n  ```",
+        "Type `x {\ny` here.",
+    ],
+)
+def test_braces_in_comments_strings_code_and_containers_hold_no_tag(before):
+    """Valid MDX 3 (the compiler takes each page): the block after it stands at the top."""
+    require_mdx()
+    page = before + '\n\n<AgentOnly variant="a">\n\nA.\n\n</AgentOnly>\n'
+    assert compile_mdx({"page": page}) == {"page": None}
+    assert places(page.split("\n"))[-4] == TOP
+
+
+def test_a_brace_inside_a_comment_never_ends_it_early():
+    """The review's page: a '}' inside a comment does not close it, so a tag after it
+    stands inside, and no variant turns the comment's text into live code."""
+    lines = ["Hi.", "", "{/* a } here", "</AgentOnly>", "", "{alert(1)}", "*/}"]
+    assert places(lines) == [TOP, TOP, TOP, None, None, None, None]
