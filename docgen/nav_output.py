@@ -52,15 +52,19 @@ def _refuse_agentless(
     made = {o.path for o in outputs if o.kind == "variant"}
     varied = {o.origin for o in outputs if o.kind == "variant"}
     for region in nav.regions:
-        if not region.variant or not any(p.path in varied for p in pages):
+        if not any(p.path in varied for p in pages):
             continue
-        if not any(variant_path(project, p.path, region.variant) in made for p in pages):
-            raise ConfigError.at(
-                Location(nav.path, region.begin, 1),
-                f"this region's navigation variant '{region.variant}' is no agent's (a "
-                "variant is an agent's by its slug), and the pages it lists vary per agent: "
-                "it would list them as they are; give the variant an agent's id as its slug",
-            )
+        if not region.variant:
+            owner = "this region stands in no navigation variant"
+        elif not any(variant_path(project, p.path, region.variant) in made for p in pages):
+            owner = f"this region's navigation variant '{region.variant}' is no agent's"
+        else:
+            continue
+        raise ConfigError.at(
+            Location(nav.path, region.begin, 1),
+            f"{owner} (a variant is an agent's by its slug), and the pages it lists vary per "
+            "agent: it would list them as they are; put the region in an agent's variant",
+        )
 
 
 def refuse_unknown(nav: Navigation) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from docgen.errors import Location, Problem
@@ -40,13 +41,28 @@ def _run_on_quote(problem: str, mark: Any, text: str) -> tuple[str, _Mark] | Non
     if quote not in "\"'":
         return None
     for number in range(mark.line - 1, max(-1, mark.line - 20), -1):
-        if lines[number].count(quote) % 2:
+        opened = _unclosed_value(lines[number], quote)
+        if opened is not None:
             return (
                 f"this quoted string runs on to the {quote} on line {mark.line + 1}: "
                 f"is its closing {quote} missing?",
-                _Mark(number, lines[number].rindex(quote)),
+                _Mark(number, opened),
             )
     return None
+
+
+#: A line whose value (after ``key:`` or a list's ``-``) opens with a quote.
+_QUOTED_VALUE = re.compile(r"""[ \t]*(?:-[ \t]+)?(?:[^\s'"#][^#]*?:[ \t]+)?(['"])""")
+#: The rest of a quoted scalar up to its closing quote: ' doubled, or " after escapes.
+_CLOSES = {"'": re.compile(r"(?:[^']|'')*'"), '"': re.compile(r'(?:[^"\\]|\\.)*"')}
+
+
+def _unclosed_value(line: str, quote: str) -> int | None:
+    """The column of the ``quote`` a line's value opens with and does not close there."""
+    found = _QUOTED_VALUE.match(line)
+    if found is None or found[1] != quote or _CLOSES[quote].match(line, found.end()):
+        return None
+    return found.start(1)
 
 
 def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:

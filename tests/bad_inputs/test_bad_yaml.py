@@ -25,6 +25,17 @@ REGISTRY_SYNTAX = [
         arg("max-num-seqs: 2\n      max-num-seqs: 4"),
     ),
     Case(
+        "yaml-apostrophe-is-no-open-quote",  # the slip is the line that closes early
+        BUILD,
+        (
+            "profiles.yaml:31:17: error: expected <block end>, but found '<scalar>' (in a "
+            "block mapping that starts at 29:5)",
+        ),
+        reg("    label: Tiny 1B", "    label: Acme's Tiny 1B").replace(
+            "    notes: Box default.", "    notes: 'Don't share'"
+        ),
+    ),
+    Case(
         "yaml-tab-indentation",
         BUILD,
         ("profiles.yaml:30:1: error: tab characters are not allowed for indentation; use spaces",),

@@ -216,3 +216,20 @@ def test_a_region_in_a_variant_no_agent_owns_is_a_located_error(example, run):
             "agent's"
         )
         assert example.snapshot() == before
+
+
+def test_a_region_outside_every_variant_is_refused_when_its_pages_vary(make_project, run):
+    outside = "  - section: All profiles\n    contents:\n      # docgen:begin profiles\n"
+    text = NAV.replace("navigation:\n", f"navigation:\n{outside}      # docgen:end\n", 1)
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": text},
+    )
+    before = made.snapshot()
+    outcome = run(made, "build")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith(
+        "docs/index.yml:5:1: error: this region stands in no navigation variant"
+    )
+    assert made.snapshot() == before
