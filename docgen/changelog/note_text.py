@@ -14,18 +14,18 @@ from __future__ import annotations
 import re
 
 from docgen.errors import ConfigError, Location
+from docgen.render.syntax import opening
 
 #: One bullet: each line as the entry shows it, with its line number in the note.
 Bullet = list[tuple[int, str]]
 _LINE_END = re.compile(r"\r\n|\r|\n")
-_FENCE = re.compile(r"(`{3,}|~{3,})")
 
 
 def note_bullets(text: str, path: str = "") -> list[Bullet]:
     """The bullets ``text`` makes (none for a note without text); a code block the note
     opens and never closes is a located error at its fence (in ``path``)."""
     bullets: list[Bullet] = []
-    fence, margin, base, listed, opened_at = "", 0, -1, False, 0
+    fence, margin, base, listed, opened_at, pending = "", 0, -1, False, 0, False
     for number, raw in enumerate(_LINE_END.split(text), start=1):
         line = raw.rstrip()
         stripped = line.lstrip()
@@ -39,9 +39,11 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
             continue
         if base < 0:
             base, listed = indent, _item(stripped)
-        if not bullets or (listed and indent == base and _item(stripped)):
-            content = stripped[1:].lstrip() if _item(stripped) else stripped
-            if not content:  # a lone "-": the bullet starts on the next line
+        if not bullets or pending or (listed and indent == base and _item(stripped)):
+            item = _item(stripped) and (not pending or indent == base)
+            content = stripped[1:].lstrip() if item else stripped
+            pending = not content  # a lone "-": its bullet starts on the next line
+            if pending:
                 continue
             bullets.append([(number, f"- {content}")])
             margin = indent + len(stripped) - len(content)
@@ -49,9 +51,9 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
         else:
             bullets[-1].append((number, f"  {stripped}"))
             margin = indent
-        opened = _FENCE.match(stripped)
+        opened = opening(stripped)
         if opened:
-            fence, opened_at = opened[1], number
+            fence, opened_at = opened.marker, number
     if fence:
         raise ConfigError.at(
             Location(path, opened_at),

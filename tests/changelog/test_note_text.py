@@ -75,3 +75,10 @@ def test_an_entry_shows_a_note_s_code_and_list_as_written(make_project, run):
     assert "server:\n  port: 8000" in (readback.text or "")
     assert run(project, "build").exit_code == 0
     assert run(project, "check").exit_code == 0  # the history rules take the entry
+
+
+def test_a_lone_dash_opens_an_item_and_inline_triple_backticks_open_no_block():
+    """As CommonMark reads them (the review's two notes): an empty list marker starts an
+    item whose text follows; backticks in a backtick fence's info make it inline code."""
+    assert shown("- first\n-\n  second\n") == ["- first", "- second"]
+    assert shown("```docgen build``` now skips.\n") == ["- ```docgen build``` now skips."]
