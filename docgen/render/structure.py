@@ -59,21 +59,40 @@ def places(lines: Sequence[str]) -> list[int | None]:
     code span)."""
     out: list[int | None] = []
     fence: Fence | None = None
-    opened_at = TOP
+    opened_at, container = TOP, ""
     state = _State()
     for index, line in enumerate(lines):
-        if fence is not None:
+        if fence is not None and _within(container, line):
             out.append(opened_at)
             fence = None if fence.closed_by(_after(_QUOTES, line)) else fence
             continue
+        fence = None  # its list item or blockquote ended, and the block with it
         if not line.strip() and state.code:
             state = state._replace(code="")  # a code span never crosses a blank line
         out.append(TOP if state == _State() else None)
-        if state == _State() and (opened := opening(_after(_CONTAINERS, line))) is not None:
+        found = _CONTAINERS.match(line)
+        container = found[0] if found else ""
+        if state == _State() and (opened := opening(line[len(container) :])) is not None:
             fence, opened_at = opened, index
         else:
             state = _scan(line, state)
     return out
+
+
+def _within(container: str, line: str) -> bool:
+    """Whether ``line`` goes on in the list item or blockquote (``container``: the markers
+    its block's fence stood after) that holds a fenced code block: a blank line does, a
+    line without as many '>' does not, nor one indented less than the item's text."""
+    if not line.strip() or not container:
+        return True
+    quotes = container.count(">")
+    marks = _QUOTES.match(line)
+    inner = line[marks.end() :] if marks else line
+    if quotes and (marks[0].count(">") if marks else 0) < quotes:
+        return False
+    listed = container.rstrip(" \t")[-1:] not in (">", "")
+    text_at = len(_after(_QUOTES, container))  # the column of the item's text
+    return not listed or len(inner) - len(inner.lstrip(" \t")) >= text_at
 
 
 def _after(prefix: re.Pattern[str], line: str) -> str:

@@ -5,7 +5,7 @@ comment or a JSX tag, whose text a variant would cut in two."""
 from __future__ import annotations
 
 import pytest
-from mdxc import compile_mdx, require_mdx
+from mdxc import compile_mdx, mdx_text_of, require_mdx
 
 from docgen.render.structure import ACROSS, INSIDE, TOP, places
 
@@ -91,3 +91,21 @@ def test_a_brace_inside_a_comment_never_ends_it_early():
     stands inside, and no variant turns the comment's text into live code."""
     lines = ["Hi.", "", "{/* a } here", "</AgentOnly>", "", "{alert(1)}", "*/}"]
     assert places(lines) == [TOP, TOP, TOP, None, None, None, None]
+
+
+def test_a_code_block_in_a_list_item_or_quote_ends_with_its_container():
+    """MDX 3 ends the block where its list item or blockquote ends (the compiler reads
+    the line after as JSX): a tag there stands at the top level, and is read."""
+    require_mdx()
+    for page in ("- ```js\n  x\n<b>t</b>\n", "> ```js\n> x\n<b>t</b>\n"):
+        assert "t" in (mdx_text_of({"page": page})["page"] or "")
+        assert places(page.split("\n"))[2] == TOP
+    assert places(["- ```js", "  x", "", "  y", "  ```", "z"]) == [TOP, 0, 0, 0, 0, TOP]
+
+
+def test_a_comment_after_a_list_items_code_block_is_read_as_one(make_project, run):
+    body = '- ```js\n  x\n<AgentOnly variant="beta">\n{/*\n</AgentOnly>\n*/ alert(1)}\n'
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert f"docs/guide/page.mdx:9: error: {INSIDE}" in outcome.stderr.splitlines()
