@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from docgen.errors import ConfigError, Location
-from docgen.render.syntax import opening
+from docgen.render.syntax import Fence, opening
 
 #: One bullet: each line as the entry shows it, with its line number in the note.
 Bullet = list[tuple[int, str]]
@@ -25,15 +25,16 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
     """The bullets ``text`` makes (none for a note without text); a code block the note
     opens and never closes is a located error at its fence (in ``path``)."""
     bullets: list[Bullet] = []
-    fence, margin, base, listed, opened_at, pending = "", 0, -1, False, 0, False
+    fence: Fence | None = None
+    margin, base, listed, opened_at, pending = 0, -1, False, 0, False
     for number, raw in enumerate(_LINE_END.split(text), start=1):
         line = raw.rstrip()
         stripped = line.lstrip()
         indent = len(line) - len(stripped)
-        if fence:
+        if fence is not None:
             body = line[min(indent, margin) :]
             bullets[-1].append((number, f"  {body}" if body else ""))
-            fence = "" if _closes(stripped, fence) else fence
+            fence = None if fence.closed_by(stripped) else fence
             continue
         if not stripped:
             continue
@@ -51,23 +52,16 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
         else:
             bullets[-1].append((number, f"  {stripped}"))
             margin = indent
-        opened = opening(stripped)
-        if opened:
-            fence, opened_at = opened.marker, number
-    if fence:
+        fence = opening(stripped)
+        opened_at = number if fence is not None else opened_at
+    if fence is not None:
         raise ConfigError.at(
             Location(path, opened_at),
-            f"the note opens a code block ({fence}) that it never closes: "
-            f"end it with {fence} on a line of its own",
+            f"the note opens a code block ({fence.marker}) that it never closes: "
+            f"end it with {fence.marker} on a line of its own",
         )
     return bullets
 
 
 def _item(stripped: str) -> bool:
     return stripped == "-" or stripped.startswith("- ")
-
-
-def _closes(stripped: str, fence: str) -> bool:
-    """Whether a line closes the code block ``fence`` opened (CommonMark: a run of the
-    same character at least as long, and nothing after it)."""
-    return stripped.startswith(fence) and not stripped.strip(fence[0])
