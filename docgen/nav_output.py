@@ -51,9 +51,9 @@ def _refuse_agentless(
     their variants resolve (a navigation variant is an agent's by its slug)."""
     made = {o.path for o in outputs if o.kind == "variant"}
     varied = {o.origin for o in outputs if o.kind == "variant"}
+    if not any(p.path in varied for p in pages):
+        return
     for region in nav.regions:
-        if not any(p.path in varied for p in pages):
-            continue
         if not region.variant:
             owner = "this region stands in no navigation variant"
         elif not any(variant_path(project, p.path, region.variant) in made for p in pages):

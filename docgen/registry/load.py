@@ -27,25 +27,23 @@ MAX_BYTES = files.MAX_BYTES
 
 def load_registry(project: Project) -> Registry:
     """The validated registry of a project."""
-    name = project.config.registry
-    return load_bytes(_read(project.registry_path, name, project.root, _missing(project)), name)
+    return load_bytes(_project_bytes(project), project.config.registry)
 
 
 def loaded(project: Project) -> AbstractContextManager[Registry]:
     """The registry of a project, for a block that may start work on it before the checks
     are done: see ``checked``."""
     name = project.config.registry
-    raw = _read(project.registry_path, name, project.root, _missing(project))
-    return checked(decode(raw, name), name)
+    return checked(decode(_project_bytes(project), name), name)
 
 
-def _missing(project: Project) -> str:
-    """What a project without its registry file is told (where it looked; for the default
-    name, how to start one)."""
-    where = f"registry file not found in the project's folder {project.root}"
-    if project.config.registry != Config().registry:
-        return where
-    return f"{where}: start a project there with `docgen init`, or name its folder with --root"
+def _project_bytes(project: Project) -> bytes:
+    """The bytes of a project's registry; a missing file is told where docgen looked and,
+    for the default name, how to start a project."""
+    missing = f"registry file not found in the project's folder {project.root}"
+    if project.config.registry == Config().registry:
+        missing += ": start a project there with `docgen init`, or name its folder with --root"
+    return _read(project.registry_path, project.config.registry, project.root, missing)
 
 
 def load(path: Path, display: str | None = None, root: Path | None = None) -> Registry:
