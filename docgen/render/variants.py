@@ -99,12 +99,12 @@ def _blocks(
         if "AgentOnly" not in text:
             continue  # every pattern below names the tag
         where = Location(path, first_line + index)
-        match = OPEN.match(text)
+        match, closing = OPEN.match(text), CLOSE.match(text) is not None
         start = None if opened is None else opened[0]
-        cut = misplaced(place, index, start, bool(match), bool(CLOSE.match(text)))
+        cut = misplaced(place, index, start, match is not None, closing)
         if cut:  # a block cut across places is located where it opens
-            at = where if start is None or cut == INSIDE else first_line + start
-            problems.append(Problem(cut, Location(path, at) if isinstance(at, int) else at))
+            at = start if start is not None and cut != INSIDE else index
+            problems.append(Problem(cut, Location(path, first_line + at)))
             opened = opened if cut == INSIDE else None
             continue
         if match:
@@ -116,7 +116,7 @@ def _blocks(
                 problems.append(Problem(message, where))
                 continue
             opened = (index, _agent_list(match[1], where, known, problems))
-        elif CLOSE.match(text):
+        elif closing:
             if opened is None:
                 problems.append(Problem("stray </AgentOnly> without an opening tag", where))
                 continue
