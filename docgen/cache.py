@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import copyreg
 import hashlib
-import io
 import os
 import pickle
 import types
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 
 from docgen.config import Project
@@ -57,24 +56,14 @@ copyreg.pickle(types.MappingProxyType, _pickle_proxy)  # type: ignore[arg-type]
 
 def load(project: Project, digest: str) -> Plan | None:
     """The stored plan for ``digest``, or None (also for a file this machine did not seal)."""
-    payload = _sealed_payload(project, digest)
-    if payload is None:
-        return None
-    try:
-        plan = pickle.loads(payload)  # noqa: S301 - sealed by this user's own key
-    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        return None
+    plan = user_cache.unpickled(_sealed_payload(project, digest))
     return plan if isinstance(plan, Plan) else None
 
 
 def _with_stored_partials(project: Project, digest: str, record: Record) -> Record:
     """``record`` with the partials stored beside the plan for ``digest`` (see ``store``),
     or with none."""
-    payload = _sealed_payload(project, digest, PARTIALS)
-    try:
-        found = pickle.loads(payload) if payload is not None else None  # noqa: S301 - sealed
-    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError):
-        found = None
+    found = user_cache.unpickled(_sealed_payload(project, digest, PARTIALS))
     if not (isinstance(found, tuple) and len(found) == 2 and all(type(d) is dict for d in found)):
         return replace(record, partials={}, included={})
     return replace(record, partials=found[0], included=found[1])
@@ -108,7 +97,7 @@ def store(project: Project, digest: str, plan: Plan) -> None:
     names = [f"{digest}{PARTIALS}", f"{digest}{PLAN}"]
     try:  # each written beside its place: a rename is atomic
         for name, stored in zip(names, (partials, slim(plan)), strict=True):
-            with _sealed(secret, stored) as sealed:
+            with user_cache.sealed_pickle(secret, stored, FORMAT) as sealed:
                 if len(sealed) > MAX_BYTES:
                     return
                 writes.write_atomic(os.path.join(folder, name), sealed)
@@ -128,19 +117,6 @@ def store(project: Project, digest: str, plan: Plan) -> None:
 MAX_BYTES = 256_000_000
 #: What a cache folder holds besides the entry: older entries and killed writes' temporaries.
 _LEFT = (PLAN, PARTIALS, writes.TMP_SUFFIX)
-
-
-@contextmanager
-def _sealed(secret: bytes, stored: object) -> Iterator[memoryview]:
-    """``FORMAT``, the seal and the pickle of ``stored``, made in one buffer (the pickle is
-    never copied to put the header before it)."""
-    with io.BytesIO() as buffer:
-        start = len(FORMAT) + SEAL
-        buffer.write(FORMAT + bytes(SEAL))
-        pickle.dump(stored, buffer)
-        with buffer.getbuffer() as view:
-            view[len(FORMAT) : start] = user_cache.seal(secret, view[start:])
-            yield view
 
 
 def slim(plan: Plan) -> Plan:

@@ -18,9 +18,7 @@ file.
 
 from __future__ import annotations
 
-import io
 import os
-import pickle
 import stat
 from collections.abc import Mapping
 from contextlib import suppress
@@ -73,13 +71,9 @@ def load(project: Project) -> Stamps | None:
     except OSError:
         return None
     raw = files.read_quietly(path, inside, 200 * MAX_ENTRIES)
-    payload = None if raw is None else user_cache.unsealed(secret, raw, HEADER)
-    if payload is None:
-        return None
-    try:
-        entries = pickle.loads(payload)  # noqa: S301 - sealed by this user's own key
-    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
-        return None
+    entries = (
+        None if raw is None else user_cache.unpickled(user_cache.unsealed(secret, raw, HEADER))
+    )
     return Stamps(entries, since) if type(entries) is dict else None
 
 
@@ -88,17 +82,13 @@ def record(project: Project, held: Mapping[str, tuple[str, Stat]]) -> None:
     taken before it was read) as the only stamps; any failure just leaves none. A file a
     build writes is not stamped then: an edit between its write and the stamping would be
     taken for docgen's text. The next comparison reads it, and a build stamps it."""
-    entries = dict(held)
     secret = user_cache.secret(create=True)
-    folder = None if secret is None or len(entries) > MAX_ENTRIES else writes.own_folder(project)
+    folder = None if secret is None or len(held) > MAX_ENTRIES else writes.own_folder(project)
     if secret is None or folder is None:
         return
-    payload = pickle.dumps(entries, protocol=pickle.HIGHEST_PROTOCOL)
-    with io.BytesIO() as buffer:
-        buffer.write(HEADER + user_cache.seal(secret, payload))
-        buffer.write(payload)
+    with user_cache.sealed_pickle(secret, dict(held), HEADER) as sealed:
         try:
-            writes.write_atomic(os.path.join(folder, NAME), buffer.getvalue())
+            writes.write_atomic(os.path.join(folder, NAME), sealed)
         except DocgenError:
             return
     _drop_left(folder)

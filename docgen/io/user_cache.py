@@ -11,7 +11,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
+import io
 import os
+import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from docgen.io import reads
@@ -69,6 +73,31 @@ def unsealed(key: bytes, raw: bytes, header: bytes) -> memoryview | None:
         return None
     found, payload = raw[len(header) : len(header) + SEAL], memoryview(raw)[len(header) + SEAL :]
     return payload if hmac.compare_digest(found, seal(key, payload)) else None
+
+
+@contextmanager
+def sealed_pickle(key: bytes, stored: object, header: bytes) -> Iterator[memoryview]:
+    """``header``, the seal under ``key`` and the pickle of ``stored``, made in one buffer
+    (the pickle is never copied to put the header before it)."""
+    with io.BytesIO() as buffer:
+        start = len(header) + SEAL
+        buffer.write(header + bytes(SEAL))
+        pickle.dump(stored, buffer)
+        with buffer.getbuffer() as view:
+            view[len(header) : start] = seal(key, view[start:])
+            yield view
+
+
+def unpickled(payload: memoryview | None) -> object | None:
+    """What a payload ``unsealed`` gave holds, or None (no payload, or no pickle this
+    docgen can read back)."""
+    if payload is None:
+        return None
+    try:
+        found: object = pickle.loads(payload)  # noqa: S301 - sealed by this user's own key
+        return found
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+        return None
 
 
 #: The libraries whose code shapes what docgen renders: Jinja and MarkupSafe render it,
