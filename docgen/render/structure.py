@@ -85,14 +85,11 @@ def _within(container: str, line: str) -> bool:
     line without as many '>' does not, nor one indented less than the item's text."""
     if not line.strip() or not container:
         return True
-    quotes = container.count(">")
-    marks = _QUOTES.match(line)
-    inner = line[marks.end() :] if marks else line
-    if quotes and (marks[0].count(">") if marks else 0) < quotes:
+    inner = _after(_QUOTES, line)
+    if line[: len(line) - len(inner)].count(">") < container.count(">"):
         return False
-    listed = container.rstrip(" \t")[-1:] not in (">", "")
-    text_at = len(_after(_QUOTES, container))  # the column of the item's text
-    return not listed or len(inner) - len(inner.lstrip(" \t")) >= text_at
+    item = _after(_QUOTES, container)  # the list item's marker, if any
+    return not item or len(inner) - len(inner.lstrip(" \t")) >= len(item)
 
 
 def _after(prefix: re.Pattern[str], line: str) -> str:
