@@ -51,6 +51,8 @@ class _State(NamedTuple):
 #: What opens a line inside containers: blockquote markers, then a list item's marker.
 _CONTAINERS = re.compile(r"(?:[ \t]*>[ \t]?)*(?:[ \t]*(?:[-+*]|[0-9]{1,9}[.)])[ \t]+)?")
 _QUOTES = re.compile(r"(?:[ \t]*>[ \t]?)*")
+#: The state of a line read at the top level.
+_TOP_STATE = _State()
 
 
 def places(lines: Sequence[str]) -> list[int | None]:
@@ -60,7 +62,7 @@ def places(lines: Sequence[str]) -> list[int | None]:
     out: list[int | None] = []
     fence: Fence | None = None
     opened_at, container = TOP, ""
-    state = _State()
+    state = _TOP_STATE
     for index, line in enumerate(lines):
         if fence is not None and _within(container, line):
             out.append(opened_at)
@@ -69,10 +71,11 @@ def places(lines: Sequence[str]) -> list[int | None]:
         fence = None  # its list item or blockquote ended, and the block with it
         if not line.strip() and state.code:
             state = state._replace(code="")  # a code span never crosses a blank line
-        out.append(TOP if state == _State() else None)
+        top = state == _TOP_STATE
+        out.append(TOP if top else None)
         found = _CONTAINERS.match(line)
         container = found[0] if found else ""
-        if state == _State() and (opened := opening(line[len(container) :])) is not None:
+        if top and (opened := opening(line[len(container) :])) is not None:
             fence, opened_at = opened, index
         else:
             state = _scan(line, state)
@@ -110,21 +113,35 @@ def misplaced(
     return ""
 
 
+#: What can change the state, by where a character stands: in prose (an escape, a code
+#: span, an expression, a tag), in a JSX tag before its '>' (an attribute string, its
+#: end, an expression), and in an expression (comments, strings, braces).
+_PROSE_STOPS = re.compile(r"[\\`{<]")
+_TAG_STOPS = re.compile(r"[{\"'>]")
+_EXPRESSION_STOPS = re.compile(r"[{}/'\"`]")
+
+
 def _scan(line: str, state: _State) -> _State:  # long: one pass over a line's characters
     depth, tag, quote, script, code = state
     i = 0
     while i < len(line):
-        char = line[i]
-        prose = depth == 0 and not tag
         if code:
             i, code = _code_end(line, i, code)
             continue
         if script:  # a comment or string inside an expression: no brace counts
             i, script = _script_end(line, i, script)
             continue
-        if quote:
-            quote = "" if char == quote else quote
-        elif prose and char == "\\":
+        if quote:  # an attribute string ends at its quote
+            end = line.find(quote, i)
+            i, quote = (len(line), quote) if end < 0 else (end + 1, "")
+            continue
+        stops = _EXPRESSION_STOPS if depth else _TAG_STOPS if tag else _PROSE_STOPS
+        found = stops.search(line, i)
+        if found is None:
+            break  # nothing further on the line changes where it stands
+        i, char = found.start(), found[0]
+        prose = depth == 0 and not tag
+        if prose and char == "\\":
             i += 1  # what it escapes is text
         elif prose and char == "`":
             i, code = _code_start(line, i)

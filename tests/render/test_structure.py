@@ -5,6 +5,8 @@ comment or a JSX tag, whose text a variant would cut in two."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from mdxc import compile_mdx, mdx_text_of, require_mdx
 
 from docgen.render.structure import ACROSS, INSIDE, TOP, places
@@ -109,3 +111,16 @@ def test_a_comment_after_a_list_items_code_block_is_read_as_one(make_project, ru
     outcome = run(project, "build")
     assert outcome.exit_code == 2
     assert f"docs/guide/page.mdx:9: error: {INSIDE}" in outcome.stderr.splitlines()
+
+
+_PIECES = st.sampled_from(
+    ["a", " ", "\t", "{", "}", "<", ">", "/", "*", "'", '"', "`", "\\", "```", "~~~", "- ", "> "]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECES, max_size=12).map("".join), max_size=8))
+def test_where_a_line_stands_depends_only_on_the_lines_before_it(lines):
+    # variants reads the places of a page's lines only up to its last tag.
+    whole = places(lines)
+    assert all(places(lines[:k]) == whole[:k] for k in range(len(lines)))
