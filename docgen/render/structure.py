@@ -82,6 +82,13 @@ def places(lines: Sequence[str]) -> list[int | None]:
     return out
 
 
+def tag_places(lines: list[str]) -> list[int | None]:
+    """``places`` of the lines up to the last that names the <AgentOnly> tag: a line's
+    place depends only on the lines before it, and only tag lines are asked."""
+    last = next((i for i in range(len(lines) - 1, -1, -1) if "AgentOnly" in lines[i]), 0)
+    return places(lines[: last + 1])
+
+
 def _within(container: str, line: str) -> bool:
     """Whether ``line`` goes on in the list item or blockquote (``container``: the markers
     its block's fence stood after) that holds a fenced code block: a blank line does, a

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from docgen.errors import Location, PageError, Problem, did_you_mean
 from docgen.registry.model import Agent
 from docgen.render import syntax
-from docgen.render.structure import INSIDE, misplaced, places
+from docgen.render.structure import INSIDE, misplaced, tag_places
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")
@@ -94,7 +94,7 @@ def _blocks(
     path: str, lines: list[str], first_line: int, known: list[str], problems: list[Problem]
 ) -> Iterator[Block]:
     opened: tuple[int, tuple[str, ...]] | None = None
-    place = _tag_places(lines)
+    place = tag_places(lines)
     for index, text in enumerate(lines):
         if "AgentOnly" not in text:
             continue  # every pattern below names the tag
@@ -129,13 +129,6 @@ def _blocks(
         problems.append(
             Problem("unclosed <AgentOnly> block: add </AgentOnly> on its own line", where)
         )
-
-
-def _tag_places(lines: list[str]) -> list[int | None]:
-    """Where each line stands (``structure.places``) up to the last that names the tag:
-    a line's place depends only on the lines before it, and only tag lines are asked."""
-    last = next((i for i in range(len(lines) - 1, -1, -1) if "AgentOnly" in lines[i]), 0)
-    return places(lines[: last + 1])
 
 
 def _tag_problem(text: str) -> str:
