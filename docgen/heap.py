@@ -5,6 +5,9 @@ and rendering creates and frees millions of small objects around a large, long-l
 registry. The collector would traverse the live objects again and again (a sixth of
 the time of a large build) and, after a fork, touch every page of the shared heap,
 making the copy duplicate it. Reference counting still frees everything as usual.
+The ``docgen`` command turns the collector off for its whole run (``docgen.console``);
+these blocks keep it out of the same phases where docgen runs inside another program
+(MkDocs, pytest), whose collector stays on.
 """
 
 from __future__ import annotations

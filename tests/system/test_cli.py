@@ -707,3 +707,18 @@ def test_a_deleted_current_folder_is_said_plainly(tmp_path, monkeypatch):
     gone.rmdir()
     result = invoke_cli(["check"])
     assert (result.exit_code, result.stderr) == (2, ".: error: the current folder was deleted\n")
+
+
+def test_the_command_runs_without_the_cycle_collector_and_gives_it_back(monkeypatch):
+    """One command is one short process: the collector would only walk the registry and
+    the plan again and again. A caller's collector is on again once the command ends."""
+    import gc
+
+    from docgen import cli, console
+
+    seen = []
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # given back as it was: main wraps it
+    monkeypatch.setattr(cli, "main", lambda: seen.append(gc.isenabled()))
+    assert gc.isenabled()
+    console.main()
+    assert seen == [False] and gc.isenabled()
