@@ -40,14 +40,18 @@ def part_digests(data: Mapping[str, Any]) -> dict[Part, str]:
     for name in ("hosts", "images", "models"):
         for key, value in sections[name].items():
             out[(name, key)] = _digest(value)
-    shared = (data.get("launcher"), data.get("vllm"))
+    # What a profile embeds from elsewhere enters its digest as that entry's digest (each
+    # section is dumped once, not once per profile); a missing entry as None.
+    shared = (out[("launcher",)], out[("vllm",)])
     for pid, profile in sections["profiles"].items():
         host = sections["hosts"].get(profile.get("host")) or {}
-        image = profile.get("image") or host.get("image")
-        model = sections["models"].get(profile.get("model"))
-        out[("profiles", pid)] = _digest(
-            profile, model, host, sections["images"].get(image), shared
+        image: Any = profile.get("image") or host.get("image")
+        embeds = (
+            ("models", profile.get("model")),
+            ("hosts", profile.get("host")),
+            ("images", image),
         )
+        out[("profiles", pid)] = _digest(profile, [out.get(part) for part in embeds], shared)
     for name in KEYED:
         out[(name,)] = _digest(list(sections[name]), [out[(name, k)] for k in sections[name]])
     # Made of the sections' digests, which cover all they hold: the text is not dumped again.

@@ -125,3 +125,36 @@ def test_the_whole_registry_digest_changes_with_any_change_of_its_data(edit):
     assert edited != data
     assert part_digests(edited)[EVERYTHING] != part_digests(data)[EVERYTHING]
     assert part_digests(copy.deepcopy(data))[EVERYTHING] == part_digests(data)[EVERYTHING]
+
+
+
+#: Where a profile's embedded entries stand in a registry's data.
+EMBEDDED = {
+    "model": lambda data, p: data["models"][p["model"]],
+    "host": lambda data, p: data["hosts"][p["host"]],
+    "image": lambda data, p: data["images"][p.get("image") or data["hosts"][p["host"]]["image"]],
+    "launcher": lambda data, p: data["launcher"],
+    "vllm": lambda data, p: data["vllm"],
+}
+
+
+@pytest.mark.parametrize("entry", EMBEDDED)
+def test_a_profiles_digest_covers_each_entry_it_embeds_and_no_other(entry):
+    """A profile's part covers its model, host, image (its own or its host's default),
+    the launcher and the vLLM settings: an edit of one reaches every profile that embeds
+    it, and no other."""
+    import copy
+    from pathlib import Path
+
+    from docgen.registry.parts import part_digests
+    from docgen.registry.source import load_text
+
+    data = load_text(Path("profiles.yaml").read_text("utf-8"), "profiles.yaml").data
+    data.setdefault("vllm", {})
+    first, profile = next(iter(data["profiles"].items()))
+    edited = copy.deepcopy(data)
+    EMBEDDED[entry](edited, edited["profiles"][first])["edited"] = True
+    before, after = part_digests(data), part_digests(edited)
+    for pid, other in data["profiles"].items():
+        embeds = EMBEDDED[entry](data, other) is EMBEDDED[entry](data, profile)
+        assert (after[("profiles", pid)] != before[("profiles", pid)]) == embeds, pid
