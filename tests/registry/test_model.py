@@ -127,7 +127,6 @@ def test_the_whole_registry_digest_changes_with_any_change_of_its_data(edit):
     assert part_digests(copy.deepcopy(data))[EVERYTHING] == part_digests(data)[EVERYTHING]
 
 
-
 #: Where a profile's embedded entries stand in a registry's data.
 EMBEDDED = {
     "model": lambda data, p: data["models"][p["model"]],
