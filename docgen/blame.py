@@ -51,7 +51,7 @@ def attribute(
         both = f"{added}\n{removed}"
         return [s for s in output.sources if s.text and _count(s.text, both)]
     # Many entries hold the same text (a port, a flag's value): each text is counted once.
-    texts = {s.text for s in output.sources if s.text and _shown(s.text, added)}
+    texts = {t for t in {s.text for s in output.sources} if t and _shown(t, added)}
     oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
     shown = [s for s in output.sources if s.text in oftener]
     changed = [s for s in shown if (s.keypath, s.text) not in kept]
