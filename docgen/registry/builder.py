@@ -40,8 +40,10 @@ class Builder:
         self.data: dict[str, Any] = doc.data
         self.pos = doc.positions
         self.vllm = VllmSettings.of(self.data.get("vllm"))
-        self.catalog = self.vllm.catalog()
+        # Every catalog stays alive in ``_catalogs``: ``_words`` tells them apart by id.
         self._catalogs: dict[str, Catalog] = {}
+        self._words: dict[tuple[Any, ...], tuple[tuple[str, ...], str]] = {}
+        self.catalog = self._catalog(None)
 
     def _catalog(self, image: Image | None) -> Catalog:
         """The catalog of the vLLM release a profile's image declares (validated already)."""
@@ -173,14 +175,32 @@ class Builder:
     def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:
         out = []
         for name, value in args.items():
-            try:
-                tokens = tuple(self.catalog.tokens(name, value))
-            except KeyError:  # unknown to today's catalog: refused, unless it is history
-                if not self.history:
-                    raise
-                tokens = _history_tokens(name, value)
-            out.append(Arg(name, value, tokens, self.src(*base, name, text=shlex.join(tokens))))
+            tokens, text = self._argv_words(name, value)
+            out.append(Arg(name, value, tokens, self.src(*base, name, text=text)))
         return tuple(out)
+
+    def _argv_words(self, name: str, value: Any) -> tuple[tuple[str, ...], str]:
+        """An argument's argv words by the current catalog and their shell text, worked
+        out once per catalog, name and scalar value (profiles share most of them)."""
+        # The value's type and a float's text key it too: True == 1 == 1.0 and 0.0 == -0.0.
+        shown = repr(value) if isinstance(value, float) else value
+        key = (id(self.catalog), name, type(value), shown)
+        try:
+            return self._words[key]
+        except TypeError:  # a list or mapping: worked out each time
+            return self._worked_out(name, value)
+        except KeyError:
+            found = self._words[key] = self._worked_out(name, value)
+            return found
+
+    def _worked_out(self, name: str, value: Any) -> tuple[tuple[str, ...], str]:
+        try:
+            tokens = tuple(self.catalog.tokens(name, value))
+        except KeyError:  # unknown to today's catalog: refused, unless it is history
+            if not self.history:
+                raise
+            tokens = _history_tokens(name, value)
+        return tokens, shlex.join(tokens)
 
     def profile(
         self,

@@ -81,3 +81,26 @@ def test_the_registry_holds_no_raw_yaml():
     assert not hasattr(reg, "data")
     with pytest.raises(TypeError):
         reg.vllm.extra_flags["other"] = {}  # type: ignore[index]
+
+
+def test_equal_values_of_another_type_or_sign_keep_their_own_argv_words():
+    """Profiles share most of their arguments, so their words are worked out once per
+    value; yet 1, 1.0 and True are equal in Python, and so are 0.0 and -0.0."""
+    import shlex
+
+    from docgen.registry.builder import Builder
+    from docgen.registry.source import load_text
+
+    builder = Builder(load_text(MINIMAL_REGISTRY, "p.yaml"))
+    for value, words in [
+        (1, ("--max-model-len", "1")),
+        (1.0, ("--max-model-len", "1.0")),
+        (True, ("--max-model-len",)),
+        (0.0, ("--max-model-len", "0.0")),
+        (-0.0, ("--max-model-len", "-0.0")),
+        (1, ("--max-model-len", "1")),
+        ([1, 2], ("--max-model-len", "[1, 2]")),
+    ]:
+        (arg,) = builder.args(("profiles", "p"), {"max-model-len": value})
+        assert arg.tokens == words
+        assert arg.source.text == shlex.join(words)
