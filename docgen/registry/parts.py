@@ -12,7 +12,6 @@ unchanged, nothing read through that part changed.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +28,9 @@ DERIVED = "()"
 
 def _digest(*values: Any) -> str:
     # Keys in their registry order: a page shows some mappings in it (a command's args).
-    text = json.dumps(values, default=str, ensure_ascii=False)
+    # Python's repr tells every type apart, mapping keys too (JSON would write the keys
+    # true and "true" alike, which a page shows as True and true).
+    text = repr(values)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -157,3 +157,19 @@ def test_a_profiles_digest_covers_each_entry_it_embeds_and_no_other(entry):
     for pid, other in data["profiles"].items():
         embeds = EMBEDDED[entry](data, other) is EMBEDDED[entry](data, profile)
         assert (after[("profiles", pid)] != before[("profiles", pid)]) == embeds, pid
+
+
+@pytest.mark.parametrize(("key", "other"), [("true", '"true"'), ("null", '"null"')])
+def test_a_key_that_differs_only_in_type_changes_its_profiles_digest(key, other):
+    """A page shows an evidence result's key by its type (True, true): a key that JSON
+    would write alike still tells the two registries apart."""
+    from docgen.registry.parts import part_digests
+    from docgen.registry.source import load_text
+
+    def digests(written: str) -> dict[tuple[str, ...], str]:
+        evidence = f"      - date: 2026-01-01\n        host: h\n        results: {{{written}: 1}}\n"
+        text = broken("    args:\n", f"    evidence:\n{evidence}    args:\n")
+        return part_digests(load_text(text, "p.yaml").data)
+
+    profile = ("profiles", "vllm.box.tiny")
+    assert digests(key)[profile] != digests(other)[profile]
