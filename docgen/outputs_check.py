@@ -1,10 +1,12 @@
-"""Every output has a path of its own: two producers of one file are a located error.
+"""Every output has a path of its own that a file system can hold: two producers of one
+file, or a file name longer than a file system holds, are a located error.
 
 A variant pattern without ``{agent}``, an export path that names a page, a changelog
 folder whose overview lands on a page: each would have ``build`` write one file twice
 (the last one wins) and every later ``check`` fail. The plan checks its outputs here,
 once, before anything is compared or written; the error is at the setting that placed
-the second output (or at the template, when two templates render one page).
+the second output (or at the template, when two templates render one page). A name
+made too long by an id is located at the registry entry whose id makes it so.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from docgen.config import Project, setting_location
+from docgen.config import NAME_BYTES, Project, setting_location
 from docgen.errors import ConfigError, Location, Problem
 
 if TYPE_CHECKING:
@@ -61,6 +63,37 @@ def refuse_collisions(
         )
     if problems:
         raise ConfigError(list(problems.values()))
+
+
+def refuse_long_names(
+    project: Project,
+    reg: Registry,
+    outputs: Sequence[Output],
+    variant_path: Callable[[Project, str, str], str],
+) -> None:
+    """Raise a located error for each output whose file name is longer than a file system
+    holds: at the profile whose id names its page, else at the agent whose id names its
+    variant, else at the page or template it comes from."""
+    problems = []
+    for output in outputs:
+        name = output.path.rpartition("/")[2]
+        size = len(name.encode("utf-8", "surrogateescape"))
+        if size <= NAME_BYTES:
+            continue
+        origin = output.origin.rpartition("/")[2]
+        ids = [(p.id, p.source.location, "profile") for p in reg.profiles.values()]
+        ids += [(a.id, a.source.location, "agent") for a in reg.agents]
+        named = [found for found in ids if found[0] in (origin if found[2] == "profile" else name)]
+        what = _describe(project, reg, output, variant_path)
+        message = f"the file name of {what} would be {size} bytes, longer than {NAME_BYTES}"
+        if named:  # the longest id in the name is the one to shorten
+            _id, where, kind = max(named, key=lambda found: len(found[0]))
+            fix = f"shorten this {kind}'s id"
+        else:
+            where, fix = Location(output.origin), "shorten its name"
+        problems.append(Problem(f"{message}, which no file system holds: {fix}", where))
+    if problems:
+        raise ConfigError(problems)
 
 
 def _problem(

@@ -122,3 +122,32 @@ def test_ids_that_run_together_in_a_variant_name_blame_the_registry(make_project
         "docs/profiles/vllm.box.tiny.x.mdx; their ids run together in the file name: rename "
         "the agent 'alpha' or the page, or set 'variant_pattern'"
     ), result.stderr
+
+
+@pytest.mark.parametrize(
+    ("profile", "agent", "where", "fix"),
+    [
+        ("vllm." + "p" * 195, "b" * 45, "33:3", "profile"),  # the page fits, a variant not
+        ("vllm." + "p" * 55, "b" * 200, "16:5", "agent"),
+    ],
+)
+def test_a_file_name_too_long_for_a_file_system_is_refused_at_the_id(
+    make_project, run: Run, profile: str, agent: str, where: str, fix: str
+) -> None:
+    """A name over 255 bytes cannot be written or read: the registry id that makes it so
+    is located, where the file system would only say 'File name too long'."""
+    from conftest import MINIMAL_REGISTRY
+
+    registry = MINIMAL_REGISTRY.replace("vllm.box.tiny:", f"{profile}:").replace(
+        "  - id: beta\n", f"  - id: {agent}\n"
+    )
+    project = make_project(registry=registry, templates={"profiles/[profile].mdx.j2": SHARED})
+    before = project.snapshot()
+    for command in ("build", "check"):
+        result = run(project, command)
+        assert result.exit_code == 2, result.output
+        first = result.stderr.splitlines()[0]
+        assert first.startswith(f"profiles.yaml:{where}: error: the file name of the "), first
+        assert first.endswith(f"which no file system holds: shorten this {fix}'s id"), first
+        assert "File name too long" not in result.stderr
+    assert project.snapshot() == before
