@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from docgen.errors import did_you_mean
+from docgen.errors import did_you_mean, one_line
 from docgen.vllm.flag import BOUNDS, Flag
 
 # docgen's own rule, stricter than vLLM's recorded bounds: these must be >= 1.
@@ -314,15 +314,17 @@ def scalar_text(value: object) -> str:
 
 
 def show_value(value: object) -> str:
-    """A value inside a message: strings quoted, YAML spellings for null and booleans."""
+    """A value inside a message: strings quoted, YAML spellings for null and booleans, and
+    control and bidirectional characters written as their escapes (see ``one_line``)."""
     if isinstance(value, str):
         if len(value) > _SHOWN_CHARS:
-            return f"'{value[: _SHOWN_CHARS - 20]}...{value[-10:]}' ({len(value):,} characters)"
-        return f"'{value}'"
+            cut = f"{value[: _SHOWN_CHARS - 20]}...{value[-10:]}"
+            return f"'{one_line(cut)}' ({len(value):,} characters)"
+        return f"'{one_line(value)}'"
     if value is None or isinstance(value, bool):
         return json.dumps(value)
     if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False)
+        return one_line(json.dumps(value, ensure_ascii=False))
     return str(value)
 
 

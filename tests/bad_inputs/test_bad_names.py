@@ -167,6 +167,17 @@ NAMES = [
         reg("    label: Tiny 1B\n", '    label: Tiny 1B\n    served_name: "tiny\\u202e"\n'),
     ),
     Case(
+        "arg-value-right-to-left-override",
+        BUILD,
+        (
+            "profiles.yaml:41:21: error: '--max-num-seqs' expects an integer, got '2\\u202e'",
+            "profiles.yaml:41:21: error: profiles.vllm.box.tiny.args.max-num-seqs '2\\u202e' is "
+            "malformed: it holds a control character (U+202E); command text holds no control "
+            "characters but tab and newline",
+        ),
+        reg("      max-num-seqs: 2\n", '      max-num-seqs: "2\\u202e"\n'),
+    ),
+    Case(
         "image-ref-newline",
         BUILD,
         (
