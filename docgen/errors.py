@@ -17,6 +17,12 @@ from typing import TypeVar
 CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
+#: The ``CONTROL`` characters but newline and tab: what a printed message never holds raw,
+#: whatever a message quotes (a carriage return or a bidirectional override would
+#: rewrite what the terminal shows of the line).
+_UNPRINTED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
 def one_line(text: str) -> str:
     """``text`` with every ``CONTROL`` character written as its escape (``\\n``), for
     quoting an input's name in a message that must stay one line."""
@@ -55,7 +61,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
-        return f"{where}{self.severity}: {self.message}"
+        message = _UNPRINTED.sub(lambda m: repr(m[0])[1:-1], self.message)
+        return f"{where}{self.severity}: {message}"
 
 
 E = TypeVar("E", bound="DocgenError")

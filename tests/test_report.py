@@ -254,3 +254,11 @@ def test_a_file_of_the_tree_with_a_colon_in_its_name_is_a_file_in_a_finding(tmp_
     lines = [line.text for line in report.check_github(found, tmp_path)]
     assert lines[0] == "::error file=templates/a%3Ab.mdx.j2,line=1::template failed"
     assert lines[1] == "::error::HEAD:profiles.yaml:3:1: not a mapping"
+
+
+def test_a_printed_problem_never_holds_a_character_that_rewrites_its_line():
+    """Whatever a message quotes, a carriage return or a bidirectional override is
+    printed as its escape: raw, it would make the terminal show another line than the
+    one printed. Newlines and tabs of a message stay as they are."""
+    problem = Problem("got '4\u202e' and '\r--rm'\n\tsee above", Location("p.yaml", 3, 5))
+    assert str(problem) == "p.yaml:3:5: error: got '4\\u202e' and '\\r--rm'\n\tsee above"
