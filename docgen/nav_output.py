@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -27,15 +27,19 @@ _TITLE = re.compile(r'^title:\s*"?(.*?)"?\s*$', re.MULTILINE)
 
 
 def navigation_written(
-    project: Project, nav: Navigation, made: list[Output], outputs: list[Output]
+    project: Project,
+    nav: Navigation,
+    made: list[Output],
+    outputs: list[Output],
+    varying: Collection[str],
 ) -> Navigation:
     """List the per-profile pages ``made`` in the navigation's managed regions: the file
     joins the ``outputs`` (the author's, like a page with regions); return what it then
-    publishes."""
+    publishes. ``varying``: the pages whose text holds what only agent variants resolve."""
     from docgen.navigation import read
 
     pages = sorted(made, key=lambda o: o.path)
-    _refuse_agentless(project, nav, pages, outputs)
+    _refuse_agentless(project, nav, pages, outputs, varying)
     text = filled(project, nav, pages, {o.path for o in outputs})
     # The file is the author's: written back in the form it has (line ends, BOM).
     written = nav.form.written(text)
@@ -44,13 +48,18 @@ def navigation_written(
 
 
 def _refuse_agentless(
-    project: Project, nav: Navigation, pages: Sequence[Output], outputs: Sequence[Output]
+    project: Project,
+    nav: Navigation,
+    pages: Sequence[Output],
+    outputs: Sequence[Output],
+    varying: Collection[str],
 ) -> None:
     """A region in a variant no agent's variants are made for, while the pages it lists
-    vary per agent, is a located error: it would list them as they are, with what only
-    their variants resolve (a navigation variant is an agent's by its slug)."""
+    vary per agent (they have variants, or hold what only ``varying`` pages' variants
+    resolve: a navigation without variants makes none), is a located error: it would
+    list them as they are (a navigation variant is an agent's by its slug)."""
     made = {o.path for o in outputs if o.kind == "variant"}
-    varied = {o.origin for o in outputs if o.kind == "variant"}
+    varied = {o.origin for o in outputs if o.kind == "variant"} | set(varying)
     if not any(p.path in varied for p in pages):
         return
     for region in nav.regions:

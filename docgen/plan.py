@@ -88,7 +88,8 @@ def _planned(
     outputs = [r.page for r in done if r.page is not None]
     outputs += [variant for r in done for variant in r.variants]
     if nav is not None and nav.regions:
-        nav = navigation_written(project, nav, _per_profile_pages(units, done), outputs)
+        varying = {r.path for r in done if r.resolves}
+        nav = navigation_written(project, nav, _per_profile_pages(units, done), outputs, varying)
     outputs += _whole_registry(project, reg, exported)
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
@@ -217,6 +218,7 @@ class _Unit:
     reads: tuple[tuple[tuple[str, ...], str], ...] = ()  # what it read (see incremental)
     partials: tuple[tuple[Any, Any], ...] = ()  # the partials it rendered first (see _unit)
     included: tuple[Any, ...] = ()  # the keys of every partial it included
+    resolves: bool = False  # its text holds what only agent variants resolve
 
 
 def _each(done: _Unit, through: Callable[[Output], Output] | None) -> _Unit:
@@ -264,8 +266,11 @@ def _template_unit(
     if not job.path.endswith(".mdx"):
         return _Unit(job.path, page)
     edited = job.display
+    from docgen.render.variants import is_shared
+
     found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
-    return _Unit(job.path, page, found, True, audience)
+    resolves = is_shared(raw, reg.product.cli_token)
+    return _Unit(job.path, page, found, True, audience, resolves=resolves)
 
 
 def _page_unit(

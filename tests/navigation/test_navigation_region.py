@@ -233,3 +233,26 @@ def test_a_region_outside_every_variant_is_refused_when_its_pages_vary(make_proj
         "docs/index.yml:5:1: error: this region stands in no navigation variant"
     )
     assert made.snapshot() == before
+
+
+def test_a_navigation_without_variants_cannot_list_pages_that_only_variants_resolve(
+    make_project, run
+):
+    """Without navigation variants no agent's variants are made, so the pages holding the
+    CLI token have none, yet they vary per agent: listing them as they are would publish
+    the token. The build wrote that region, and only a fresh check refused it (a warm one
+    took the build's cache): both commands refuse it now, and change nothing."""
+    text = "navigation:\n  - section: Profiles\n    contents:\n      # docgen:begin profiles\n"
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": text + "      # docgen:end\n"},
+    )
+    before = made.snapshot()
+    for command in ("build", "check"):
+        outcome = run(made, command)
+        assert outcome.exit_code == 2, outcome.output
+        assert outcome.stderr.startswith(
+            "docs/index.yml:4:1: error: this region stands in no navigation variant"
+        ), outcome.stderr
+        assert made.snapshot() == before
