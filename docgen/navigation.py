@@ -29,6 +29,9 @@ from docgen.config import Project
 from docgen.errors import ConfigError, DocgenError, Location, Problem, decode, one_line
 from docgen.io.files import PageForm, all_crlf, as_lf_text
 from docgen.io.reads import Inside, read_input_bytes
+from docgen.nav_regions import NavRegion as NavRegion
+from docgen.nav_regions import outside_regions as outside_regions
+from docgen.nav_regions import regions
 
 #: A slug a navigation may give: one path segment of a route, nothing a link could break on.
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
@@ -60,18 +63,6 @@ class NavChangelog:
 
 
 @dataclass(frozen=True)
-class NavRegion:
-    """A managed region of the navigation file: the lines between ``# docgen:begin NAME``
-    and ``# docgen:end`` (1-based, exclusive), which docgen writes, in a variant's layout."""
-
-    name: str
-    variant: str  # the slug of the variant whose layout holds it ("" outside variants)
-    begin: int
-    end: int
-    indent: str
-
-
-@dataclass(frozen=True)
 class NavVariant:
     """One variant of the node with ``variants``: its slug and the pages its layout lists."""
 
@@ -80,6 +71,7 @@ class NavVariant:
     default: bool
     pages: tuple[NavPage, ...]
     where: Location
+    first: int = 0  # the line of its first key
 
     @property
     def line(self) -> int:
@@ -145,47 +137,8 @@ def read(text: str, path: str) -> Navigation:
     per text: a command reads its navigation in several places, and the result is
     immutable)."""
     nav = parse(located_yaml(text, path), path)
-    spans = [(v.line, v.slug) for v in nav.variants]
-    return replace(nav, regions=tuple(_regions(text, path, spans)), text=text)
-
-
-def outside_regions(text: str) -> str:
-    """``text`` without what its managed regions hold (what docgen writes there): what of
-    the navigation is the author's."""
-    kept, inside = [], False
-    for line in text.split("\n"):
-        if _END.fullmatch(line):
-            inside = False
-        if not inside:
-            kept.append(line)
-        if _BEGIN.fullmatch(line):
-            inside = True
-    return "\n".join(kept)
-
-
-_BEGIN = re.compile(r"([ \t]*)# docgen:begin ([a-z][a-z0-9-]*)[ \t]*")
-_END = re.compile(r"[ \t]*# docgen:end[ \t]*")
-
-
-def _regions(text: str, path: str, spans: list[tuple[int, str]]) -> Iterator[NavRegion]:
-    """The managed regions of ``text``, each with the variant whose layout holds it
-    (``spans``: each variant's first line and slug); a marker out of place is an error."""
-    begin: re.Match[str] | None = None
-    start = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        opened, closed = _BEGIN.fullmatch(line), _END.fullmatch(line)
-        if (opened and begin) or (closed and not begin):
-            word = "a region inside another" if opened else "'# docgen:end' without a begin"
-            raise ConfigError.at(Location(path, number, 1), f"{word}: close each region once")
-        if opened:
-            begin, start = opened, number
-        elif closed and begin is not None:
-            variant = next((slug for first, slug in reversed(spans) if first <= start), "")
-            yield NavRegion(begin[2], variant, start, number, begin[1])
-            begin = None
-    if begin is not None:
-        message = f"region '{begin[2]}' is not closed with '# docgen:end'"
-        raise ConfigError.at(Location(path, start, 1), message)
+    spans = [(v.first or v.line, v.slug) for v in nav.variants]
+    return replace(nav, regions=tuple(regions(text, path, spans)), text=text)
 
 
 def located_yaml(text: str, path: str) -> Any:
@@ -288,7 +241,7 @@ class _Reader:
     def variant_list(self, variants: Any, slugs: list[str]) -> Iterator[NavPage]:
         if not isinstance(variants, Sequence) or isinstance(variants, str):
             return
-        for variant in variants:
+        for index, variant in enumerate(variants):
             if not isinstance(variant, Mapping):
                 continue
             slug = self.given(variant) or slug_of(str(variant.get("title", "")))
@@ -297,8 +250,9 @@ class _Reader:
             self.current = ""
             where = located(variant, "slug" if "slug" in variant else "title", self.path)
             title = str(variant.get("title", ""))
+            first = located(variants, index, self.path).line or where.line
             self.variants.append(
-                NavVariant(slug, title, variant.get("default") is True, pages, where)
+                NavVariant(slug, title, variant.get("default") is True, pages, where, first)
             )
             yield from pages
 

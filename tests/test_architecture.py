@@ -18,7 +18,7 @@ LAYERS = [
     {"io"},
     {"vllm"},
     {"registry"},
-    {"navigation", "redirects"},
+    {"navigation", "nav_regions", "redirects"},
     {"render"},
     {"changelog"},
     {

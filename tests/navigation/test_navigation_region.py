@@ -256,3 +256,42 @@ def test_a_navigation_without_variants_cannot_list_pages_that_only_variants_reso
             "docs/index.yml:4:1: error: this region stands in no navigation variant"
         ), outcome.stderr
         assert made.snapshot() == before
+
+
+def test_a_region_after_the_last_variants_block_stands_in_no_variant():
+    """YAML reads the items written at a marker after the last variant's block, at the
+    level of the nodes around the variants, as no variant's: the region is no variant's
+    either (it was the last variant's)."""
+    from docgen.navigation import read
+
+    after = NAV + "  - section: All profiles\n    contents:\n      # docgen:begin profiles\n"
+    nav = read(after + "      # docgen:end\n", "docs/index.yml")
+    assert [(r.variant, r.begin) for r in nav.regions] == [("alpha", 10), ("beta", 17), ("", 23)]
+
+
+def test_a_region_belongs_to_its_variant_whatever_the_order_of_the_variants_keys():
+    """A variant whose slug comes after its layout still holds the region in its layout."""
+    from docgen.navigation import read
+
+    text = NAV.replace("        slug: beta\n", "").replace(
+        "                  # docgen:end\n", "                  # docgen:end\n        slug: beta\n"
+    )
+    nav = read(text, "docs/index.yml")
+    assert [(r.variant, r.begin) for r in nav.regions] == [("alpha", 10), ("beta", 16)]
+
+
+def test_a_region_after_every_variant_is_refused_when_its_pages_vary(make_project, run):
+    after = NAV + "  - section: All profiles\n    contents:\n      # docgen:begin profiles\n"
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": after + "      # docgen:end\n"},
+    )
+    before = made.snapshot()
+    for command in ("build", "check"):
+        outcome = run(made, command)
+        assert outcome.exit_code == 2, outcome.output
+        assert outcome.stderr.startswith(
+            "docs/index.yml:23:1: error: this region stands in no navigation variant"
+        ), outcome.stderr
+        assert made.snapshot() == before
