@@ -158,8 +158,8 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
     """Verify that every generated file matches the registry and that the changelog history
     is valid; write nothing (exit 1 on drift or a broken rule)."""
     from docgen import report
+    from docgen.changes import Report
     from docgen.errors import DocgenError
-    from docgen.sync import Report
     from docgen.verbs.build import check as check_verb
 
     try:

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from docgen.changes import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
 from docgen.errors import Location, Problem, one_line
-from docgen.sync import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
 from docgen.verbs.build import Built
 
 

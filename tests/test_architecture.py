@@ -32,6 +32,7 @@ LAYERS = [
         "inputs",
         "units",
         "plan",
+        "changes",
         "sync",
         "cache",
         "outputs_check",

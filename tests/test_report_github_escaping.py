@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from docgen import report
+from docgen.changes import CHANGED, NEW, Change, Report
 from docgen.plan import Output
-from docgen.sync import CHANGED, NEW, Change, Report
 
 FORGED_NAME = "docs/x\n::error file=README.md,line=1::FORGED\n.mdx"
 #: What docgen itself prints in github format: an annotation, a group and its end.

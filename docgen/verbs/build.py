@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docgen import parallel, stamps, sync
+from docgen.changes import DRIFTED, STALE, Report
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.io import files
@@ -23,7 +24,6 @@ from docgen.outputs import verified_on_disk
 from docgen.plan import Output, Plan, plan
 from docgen.provenance import registry_sources
 from docgen.registry.model import Registry, Source
-from docgen.sync import DRIFTED, Report
 from docgen.verbs import releases
 
 
@@ -154,7 +154,7 @@ def _refuse_lost_templates(project: Project, report: Report) -> None:
     cfg = project.config
     pages = [
         c.path
-        for c in report.of(sync.STALE)
+        for c in report.of(STALE)
         if c.path.startswith(f"{cfg.docs}/")
         and not c.path.startswith(f"{cfg.variants}/")
         and c.path.endswith((".mdx", ".md"))

@@ -15,12 +15,12 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
+from docgen.changes import DRIFTED
 from docgen.config import Config, Project, load_project
 from docgen.discovery import holds_project, nearest_project
 from docgen.errors import ConfigError, DocgenError, Location, Problem
 from docgen.io import files, writes
 from docgen.io.writes import Write
-from docgen.sync import DRIFTED
 
 #: Files whose presence means a project is already there (as does a ``pyproject.toml``
 #: with a ``[tool.docgen]`` table).

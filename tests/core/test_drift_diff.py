@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from docgen import drift_diff
+from docgen.changes import CHANGED, Change
 from docgen.drift_diff import LineDiff
 from docgen.plan import Output
-from docgen.sync import CHANGED, Change
 
 HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 LINES = st.lists(st.sampled_from(["a\n", "b\n", "c\n", "\n", "d"]), max_size=40)

@@ -172,7 +172,7 @@ def test_a_check_that_renders_beside_an_unusable_cache_holds_only_drifted_texts(
     renders every page, as a fresh clone does: what it finds on disk as it is stays a
     digest (so no process holds every page's text), and only a drifted file's text on
     disk is kept for its report."""
-    from docgen.sync import CHANGED, UNCHANGED
+    from docgen.changes import CHANGED, UNCHANGED
     from docgen.verbs.build import check
 
     (example.root / FOLDER).mkdir()

@@ -157,7 +157,8 @@ def test_an_output_known_only_by_its_digest_is_never_written_as_an_empty_file(
 ) -> None:
     """A plan output with neither its text nor a staged file cannot be written: the write
     stops (an internal error, also under ``python -O``) before touching anything."""
-    from docgen.sync import NEW, Change, Report, apply
+    from docgen.changes import NEW, Change, Report
+    from docgen.sync import apply
 
     project = load_project(make_project().root)
     page = Output("docs/x.mdx", "text\n", "t.j2").digest_only()

@@ -351,8 +351,8 @@ def test_every_command_and_option_says_what_it_does_in_plain_text():
 def test_drift_diff_shows_only_the_edited_lines_of_a_repetitive_page():
     """Generated pages repeat the same lines once per profile; the diff still pairs each
     edit with its own line and numbers its hunks from the right place."""
+    from docgen.changes import CHANGED, Change
     from docgen.plan import Output
-    from docgen.sync import CHANGED, Change
 
     def page(values: dict[int, str]) -> str:
         blocks = [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from docgen.changes import CHANGED, NEW, STALE, UNCHANGED
 from docgen.config import load_project
-from docgen.sync import CHANGED, NEW, STALE, UNCHANGED
 from docgen.verbs.build import build, check
 
 EDIT = ("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")

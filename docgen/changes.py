@@ -1,0 +1,130 @@
+"""What comparing a plan with the files on disk found: each file's status, why it fails
+``check``, and (``docgen.blame``) the registry entries behind it; ``docgen.sync``
+compares, ``docgen.report`` shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from docgen.errors import Problem
+from docgen.outputs import Output
+from docgen.registry.model import Source
+from docgen.stamps import Stamps, Stat
+
+if TYPE_CHECKING:
+    from docgen.drift_diff import LineDiff
+
+NEW, CHANGED, UNCHANGED, STALE = "new", "changed", "unchanged", "stale"
+#: The statuses of a file that is not as docgen would write it.
+DRIFTED = (NEW, CHANGED, STALE)
+#: Why a file that is not unchanged fails ``check``, in the words every report uses
+#: (``Change.why`` names the changelog entries instead where they are the cause).
+WHY = {
+    NEW: "missing: docgen would create it",
+    CHANGED: "out of date with the registry",
+    STALE: "stale: no template or registry entry produces it any more",
+}
+REGISTRY, CHANGELOG = "the registry", "the changelog entries"
+#: The kinds of file docgen writes, and so may find stale and prune.
+OWNABLE = (".mdx", ".md", ".json")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a report shows of a changed file (see ``Change.shown``)."""
+
+    line: int  # the first line that differs
+    diff: str
+    behind: list[Source]
+
+
+@dataclass(frozen=True)
+class Change:
+    """What would happen to one path: new, changed, unchanged or stale."""
+
+    path: str
+    status: str
+    output: Output | None = None
+    old: str | None = None
+    #: Registry values removed since the text on disk was built (located in the older
+    #: registry), which a pure removal's drift is blamed on.
+    gone: tuple[Source, ...] = ()
+    #: The (key path, text) of every value of that older registry: a value it holds
+    #: unchanged cannot be behind the drift.
+    kept: frozenset[tuple[Any, str]] = frozenset()
+
+    def shown(self, name: str | None = None) -> Shown:
+        """What a report shows of this changed file: where it first differs, a unified
+        diff from the file on disk to the planned text (its headers name the file ``name``;
+        default: its path; a report may pass the path escaped; see ``docgen.drift_diff``)
+        and the entries behind it (see ``behind``). Both texts are split into lines once,
+        and let go after: a report holds every change, some of them whole large pages."""
+        from docgen.drift_diff import LineDiff
+
+        lines = LineDiff(self.old or "", self.output.text if self.output else "")
+        return Shown(lines.first_line, lines.unified(name or self.path), self._behind(lines))
+
+    def behind(self) -> list[Source]:
+        """The registry entries (or changelog entries) whose text appears in the lines
+        that differ."""
+        return self._behind(None)
+
+    def _behind(self, lines: LineDiff | None) -> list[Source]:
+        if self.output is None or self.old is None:
+            return []
+        from docgen.blame import attribute
+
+        return attribute(self.old, self.output, self.gone, self.kept, lines)
+
+    @property
+    def cause(self) -> str:
+        """What the drift comes from: the registry, or the changelog entries."""
+        if self.output is None or self.output.basis != "changelog":
+            return REGISTRY
+        return CHANGELOG if self.status != CHANGED or self.behind() else REGISTRY
+
+    @property
+    def why(self) -> str:
+        """Why this file fails ``check``, naming its real cause."""
+        if self.status == CHANGED:
+            return f"out of date with {self.cause}"
+        return WHY[self.status]
+
+    @property
+    def behind_label(self) -> str:
+        """How a report introduces each of ``behind()``: "registry entry" or "changelog entry"."""
+        changelog = self.output is not None and self.output.basis == "changelog"
+        return "changelog entry" if changelog else "registry entry"
+
+
+def causes(changes: list[Change]) -> str:
+    """``the registry``, ``the changelog entries`` or both, for a summary line."""
+    found = {c.cause for c in changes}
+    return " and ".join(c for c in (REGISTRY, CHANGELOG) if c in found) or REGISTRY
+
+
+@dataclass
+class Report:
+    changes: list[Change] = field(default_factory=list)
+    #: Broken rules found by check beyond drift (changelog history, the changelog gate).
+    findings: list[Problem] = field(default_factory=list)
+    #: The planned build products left out of the comparison (setting ``build_products``).
+    not_compared: list[str] = field(default_factory=list)
+    #: Each output found holding its text: its digest and its file's stat before the read.
+    held: dict[str, tuple[str, Stat]] = field(default_factory=dict)
+    #: How many of them the stamps already held as they are (the rest are news to them).
+    known: int = 0
+
+    def hold(self, path: str, digest: str, stat: Stat, known: Stamps | None) -> None:
+        """Note that the file at ``path`` (of ``stat``) holds the text of ``digest``."""
+        self.held[path] = entry = (digest, stat)
+        self.known += known is not None and known.entries.get(path) == entry
+
+    def of(self, *statuses: str) -> list[Change]:
+        return [c for c in self.changes if c.status in statuses]
+
+    @property
+    def in_sync(self) -> bool:
+        return not self.of(NEW, CHANGED, STALE) and not self.findings
