@@ -47,6 +47,7 @@ from docgen.render.limits import BoundedEnvironment
 from docgen.render.partials import KeptSources, Partials, RecordingEnvironment
 from docgen.render.prose import describe, enabled_features, feature, settings_sentences
 from docgen.render.reads import (
+    Missing,
     Section,
     SectionList,
     note,
@@ -132,7 +133,7 @@ class Renderer:
         environment = RecordingEnvironment if recording else BoundedEnvironment
         self.env = environment(
             loader=loader,
-            undefined=jinja2.StrictUndefined,
+            undefined=Missing,
             keep_trailing_newline=True,
             auto_reload=False,  # a renderer lives for one plan: no stat per include
             trim_blocks=True,

@@ -7,13 +7,19 @@ safe, so registry text can never become markup, JSX or an expression.
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import jinja2
 from markupsafe import Markup
 
 from docgen.registry.storage import StorageEstimate
 from docgen.render import mdx
 from docgen.render.tables import gb
+
+#: What ``{{ value }}`` prints as it is: text, numbers and dates (undefined values raise).
+_PRINTABLE = (str, int, float, datetime.date, jinja2.Undefined)
 
 
 def finalize(value: Any) -> Any:
@@ -21,7 +27,28 @@ def finalize(value: Any) -> Any:
         return value
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is not None and not isinstance(value, _PRINTABLE):
+        raise ValueError(_unprintable(value))
     return mdx.escape_prose("" if value is None else str(value))
+
+
+def _unprintable(value: Any) -> str:
+    """Why ``{{ value }}`` cannot print a value that is no text: Python's own text for it
+    would land in the page."""
+    if isinstance(value, (list, tuple, set, frozenset, Sequence)):
+        return (
+            "{{ }} printed a list, which a page cannot show as it is: print its items in a "
+            "loop, or join them (| join(', '))"
+        )
+    if isinstance(value, Mapping):
+        return (
+            "{{ }} printed a mapping, which a page cannot show as it is: print one of its "
+            "entries, or loop over them"
+        )
+    return (
+        f"{{{{ }}}} printed a {type(value).__name__} object, which a page cannot show as it "
+        "is: print one of its fields"
+    )
 
 
 def _safe(text: str) -> Markup:

@@ -20,6 +20,9 @@ from contextlib import contextmanager
 from functools import wraps
 from typing import Any
 
+import jinja2
+
+from docgen.errors import did_you_mean, one_line
 from docgen.registry.model import Agent, Host, Image, Launcher, Model, Product, Profile, Registry
 from docgen.registry.parts import DERIVED, EVERYTHING, Part
 from docgen.render.limits import BoundedEnvironment
@@ -120,6 +123,12 @@ class Section(Mapping[str, Any]):
         note((self._name,))
         return len(self._items)
 
+    def missing(self, key: object) -> str:
+        """Why ``key`` finds no entry, with the closest entry's key."""
+        return f"{self._name} has no entry '{one_line(str(key))}'" + did_you_mean(
+            str(key), self._items
+        )
+
 
 class SectionList(Sequence[Any]):
     """A listed section (``profiles``, ``agents``): any use of it records the section."""
@@ -138,6 +147,26 @@ class SectionList(Sequence[Any]):
     def __len__(self) -> int:
         note((self._name,))
         return len(self._items)
+
+    def missing(self, index: object) -> str:
+        """Why ``index`` finds nothing in the list."""
+        if isinstance(index, int):
+            return f"{self._name} has no element {index}: it holds {len(self._items)}"
+        return f"{self._name} is a list: it has no '{one_line(str(index))}'"
+
+
+class Missing(jinja2.StrictUndefined):
+    """Jinja's strict undefined value, whose message names what a registry section lacks
+    as that section's (``hosts has no entry 'dgx'``), not as an object of docgen's."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        found = self._undefined_obj
+        if not self._undefined_hint and isinstance(found, (Section, SectionList)):
+            return found.missing(self._undefined_name)
+        return str(super()._undefined_message)
 
 
 def reading(

@@ -53,6 +53,51 @@ TEMPLATES = [
         templates=template("---\ntitle: x\n---\n\n{{ product.nmae }}\n"),
     ),
     Case(
+        "template-missing-host",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: hosts has no entry 'bx'; did you "
+            "mean 'box'?",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ hosts['bx'].name }}\n"),
+    ),
+    Case(
+        "template-profile-past-the-last",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: profiles has no element 5: it "
+            "holds 1",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ serve_command(profiles[5]) }}\n"),
+    ),
+    Case(
+        "template-prints-a-helpers-object",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: {{ }} printed a Description "
+            "object, which a page cannot show as it is: print one of its fields",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ describe(profiles[0]) }}\n"),
+    ),
+    Case(
+        "template-prints-a-list",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: {{ }} printed a list, which a "
+            "page cannot show as it is: print its items in a loop, or join them (| join(', '))",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ enabled_features(profiles[0]) }}\n"),
+    ),
+    Case(
+        "template-prints-a-mapping",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: {{ }} printed a mapping, which a "
+            "page cannot show as it is: print one of its entries, or loop over them",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ hosts }}\n"),
+    ),
+    Case(
         "template-unknown-filter",
         BUILD,
         ("templates/models.mdx.j2:5: error: template syntax: No filter named 'shout'.",),
