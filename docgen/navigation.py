@@ -32,6 +32,7 @@ from docgen.io.reads import Inside, read_input_bytes
 from docgen.nav_regions import NavRegion as NavRegion
 from docgen.nav_regions import outside_regions as outside_regions
 from docgen.nav_regions import regions
+from docgen.registry.yaml_errors import refuse_foreign_breaks
 
 #: A slug a navigation may give: one path segment of a route, nothing a link could break on.
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
@@ -125,6 +126,7 @@ def load(project: Project) -> Navigation | None:
         return None
     raw = read_input_bytes(path, Inside(project.root), "navigation", display=rel)
     text = decode(raw, rel, "navigation", ConfigError)  # without a leading BOM
+    refuse_foreign_breaks(as_lf_text(text), rel, ConfigError)
     # A Windows checkout's CRLF line ends hold the same navigation (and its regions); the
     # file is written back in the form it has.
     form = PageForm(all_crlf(text), raw.startswith(codecs.BOM_UTF8))

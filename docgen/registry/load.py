@@ -20,6 +20,7 @@ from docgen.registry.fastyaml import load_fast
 from docgen.registry.model import Registry
 from docgen.registry.rules import Checker
 from docgen.registry.source import Document, load_text
+from docgen.registry.yaml_errors import refuse_foreign_breaks
 
 #: Largest registry file docgen reads (bounded time and memory on hostile input).
 MAX_BYTES = files.MAX_BYTES
@@ -134,6 +135,7 @@ def checked(text: str, name: str, start_rules: bool = True) -> Iterator[Registry
 
 
 def _document(text: str, name: str) -> Document:
+    refuse_foreign_breaks(text, name)
     doc = load_fast(text, name) or load_text(text, name)
     if not isinstance(doc.data, dict):
         raise RegistryError.at(

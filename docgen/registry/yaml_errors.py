@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from docgen.errors import Location, Problem
+from docgen.errors import DocgenError, Location, Problem, RegistryError
 
 
 def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
@@ -165,3 +165,30 @@ def _first_definition(text: str, mapping_mark: Any, key: str) -> int | None:
         else:
             todo.extend(child for child in children if isinstance(child, Node))
     return None
+
+
+#: What YAML reads as a line break where docgen, editors and git see none: a carriage
+#: return alone, NEXT LINE, LINE SEPARATOR and PARAGRAPH SEPARATOR.
+_FOREIGN_BREAK = re.compile("\r(?!\n)|[\x85\u2028\u2029]")
+_BREAK_NAMES = {
+    "\r": "a carriage return without a newline after it",
+    "\x85": "U+0085 (NEXT LINE)",
+    "\u2028": "U+2028 (LINE SEPARATOR)",
+    "\u2029": "U+2029 (PARAGRAPH SEPARATOR)",
+}
+
+
+def refuse_foreign_breaks(text: str, path: str, error: type[DocgenError] = RegistryError) -> None:
+    """A located ``error`` at the first character YAML would read as a line break that
+    ends no line of ``text`` (every line and column after it would be miscounted)."""
+    found = _FOREIGN_BREAK.search(text)
+    if found is None:
+        return
+    at = found.start()
+    line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    raise error.at(
+        Location(path, line, col),
+        f"{_BREAK_NAMES[found[0]]}, which YAML reads as a line break and editors do not: "
+        "end lines with a newline, and write such a character in a double-quoted string "
+        "as its escape",
+    )

@@ -178,6 +178,16 @@ NAMES = [
         reg("      max-num-seqs: 2\n", '      max-num-seqs: "2\\u202e"\n'),
     ),
     Case(
+        "registry-line-separator-in-a-comment",
+        BUILD,
+        (
+            "profiles.yaml:11:15: error: U+2028 (LINE SEPARATOR), which YAML reads as a line "
+            "break and editors do not: end lines with a newline, and write such a character in "
+            "a double-quoted string as its escape",
+        ),
+        reg("agents:\n", "agents:  # one\u2028two\n"),
+    ),
+    Case(
         "image-ref-newline",
         BUILD,
         (

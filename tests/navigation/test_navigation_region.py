@@ -295,3 +295,22 @@ def test_a_region_after_every_variant_is_refused_when_its_pages_vary(make_projec
             "docs/index.yml:23:1: error: this region stands in no navigation variant"
         ), outcome.stderr
         assert made.snapshot() == before
+
+
+@pytest.mark.parametrize("odd", ["\r", "\u2028", "\x85"])
+def test_a_line_break_only_yaml_sees_is_refused_where_it_stands(make_project, run, odd):
+    """YAML reads a lone carriage return, NEXT LINE or LINE SEPARATOR as a line break,
+    where docgen, editors and git see none: every variant's line was miscounted, its
+    region given to another agent (and the build crashed on some files)."""
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": NAV.replace("# Our navigation.", f"# Our{odd}navigation.")},
+    )
+    before = made.snapshot()
+    for command in ("build", "check"):
+        outcome = run(made, command)
+        assert outcome.exit_code == 2, outcome.output
+        assert outcome.stderr.startswith("docs/index.yml:1:6: error: "), outcome.stderr
+        assert "which YAML reads as a line break and editors do not" in outcome.stderr
+        assert made.snapshot() == before
