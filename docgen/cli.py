@@ -7,7 +7,6 @@ docgen (one line; ``--traceback`` prints the traceback too); 130 interrupted.
 
 from __future__ import annotations
 
-import codecs
 import datetime
 import json
 import os
@@ -25,6 +24,7 @@ from docgen.terminal import (
     State,
     flag_setter,
     guarded,
+    json_text,
     notify,
     progress_bar,
     show_problems,
@@ -226,7 +226,7 @@ def serve_command(
     command = effective_command(state.project(), profile, override_name, extra_args_json)
     if fmt == "json":
         shape = {"before": [list(s) for s in command.steps], "env": dict(command.env)}
-        click.echo(json.dumps({**shape, "argv": command.argv}, ensure_ascii=_ascii_out()))
+        click.echo(json_text({**shape, "argv": command.argv}))
     else:
         click.echo(command.shell(multiline=False))
 
@@ -263,7 +263,7 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
     _registry, changes = changes_since(project, since, state.given_file(since_file))
     if fmt == "json":
         payload = {"version": 1, "changes": [c.as_json() for c in changes]}
-        click.echo(json.dumps(payload, indent=2, ensure_ascii=_ascii_out()))
+        click.echo(json_text(payload, indent=2))
         return
     for change in changes:
         click.echo(str(change))
@@ -333,13 +333,6 @@ def init(state: State, directory: Path | None) -> None:
     shown = str(target) if shown.startswith("..") else shown
     go = "" if shown == "." else f"cd {shlex.quote(shown)} && "
     state.say(f"next: {go}docgen check && mkdocs serve")
-
-
-def _ascii_out() -> bool:
-    """Whether JSON must escape every character beyond ASCII: standard output's encoding
-    cannot write them all (a latin-1 console), and a ``\\U`` escape is no JSON."""
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    return codecs.lookup(encoding).name not in ("utf-8", "utf-16", "utf-32")
 
 
 def main(args: list[str] | None = None) -> None:

@@ -23,6 +23,22 @@ CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]
 _UNPRINTED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
+def printable(text: str) -> str:
+    """``text`` with every ``CONTROL`` character but newline and tab written as its escape
+    (``\\u202e``): what docgen prints of an input's text, a message or a diff."""
+    return _UNPRINTED.sub(lambda m: repr(m[0])[1:-1], text)
+
+
+#: What JSON leaves raw that a terminal acts on: DEL, C1 and the bidirectional controls.
+_JSON_UNPRINTED = re.compile("[\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable_json(text: str) -> str:
+    """JSON ``text`` with what it leaves raw that a terminal acts on written as ``\\uXXXX``
+    escapes (JSON already escapes the other control characters): the same data."""
+    return _JSON_UNPRINTED.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
 def one_line(text: str) -> str:
     """``text`` with every ``CONTROL`` character written as its escape (``\\n``), for
     quoting an input's name in a message that must stay one line."""
@@ -61,8 +77,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
-        message = _UNPRINTED.sub(lambda m: repr(m[0])[1:-1], self.message)
-        return f"{where}{self.severity}: {message}"
+        return f"{where}{self.severity}: {printable(self.message)}"
 
 
 E = TypeVar("E", bound="DocgenError")

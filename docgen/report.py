@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from docgen.changes import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
-from docgen.errors import Location, Problem, one_line
+from docgen.errors import Location, Problem, one_line, printable
 from docgen.verbs.build import Built
 
 
@@ -95,7 +95,7 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
         where = f"{one_line(change.path)}:{shown.line if shown else 1}:1"
         lines.append(Line(f"{where}: error: {change.why}"))
         if shown is not None:
-            lines += [Line(text, "diff") for text in shown.diff.splitlines()]
+            lines += [Line(printable(text), "diff") for text in shown.diff.splitlines()]
             lines += [Line(f"  {change.behind_label} behind it: {s}") for s in shown.behind]
     if verbose:
         lines += [Line(f"{one_line(c.path)}: in sync", "info") for c in report.of(UNCHANGED)]
@@ -195,7 +195,7 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
         lines.append(annotation(f"{summary}{causes(drifted)}; run docgen build", level="notice"))
     for escaped, diff in diffs:
         lines.append(Line(f"::group::{escaped}"))
-        lines += [Line(_inert(text)) for text in diff.splitlines()]
+        lines += [Line(_inert(printable(text))) for text in diff.splitlines()]
         lines.append(Line("::endgroup::"))
     if report.in_sync:  # the log says so; an annotation would only add noise to the run
         lines.append(Line(matching(len(report.changes)), "info"))
@@ -266,9 +266,10 @@ def annotation(
 
 def _escape_data(text: str) -> str:
     """A workflow command's message: ``%``, CR and LF escaped as GitHub reads them (a lone
-    surrogate, which no UTF-8 output can carry, as its ``\\udXXX`` escape)."""
+    surrogate, which no UTF-8 output can carry, as its ``\\udXXX`` escape, and every other
+    control or bidirectional character as its escape, see ``printable``)."""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 #: Where the runner finds a workflow command in a line: ``::`` after leading whitespace

@@ -196,3 +196,17 @@ def flag_setter(name: str) -> Callable[[click.Context, click.Parameter, bool], N
 
 #: ``-v`` help of a command that has nothing more to say.
 NOTHING_MORE = "Accepted as everywhere; this command has nothing more to print."
+
+
+def json_text(value: Any, indent: int | None = None) -> str:
+    """``value`` as JSON this console shows as it is: characters beyond ASCII escaped where
+    it cannot write them all (a latin-1 console; a ``\\U`` escape is no JSON), and never a
+    raw control or bidirectional character (see ``printable_json``)."""
+    import codecs
+    import json
+
+    from docgen.errors import printable_json
+
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    utf = codecs.lookup(encoding).name in ("utf-8", "utf-16", "utf-32")
+    return printable_json(json.dumps(value, indent=indent, ensure_ascii=not utf))

@@ -262,3 +262,17 @@ def test_a_printed_problem_never_holds_a_character_that_rewrites_its_line():
     one printed. Newlines and tabs of a message stay as they are."""
     problem = Problem("got '4\u202e' and '\r--rm'\n\tsee above", Location("p.yaml", 3, 5))
     assert str(problem) == "p.yaml:3:5: error: got '4\\u202e' and '\\r--rm'\n\tsee above"
+
+
+def test_json_for_the_console_escapes_what_a_terminal_acts_on_and_keeps_the_data():
+    """``diff`` and ``serve-command`` print JSON beyond ASCII on a UTF-8 console: JSON
+    escapes C0 controls, but leaves DEL, C1 and the bidirectional controls raw."""
+    import json
+
+    from docgen.terminal import json_text
+
+    value = {"label": "Qwen \u202eR \u2066x \x9b31m \x7f \x1b é"}
+    printed = json_text(value, indent=2)
+    assert json.loads(printed) == value
+    assert not any(c in printed for c in "\u202e\u2066\x9b\x7f\x1b")
+    assert "é" in printed or "\\u00e9" in printed

@@ -11,6 +11,7 @@ import re
 
 from docgen import report
 from docgen.changes import CHANGED, NEW, Change, Report
+from docgen.errors import Location, Problem
 from docgen.plan import Output
 
 FORGED_NAME = "docs/x\n::error file=README.md,line=1::FORGED\n.mdx"
@@ -18,6 +19,8 @@ FORGED_NAME = "docs/x\n::error file=README.md,line=1::FORGED\n.mdx"
 OURS = re.compile(r"::(?:error|notice)(?: [^:]*)?::|::group::|::endgroup::$")
 #: Where the runner finds a workflow command in a line (see actions/runner ActionCommand).
 COMMAND = re.compile(r"^\s*::|##\[")
+#: What a terminal acts on: every control character but newline and tab, and bidi controls.
+UNPRINTED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def commands(lines: list[report.Line]) -> list[str]:
@@ -74,3 +77,18 @@ def test_the_ordinary_diff_is_printed_as_it_was():
         "+Line 2.",
         "::endgroup::",
     ]
+
+
+def test_no_report_line_carries_a_raw_control_or_bidirectional_character():
+    """Registry text reaches pages, and so their diffs and the messages about them: an
+    override, an escape sequence or a backspace is printed as its escape, in the github
+    format as in the text format (which a terminal would otherwise act on)."""
+    raw = "Q \b\x1bc \x9b31m \a \u202eR \u2066x"
+    drift = Report([change("docs/p.mdx", f"Label {raw}.\n", "Label.\n")])
+    drift.findings.append(Problem(f"invalid value '{raw}'", Location("profiles.yaml", 3, 5)))
+    for lines in (report.check_github(drift), report.check_text(drift, verbose=False)):
+        printed = "\n".join(line.text for line in lines)
+        assert not re.search(
+            "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]", printed
+        )
+        assert "\\u202eR" in printed and "\\x1bc" in printed
