@@ -67,7 +67,8 @@ def test_runaway_operation_ends_fast_as_a_located_error(make_project, run, monke
 
 def test_ordinary_arithmetic_and_padding_still_work(make_project, run):
     body = (
-        "{{ 2 ** 64 }} {{ '=' * 3 }} {{ ([1] * 2) | join(',') }} {{ '%05d' % 3 }} {{ 'a'|center(5) }}|"
+        "{{ 2 ** 64 }} {{ '=' * 3 }} {{ ([1] * 2) | join(',') }} {{ '%05d' % 3 }} "
+        "{{ 'a'|center(5) }}|"
         "{{ '{:>4}'.format(1) }}|{{ 'x'.ljust(3) }}|{{ '%3d'|format(1) }}|{{ 7 % 3 }}"
         "|{{ range(10, 0, -3)|list|join(',') }}"
     )
