@@ -1,10 +1,10 @@
 """The managed regions of a navigation's text, ``# docgen:begin NAME`` to ``# docgen:end``,
-and the variant whose layout holds each.
+and how to ask YAML where the items docgen writes in each would stand.
 
-A region stands in a variant's layout when YAML would read the items docgen writes there
-as that variant's: its markers (whose indentation the items take) lie within the
-variant's block, and are indented at least as deep as the variant's keys. A region after
-the last variant's block, at the level of the nodes around the variants, stands in none.
+Which variant's layout holds a region is what YAML makes of the items docgen writes
+there, whatever the layout's style: ``probed`` puts one probe page first in every region,
+and the navigation read from that text lists each probe under the variant that holds its
+region, outside every variant, or nowhere (inside a block scalar, say).
 """
 
 from __future__ import annotations
@@ -30,8 +30,6 @@ class NavRegion:
 
 _BEGIN = re.compile(r"([ \t]*)# docgen:begin ([a-z][a-z0-9-]*)[ \t]*")
 _END = re.compile(r"[ \t]*# docgen:end[ \t]*")
-#: What opens a line before a key: its indentation and the dashes of the list items.
-_KEY_START = re.compile(r"[ \t]*(?:-[ \t]+)*")
 
 
 def outside_regions(text: str) -> str:
@@ -48,15 +46,12 @@ def outside_regions(text: str) -> str:
     return "\n".join(kept)
 
 
-def regions(text: str, path: str, variants: Sequence[tuple[int, str]]) -> Iterator[NavRegion]:
-    """The managed regions of ``text``, each with the variant whose layout holds it
-    (``variants``: each variant's first line and slug); a marker out of place is an
-    error."""
-    lines = text.split("\n")
-    blocks = [(*_block(lines, line), slug) for line, slug in variants]
+def regions(text: str, path: str) -> Iterator[NavRegion]:
+    """The managed regions of ``text`` (each variant's still unknown: ""); a marker out of
+    place is an error."""
     begin: re.Match[str] | None = None
     start = 0
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
         opened, closed = _BEGIN.fullmatch(line), _END.fullmatch(line)
         if (opened and begin) or (closed and not begin):
             word = "a region inside another" if opened else "'# docgen:end' without a begin"
@@ -64,33 +59,24 @@ def regions(text: str, path: str, variants: Sequence[tuple[int, str]]) -> Iterat
         if opened:
             begin, start = opened, number
         elif closed and begin is not None:
-            owner = _owner(blocks, start, len(begin[1]))
-            yield NavRegion(begin[2], owner, start, number, begin[1])
+            yield NavRegion(begin[2], "", start, number, begin[1])
             begin = None
     if begin is not None:
         message = f"region '{begin[2]}' is not closed with '# docgen:end'"
         raise ConfigError.at(Location(path, start, 1), message)
 
 
-def _block(lines: list[str], first: int) -> tuple[int, int, int]:
-    """The block of the variant that starts on line ``first``: that line, the line that
-    ends it (the first line after it, not blank nor a comment, indented less than the
-    variant's keys; past the last line when none) and the column of its keys."""
-    keys = len(_KEY_START.match(lines[first - 1])[0])  # type: ignore[index]
-    for number in range(first + 1, len(lines) + 1):
-        text = lines[number - 1]
-        content = text.lstrip(" \t")
-        if content and not content.startswith("#") and len(text) - len(content) < keys:
-            return first, number, keys
-    return first, len(lines) + 1, keys
+def probe(index: int) -> str:
+    """The file name of the probe page of the region at ``index``."""
+    return f"docgen-probe-{index}.mdx"
 
 
-def _owner(blocks: list[tuple[int, int, int, str]], start: int, indent: int) -> str:
-    """The slug of the variant whose block holds a region opened on line ``start`` by a
-    marker indented ``indent`` deep (as deep as its keys at least), or ""."""
-    held = [
-        (first, slug)
-        for first, end, keys, slug in blocks
-        if first <= start < end and indent >= keys
-    ]
-    return max(held)[1] if held else ""
+def probed(text: str, found: Sequence[NavRegion]) -> str:
+    """``text`` with a probe page (see ``probe``) first in each region ``found``, written
+    as docgen writes the region's pages."""
+    lines = text.split("\n")
+    for index, region in reversed(list(enumerate(found))):
+        pad = region.indent
+        entry = [f'{pad}- page: "docgen probe {index}"', f"{pad}  path: {probe(index)}"]
+        lines[region.begin : region.begin] = entry
+    return "\n".join(lines)

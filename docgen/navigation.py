@@ -31,7 +31,7 @@ from docgen.io.files import PageForm, all_crlf, as_lf_text
 from docgen.io.reads import Inside, read_input_bytes
 from docgen.nav_regions import NavRegion as NavRegion
 from docgen.nav_regions import outside_regions as outside_regions
-from docgen.nav_regions import regions
+from docgen.nav_regions import probe, probed, regions
 from docgen.registry.yaml_errors import refuse_foreign_breaks
 
 #: A slug a navigation may give: one path segment of a route, nothing a link could break on.
@@ -72,7 +72,6 @@ class NavVariant:
     default: bool
     pages: tuple[NavPage, ...]
     where: Location
-    first: int = 0  # the line of its first key
 
     @property
     def line(self) -> int:
@@ -139,8 +138,45 @@ def read(text: str, path: str) -> Navigation:
     per text: a command reads its navigation in several places, and the result is
     immutable)."""
     nav = parse(located_yaml(text, path), path)
-    spans = [(v.first or v.line, v.slug) for v in nav.variants]
-    return replace(nav, regions=tuple(regions(text, path, spans)), text=text)
+    return replace(nav, regions=_owned(text, path, list(regions(text, path))), text=text)
+
+
+def _owned(text: str, path: str, found: list[NavRegion]) -> tuple[NavRegion, ...]:
+    """Each region with the slug of the variant whose layout YAML reads its items in (""
+    outside every variant), asked of the navigation with a probe page in each region (see
+    ``nav_regions``); a region whose items YAML would not read as pages is an error."""
+    if not found:
+        return ()
+    try:
+        probing = parse(located_yaml(probed(text, found), path), path)
+    except ConfigError:
+        probing = None  # some region's items break the file: each is asked alone below
+    owned = []
+    for index, region in enumerate(found):
+        asked, which = (probing, index) if probing else (_probed_alone(text, path, region), 0)
+        if asked is None or not any(_probes(page, which) for page in asked.pages):
+            raise ConfigError.at(
+                Location(path, region.begin, 1),
+                "the pages docgen writes in this region would not be read as navigation "
+                "pages (the markers stand in a text block, a flow list or a mapping): put "
+                "them in a list of a layout's or a section's contents",
+            )
+        held = [v.slug for v in asked.variants if any(_probes(p, which) for p in v.pages)]
+        owned.append(replace(region, variant=held[0] if held else ""))
+    return tuple(owned)
+
+
+def _probed_alone(text: str, path: str, region: NavRegion) -> Navigation | None:
+    """The navigation with a probe in ``region`` alone (as probe 0), or None when YAML
+    cannot read it then."""
+    try:
+        return parse(located_yaml(probed(text, [region]), path), path)
+    except ConfigError:
+        return None
+
+
+def _probes(page: NavPage, index: int) -> bool:
+    return posixpath.basename(page.path) == probe(index)
 
 
 def located_yaml(text: str, path: str) -> Any:
@@ -243,7 +279,7 @@ class _Reader:
     def variant_list(self, variants: Any, slugs: list[str]) -> Iterator[NavPage]:
         if not isinstance(variants, Sequence) or isinstance(variants, str):
             return
-        for index, variant in enumerate(variants):
+        for variant in variants:
             if not isinstance(variant, Mapping):
                 continue
             slug = self.given(variant) or slug_of(str(variant.get("title", "")))
@@ -252,9 +288,8 @@ class _Reader:
             self.current = ""
             where = located(variant, "slug" if "slug" in variant else "title", self.path)
             title = str(variant.get("title", ""))
-            first = located(variants, index, self.path).line or where.line
             self.variants.append(
-                NavVariant(slug, title, variant.get("default") is True, pages, where, first)
+                NavVariant(slug, title, variant.get("default") is True, pages, where)
             )
             yield from pages
 

@@ -314,3 +314,45 @@ def test_a_line_break_only_yaml_sees_is_refused_where_it_stands(make_project, ru
         assert outcome.stderr.startswith("docs/index.yml:1:6: error: "), outcome.stderr
         assert "which YAML reads as a line break and editors do not" in outcome.stderr
         assert made.snapshot() == before
+
+
+def test_a_region_belongs_where_yaml_reads_its_items_whatever_the_layout():
+    """Variants written in flow style, and a value whose text goes on at column 0, give
+    each region to the variant YAML reads its items in (an indentation rule did not)."""
+    from docgen.navigation import read
+
+    flow = (
+        "navigation:\n  - tab: guide\n    variants: [{title: Alpha, slug: alpha}, "
+        "{title: Beta, slug: beta}]\n    layout:\n      - section: Profiles\n"
+        "        contents:\n          # docgen:begin profiles\n          # docgen:end\n"
+    )
+    assert [(r.variant, r.begin) for r in read(flow, "docs/index.yml").regions] == [("", 7)]
+    continued = NAV.replace(
+        "        slug: beta\n", '        slug: beta\n        note: "two\nlines"\n'
+    )
+    owners = [r.variant for r in read(continued, "docs/index.yml").regions]
+    assert owners == ["alpha", "beta"]
+
+
+def test_a_region_whose_items_yaml_would_not_read_as_pages_is_refused(make_project, run):
+    """Markers inside a block scalar are text: the pages docgen wrote there were published
+    nowhere, while build and check passed."""
+    text = NAV.replace(
+        "      - title: Beta\n",
+        "      - title: Beta\n        subtitle: |\n          Guide\n"
+        "          # docgen:begin profiles\n          # docgen:end\n",
+    )
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": text},
+    )
+    before = made.snapshot()
+    for command in ("build", "check"):
+        outcome = run(made, command)
+        assert outcome.exit_code == 2, outcome.output
+        assert outcome.stderr.startswith(
+            "docs/index.yml:15:1: error: the pages docgen writes in this region would not be "
+            "read as navigation pages"
+        ), outcome.stderr
+        assert made.snapshot() == before
