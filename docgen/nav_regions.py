@@ -9,9 +9,11 @@ region, outside every variant, or nowhere (inside a block scalar, say).
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from docgen.errors import ConfigError, Location
 
@@ -80,3 +82,45 @@ def probed(text: str, found: Sequence[NavRegion]) -> str:
         entry = [f'{pad}- page: "docgen probe {index}"', f"{pad}  path: {probe(index)}"]
         lines[region.begin : region.begin] = entry
     return "\n".join(lines)
+
+
+def owned(
+    text: str, path: str, found: list[NavRegion], parsed: Callable[[str], Any]
+) -> tuple[NavRegion, ...]:
+    """Each region ``found`` in ``text`` with the slug of the variant whose layout YAML
+    reads its items in ("" outside every variant), asked of ``parsed`` (the navigation
+    read from a text, or a ConfigError) with a probe page in each region; a region whose
+    items YAML would not read as pages is an error."""
+    if not found:
+        return ()
+    try:
+        probing = parsed(probed(text, found))
+    except ConfigError:
+        probing = None  # some region's items break the file: each is asked alone below
+    held = []
+    for index, region in enumerate(found):
+        asked, which = (probing, index) if probing else (_probed_alone(text, region, parsed), 0)
+        if asked is None or not any(_probes(page, which) for page in asked.pages):
+            raise ConfigError.at(
+                Location(path, region.begin, 1),
+                "the pages docgen writes in this region would not be read as navigation "
+                "pages (the markers stand in a text block, a flow list or a mapping): put "
+                "them in a list of a layout's or a section's contents",
+            )
+        slugs = [v.slug for v in asked.variants if any(_probes(p, which) for p in v.pages)]
+        held.append(replace(region, variant=slugs[0] if slugs else ""))
+    return tuple(held)
+
+
+def _probed_alone(text: str, region: NavRegion, parsed: Callable[[str], Any]) -> Any:
+    """The navigation with a probe in ``region`` alone (as probe 0), or None when YAML
+    cannot read it then."""
+    try:
+        return parsed(probed(text, [region]))
+    except ConfigError:
+        return None
+
+
+def _probes(page: Any, index: int) -> bool:
+    """Whether a listed page is the probe of the region at ``index``."""
+    return bool(posixpath.basename(page.path) == probe(index))

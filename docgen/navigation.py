@@ -31,11 +31,13 @@ from docgen.io.files import PageForm, all_crlf, as_lf_text
 from docgen.io.reads import Inside, read_input_bytes
 from docgen.nav_regions import NavRegion as NavRegion
 from docgen.nav_regions import outside_regions as outside_regions
-from docgen.nav_regions import probe, probed, regions
+from docgen.nav_regions import owned, regions
 from docgen.registry.yaml_errors import refuse_foreign_breaks
 
 #: A slug a navigation may give: one path segment of a route, nothing a link could break on.
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
+#: Most items a navigation may list, counting what aliases repeat (NemoClaw's: about 300).
+MAX_ITEMS = 100_000
 #: The words of a title, as a slug takes them.
 _WORDS = re.compile(r"[A-Za-z0-9]+")
 
@@ -138,45 +140,10 @@ def read(text: str, path: str) -> Navigation:
     per text: a command reads its navigation in several places, and the result is
     immutable)."""
     nav = parse(located_yaml(text, path), path)
-    return replace(nav, regions=_owned(text, path, list(regions(text, path))), text=text)
-
-
-def _owned(text: str, path: str, found: list[NavRegion]) -> tuple[NavRegion, ...]:
-    """Each region with the slug of the variant whose layout YAML reads its items in (""
-    outside every variant), asked of the navigation with a probe page in each region (see
-    ``nav_regions``); a region whose items YAML would not read as pages is an error."""
-    if not found:
-        return ()
-    try:
-        probing = parse(located_yaml(probed(text, found), path), path)
-    except ConfigError:
-        probing = None  # some region's items break the file: each is asked alone below
-    owned = []
-    for index, region in enumerate(found):
-        asked, which = (probing, index) if probing else (_probed_alone(text, path, region), 0)
-        if asked is None or not any(_probes(page, which) for page in asked.pages):
-            raise ConfigError.at(
-                Location(path, region.begin, 1),
-                "the pages docgen writes in this region would not be read as navigation "
-                "pages (the markers stand in a text block, a flow list or a mapping): put "
-                "them in a list of a layout's or a section's contents",
-            )
-        held = [v.slug for v in asked.variants if any(_probes(p, which) for p in v.pages)]
-        owned.append(replace(region, variant=held[0] if held else ""))
-    return tuple(owned)
-
-
-def _probed_alone(text: str, path: str, region: NavRegion) -> Navigation | None:
-    """The navigation with a probe in ``region`` alone (as probe 0), or None when YAML
-    cannot read it then."""
-    try:
-        return parse(located_yaml(probed(text, [region]), path), path)
-    except ConfigError:
-        return None
-
-
-def _probes(page: NavPage, index: int) -> bool:
-    return posixpath.basename(page.path) == probe(index)
+    found = owned(
+        text, path, list(regions(text, path)), lambda t: parse(located_yaml(t, path), path)
+    )
+    return replace(nav, regions=found, text=text)
 
 
 def located_yaml(text: str, path: str) -> Any:
@@ -244,9 +211,17 @@ class _Reader:
         self.changelogs: list[NavChangelog] = []
         self.problems: list[Problem] = []
         self.current = ""  # the slug of the variant being read
+        self.read = 0  # items read: aliases may repeat a list without bound
 
     def items(self, items: Sequence[Any], slugs: list[str]) -> Iterator[NavPage]:
         for index, item in enumerate(items):
+            self.read += 1
+            if self.read > MAX_ITEMS:
+                raise ConfigError.at(
+                    located(items, index, self.path),
+                    f"the navigation lists more than {MAX_ITEMS:,} items (with what its "
+                    "aliases repeat): write each list once",
+                )
             if not isinstance(item, Mapping):
                 self.problem(items, index, "a navigation item is a mapping such as 'page: ...'")
                 continue
@@ -254,10 +229,15 @@ class _Reader:
 
     def item(self, item: Mapping[str, Any], slugs: list[str]) -> Iterator[NavPage]:
         if "tab" in item:
-            tab = self.tabs.get(item["tab"])
+            named = item["tab"]
+            if not isinstance(named, str):
+                message = "a tab is named by its id under 'tabs:', not by a list or a mapping"
+                self.problems.append(Problem(message, located(item, "tab", self.path)))
+                named = ""
+            tab = self.tabs.get(named)
             title = tab.get("display-name", "") if isinstance(tab, Mapping) else ""
             given = self.given(tab) if isinstance(tab, Mapping) else None
-            here = [*slugs, str(given or slug_of(str(title)) or slug_of(str(item["tab"])))]
+            here = [*slugs, str(given or slug_of(str(title)) or slug_of(str(named)))]
             if "variants" in item:
                 yield from self.variant_list(item["variants"], here)
             yield from self.items(self.list_of(item, "layout"), here)

@@ -356,3 +356,25 @@ def test_a_region_whose_items_yaml_would_not_read_as_pages_is_refused(make_proje
             "read as navigation pages"
         ), outcome.stderr
         assert made.snapshot() == before
+
+
+def test_a_tab_named_by_a_list_is_a_located_error_not_a_crash(make_project, run):
+    made = make_project(files={"docs/index.yml": "navigation:\n  - tab: [guide]\n"})
+    outcome = run(made, "build")
+    assert outcome.exit_code == 2, outcome.output
+    assert outcome.stderr.startswith(
+        "docs/index.yml:2:10: error: a tab is named by its id under 'tabs:', not by a list"
+    ), outcome.stderr
+
+
+def test_aliases_that_repeat_lists_without_bound_are_a_located_error(make_project, run):
+    """A few kilobytes of nested aliases list a million pages: reading stops at a bound."""
+    levels = ["x0: &a0 [{page: P, path: p.mdx}]"]
+    section = "{{section: S, contents: *a{}}}"
+    levels += [f"x{n}: &a{n} [{', '.join([section.format(n - 1)] * 10)}]" for n in range(1, 7)]
+    text = "\n".join(levels) + "\nnavigation:\n  - section: Bomb\n    contents: *a6\n"
+    made = make_project(files={"docs/index.yml": text})
+    outcome = run(made, "build")
+    assert outcome.exit_code == 2, outcome.output
+    assert "error: the navigation lists more than 100,000 items" in outcome.stderr
+    assert outcome.stderr.startswith("docs/index.yml:"), outcome.stderr
