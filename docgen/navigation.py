@@ -163,7 +163,7 @@ def _round_trip(text: str, path: str) -> Any:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from docgen.registry.depth import check_depth, too_deep
-    from docgen.registry.yaml_errors import marked_problem
+    from docgen.registry.yaml_errors import marked_problem, unmarked_problem
 
     try:
         check_depth(text, path)
@@ -176,7 +176,7 @@ def _round_trip(text: str, path: str) -> Any:
     except RecursionError:
         raise ConfigError.at(Location(path, 1, 1), too_deep()) from None
     except YAMLError as exc:
-        raise ConfigError.at(Location(path, 1, 1), f"cannot parse YAML: {exc}") from None
+        raise ConfigError([unmarked_problem(exc, path, text)]) from None
 
 
 def slug_of(title: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from docgen.errors import Location, Problem, RegistryError
 from docgen.registry.depth import MAX_DEPTH, libyaml_depth_refusal, too_deep
 from docgen.registry.source import Document, KeyPath, Positions
-from docgen.registry.yaml_errors import marked_problem
+from docgen.registry.yaml_errors import marked_problem, unmarked_problem
 from docgen.vllm.values import long_int_problem
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -90,7 +90,9 @@ def load_fast(text: str, path: str) -> Document | None:
         if len(text) > RUAMEL_MAX_BYTES:
             raise RegistryError(marked_problem(exc, path)) from None
         return None
-    except yaml.YAMLError:
+    except yaml.YAMLError as exc:  # a character YAML refuses, say
+        if len(text) > RUAMEL_MAX_BYTES:
+            raise RegistryError(unmarked_problem(exc, path, text)) from None
         return None
     finally:
         parser.dispose()

@@ -17,7 +17,7 @@ from typing import Any
 
 from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
-from docgen.registry.yaml_errors import marked_problem
+from docgen.registry.yaml_errors import marked_problem, unmarked_problem
 from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
@@ -76,7 +76,7 @@ def load_text(text: str, path: str) -> Document:
     except RecursionError:
         raise RegistryError.at(Location(path, 1, 1), too_deep()) from None
     except YAMLError as exc:
-        raise RegistryError.at(Location(path, 1, 1), f"cannot parse YAML: {exc}") from None
+        raise RegistryError(unmarked_problem(exc, path, text)) from None
     if root is None:
         raise RegistryError.at(Location(path, 1, 1), "the file is empty; expected a mapping")
     return _convert(root, path)

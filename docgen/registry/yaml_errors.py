@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from docgen.errors import DocgenError, Location, Problem, RegistryError
+from docgen.errors import DocgenError, Location, Problem, RegistryError, one_line
 
 
 def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
@@ -192,3 +192,18 @@ def refuse_foreign_breaks(text: str, path: str, error: type[DocgenError] = Regis
         "end lines with a newline, and write such a character in a double-quoted string "
         "as its escape",
     )
+
+
+def unmarked_problem(exc: Exception, path: str, text: str) -> Problem:
+    """A YAML error that carries no mark, located: a character YAML refuses (ruamel.yaml's
+    ReaderError gives its offset) at its line and column, anything else at the file."""
+    at, code = getattr(exc, "position", None), getattr(exc, "character", None)
+    if isinstance(at, int) and isinstance(code, int) and 0 <= at <= len(text):
+        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        return Problem(
+            f"YAML allows no character U+{code:04X} here (no control character but tab "
+            "and line breaks): remove it, or write it as an escape in a double-quoted string",
+            Location(path, line, col),
+        )
+    first = str(exc).strip().split("\n", 1)[0]
+    return Problem(f"cannot parse YAML: {one_line(first)}", Location(path, 1, 1))

@@ -188,6 +188,16 @@ NAMES = [
         reg("agents:\n", "agents:  # one\u2028two\n"),
     ),
     Case(
+        "registry-escape-character-in-plain-text",
+        BUILD,
+        (
+            "profiles.yaml:13:17: error: YAML allows no character U+001B here (no control "
+            "character but tab and line breaks): remove it, or write it as an escape in a "
+            "double-quoted string",
+        ),
+        reg("    title: Acme for Alpha\n", "    title: Acme \x1b for Alpha\n"),
+    ),
+    Case(
         "image-ref-newline",
         BUILD,
         (

@@ -185,3 +185,18 @@ def test_the_fast_path_reads_generated_documents_exactly_as_ruamel_does(tree, fl
     assert _typed(fast.data) == _typed(careful.data), text
     assert fast.positions.keys == careful.positions.keys, text
     assert fast.positions.values == careful.positions.values, text
+
+
+def test_a_character_yaml_refuses_in_a_large_registry_is_located_by_the_fast_path():
+    """Past what ruamel.yaml reads in bounded time, libyaml's refusal of a control
+    character is located at its line and column (it was left to ruamel.yaml: minutes)."""
+    from docgen.errors import RegistryError
+    from docgen.registry.fastyaml import RUAMEL_MAX_BYTES, load_fast
+
+    filler = "".join(f"k{n}: {'v' * 60}\n" for n in range(RUAMEL_MAX_BYTES // 60))
+    with pytest.raises(RegistryError) as refused:
+        load_fast(filler + "last: a\x1bb\n", "big.yaml")
+    (problem,) = refused.value.problems
+    line = filler.count("\n") + 1
+    assert (problem.location.line, problem.location.col) == (line, 8)
+    assert problem.message.startswith("YAML allows no character U+001B here")
