@@ -198,16 +198,6 @@ NAMES = [
         reg("    title: Acme for Alpha\n", "    title: Acme \x1b for Alpha\n"),
     ),
     Case(
-        "model-revision-a-branch-name",
-        BUILD,
-        (
-            "profiles.yaml:31:15: error: models.tiny.revision 'main' is malformed: a commit of "
-            "the model's repository, 7 to 64 lowercase hexadecimal digits (a branch or tag name "
-            "moves; pin the commit it points at)",
-        ),
-        reg("    label: Tiny 1B\n", "    label: Tiny 1B\n    revision: main\n"),
-    ),
-    Case(
         "image-ref-newline",
         BUILD,
         (

@@ -79,7 +79,11 @@ REGISTRY_TYPES = [
     Case(
         "model-revision",
         BUILD,
-        ("profiles.yaml:31:15: error: models.tiny.revision 'main' is malformed",),
+        (
+            "profiles.yaml:31:15: error: models.tiny.revision 'main' is malformed: a commit of "
+            "the model's repository, 7 to 64 lowercase hexadecimal digits (a branch or tag name "
+            "moves; pin the commit it points at)",
+        ),
         reg("    notes: Box", "    revision: main\n    notes: Box"),
     ),
     Case(
