@@ -318,10 +318,11 @@ def release_notes(state: State, version: str, site_url: str | None) -> None:
 @command("init")
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 def init(state: State, directory: Path | None) -> None:
-    """Scaffold a working project in DIRECTORY (relative to the root; default: the root)
-    and build it: a registry, a page template, mkdocs.yml with site_extra/, changelog/ and
-    changelog.d/, and a .gitignore unless the folder has one. A folder that holds a
-    project is refused (exit 2); nothing there is ever overwritten."""
+    """Scaffold a working project in DIRECTORY (taken from --root, else from the current
+    folder; default: that folder itself) and build it: a registry, a page template,
+    mkdocs.yml with site_extra/, changelog/ and changelog.d/, and a .gitignore unless the
+    folder has one. A folder that holds a project is refused (exit 2); nothing there is
+    ever overwritten."""
     from docgen.verbs import init as scaffold
 
     target = state.root / directory if directory is not None else state.root  # as --registry

@@ -12,7 +12,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from docgen.registry.model import Profile
+from docgen.registry.model import Product, Profile
 from docgen.render import mdx
 from docgen.render.tables import sentence_list
 
@@ -152,13 +152,16 @@ def describe(profile: Profile) -> Description:
     return Description(tuple(enables), tuple(disables), tuple(uses))
 
 
-def settings_sentences(profile: Profile, product: str, lead: bool = False) -> list[Markup]:
-    """What the profile enables or not, then what else it uses.
+def settings_sentences(
+    profile: Profile, product: str | Product, lead: bool = False
+) -> list[Markup]:
+    """What the profile enables or not, then what else it uses; ``product`` is the
+    product or its name, the subject of the sentences.
 
     With ``lead``, the first sentence names the profile: "For the managed single-node DGX
     Spark `org/model` profile, NemoClaw enables ...".
     """
-    subject = mdx.escape_prose(product)
+    subject = mdx.escape_prose(product.name if isinstance(product, Product) else product)
     if lead:
         host, model = mdx.escape_prose(profile.host.name), code(profile.model.hf)
         subject = f"For the managed {profile.topology} {host} {model} profile, {subject}"

@@ -309,3 +309,14 @@ def test_a_syntax_error_in_an_included_template_is_located_in_that_template(rend
     (problem,) = caught.value.problems
     assert problem.location == Location("tpl/_partials/one.mdx.j2", 2)
     assert problem.message.startswith("template syntax: ")
+
+
+def test_settings_sentences_take_the_product_or_its_name(render):
+    """The README gives ``settings_sentences(profile, product)``: the product itself
+    worked only as ``product.name``, and otherwise failed on a missing ``isascii``."""
+    source = (
+        "{{ settings_sentences(profiles[0], product) | join(' ') }}|"
+        "{{ settings_sentences(profiles[0], product.name) | join(' ') }}\n"
+    )
+    given, named = render(source).rstrip("\n").split("|")
+    assert given == named and given
