@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 import jinja2
 from markupsafe import Markup
 
-from docgen.errors import Location, Problem, TemplateError
+from docgen.errors import Problem, TemplateError
 from docgen.registry.model import (
     Host,
     Image,
@@ -31,7 +31,7 @@ from docgen.registry.model import (
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import estimate
 from docgen.render import compiled
-from docgen.render.failures import failed_at, file_of, reason
+from docgen.render.failures import failed_at, file_of, reason, syntax_problem
 from docgen.render.filters import (
     code_block,
     finalize,
@@ -268,8 +268,8 @@ class Renderer:
                 )
             ) from None
         except jinja2.TemplateSyntaxError as exc:
-            where = Location(file_of(exc.filename, display, template), exc.lineno or 0)
-            raise TemplateError(Problem(f"template syntax: {exc.message}", where)) from None
+            path = file_of(exc.filename, display, template)
+            raise TemplateError(syntax_problem(exc, path)) from None
         except jinja2.TemplateNotFound as exc:
             where = failed_at(exc, display, template)
             raise TemplateError(Problem(f"template not found: {exc.name}", where)) from None

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import jinja2
 
-from docgen.errors import Location, did_you_mean, one_line
+from docgen.errors import Location, Problem, did_you_mean, one_line
 
 
 def reason(exc: BaseException, names: Iterable[str] = ()) -> str:
@@ -75,3 +75,21 @@ def file_of(filename: str | None, display: str, page: jinja2.Template | None) ->
     if not filename.startswith(folder):
         return filename
     return display[: len(display) - len(name)] + filename[len(folder) :].replace(os.sep, "/")
+
+
+_UNEXPECTED_CHAR = re.compile(r"unexpected char (.+) at ([0-9]+)")
+
+
+def syntax_problem(exc: jinja2.TemplateSyntaxError, path: str) -> Problem:
+    """A template's syntax error at its line in ``path``; Jinja's lexer names an
+    unexpected character by its offset in the template, shown as its line and column."""
+    found = _UNEXPECTED_CHAR.fullmatch(exc.message or "")
+    source = exc.source if isinstance(exc.source, str) else None
+    if found is None or source is None or int(found[2]) > len(source):
+        return Problem(f"template syntax: {exc.message}", Location(path, exc.lineno or 0))
+    at = int(found[2])
+    line, col = source.count("\n", 0, at) + 1, at - source.rfind("\n", 0, at)
+    hint = "a tag or expression left open before it?"
+    return Problem(
+        f"template syntax: unexpected character {found[1]} ({hint})", Location(path, line, col)
+    )

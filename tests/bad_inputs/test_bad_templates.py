@@ -98,6 +98,15 @@ TEMPLATES = [
         templates=template("---\ntitle: x\n---\n\n{{ hosts }}\n"),
     ),
     Case(
+        "template-tag-left-open",
+        BUILD,
+        (
+            "templates/models.mdx.j2:6:1: error: template syntax: unexpected character '#' "
+            "(a tag or expression left open before it?)",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{% for p in profiles %\n# {{ p.id }}\n"),
+    ),
+    Case(
         "template-unknown-filter",
         BUILD,
         ("templates/models.mdx.j2:5: error: template syntax: No filter named 'shout'.",),
