@@ -19,7 +19,11 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
     elif "\\t" in problem or "'\\t'" in problem or "tab character" in problem:
         problem = "tab characters are not allowed for indentation; use spaces"
     else:
-        problem, mark = _run_on_quote(problem, mark, text) or _plain(exc, problem, mark)
+        problem, mark = (
+            _run_on_quote(problem, mark, text)
+            or _unclosed_bracket(exc, problem, text)
+            or _plain(exc, problem, mark)
+        )
     where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
     return Problem(problem, where)
 
@@ -49,6 +53,45 @@ def _run_on_quote(problem: str, mark: Any, text: str) -> tuple[str, _Mark] | Non
                 _Mark(number, opened),
             )
     return None
+
+
+def _unclosed_bracket(exc: Any, problem: str, text: str) -> tuple[str, _Mark] | None:
+    """For a file that ends while a flow node is still expected (``key: [`` last): the
+    '[' or '{' left open, at its place."""
+    if "<stream end>" not in problem or "flow node" not in (exc.context or "") or not text:
+        return None
+    opened = _last_open_bracket(text)
+    if opened is None:
+        return None
+    at, bracket = opened
+    line, col = text.count("\n", 0, at), at - text.rfind("\n", 0, at) - 1
+    return _UNCLOSED["flow sequence" if bracket == "[" else "flow mapping"], _Mark(line, col)
+
+
+def _last_open_bracket(text: str) -> tuple[int, str] | None:
+    """The offset and kind of the innermost '[' or '{' the text leaves open, outside
+    quoted strings and comments (read as a flow collection reads them)."""
+    opened: list[tuple[int, str]] = []
+    quote, at = "", 0
+    while at < len(text):
+        char = text[at]
+        if quote:
+            if char == "\\" and quote == '"':
+                at += 1
+            elif char == quote:
+                quote = ""
+        elif char == "#" and (at == 0 or text[at - 1] in " \t\n"):
+            at = text.find("\n", at)
+            at = len(text) if at < 0 else at
+            continue
+        elif char in "'\"" and (at == 0 or text[at - 1] in " \t\n[{,:"):
+            quote = char
+        elif char in "[{":
+            opened.append((at, char))
+        elif char in "]}" and opened:
+            opened.pop()
+        at += 1
+    return opened[-1] if opened else None
 
 
 #: A line whose value (after ``key:`` or a list's ``-``) opens with a quote.

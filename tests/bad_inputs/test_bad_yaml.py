@@ -62,6 +62,12 @@ REGISTRY_SYNTAX = [
         ("profiles.yaml:50:8: error: this '[' list is never closed: the file ends before its ']'",),
         MINIMAL_REGISTRY + "extra: [a, b\n",
     ),
+    Case(  # nothing after the '[': the parser still waits for the list's first item
+        "yaml-flow-list-opened-last-in-the-file",
+        BUILD,
+        ("profiles.yaml:50:8: error: this '[' list is never closed: the file ends before its ']'",),
+        MINIMAL_REGISTRY + "extra: [\n",
+    ),
     Case(
         "yaml-flow-mapping-open-at-end-of-file",
         BUILD,

@@ -143,7 +143,11 @@ def test_without_a_navigation_file_there_is_none(make_project):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("navigation: [\n", "docs/index.yml:2:1: error: "),
+        (
+            "navigation: [\n",
+            "docs/index.yml:1:13: error: this '[' list is never closed: the file ends before "
+            "its ']'",
+        ),
         ("- a\n- b\n", "docs/index.yml:1:1: error: the navigation is not a YAML mapping"),
         ("tabs: {}\n", "docs/index.yml: error: the navigation has no 'navigation' list"),
         (
