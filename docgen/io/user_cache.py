@@ -117,7 +117,10 @@ def code_digest() -> bytes:
         if path.suffix in (".py", ".j2", ".json") and path.is_file():
             digest.update(_stamp(path, path.relative_to(PACKAGE)))
     for name in RENDERING_LIBRARIES:
-        spec = importlib.util.find_spec(name)
+        try:
+            spec = importlib.util.find_spec(name)
+        except ModuleNotFoundError:  # its parent package is not installed
+            spec = None
         origin = spec.origin if spec is not None else None
         digest.update(_stamp(Path(origin), origin) if origin else f"{name}: none\0".encode())
     return digest.digest()

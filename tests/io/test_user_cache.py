@@ -45,3 +45,26 @@ def test_an_upgraded_rendering_library_is_another_docgen(tmp_path: Path, monkeyp
 def test_each_rendering_library_is_found_where_it_is_installed(name: str):
     spec = importlib.util.find_spec(name)
     assert spec is not None and spec.origin and Path(spec.origin).is_file()
+
+
+def test_a_rendering_library_whose_package_is_missing_is_digested_as_none(monkeypatch):
+    """``find_spec('ruamel.yaml')`` raises when ``ruamel`` itself is missing: the digest
+    names the library as absent instead of failing every command with exit 3."""
+    import importlib.util
+
+    from docgen.io import user_cache
+
+    real_find = importlib.util.find_spec
+
+    def find(name: str, *args: object):
+        if name == "ruamel.yaml":
+            raise ModuleNotFoundError("No module named 'ruamel'", name="ruamel")
+        return real_find(name, *args)
+
+    monkeypatch.setattr(importlib.util, "find_spec", find)
+    user_cache.code_digest.cache_clear()
+    try:
+        assert len(user_cache.code_digest()) == 32
+    finally:
+        monkeypatch.undo()
+        user_cache.code_digest.cache_clear()
