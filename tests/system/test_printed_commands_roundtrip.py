@@ -40,7 +40,10 @@ HOSTILE_LINE = re.sub(r"[\t\n]", " ", HOSTILE)
 
 
 def _yaml(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
+    """``text`` as a double-quoted YAML string; what YAML would read as a line break
+    (NEXT LINE, LINE SEPARATOR: refused raw) is written as its escape, the same value."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return re.sub("[\x85\u2028\u2029]", lambda m: f"\\u{ord(m[0]):04x}", quoted)
 
 
 HOSTILE_REGISTRY = (
