@@ -9,6 +9,7 @@ region, outside every variant, or nowhere (inside a block scalar, say).
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -68,19 +69,20 @@ def regions(text: str, path: str) -> Iterator[NavRegion]:
         raise ConfigError.at(Location(path, start, 1), message)
 
 
-def probe(index: int) -> str:
-    """The file name of the probe page of the region at ``index``."""
-    return f"docgen-probe-{index}.mdx"
+def probe(index: int, tag: str) -> str:
+    """The file name of the probe page of the region at ``index`` (``tag``: made of the
+    navigation's text, so no page it lists can be taken for a probe)."""
+    return f"docgen-probe-{tag}-{index}.mdx"
 
 
-def probed(text: str, found: Sequence[NavRegion]) -> str:
-    """``text`` with a probe page (see ``probe``) first in each region ``found``, written
-    as docgen writes the region's pages."""
+def probed(text: str, found: Sequence[NavRegion], tag: str) -> str:
+    """``text`` with a probe page (see ``probe``) in place of what each region ``found``
+    holds, written as docgen writes the region's pages."""
     lines = text.split("\n")
     for index, region in reversed(list(enumerate(found))):
         pad = region.indent
-        entry = [f'{pad}- page: "docgen probe {index}"', f"{pad}  path: {probe(index)}"]
-        lines[region.begin : region.begin] = entry
+        entry = [f'{pad}- page: "docgen probe {index}"', f"{pad}  path: {probe(index, tag)}"]
+        lines[region.begin : region.end - 1] = entry
     return "\n".join(lines)
 
 
@@ -90,37 +92,54 @@ def owned(
     """Each region ``found`` in ``text`` with the slug of the variant whose layout YAML
     reads its items in ("" outside every variant), asked of ``parsed`` (the navigation
     read from a text, or a ConfigError) with a probe page in each region; a region whose
-    items YAML would not read as pages is an error."""
+    items YAML would not read as pages, or would read under several variants, is an
+    error."""
     if not found:
         return ()
+    tag = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     try:
-        probing = parsed(probed(text, found))
+        probing = parsed(probed(text, found, tag))
     except ConfigError:
         probing = None  # some region's items break the file: each is asked alone below
     held = []
     for index, region in enumerate(found):
-        asked, which = (probing, index) if probing else (_probed_alone(text, region, parsed), 0)
-        if asked is None or not any(_probes(page, which) for page in asked.pages):
-            raise ConfigError.at(
-                Location(path, region.begin, 1),
-                "the pages docgen writes in this region would not be read as navigation "
-                "pages (the markers stand in a text block, a flow list or a mapping): put "
-                "them in a list of a layout's or a section's contents",
-            )
-        slugs = [v.slug for v in asked.variants if any(_probes(p, which) for p in v.pages)]
+        asked, which = (probing, index) if probing else (_alone(text, region, tag, parsed), 0)
+        name = probe(which, tag)
+        listed = asked is not None and any(_is(page, name) for page in asked.pages)
+        slugs = (
+            [v.slug for v in asked.variants if any(_is(p, name) for p in v.pages)] if listed else []
+        )
+        if not listed or len(slugs) > 1:
+            raise ConfigError.at(Location(path, region.begin, 1), _unowned(slugs))
         held.append(replace(region, variant=slugs[0] if slugs else ""))
     return tuple(held)
 
 
-def _probed_alone(text: str, region: NavRegion, parsed: Callable[[str], Any]) -> Any:
+def _unowned(slugs: list[str]) -> str:
+    """Why docgen cannot write a region: YAML would read its pages in several variants
+    (``slugs``), or as no pages at all."""
+    if slugs:
+        named = " and ".join(f"'{slug}'" for slug in slugs)
+        return (
+            f"the pages docgen writes in this region would be read under the variants {named} "
+            "(an alias repeats it): give each variant a region of its own"
+        )
+    return (
+        "the pages docgen writes in this region, indented as its '# docgen:begin' line, "
+        "would not be read as navigation pages: put the markers in a list of a layout's or "
+        "a section's contents, indented as its items"
+    )
+
+
+def _alone(text: str, region: NavRegion, tag: str, parsed: Callable[[str], Any]) -> Any:
     """The navigation with a probe in ``region`` alone (as probe 0), or None when YAML
     cannot read it then."""
     try:
-        return parsed(probed(text, [region]))
+        return parsed(probed(text, [region], tag))
     except ConfigError:
         return None
 
 
-def _probes(page: Any, index: int) -> bool:
-    """Whether a listed page is the probe of the region at ``index``."""
-    return bool(posixpath.basename(page.path) == probe(index))
+def _is(page: Any, name: str) -> bool:
+    """Whether a listed page is the probe page of file name ``name``."""
+    return bool(posixpath.basename(page.path) == name)

@@ -215,13 +215,7 @@ class _Reader:
 
     def items(self, items: Sequence[Any], slugs: list[str]) -> Iterator[NavPage]:
         for index, item in enumerate(items):
-            self.read += 1
-            if self.read > MAX_ITEMS:
-                raise ConfigError.at(
-                    located(items, index, self.path),
-                    f"the navigation lists more than {MAX_ITEMS:,} items (with what its "
-                    "aliases repeat): write each list once",
-                )
+            self.count(items, index)
             if not isinstance(item, Mapping):
                 self.problem(items, index, "a navigation item is a mapping such as 'page: ...'")
                 continue
@@ -230,7 +224,7 @@ class _Reader:
     def item(self, item: Mapping[str, Any], slugs: list[str]) -> Iterator[NavPage]:
         if "tab" in item:
             named = item["tab"]
-            if not isinstance(named, str):
+            if isinstance(named, (Mapping, Sequence)) and not isinstance(named, str):
                 message = "a tab is named by its id under 'tabs:', not by a list or a mapping"
                 self.problems.append(Problem(message, located(item, "tab", self.path)))
                 named = ""
@@ -259,7 +253,8 @@ class _Reader:
     def variant_list(self, variants: Any, slugs: list[str]) -> Iterator[NavPage]:
         if not isinstance(variants, Sequence) or isinstance(variants, str):
             return
-        for variant in variants:
+        for index, variant in enumerate(variants):
+            self.count(variants, index)
             if not isinstance(variant, Mapping):
                 continue
             slug = self.given(variant) or slug_of(str(variant.get("title", "")))
@@ -304,6 +299,16 @@ class _Reader:
         given = str(item.get("path", ""))
         path = posixpath.normpath(posixpath.join(self.folder, given))
         return NavPage(path, "/" + "/".join(slugs), located(item, "path", self.path))
+
+    def count(self, items: Sequence[Any], index: int) -> None:
+        """One more item or variant read; past ``MAX_ITEMS``, a located error."""
+        self.read += 1
+        if self.read > MAX_ITEMS:
+            raise ConfigError.at(
+                located(items, index, self.path),
+                f"the navigation lists more than {MAX_ITEMS:,} items and variants (with what "
+                "its aliases repeat): write each list once",
+            )
 
     def problem(self, items: Sequence[Any], index: int, message: str) -> None:
         self.problems.append(Problem(message, located(items, index, self.path)))

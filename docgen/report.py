@@ -95,7 +95,7 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
         where = f"{one_line(change.path)}:{shown.line if shown else 1}:1"
         lines.append(Line(f"{where}: error: {change.why}"))
         if shown is not None:
-            lines += [Line(printable(text), "diff") for text in shown.diff.splitlines()]
+            lines += [Line(printable(text), "diff") for text in _diff_lines(shown.diff)]
             lines += [Line(f"  {change.behind_label} behind it: {s}") for s in shown.behind]
     if verbose:
         lines += [Line(f"{one_line(c.path)}: in sync", "info") for c in report.of(UNCHANGED)]
@@ -195,7 +195,7 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
         lines.append(annotation(f"{summary}{causes(drifted)}; run docgen build", level="notice"))
     for escaped, diff in diffs:
         lines.append(Line(f"::group::{escaped}"))
-        lines += [Line(_inert(printable(text))) for text in diff.splitlines()]
+        lines += [Line(_inert(printable(text))) for text in _diff_lines(diff)]
         lines.append(Line("::endgroup::"))
     if report.in_sync:  # the log says so; an annotation would only add noise to the run
         lines.append(Line(matching(len(report.changes)), "info"))
@@ -262,6 +262,12 @@ def annotation(
         if value
     )
     return Line(f"::{level}{' ' if props else ''}{props}::{_escape_data(message)}")
+
+
+def _diff_lines(diff: str) -> list[str]:
+    """The lines of a unified diff, cut at newlines only (``splitlines`` also cuts at a
+    form feed or a LINE SEPARATOR a page holds, which ``printable`` then never sees)."""
+    return diff.split("\n")[:-1] if diff.endswith("\n") else diff.split("\n") if diff else []
 
 
 def _escape_data(text: str) -> str:

@@ -87,9 +87,10 @@ def syntax_problem(exc: jinja2.TemplateSyntaxError, path: str) -> Problem:
     source = exc.source if isinstance(exc.source, str) else None
     if found is None or source is None or int(found[2]) > len(source):
         return Problem(f"template syntax: {exc.message}", Location(path, exc.lineno or 0))
-    at = int(found[2])
+    at = int(found[2])  # in the text as Jinja reads it: every line end one "\n"
+    source = source.replace("\r\n", "\n").replace("\r", "\n")
     line, col = source.count("\n", 0, at) + 1, at - source.rfind("\n", 0, at)
-    hint = "a tag or expression left open before it?"
+    hint = "a tag or expression left open before it, or a character Jinja does not read there?"
     return Problem(
         f"template syntax: unexpected character {found[1]} ({hint})", Location(path, line, col)
     )

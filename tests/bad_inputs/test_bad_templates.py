@@ -102,7 +102,8 @@ TEMPLATES = [
         BUILD,
         (
             "templates/models.mdx.j2:6:1: error: template syntax: unexpected character '#' "
-            "(a tag or expression left open before it?)",
+            "(a tag or expression left open before it, or a character Jinja does not read "
+            "there?)",
         ),
         templates=template("---\ntitle: x\n---\n\n{% for p in profiles %\n# {{ p.id }}\n"),
     ),
@@ -181,3 +182,16 @@ CASES = TEMPLATES
 @pytest.mark.parametrize("case", [param(c) for c in CASES])
 def test_bad_input_is_a_located_error_and_changes_nothing(make_project, run, monkeypatch, case):
     check(case, make_project, run, monkeypatch)
+
+
+def test_a_syntax_error_in_a_crlf_template_is_at_its_line_and_column(make_project, run):
+    """A Windows checkout's template: Jinja's offset counts each CRLF as one character."""
+    from bad_input_cases import template as one_template
+
+    text = "---\r\ntitle: x\r\n---\r\n\r\nText.\r\n{{ product.name ? }}\r\n"
+    project = make_project(templates=one_template(text))
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith(
+        "templates/models.mdx.j2:6:17: error: template syntax: unexpected character '?'"
+    ), outcome.stderr

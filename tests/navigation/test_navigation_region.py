@@ -352,8 +352,8 @@ def test_a_region_whose_items_yaml_would_not_read_as_pages_is_refused(make_proje
         outcome = run(made, command)
         assert outcome.exit_code == 2, outcome.output
         assert outcome.stderr.startswith(
-            "docs/index.yml:15:1: error: the pages docgen writes in this region would not be "
-            "read as navigation pages"
+            "docs/index.yml:15:1: error: the pages docgen writes in this region, indented as "
+            "its '# docgen:begin' line, would not be read as navigation pages"
         ), outcome.stderr
         assert made.snapshot() == before
 
@@ -376,5 +376,61 @@ def test_aliases_that_repeat_lists_without_bound_are_a_located_error(make_projec
     made = make_project(files={"docs/index.yml": text})
     outcome = run(made, "build")
     assert outcome.exit_code == 2, outcome.output
-    assert "error: the navigation lists more than 100,000 items" in outcome.stderr
+    assert "error: the navigation lists more than 100,000 items and variants" in outcome.stderr
     assert outcome.stderr.startswith("docs/index.yml:"), outcome.stderr
+
+
+def test_a_stale_region_indented_unlike_its_markers_is_written_again(project, run):
+    """What a region holds is docgen's to replace: lines left there indented otherwise
+    (still valid YAML) do not stop the build from writing it again."""
+    text = project.read("docs/index.yml")
+    lines = text.split("\n")
+    begin = lines.index("              # docgen:begin profiles")
+    end = lines.index("              # docgen:end", begin)
+    lines[begin + 1 : end] = ["  " + line for line in lines[begin + 1 : end]]
+    built = "\n".join(lines)
+    assert built != text and end > begin + 1
+    project.write("docs/index.yml", built)
+    assert run(project, "build").exit_code == 0
+    assert project.read("docs/index.yml") == text
+
+
+def test_a_region_an_alias_repeats_in_two_variants_is_refused(make_project, run):
+    """A section anchored in one variant and aliased in another would list the first
+    variant's pages in both, and prune the second's: the build refuses it."""
+    text = NAV.replace(
+        "          - section: Profiles   # the managed list\n",
+        "          - &p\n            section: Profiles\n",
+        1,
+    )
+    start = text.index("      - title: Beta")
+    text = (
+        text[:start] + "      - title: Beta\n        slug: beta\n        layout:\n          - *p\n"
+    )
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": text},
+    )
+    before = made.snapshot()
+    outcome = run(made, "build")
+    assert outcome.exit_code == 2, outcome.output
+    assert "would be read under the variants 'alpha' and 'beta'" in outcome.stderr
+    assert made.snapshot() == before
+
+
+def test_variants_an_alias_repeats_count_toward_the_bound(make_project, run):
+    """Variants are read like items: a few kilobytes that repeat a list of a thousand
+    variants through aliases stop at the bound (they ran for a minute at gigabytes)."""
+    variants = ", ".join(["*e"] * 1000)
+    text = (
+        "x: &e {title: v}\ntabs: {t: {display-name: T}}\n"
+        f"v: &V [{variants}]\na: &a {{tab: t, variants: *V}}\n"
+        f"b: &b {{section: b, contents: [{', '.join(['*a'] * 10)}]}}\n"
+        f"c: &c {{section: c, contents: [{', '.join(['*b'] * 10)}]}}\n"
+        f"navigation: [{', '.join(['*c'] * 10)}]\n"
+    )
+    made = make_project(files={"docs/index.yml": text})
+    outcome = run(made, "build")
+    assert outcome.exit_code == 2, outcome.output
+    assert "the navigation lists more than 100,000 items and variants" in outcome.stderr
