@@ -221,18 +221,8 @@ def test_a_region_in_a_variant_no_agent_owns_is_a_located_error(example, run):
 def test_a_region_outside_every_variant_is_refused_when_its_pages_vary(make_project, run):
     outside = "  - section: All profiles\n    contents:\n      # docgen:begin profiles\n"
     text = NAV.replace("navigation:\n", f"navigation:\n{outside}      # docgen:end\n", 1)
-    made = make_project(
-        registry=two_profiles(MINIMAL_REGISTRY),
-        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
-        files={"docs/index.yml": text},
-    )
-    before = made.snapshot()
-    outcome = run(made, "build")
-    assert outcome.exit_code == 2
-    assert outcome.stderr.startswith(
-        "docs/index.yml:5:1: error: this region stands in no navigation variant"
-    )
-    assert made.snapshot() == before
+    made = _profiles_project(make_project, text)
+    _refused(made, run, "docs/index.yml:5:1: error: this region stands in no navigation variant")
 
 
 def test_a_navigation_without_variants_cannot_list_pages_that_only_variants_resolve(
@@ -243,19 +233,8 @@ def test_a_navigation_without_variants_cannot_list_pages_that_only_variants_reso
     the token. The build wrote that region, and only a fresh check refused it (a warm one
     took the build's cache): both commands refuse it now, and change nothing."""
     text = "navigation:\n  - section: Profiles\n    contents:\n      # docgen:begin profiles\n"
-    made = make_project(
-        registry=two_profiles(MINIMAL_REGISTRY),
-        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
-        files={"docs/index.yml": text + "      # docgen:end\n"},
-    )
-    before = made.snapshot()
-    for command in ("build", "check"):
-        outcome = run(made, command)
-        assert outcome.exit_code == 2, outcome.output
-        assert outcome.stderr.startswith(
-            "docs/index.yml:4:1: error: this region stands in no navigation variant"
-        ), outcome.stderr
-        assert made.snapshot() == before
+    made = _profiles_project(make_project, text + "      # docgen:end\n")
+    _refused(made, run, "docs/index.yml:4:1: error: this region stands in no navigation variant")
 
 
 def test_a_region_after_the_last_variants_block_stands_in_no_variant():
@@ -282,19 +261,8 @@ def test_a_region_belongs_to_its_variant_whatever_the_order_of_the_variants_keys
 
 def test_a_region_after_every_variant_is_refused_when_its_pages_vary(make_project, run):
     after = NAV + "  - section: All profiles\n    contents:\n      # docgen:begin profiles\n"
-    made = make_project(
-        registry=two_profiles(MINIMAL_REGISTRY),
-        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
-        files={"docs/index.yml": after + "      # docgen:end\n"},
-    )
-    before = made.snapshot()
-    for command in ("build", "check"):
-        outcome = run(made, command)
-        assert outcome.exit_code == 2, outcome.output
-        assert outcome.stderr.startswith(
-            "docs/index.yml:23:1: error: this region stands in no navigation variant"
-        ), outcome.stderr
-        assert made.snapshot() == before
+    made = _profiles_project(make_project, after + "      # docgen:end\n")
+    _refused(made, run, "docs/index.yml:23:1: error: this region stands in no navigation variant")
 
 
 @pytest.mark.parametrize("odd", ["\r", "\u2028", "\x85"])
@@ -342,20 +310,13 @@ def test_a_region_whose_items_yaml_would_not_read_as_pages_is_refused(make_proje
         "      - title: Beta\n        subtitle: |\n          Guide\n"
         "          # docgen:begin profiles\n          # docgen:end\n",
     )
-    made = make_project(
-        registry=two_profiles(MINIMAL_REGISTRY),
-        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
-        files={"docs/index.yml": text},
+    made = _profiles_project(make_project, text)
+    _refused(
+        made,
+        run,
+        "docs/index.yml:15:1: error: the pages docgen writes in this region, indented as "
+        "its '# docgen:begin' line, would not be read as navigation pages",
     )
-    before = made.snapshot()
-    for command in ("build", "check"):
-        outcome = run(made, command)
-        assert outcome.exit_code == 2, outcome.output
-        assert outcome.stderr.startswith(
-            "docs/index.yml:15:1: error: the pages docgen writes in this region, indented as "
-            "its '# docgen:begin' line, would not be read as navigation pages"
-        ), outcome.stderr
-        assert made.snapshot() == before
 
 
 def test_a_tab_named_by_a_list_is_a_located_error_not_a_crash(make_project, run):
@@ -407,16 +368,13 @@ def test_a_region_an_alias_repeats_in_two_variants_is_refused(make_project, run)
     text = (
         text[:start] + "      - title: Beta\n        slug: beta\n        layout:\n          - *p\n"
     )
-    made = make_project(
-        registry=two_profiles(MINIMAL_REGISTRY),
-        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
-        files={"docs/index.yml": text},
+    made = _profiles_project(make_project, text)
+    _refused(
+        made,
+        run,
+        "docs/index.yml:11:1: error: the pages docgen writes in this region would be read under "
+        "the variants 'alpha' and 'beta' (an alias repeats it)",
     )
-    before = made.snapshot()
-    outcome = run(made, "build")
-    assert outcome.exit_code == 2, outcome.output
-    assert "would be read under the variants 'alpha' and 'beta'" in outcome.stderr
-    assert made.snapshot() == before
 
 
 def test_variants_an_alias_repeats_count_toward_the_bound(make_project, run):
@@ -434,3 +392,22 @@ def test_variants_an_alias_repeats_count_toward_the_bound(make_project, run):
     outcome = run(made, "build")
     assert outcome.exit_code == 2, outcome.output
     assert "the navigation lists more than 100,000 items and variants" in outcome.stderr
+
+
+def _profiles_project(make_project, navigation: str):  # type: ignore[no-untyped-def]
+    """Two profiles, a page template for each, and ``navigation`` as docs/index.yml."""
+    return make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": navigation},
+    )
+
+
+def _refused(made, run, error: str) -> None:  # type: ignore[no-untyped-def]
+    """``build`` and ``check`` both exit 2 with ``error`` first, and change nothing."""
+    before = made.snapshot()
+    for command in ("build", "check"):
+        outcome = run(made, command)
+        assert outcome.exit_code == 2, outcome.output
+        assert outcome.stderr.startswith(error), outcome.stderr
+        assert made.snapshot() == before
