@@ -128,19 +128,12 @@ _TAG_STOPS = re.compile(r"[{\"'>]")
 _EXPRESSION_STOPS = re.compile(r"[{}/'\"`]")
 
 
-def _scan(line: str, state: _State) -> _State:  # long: one pass over a line's characters
+def _scan(line: str, state: _State) -> _State:
     depth, tag, quote, script, code = state
     i = 0
     while i < len(line):
-        if code:
-            i, code = _code_end(line, i, code)
-            continue
-        if script:  # a comment or string inside an expression: no brace counts
-            i, script = _script_end(line, i, script)
-            continue
-        if quote:  # an attribute string ends at its quote
-            end = line.find(quote, i)
-            i, quote = (len(line), quote) if end < 0 else (end + 1, "")
+        if code or script or quote:
+            i, code, script, quote = _open_end(line, i, code, script, quote)
             continue
         stops = _EXPRESSION_STOPS if depth else _TAG_STOPS if tag else _PROSE_STOPS
         found = stops.search(line, i)
@@ -171,6 +164,20 @@ def _scan(line: str, state: _State) -> _State:  # long: one pass over a line's c
             tag = True
         i += 1
     return _State(depth, tag, quote, script, code)
+
+
+def _open_end(line: str, i: int, code: str, script: str, quote: str) -> tuple[int, str, str, str]:
+    """Past what is open at ``i``, or past the line with it still open: a code span, a
+    comment or string inside an expression (no brace counts there), or a JSX tag's
+    attribute string (which ends at its quote)."""
+    if code:
+        i, code = _code_end(line, i, code)
+    elif script:
+        i, script = _script_end(line, i, script)
+    else:
+        end = line.find(quote, i)
+        i, quote = (len(line), quote) if end < 0 else (end + 1, "")
+    return i, code, script, quote
 
 
 def _script_end(line: str, i: int, script: str) -> tuple[int, str]:
