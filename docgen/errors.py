@@ -39,6 +39,12 @@ def printable_json(text: str) -> str:
     return _JSON_UNPRINTED.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
+def text_location(path: str, text: str, at: int) -> Location:
+    """Where character ``at`` of ``text`` (the file at ``path``) stands: 1-based line and
+    column."""
+    return Location(path, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
+
+
 def one_line(text: str) -> str:
     """``text`` with every ``CONTROL`` character written as its escape (``\\n``), for
     quoting an input's name in a message that must stay one line."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from docgen.errors import DocgenError, Location, Problem, RegistryError, one_line
+from docgen.errors import DocgenError, Location, Problem, RegistryError, one_line, text_location
 
 
 def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
@@ -64,8 +64,9 @@ def _unclosed_bracket(exc: Any, problem: str, text: str) -> tuple[str, _Mark] | 
     if opened is None:
         return None
     at, bracket = opened
-    line, col = text.count("\n", 0, at), at - text.rfind("\n", 0, at) - 1
-    return _UNCLOSED["flow sequence" if bracket == "[" else "flow mapping"], _Mark(line, col)
+    where = text_location("", text, at)
+    words = _UNCLOSED["flow sequence" if bracket == "[" else "flow mapping"]
+    return words, _Mark(where.line - 1, where.col - 1)
 
 
 def _last_open_bracket(text: str) -> tuple[int, str] | None:
@@ -227,10 +228,8 @@ def refuse_foreign_breaks(text: str, path: str, error: type[DocgenError] = Regis
     found = _FOREIGN_BREAK.search(text)
     if found is None:
         return
-    at = found.start()
-    line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
     raise error.at(
-        Location(path, line, col),
+        text_location(path, text, found.start()),
         f"{_BREAK_NAMES[found[0]]}, which YAML reads as a line break and editors do not: "
         "end lines with a newline, and write such a character in a double-quoted string "
         "as its escape",
@@ -242,11 +241,10 @@ def unmarked_problem(exc: Exception, path: str, text: str) -> Problem:
     ReaderError gives its offset) at its line and column, anything else at the file."""
     at, code = getattr(exc, "position", None), getattr(exc, "character", None)
     if isinstance(at, int) and isinstance(code, int) and 0 <= at <= len(text):
-        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
         return Problem(
             f"YAML allows no character U+{code:04X} here (no control character but tab "
             "and line breaks): remove it, or write it as an escape in a double-quoted string",
-            Location(path, line, col),
+            text_location(path, text, at),
         )
     first = str(exc).strip().split("\n", 1)[0]
     return Problem(f"cannot parse YAML: {one_line(first)}", Location(path, 1, 1))

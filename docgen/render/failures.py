@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import jinja2
 
-from docgen.errors import Location, Problem, did_you_mean, one_line
+from docgen.errors import Location, Problem, did_you_mean, one_line, text_location
 
 
 def reason(exc: BaseException, names: Iterable[str] = ()) -> str:
@@ -89,8 +89,8 @@ def syntax_problem(exc: jinja2.TemplateSyntaxError, path: str) -> Problem:
         return Problem(f"template syntax: {exc.message}", Location(path, exc.lineno or 0))
     at = int(found[2])  # in the text as Jinja reads it: every line end one "\n"
     source = source.replace("\r\n", "\n").replace("\r", "\n")
-    line, col = source.count("\n", 0, at) + 1, at - source.rfind("\n", 0, at)
     hint = "a tag or expression left open before it, or a character Jinja does not read there?"
     return Problem(
-        f"template syntax: unexpected character {found[1]} ({hint})", Location(path, line, col)
+        f"template syntax: unexpected character {found[1]} ({hint})",
+        text_location(path, source, at),
     )
