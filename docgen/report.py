@@ -267,7 +267,7 @@ def annotation(
 def _diff_lines(diff: str) -> list[str]:
     """The lines of a unified diff, cut at newlines only (``splitlines`` also cuts at a
     form feed or a LINE SEPARATOR a page holds, which ``printable`` then never sees)."""
-    return diff.split("\n")[:-1] if diff.endswith("\n") else diff.split("\n") if diff else []
+    return diff.removesuffix("\n").split("\n") if diff else []
 
 
 def _escape_data(text: str) -> str:

@@ -8,7 +8,7 @@ safe, so registry text can never become markup, JSX or an expression.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from typing import Any
 
 import jinja2
@@ -35,7 +35,7 @@ def finalize(value: Any) -> Any:
 def _unprintable(value: Any) -> str:
     """Why ``{{ value }}`` cannot print a value that is no text: Python's own text for it
     would land in the page."""
-    if isinstance(value, (list, tuple, set, frozenset, Sequence)):
+    if isinstance(value, (Sequence, Set)):
         return (
             "{{ }} printed a list, which a page cannot show as it is: print its items in a "
             "loop, or join them (| join(', '))"
