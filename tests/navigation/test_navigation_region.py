@@ -321,11 +321,13 @@ def test_a_region_whose_items_yaml_would_not_read_as_pages_is_refused(make_proje
 
 def test_a_tab_named_by_a_list_is_a_located_error_not_a_crash(make_project, run):
     made = make_project(files={"docs/index.yml": "navigation:\n  - tab: [guide]\n"})
+    before = made.snapshot()
     outcome = run(made, "build")
     assert outcome.exit_code == 2, outcome.output
     assert outcome.stderr.startswith(
         "docs/index.yml:2:10: error: a tab is named by its id under 'tabs:', not by a list"
     ), outcome.stderr
+    assert made.snapshot() == before
 
 
 def test_aliases_that_repeat_lists_without_bound_are_a_located_error(make_project, run):
@@ -335,10 +337,12 @@ def test_aliases_that_repeat_lists_without_bound_are_a_located_error(make_projec
     levels += [f"x{n}: &a{n} [{', '.join([section.format(n - 1)] * 10)}]" for n in range(1, 7)]
     text = "\n".join(levels) + "\nnavigation:\n  - section: Bomb\n    contents: *a6\n"
     made = make_project(files={"docs/index.yml": text})
+    before = made.snapshot()
     outcome = run(made, "build")
     assert outcome.exit_code == 2, outcome.output
     assert "error: the navigation lists more than 100,000 items and variants" in outcome.stderr
     assert outcome.stderr.startswith("docs/index.yml:"), outcome.stderr
+    assert made.snapshot() == before
 
 
 def test_a_stale_region_indented_unlike_its_markers_is_written_again(project, run):
@@ -389,9 +393,11 @@ def test_variants_an_alias_repeats_count_toward_the_bound(make_project, run):
         f"navigation: [{', '.join(['*c'] * 10)}]\n"
     )
     made = make_project(files={"docs/index.yml": text})
+    before = made.snapshot()
     outcome = run(made, "build")
     assert outcome.exit_code == 2, outcome.output
     assert "the navigation lists more than 100,000 items and variants" in outcome.stderr
+    assert made.snapshot() == before
 
 
 def _profiles_project(make_project, navigation: str):  # type: ignore[no-untyped-def]
