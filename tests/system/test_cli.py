@@ -446,7 +446,7 @@ def test_ctrl_c_while_the_command_line_loads_ends_the_run_quietly(monkeypatch, c
 
     monkeypatch.setattr(builtins, "__import__", interrupted)
     with pytest.raises(SystemExit) as stopped:
-        console.main()
+        console.run()
     assert stopped.value.code == 130
     assert capsys.readouterr() == ("", "")
 
@@ -720,5 +720,70 @@ def test_the_command_runs_without_the_cycle_collector_and_gives_it_back(monkeypa
     monkeypatch.setattr(sys, "stdout", sys.stdout)  # given back as it was: main wraps it
     monkeypatch.setattr(cli, "main", lambda: seen.append(gc.isenabled()))
     assert gc.isenabled()
-    console.main()
+    console.run()
     assert seen == [False] and gc.isenabled()
+
+
+class _Ended(Exception):
+    """``os._exit`` intercepted: the process would have ended here with ``code``."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _ended(exc: _Ended) -> int:
+    raise exc
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "said"),
+    [
+        (None, 0, ""),
+        (0, 0, ""),
+        (1, 1, ""),
+        (130, 130, ""),
+        ("docgen: stopped", 1, "docgen: stopped\n"),
+    ],
+)
+def test_the_command_ends_its_process_with_its_exit_code_and_its_output_flushed(
+    monkeypatch, raised, code, said
+):
+    """``main`` leaves the heap to the system: it flushes what is buffered, then ends the
+    process with the code the command exited with (a message is said and is exit 1, as
+    Python says it)."""
+    import io
+
+    from docgen import console
+
+    out, err = io.StringIO(), io.StringIO()
+    flushed = []
+    monkeypatch.setattr(out, "flush", lambda: flushed.append(out.getvalue()))
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+
+    def command() -> None:
+        print("report line")
+        sys.exit(raised)
+
+    monkeypatch.setattr(console, "run", command)
+    monkeypatch.setattr(os, "_exit", lambda status: _ended(_Ended(status)))
+    with pytest.raises(_Ended) as ended:
+        console.main()
+    assert ended.value.code == code
+    assert flushed == ["report line\n"]
+    assert err.getvalue() == said
+
+
+@pytest.mark.parametrize(("edited", "code"), [(False, 0), (True, 1)])
+def test_the_process_ends_with_the_exit_code_and_the_whole_report(example, edited, code):
+    """The real process: its exit code is the command's, and its report reaches a pipe
+    whole (JSON that parses; with drift, its diffs make it larger than a pipe's buffer)."""
+    if edited:
+        example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 12")
+    args = [sys.executable, "-m", "docgen", "check", "-v", "--format", "json"]
+    done = subprocess.run(args, cwd=example.root, capture_output=True, text=True, check=False)
+    assert done.returncode == code, done.stderr
+    report = json.loads(done.stdout)
+    assert report["in_sync"] is (not edited)
+    assert not edited or len(done.stdout) > 16_384
