@@ -77,6 +77,9 @@ def cli(
     state.root, state.registry, state.quiet, state.verbose = root, registry, quiet, verbose
     state.traceback = show_traceback
     state.root_given = ctx.get_parameter_source("root") is not ParameterSource.DEFAULT
+    from docgen.errors import paths_shown
+
+    ctx.with_resource(paths_shown(state.shown))  # each path printed from the current folder
 
 
 def command(
@@ -184,6 +187,7 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
 @command()
 def validate(state: State) -> None:
     """Load and validate the registry only."""
+    from docgen.errors import shown_path
     from docgen.registry.load import load_registry
 
     reg = load_registry(state.project())
@@ -192,7 +196,7 @@ def validate(state: State) -> None:
     said = ", ".join(
         f"{n} {word}{'' if n == 1 else 's'}" for n, word in zip(held, words, strict=True)
     )
-    state.say(f"{reg.path}: ok ({said})")
+    state.say(f"{shown_path(reg.path)}: ok ({said})")
 
 
 @command(quiet="Accepted as everywhere; the schema is printed either way.")
@@ -278,6 +282,7 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
 @click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
 def changelog(state: State, dry_run: bool, **options: Any) -> None:
     """Write the dated changelog entry for a release from the registry's semantic diff."""
+    from docgen.errors import shown_path
     from docgen.report import written_line
     from docgen.verbs.releases import write_changelog
 
@@ -287,7 +292,7 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     if dry_run:
         click.echo(written.section, nl=False)
         return
-    state.say(f"write {written.path} ({options['version']})")
+    state.say(f"write {shown_path(written.path)} ({options['version']})")
     state.print(written_line(status, path) for status, path in written.refreshed)
     for fragment in written.fragments:
         state.say(f"merged and removed {fragment.name}")

@@ -6,9 +6,13 @@ turn them into exit codes or framework errors. Nothing here imports click.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TypeVar
 
 #: Control characters: C0 (newline and tab too), DEL, C1, the line and paragraph separators
@@ -51,6 +55,41 @@ def one_line(text: str) -> str:
     return CONTROL.sub(lambda m: repr(m[0])[1:-1], text)
 
 
+#: Location names that are docgen itself or one of its commands, not a file.
+COMMANDS = frozenset({"docgen", "serve-command"})
+#: How the running command shows a project path (see ``shown_path``).
+_SHOWN: ContextVar[Callable[[str], str] | None] = ContextVar("docgen_shown_path", default=None)
+
+
+def names_file(path: str, root: Path | None = None) -> bool:
+    """Whether a location's ``path`` is a file of the tree: not a command-line option
+    (``--since``), standard input, docgen or one of its commands, nor a file at a git
+    revision (``HEAD~1:profiles.yaml``), unless a file of that name lies under ``root``
+    (a template ``a:b.mdx.j2``)."""
+    if path.startswith(("-", "<")) or path in COMMANDS:
+        return False
+    return ":" not in path or (root is not None and os.path.lexists(root / path))
+
+
+def shown_path(path: str) -> str:
+    """A project-relative ``path`` as the running command prints it (see ``paths_shown``);
+    as it is outside a command, or for a location that names no file."""
+    show = _SHOWN.get()
+    return path if show is None or not names_file(path) else show(path)
+
+
+@contextmanager
+def paths_shown(show: Callable[[str], str]) -> Iterator[None]:
+    """For the block, print each project-relative path as ``show`` gives it (from the
+    folder docgen runs in: ``../profiles.yaml`` run from ``docs/``), so a terminal or an
+    editor opens the file a line names."""
+    token = _SHOWN.set(show)
+    try:
+        yield
+    finally:
+        _SHOWN.reset(token)
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     """A place in an input file: 1-based line and column; 0 means unknown."""
@@ -60,7 +99,7 @@ class Location:
     col: int = 0
 
     def __str__(self) -> str:
-        path = one_line(self.path)  # a name never breaks the line it is printed on
+        path = one_line(shown_path(self.path))  # a name never breaks its line
         if self.line and self.col:
             return f"{path}:{self.line}:{self.col}"
         if self.line:

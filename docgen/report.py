@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from docgen.changes import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
-from docgen.errors import Location, Problem, one_line, printable
+from docgen.errors import Location, Problem, names_file, one_line, printable, shown_path
 from docgen.verbs.build import Built
 
 
@@ -59,7 +59,7 @@ def build_lines(built: Built, verbose: bool) -> list[Line]:
     verb = "would " if built.dry_run else ""
     report = built.report
     lines = [
-        Line(f"{verb}{_BUILD_WORDS[c.status]} {one_line(c.path)}", _channel(built, c.status))
+        Line(f"{verb}{_BUILD_WORDS[c.status]} {_shown(c.path)}", _channel(built, c.status))
         for c in report.changes
         if c.status != UNCHANGED or verbose
     ]
@@ -82,7 +82,12 @@ def _channel(built: Built, status: str) -> str:
 
 def written_line(status: str, path: str) -> Line:
     """How a file another verb refreshed is reported (``docgen changelog``)."""
-    return Line(f"{_BUILD_WORDS[status]} {one_line(path)}", "info")
+    return Line(f"{_BUILD_WORDS[status]} {_shown(path)}", "info")
+
+
+def _shown(path: str) -> str:
+    """A generated file's path as a report line names it (see ``errors.shown_path``)."""
+    return one_line(shown_path(path))
 
 
 def check_text(report: Report, verbose: bool) -> list[Line]:
@@ -92,13 +97,13 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
     drifted = report.of(*DRIFTED)
     for change in drifted:
         shown = change.shown(one_line(change.path)) if change.status == CHANGED else None
-        where = f"{one_line(change.path)}:{shown.line if shown else 1}:1"
+        where = f"{_shown(change.path)}:{shown.line if shown else 1}:1"
         lines.append(Line(f"{where}: error: {change.why}"))
         if shown is not None:
             lines += [Line(printable(text), "diff") for text in _diff_lines(shown.diff)]
             lines += [Line(f"  {change.behind_label} behind it: {s}") for s in shown.behind]
     if verbose:
-        lines += [Line(f"{one_line(c.path)}: in sync", "info") for c in report.of(UNCHANGED)]
+        lines += [Line(f"{_shown(c.path)}: in sync", "info") for c in report.of(UNCHANGED)]
     lines = shielded(lines)
     if report.in_sync:
         lines.append(Line(matching(len(report.changes)), "info"))
@@ -236,9 +241,7 @@ def _placed(finding: Problem, root: Path | None = None) -> tuple[Location | None
     the message instead. A name with a colon that is a file under ``root`` (a template
     ``a:b.mdx.j2``) is one."""
     loc = finding.location
-    if loc is None or not (loc.path.startswith("-") or ":" in loc.path):
-        return loc, finding.message
-    if not loc.path.startswith("-") and root is not None and os.path.lexists(root / loc.path):
+    if loc is None or names_file(loc.path, root):
         return loc, finding.message
     return None, f"{loc}: {finding.message}"
 

@@ -36,6 +36,7 @@ class State:
         self.traceback = traceback
         self.root_given = False  # the root is settled: given (--root), or searched for once
         self.found_above = False  # the project was found above the folder docgen runs in
+        self._here: str | None = None  # the folder docgen runs in, once asked
 
     def project(self) -> Project:
         """The project at ``--root``; without it, the nearest from here upward (run from
@@ -55,6 +56,21 @@ class State:
         if path and self.found_above and path != "-" and not os.path.isabs(path):
             return os.path.abspath(path)
         return path
+
+    def shown(self, path: str) -> str:
+        """A path from the project root as seen from the folder docgen runs in, when it
+        found the project above that folder (``../profiles.yaml`` from ``docs/``); as it
+        is from the root otherwise: there, or named by ``--root`` (as ``git -C``)."""
+        if not self.found_above or os.path.isabs(path):
+            return path
+        if self._here is None:
+            try:
+                self._here = os.getcwd()
+            except OSError:  # the current folder was deleted
+                self._here = ""
+        if not self._here:
+            return path
+        return os.path.relpath(os.path.join(os.path.abspath(self.root), path), self._here)
 
     def say(self, message: str) -> None:
         if not self.quiet:

@@ -1,0 +1,88 @@
+"""Run from a folder below the project (``docs/``: the project is found above it), every
+path docgen prints names its file from there, as compilers and linters do, so a terminal
+or an editor opens the file a line names. With ``--root`` paths are the root's, as
+``git -C`` shows them, and so they are at the root. Data stays as it was: JSON and GitHub
+annotations name files from the root and the workflow's workspace, a diff's header from
+the root (as git's), and a command-line option or a file at a git revision is no file to
+name from here."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import invoke_cli
+
+LOCATED = re.compile(r"^(\S+?):(\d+):(\d+): error: ", re.M)
+
+
+def _drifted(example) -> None:
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 12")
+
+
+def test_a_check_run_from_docs_names_each_drifted_file_and_entry_from_there(example, monkeypatch):
+    _drifted(example)
+    here = example.root / "docs"
+    monkeypatch.chdir(here)
+    drift = invoke_cli(["check"])
+    assert drift.exit_code == 1, drift.output
+    named = [m[1] for m in LOCATED.finditer(drift.stdout)]
+    assert named, drift.stdout
+    assert all((here / path).is_file() for path in named), named
+    assert "_build/registry.json" in named  # docs/_build/registry.json, from docs/
+    behind = set(re.findall(r"behind it: (\S+?):\d+:\d+ ", drift.stdout))
+    assert behind == {"../profiles.yaml"}, drift.stdout
+    # A diff's header names the file from the root, as git's does from any folder.
+    assert "--- a/docs/_build/registry.json" in drift.stdout
+
+
+def test_an_input_error_names_the_registry_from_the_folder_docgen_runs_in(example, monkeypatch):
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: sixteen")
+    monkeypatch.chdir(example.root / "docs" / "inference")
+    broken = invoke_cli(["check"])
+    assert broken.exit_code == 2, broken.output
+    assert LOCATED.match(broken.stderr)[1] == "../../profiles.yaml", broken.stderr
+    given = invoke_cli(["--root", str(example.root), "validate"])
+    assert LOCATED.match(given.stderr)[1] == "profiles.yaml", given.stderr
+
+
+def test_build_and_validate_name_files_from_the_folder_docgen_runs_in(example, monkeypatch):
+    _drifted(example)
+    monkeypatch.chdir(example.root / "docs")
+    built = invoke_cli(["build"])
+    assert built.exit_code == 0, built.output
+    updated = re.findall(r"^update (\S+)$", built.stdout, re.M)
+    assert "_build/registry.json" in updated, built.stdout
+    assert all((example.root / "docs" / path).is_file() for path in updated)
+    assert invoke_cli(["validate"]).stdout.startswith("../profiles.yaml: ok (")
+
+
+def test_run_at_the_root_paths_are_as_they_always_were(example, monkeypatch):
+    _drifted(example)
+    monkeypatch.chdir(example.root)
+    drift = invoke_cli(["check"])
+    named = {m[1] for m in LOCATED.finditer(drift.stdout)}
+    assert "docs/_build/registry.json" in named
+    assert "behind it: profiles.yaml:" in drift.stdout
+
+
+@pytest.mark.parametrize("fmt", ["json", "github"])
+def test_machine_formats_name_files_as_data_wherever_docgen_runs(example, monkeypatch, fmt):
+    _drifted(example)
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(example.root))
+    monkeypatch.chdir(example.root / "docs")
+    drift = invoke_cli(["check", "--format", fmt])
+    assert drift.exit_code == 1
+    if fmt == "json":
+        assert '"path": "docs/_build/registry.json"' in drift.stdout
+        assert '"file": "profiles.yaml"' in drift.stdout
+    else:
+        assert "::error file=docs/_build/registry.json," in drift.stdout
+        assert "::error file=profiles.yaml," in drift.stdout
+
+
+def test_an_option_or_a_revision_is_no_file_to_name_from_here(example, monkeypatch):
+    monkeypatch.chdir(example.root / "docs")
+    unknown = invoke_cli(["check", "--changelog-since", "no-such-revision"])
+    assert unknown.exit_code == 2, unknown.output
+    assert unknown.stderr.startswith("--changelog-since: error: "), unknown.stderr
