@@ -307,7 +307,7 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
 )
 def release_notes(state: State, version: str, site_url: str | None) -> None:
     """Print one release's section as plain Markdown for a release body."""
-    from docgen.errors import ConfigError, Location
+    from docgen.errors import ConfigError, Location, printable
     from docgen.registry.rules import site_url_problem
     from docgen.verbs.releases import release_notes as notes_for
 
@@ -317,7 +317,7 @@ def release_notes(state: State, version: str, site_url: str | None) -> None:
     notes, warning = notes_for(state.project(), version, site_url)
     if warning is not None and not state.quiet:
         click.echo(str(warning), err=True)
-    click.echo(notes, nl=False)
+    click.echo(printable(notes), nl=False)  # an entry's text is untrusted: no raw controls
 
 
 @command("init")

@@ -140,3 +140,15 @@ def test_a_link_in_code_is_text_for_the_release_body_as_for_check(released, run)
     result = run(released, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
     assert result.exit_code == 0, result.output
     assert "`[y](javascript:void(0))`" in result.stdout
+
+
+def test_a_control_character_in_an_entry_reaches_the_terminal_as_its_escape(make_project, run):
+    """An entry is untrusted text: a bidirectional override or an escape sequence in it is
+    printed as its escape, never raw; its line ends and tabs stay as they are."""
+    entry = ENTRY.replace("adds a profile.", "adds a \u202eprofile\x1b[2J.\t(tab)")
+    project = make_project(files={"changelog/2026-02-01.mdx": entry.replace("\n", "\r\n")})
+    result = run(project, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert result.exit_code == 0, result.output
+    assert "Acme v0.2.0 adds a \\u202eprofile\\x1b[2J.\t(tab)\n" in result.stdout
+    assert "\r" not in result.stdout
+    assert not {"\u202e", "\x1b"} & set(result.stdout)
