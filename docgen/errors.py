@@ -55,8 +55,9 @@ def one_line(text: str) -> str:
     return CONTROL.sub(lambda m: repr(m[0])[1:-1], text)
 
 
-#: Location names that are docgen itself or one of its commands, not a file.
-COMMANDS = frozenset({"docgen", "serve-command"})
+#: Location names that are docgen itself, one of its commands or a part of its work, not
+#: a file (``tests/system/test_shown_paths.py`` holds every such name in docgen to it).
+NOT_FILES = frozenset({"docgen", "serve-command", "release-notes", "overview"})
 #: How the running command shows a project path (see ``shown_path``).
 _SHOWN: ContextVar[Callable[[str], str] | None] = ContextVar("docgen_shown_path", default=None)
 
@@ -66,7 +67,7 @@ def names_file(path: str, root: Path | None = None) -> bool:
     (``--since``), standard input, docgen or one of its commands, nor a file at a git
     revision (``HEAD~1:profiles.yaml``), unless a file of that name lies under ``root``
     (a template ``a:b.mdx.j2``)."""
-    if path.startswith(("-", "<")) or path in COMMANDS:
+    if path.startswith(("-", "<")) or path in NOT_FILES:
         return False
     return ":" not in path or (root is not None and os.path.lexists(root / path))
 

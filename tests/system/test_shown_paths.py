@@ -86,3 +86,27 @@ def test_an_option_or_a_revision_is_no_file_to_name_from_here(example, monkeypat
     unknown = invoke_cli(["check", "--changelog-since", "no-such-revision"])
     assert unknown.exit_code == 2, unknown.output
     assert unknown.stderr.startswith("--changelog-since: error: "), unknown.stderr
+
+
+def test_every_location_docgen_names_by_a_word_is_no_file():
+    """A location docgen makes from a literal (an option, a command, ``overview``) names
+    no file, so it is never rewritten as a path: each literal in docgen's code is one."""
+    from conftest import REPO
+
+    from docgen.errors import names_file
+
+    code = "\n".join(p.read_text("utf-8") for p in (REPO / "docgen").rglob("*.py"))
+    literals = set(re.findall(r'Location\("([^"]*)"', code))
+    assert {"--site-url", "release-notes", "docgen"} <= literals
+    assert [name for name in sorted(literals) if names_file(name)] == []
+    assert names_file("docs/profiles/x.mdx") and names_file("profiles.yaml")
+    assert not names_file("HEAD~1:profiles.yaml") and not names_file("<stdin>")
+
+
+def test_a_command_named_as_the_place_of_its_error_is_no_file_to_name_from_here(
+    example, monkeypatch
+):
+    monkeypatch.chdir(example.root / "docs")
+    missing = invoke_cli(["release-notes", "v9.9.9"])
+    assert missing.exit_code == 2, missing.output
+    assert missing.stderr.startswith("release-notes: error: no release v9.9.9"), missing.stderr
