@@ -32,11 +32,14 @@ ROOT_LINK = re.compile(r"\]\((/(?!/)[^)]*)\)")
 
 
 def release_notes(project: Project, registry: Registry, version: str, site_url: str) -> str:
-    """One release's section as plain Markdown for a release body."""
+    """One release's section as plain Markdown for a release body (``0.2.0`` names
+    release ``v0.2.0`` too, as a tag is often written either way)."""
+    wanted = {version, f"v{version}"} if not version.startswith("v") else {version}
     for entry in entries(project):
         for section in entry.sections:
-            if section.version == version:
-                plain = _plain(f"## {version}\n" + "\n".join(section.lines), site_url)
+            if section.version in wanted:
+                heading = f"## {section.version}\n"
+                plain = _plain(heading + "\n".join(section.lines), site_url)
                 _refuse_unsafe(entry, section, plain, registry)
                 return plain
     known = sorted(known_versions(project))

@@ -152,3 +152,13 @@ def test_a_control_character_in_an_entry_reaches_the_terminal_as_its_escape(make
     assert "Acme v0.2.0 adds a \\u202eprofile\\x1b[2J.\t(tab)\n" in result.stdout
     assert "\r" not in result.stdout
     assert not {"\u202e", "\x1b"} & set(result.stdout)
+
+
+def test_a_version_without_its_v_names_the_release(released, run):
+    """``release-notes 0.2.0`` prints release v0.2.0, as a tag is often written either way."""
+    site = ("--site-url", "https://docs.example.com")
+    bare = run(released, "release-notes", "0.2.0", *site)
+    assert bare.exit_code == 0, bare.output
+    assert bare.stdout == run(released, "release-notes", "v0.2.0", *site).stdout
+    assert bare.stdout.startswith("## v0.2.0\n")
+    assert run(released, "release-notes", "0.3.0", *site).exit_code == 2
