@@ -44,15 +44,20 @@ LINK_RULE = "changelog-link-root-absolute"
 
 
 def line_links(line: str, where: Location, routes: set[str]) -> list[Problem]:
-    """The problems of the targets of the links, definitions and images on one line."""
+    """The problems of the targets of the links, definitions and images on one line, each
+    at its target's column (``where`` is the line)."""
     problems: list[Problem] = []
-    for target in LINK.findall(line) + DEFINITION.findall(line):
-        problems += link_problem(target, where, routes)
-    for written in IMAGE.findall(line):  # a file beside the page is fine: a script is not
-        source = _as_read(written)
+    for found in (*LINK.finditer(line), *DEFINITION.finditer(line)):
+        problems += link_problem(found[1], _column(where, found.start(1)), routes)
+    for found in IMAGE.finditer(line):  # a file beside the page is fine: a script is not
+        source = _as_read(found[1])
         if SCHEME.match(source) or source.startswith("/\\"):
-            problems += link_problem(source, where, set())
+            problems += link_problem(source, _column(where, found.start(1)), set())
     return problems
+
+
+def _column(where: Location, index: int) -> Location:
+    return Location(where.path, where.line, index + 1)
 
 
 def text_link_problems(text: str, path: str) -> list[Problem]:

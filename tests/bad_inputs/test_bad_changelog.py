@@ -128,8 +128,8 @@ HISTORY = [
         "history-relative-link",
         CHECK,
         (
-            "changelog/2026-01-02.mdx:11: error: relative link '../models': changelog links must "
-            "be root-absolute routes such as /user-guide/...",
+            "changelog/2026-01-02.mdx:11:43: error: relative link '../models': changelog links "
+            "must be root-absolute routes such as /user-guide/...",
         ),
         files=entry("(/guide/alpha/models)", "(../models)"),
         code=1,
@@ -139,7 +139,7 @@ HISTORY = [
         "history-dead-link",
         CHECK,
         (
-            "changelog/2026-01-02.mdx:11: error: link '/guide/alpha/nope' does not resolve to a "
+            "changelog/2026-01-02.mdx:11:43: error: link '/guide/alpha/nope' does not resolve to a "
             "page the project publishes",
         ),
         files=entry("(/guide/alpha/models)", "(/guide/alpha/nope)"),

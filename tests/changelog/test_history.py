@@ -158,7 +158,7 @@ BROKEN = [
         "relative-link",
         {DAY: entry(section("v1.0.0", "models"))},
         [
-            f"{DAY}:11: error: relative link 'models': changelog links must be root-absolute "
+            f"{DAY}:11:43: error: relative link 'models': changelog links must be root-absolute "
             "routes such as /user-guide/..."
         ],
     ),
@@ -166,7 +166,7 @@ BROKEN = [
         "unresolved-link",
         {DAY: entry(section("v1.0.0", "/guide/alpha/nope"))},
         [
-            f"{DAY}:11: error: link '/guide/alpha/nope' does not resolve to a page the project "
+            f"{DAY}:11:43: error: link '/guide/alpha/nope' does not resolve to a page the project "
             "publishes"
         ],
     ),
@@ -252,14 +252,14 @@ DAMAGED = [
     (
         "relative-link",
         lambda t: t.replace("(/user-guide/openclaw/inference/local-inference/", "(../inference/"),
-        15,
+        "15:48",  # the link's target
         "relative link '../inference/set-up-vllm': changelog links must be root-absolute routes "
         "such as /user-guide/...",
     ),
     (
         "dead-link",
         lambda t: t.replace("local-inference/set-up-vllm", "local-inference/nope"),
-        15,
+        "15:48",
         "link '/user-guide/openclaw/inference/local-inference/nope' does not resolve to a page the "
         "project publishes",
     ),
@@ -318,7 +318,7 @@ def test_without_known_routes_a_root_absolute_link_is_not_looked_up():
     assert history.check_entry(anywhere, registry, {LINK}) == [
         Problem(
             "link '/guide/alpha/anywhere' does not resolve to a page the project publishes",
-            Location(DAY, 11),
+            Location(DAY, 11, 43),
             rule="changelog-link-published",
         )
     ]

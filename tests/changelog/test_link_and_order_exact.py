@@ -188,3 +188,20 @@ def test_a_line_rule_has_its_message_and_rule_id(line, message, rule):
     from docgen.changelog.history import _line_problems
 
     assert _line_problems(line, WHERE, "$$acme", ROUTES) == [Problem(message, WHERE, rule=rule)]
+
+
+def test_each_refused_link_is_at_its_targets_column():
+    """The column is the target's first character, after a good link, a code span holding a
+    link-like text (blanked, its length kept), a definition's blanks or an image's ``!``."""
+    from docgen.changelog.links import line_links
+    from docgen.changelog.markup import without_code
+
+    line = "See [ok](/guide/alpha/set-up), `[x](bad)` and [this](nope) or ![i](javascript:x)."
+    found = line_links(without_code(line), WHERE, ROUTES)
+    assert [(p.location.col, line[p.location.col - 1 :][:4]) for p in found] == [
+        (line.index("(nope") + 2, "nope"),
+        (line.index("(javascript") + 2, "java"),
+    ]
+    assert {(p.location.path, p.location.line) for p in found} == {(WHERE.path, WHERE.line)}
+    defined = line_links("[ref]:   /guide/alpha/gone", WHERE, ROUTES)
+    assert [p.location.col for p in defined] == [10]
