@@ -90,9 +90,11 @@ def _planned(
     if nav is not None and nav.regions:
         varying = {r.path for r in done if r.resolves}
         nav = navigation_written(project, nav, _per_profile_pages(units, done), outputs, varying)
-    outputs += _whole_registry(project, reg, exported)
+    whole = _whole_registry(project, reg, exported)
+    outputs += whole
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
+    pages += tuple((o.path, everyone) for o in whole if _a_docs_page(project, o))
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     refuse_long_names(project, reg, outputs, variant_path)
@@ -103,6 +105,13 @@ def _whole_registry(project: Project, reg: Registry, exported: str) -> list[Outp
     """The outputs made of the whole registry once every page is rendered: the export and
     the changelog overview (when the project has one)."""
     return [o for o in (export_output(project, reg, exported), overview_output(project, reg)) if o]
+
+
+def _a_docs_page(project: Project, output: Output) -> bool:
+    """Whether a whole-registry output is a page the docs publish: the changelog overview
+    when the changelog lives under the docs folder (as its entries are then)."""
+    docs = project.config.docs.rstrip("/") + "/"
+    return output.basis == "changelog" and output.path.startswith(docs)
 
 
 def _rendered(

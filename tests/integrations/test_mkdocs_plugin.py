@@ -313,3 +313,21 @@ def test_an_unknown_agent_in_mkdocs_yml_is_located_there(site_project, tmp_path)
         "did you mean 'hermes'?"
     ) in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_changelog_under_the_docs_is_previewed_with_its_overview(example):
+    """Entries under the docs folder are pages of the site, and so is the overview docgen
+    generates beside them, for every agent; a changelog outside the docs is in neither."""
+    assert not [p.uri for p in site_of(example.root).pages if "changelog" in p.uri]
+    shutil.move(example.root / "changelog", example.root / "docs" / "changelog")
+    example.edit("pyproject.toml", 'changelog = "changelog"', 'changelog = "docs/changelog"')
+    site = site_of(example.root)
+    previewed = {p.uri for p in site.pages if "/changelog/" in p.uri}
+    assert previewed == {
+        f"{agent}/changelog/{name}.md"
+        for agent in ("openclaw", "hermes", "deepagents")
+        for name in ("2026-08-04", "overview")
+    }
+    overview = next(p for p in site.pages if p.uri == "hermes/changelog/overview.md")
+    assert "v0.0.102" in overview.markdown
+    assert site.unresolved == ()

@@ -241,7 +241,7 @@ def test_a_navigation_without_a_changelog_node_publishes_no_release_page(make_pr
     built = run(project, "build")
     assert built.exit_code == 1, built.output
     assert built.stderr == (
-        "docs/changelog/2026-01-02.mdx:10: error: link '/guide/alpha/release-notes/2026/1/2' "
+        "docs/changelog/2026-01-02.mdx:10:22: error: link '/guide/alpha/release-notes/2026/1/2' "
         "does not resolve to a page the project publishes\n"
     )
     overview = project.read("docs/changelog/overview.mdx")

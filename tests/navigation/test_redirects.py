@@ -98,7 +98,7 @@ def test_a_link_to_a_moved_page_passes_where_fern_redirects_it(make_project, run
     checked = run(project, "check")
     assert checked.exit_code == 1
     assert (
-        "changelog/2026-01-02.mdx:10: error: link '/guide/alpha/old-guide#top' does not "
+        "changelog/2026-01-02.mdx:10:19: error: link '/guide/alpha/old-guide#top' does not "
         "resolve to a page the project publishes" in checked.stdout
     ), checked.stdout
 
