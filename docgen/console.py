@@ -6,6 +6,7 @@ head -1``) or a terminal that cannot show a character never changes the exit cod
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import gc
 import os
@@ -24,13 +25,17 @@ def main() -> None:
     of the cycle collector over every object) took about a tenth of a 2,000-profile
     check, for a process that ends anyway. By then every file docgen wrote is closed (a
     context manager closes each) and docgen registers no exit handler; standard output
-    and error are flushed first.
+    and error are flushed first. A run under a profiler or a tracer (``python -m
+    cProfile``, ``coverage run``), or with an exit handler someone registered, ends as
+    Python ends: they write what they gathered as it does.
     """
     try:
         run()
         code: object = 0
     except SystemExit as done:
         code = done.code
+    if not _ends_at_once():
+        raise SystemExit(code)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # as Python ends a ``sys.exit("message")``
         code = 1
@@ -38,6 +43,15 @@ def main() -> None:
         with contextlib.suppress(AttributeError, OSError, ValueError):  # none, gone, closed
             stream.flush()
     os._exit(code or 0)
+
+
+def _ends_at_once() -> bool:
+    """Whether nothing waits for the interpreter's own end: no profiler, no tracer and no
+    exit handler (where Python cannot say, it is assumed that something does)."""
+    handlers = getattr(atexit, "_ncallbacks", None)
+    if handlers is None or handlers():
+        return False
+    return sys.getprofile() is None and sys.gettrace() is None
 
 
 def run() -> None:

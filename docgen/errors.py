@@ -74,16 +74,17 @@ def names_file(path: str, root: Path | None = None) -> bool:
 
 def shown_path(path: str) -> str:
     """A project-relative ``path`` as the running command prints it (see ``paths_shown``);
-    as it is outside a command, or for a location that names no file."""
+    as it is outside a command."""
     show = _SHOWN.get()
-    return path if show is None or not names_file(path) else show(path)
+    return path if show is None else show(path)
 
 
 @contextmanager
 def paths_shown(show: Callable[[str], str]) -> Iterator[None]:
     """For the block, print each project-relative path as ``show`` gives it (from the
     folder docgen runs in: ``../profiles.yaml`` run from ``docs/``), so a terminal or an
-    editor opens the file a line names."""
+    editor opens the file a line names; ``show`` leaves a location that names no file (see
+    ``names_file``) as it is."""
     token = _SHOWN.set(show)
     try:
         yield

@@ -60,8 +60,11 @@ class State:
     def shown(self, path: str) -> str:
         """A path from the project root as seen from the folder docgen runs in, when it
         found the project above that folder (``../profiles.yaml`` from ``docs/``); as it
-        is from the root otherwise: there, or named by ``--root`` (as ``git -C``)."""
-        if not self.found_above or os.path.isabs(path):
+        is from the root otherwise (there, or named by ``--root``, as ``git -C``), and for
+        a location that names no file (an option, a command, a file at a revision)."""
+        from docgen.errors import names_file
+
+        if not self.found_above or os.path.isabs(path) or not names_file(path, Path(self.root)):
             return path
         if self._here is None:
             try:

@@ -736,6 +736,15 @@ def _ended(exc: _Ended) -> int:
     raise exc
 
 
+def _nothing_waits(monkeypatch) -> None:
+    """No profiler, tracer or exit handler waits for this process's end."""
+    import atexit
+
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
+    monkeypatch.setattr(sys, "getprofile", lambda: None)
+    monkeypatch.setattr(sys, "gettrace", lambda: None)
+
+
 @pytest.mark.parametrize(
     ("raised", "code", "said"),
     [
@@ -768,6 +777,7 @@ def test_the_command_ends_its_process_with_its_exit_code_and_its_output_flushed(
 
     monkeypatch.setattr(console, "run", command)
     monkeypatch.setattr(os, "_exit", lambda status: _ended(_Ended(status)))
+    _nothing_waits(monkeypatch)  # as in a docgen process (pytest registers exit handlers)
     with pytest.raises(_Ended) as ended:
         console.main()
     assert ended.value.code == code
@@ -787,3 +797,35 @@ def test_the_process_ends_with_the_exit_code_and_the_whole_report(example, edite
     report = json.loads(done.stdout)
     assert report["in_sync"] is (not edited)
     assert not edited or len(done.stdout) > 16_384
+
+
+@pytest.mark.parametrize("waiting", ["profiler", "tracer", "exit handler"])
+def test_a_run_that_something_waits_on_ends_as_python_ends(monkeypatch, waiting):
+    """Under a profiler (``python -m cProfile``), a tracer (``coverage run``) or with an
+    exit handler, the process is left to end as Python ends it, so they write what they
+    gathered: the exit code is still the command's."""
+    import atexit
+
+    from docgen import console
+
+    monkeypatch.setattr(console, "run", lambda: sys.exit(1))
+    monkeypatch.setattr(os, "_exit", lambda status: _ended(_Ended(status)))
+    _nothing_waits(monkeypatch)
+    if waiting == "exit handler":
+        monkeypatch.setattr(atexit, "_ncallbacks", lambda: 1)
+    else:
+        hooked = "getprofile" if waiting == "profiler" else "gettrace"
+        monkeypatch.setattr(sys, hooked, lambda: lambda *_args: None)
+    with pytest.raises(SystemExit) as ended:
+        console.main()
+    assert ended.value.code == 1
+
+
+def test_a_profiled_run_writes_its_profile(example, tmp_path):
+    """``python -m cProfile -o FILE -m docgen check``, as ``benchmarks/hotspots.py`` runs
+    it: the profile is written, the exit code is the command's."""
+    out = tmp_path / "check.prof"
+    args = [sys.executable, "-m", "cProfile", "-o", str(out), "-m", "docgen", "check", "-q"]
+    done = subprocess.run(args, cwd=example.root, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_size > 10_000

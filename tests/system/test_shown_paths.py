@@ -110,3 +110,13 @@ def test_a_command_named_as_the_place_of_its_error_is_no_file_to_name_from_here(
     missing = invoke_cli(["release-notes", "v9.9.9"])
     assert missing.exit_code == 2, missing.output
     assert missing.stderr.startswith("release-notes: error: no release v9.9.9"), missing.stderr
+
+
+def test_a_project_file_with_a_colon_in_its_name_is_named_from_here_too(example, monkeypatch):
+    """A colon marks a file at a git revision (``HEAD:profiles.yaml``) unless a file of
+    that name lies in the project: a template ``a:b.mdx.j2`` is one."""
+    example.write("templates/inference/a:b.mdx.j2", '---\ntitle: "x"\n---\n\nhello {{ 1 + }}\n')
+    monkeypatch.chdir(example.root / "docs")
+    broken = invoke_cli(["check"])
+    assert broken.exit_code == 2, broken.output
+    assert broken.stderr.startswith("../templates/inference/a:b.mdx.j2:5:"), broken.stderr
