@@ -10,11 +10,12 @@ import json
 import re
 import shlex
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docgen.outputs import Output
-from docgen.registry.model import Source
+from docgen.registry.model import Registry, Source
 
 if TYPE_CHECKING:
     from docgen.drift_diff import LineDiff
@@ -59,6 +60,28 @@ def attribute(
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
     ]
     return changed + went if changed or went else shown
+
+
+def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
+    """The values of ``old`` that ``new`` no longer has, each located where it stood in
+    ``old`` (``HEAD:profiles.yaml:117:7``): what ``check`` blames a pure removal on. A
+    removed profile is blamed by its id (which its table row and its page's name show),
+    a removed override by its arguments, summary and tradeoffs (which its example and the
+    export show)."""
+    from docgen.changelog.diff import diff
+
+    gone: list[Source] = []
+    for change in diff(old, new):
+        if change.new is not None or change.source is None:
+            continue
+        if change.kind == "profile-removed":
+            gone.append(replace(change.source, text=change.subject))
+        elif change.kind == "override-removed":
+            override = change.extra["override"]  # the older registry's, located there
+            gone += [replace(override.source, text=change.old), *override.texts]
+        else:
+            gone.append(change.source)
+    return tuple(s for s in gone if s.text)
 
 
 def _joined(lines: set[str], export: bool) -> str:

@@ -98,13 +98,6 @@ def since_commit(
     return None if old is None or new is None else (old, new)
 
 
-def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
-    """The values of ``old`` that ``new`` no longer has, each located where it stood in
-    ``old`` (``HEAD:profiles.yaml:117:7``): what ``check`` blames a pure removal on."""
-    gone = (c.source for c in diff(old, new) if c.new is None and c.source is not None)
-    return tuple(s for s in gone if s.text)
-
-
 def diff(old: Registry, new: Registry) -> list[Change]:
     """Every semantic change from ``old`` to ``new``, in registry order."""
     renamed = _renames(old, new)

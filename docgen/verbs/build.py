@@ -189,7 +189,8 @@ def _since_commit(
     loaded one (a cached plan has none).
 
     ``check`` computes this in a forked copy while it renders, and asks only on drift."""
-    from docgen.changelog.diff import removed_sources, since_commit
+    from docgen.blame import removed_sources
+    from docgen.changelog.diff import since_commit
 
     found = since_commit(project, working, ("HEAD", base) if base else ("HEAD",))
     if found is None:

@@ -219,3 +219,52 @@ def test_a_committed_removal_is_blamed_where_it_stood_at_the_changelog_base(exam
         f"registry entry behind it: base:profiles.yaml:117:7 profiles.{SPARK}.args."
         "speculative-config"
     }
+
+
+def _committed(example: Project, run) -> None:
+    assert run(example, "build").exit_code == 0
+    git(example.root, "init", "-q")
+    git(example.root, "add", ".")
+    git(example.root, "commit", "-qm", "built")
+
+
+def test_a_removed_profile_is_blamed_where_it_stood_on_every_page_that_listed_it(example, run):
+    """A whole profile removed: its id leaves the setup page's table, the navigation and
+    the export, and each of them names it where it stood in the commit."""
+    _committed(example, run)
+    station = "vllm.dgx-station-gb300.single.deepseek-r1-distill-70b"
+    text = example.read("profiles.yaml")
+    start = text.index(f"  {station}:\n")
+    example.write("profiles.yaml", text[:start] + text[text.index("\n\n", start) + 1 :])
+    line = text[:start].count("\n") + 1
+    assert blamed(example, run) == [
+        f"registry entry behind it: HEAD:profiles.yaml:{line}:3 profiles.{station}"
+    ]
+    result = run(example, "check", "--format", "json")
+    files = [f for f in json_files(result.stdout) if f["status"] == "changed"]
+    assert {f["path"] for f in files} >= {"docs/_build/registry.json", "docs/index.yml"}
+    assert all(f["sources"] for f in files), files
+
+
+def test_a_removed_override_is_blamed_by_its_example_and_its_export_arguments(example, run):
+    _committed(example, run)
+    text = example.read("profiles.yaml")
+    start = text.index("    overrides:\n      bounded-long-context:")
+    example.write("profiles.yaml", text[:start] + text[text.index("    evidence:", start) :])
+    result = run(example, "check", "--format", "json")
+    keys = {
+        f["path"]: {s["key"] for s in f["sources"]}
+        for f in json_files(result.stdout)
+        if f["status"] == "changed"
+    }
+    override = f"profiles.{SPARK}.overrides.bounded-long-context"
+    assert keys["docs/_build/registry.json"] == {override}
+    page = keys[f"docs/profiles/{SPARK}.mdx"]
+    assert f"{override}.summary" in page and f"{override}.tradeoffs.[0]" in page
+    assert all(keys.values()), keys
+
+
+def json_files(stdout: str) -> list[dict]:
+    import json
+
+    return json.loads(stdout)["files"]
