@@ -275,9 +275,17 @@ def _template_unit(
     if not job.path.endswith(".mdx"):
         return _Unit(job.path, page)
     edited = job.display
+    from docgen.errors import PageError
+    from docgen.render.failures import in_template
     from docgen.render.variants import is_shared
 
-    found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
+    try:
+        found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
+    except PageError as exc:  # the page is the template's: said where the template is
+        source = renderer.partials.sources.sources.get(job.name, "")
+        raise PageError(
+            [in_template(p, job.path, raw, job.display, source) for p in exc.problems]
+        ) from None
     resolves = is_shared(raw, reg.product.cli_token)
     return _Unit(job.path, page, found, True, audience, resolves=resolves)
 

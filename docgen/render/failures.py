@@ -94,3 +94,20 @@ def syntax_problem(exc: jinja2.TemplateSyntaxError, path: str) -> Problem:
         f"template syntax: unexpected character {found[1]} ({hint})",
         text_location(path, source, at),
     )
+
+
+def in_template(problem: Problem, page: str, rendered: str, template: str, source: str) -> Problem:
+    """A ``problem`` found in the text the template ``template`` (whose text is ``source``)
+    ``rendered`` for ``page``, located in the template: at the template line that reads as
+    the rendered line does, when exactly one does, else at the template itself. The
+    message keeps the line of the rendered text (its notice not yet added), as the lines
+    the message itself names are."""
+    where = problem.location
+    if where is None or where.path != page:
+        return problem
+    lines = rendered.split("\n")
+    said = lines[where.line - 1].strip() if 0 < where.line <= len(lines) else ""
+    found = [n for n, line in enumerate(source.split("\n"), 1) if said and line.strip() == said]
+    at = Location(template, found[0]) if len(found) == 1 else Location(template)
+    message = f"{problem.message} (line {where.line} of the text it renders for {page})"
+    return dataclasses.replace(problem, message=message, location=at)

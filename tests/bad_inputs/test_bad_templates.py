@@ -195,3 +195,24 @@ def test_a_syntax_error_in_a_crlf_template_is_at_its_line_and_column(make_projec
     assert outcome.stderr.startswith(
         "templates/models.mdx.j2:6:17: error: template syntax: unexpected character '?'"
     ), outcome.stderr
+
+
+def test_a_broken_agentonly_block_a_template_renders_is_located_in_the_template(make_project, run):
+    """An ``<AgentOnly>`` block is checked in the page a template renders, which is not on
+    disk (and is never edited by hand): the error names the template, at the line that
+    reads as the rendered one when one does, and says which line of the text it renders
+    for which page it is."""
+    from bad_input_cases import template as one_template
+
+    text = (
+        '---\ntitle: x\n---\n\n{{ cli }} guide.\n\n<AgentOnly variant="gamma">\nHi.\n</AgentOnly>\n'
+    )
+    project = make_project(templates=one_template(text))
+    before = project.snapshot()
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith(
+        "templates/models.mdx.j2:7: error: unknown agent 'gamma' in <AgentOnly>"
+    ), outcome.stderr
+    assert "<AgentOnly> (line 7 of the text it renders for docs/models.mdx)\n" in outcome.stderr
+    assert project.snapshot() == before
