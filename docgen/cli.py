@@ -41,6 +41,7 @@ ROOT_HELP = (
     "Project root (holds profiles.yaml and templates/); before or after the command. "
     "[default: the nearest project from the current folder upward]"
 )
+INIT_ROOT_HELP = "The folder DIRECTORY is taken from; before or after the command. [default: .]"
 
 
 def _root_setter(ctx: click.Context, _param: click.Parameter, value: Path | None) -> None:
@@ -83,7 +84,10 @@ def cli(
 
 
 def command(
-    *names: str, quiet: str = "Print only errors.", verbose: str = NOTHING_MORE
+    *names: str,
+    quiet: str = "Print only errors.",
+    verbose: str = NOTHING_MORE,
+    root_help: str = ROOT_HELP,
 ) -> Callable[[Callable[..., None]], click.Command]:
     """A subcommand that takes the state, turns DocgenErrors into exit 2, and accepts
     ``-q``/``-v``/``--traceback`` after its name too (``docgen build -q``), with help
@@ -100,7 +104,7 @@ def command(
             wrapped = option(wrapped)
         # After the name too: a pre-commit hook's args follow its entry (`docgen check -q`).
         root = click.option(
-            "--root", type=ROOT, expose_value=False, callback=_root_setter, help=ROOT_HELP
+            "--root", type=ROOT, expose_value=False, callback=_root_setter, help=root_help
         )
         return cli.command(*names, short_help=_summary(func.__doc__ or ""))(root(wrapped))
 
@@ -187,7 +191,6 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
 @command()
 def validate(state: State) -> None:
     """Load and validate the registry only."""
-    from docgen.errors import shown_path
     from docgen.registry.load import load_registry
 
     reg = load_registry(state.project())
@@ -196,7 +199,7 @@ def validate(state: State) -> None:
     said = ", ".join(
         f"{n} {word}{'' if n == 1 else 's'}" for n, word in zip(held, words, strict=True)
     )
-    state.say(f"{shown_path(reg.path)}: ok ({said})")
+    state.say(f"{state.shown(reg.path)}: ok ({said})")
 
 
 @command(quiet="Accepted as everywhere; the schema is printed either way.")
@@ -282,7 +285,6 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
 @click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
 def changelog(state: State, dry_run: bool, **options: Any) -> None:
     """Write the dated changelog entry for a release from the registry's semantic diff."""
-    from docgen.errors import shown_path
     from docgen.report import written_line
     from docgen.verbs.releases import write_changelog
 
@@ -292,7 +294,7 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     if dry_run:
         click.echo(written.section, nl=False)
         return
-    state.say(f"write {shown_path(written.path)} ({options['version']})")
+    state.say(f"write {state.shown(written.path)} ({options['version']})")
     state.print(written_line(status, path) for status, path in written.refreshed)
     for fragment in written.fragments:
         state.say(f"merged and removed {fragment.name}")
@@ -320,23 +322,21 @@ def release_notes(state: State, version: str, site_url: str | None) -> None:
     click.echo(printable(notes), nl=False)  # an entry's text is untrusted: no raw controls
 
 
-@command("init")
+@command("init", root_help=INIT_ROOT_HELP)
 @click.argument("directory", required=False, type=click.Path(file_okay=False, path_type=Path))
 def init(state: State, directory: Path | None) -> None:
-    """Scaffold a working project in DIRECTORY (taken from --root, else from the current
-    folder; default: that folder itself) and build it: a registry, a page template,
-    mkdocs.yml with site_extra/, changelog/ and changelog.d/, and a .gitignore unless the
-    folder has one. A folder that holds a project is refused (exit 2); nothing there is
-    ever overwritten."""
+    """Scaffold a working project in DIRECTORY (from --root, else the current folder;
+    default: that folder) and build it: a registry, a page template, mkdocs.yml with
+    site_extra/, changelog/ and changelog.d/, a .gitignore unless the folder has one. A
+    folder that holds a project is refused (exit 2); nothing there is overwritten."""
     from docgen.verbs import init as scaffold
 
     target = state.root / directory if directory is not None else state.root  # as --registry
-    for path in scaffold.init(target):
-        state.say(f"create {path}")
+    made, shown = scaffold.init(target), scaffold.from_here(target)
+    for path in made:  # each named from the current folder, as the next step is
+        state.say(f"create {path if shown == '.' else os.path.join(shown, path)}")
     if missing := scaffold.ignores_missing(target):
         state.say(f"note: kept .gitignore as it was; add {' and '.join(missing)} to it")
-    shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
-    shown = str(target) if shown.startswith("..") else shown
     go = "" if shown == "." else f"cd {shlex.quote(shown)} && "
     state.say(f"next: {go}docgen check && mkdocs serve")
 

@@ -65,6 +65,13 @@ def ignores_missing(target: Path) -> list[str]:
     return [line for line in wanted if line not in {k.strip() for k in kept}]
 
 
+def from_here(target: Path) -> str:
+    """``target`` as a path from the current folder (``.`` for itself), or as given when
+    it lies outside that folder."""
+    shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
+    return str(target) if shown.startswith("..") else shown
+
+
 def init(target: Path) -> list[str]:
     """Write the scaffold into ``target`` (made if missing) and build it; refuse to touch an
     existing project, and leave the folder as it was when anything fails. A folder that

@@ -120,3 +120,18 @@ def test_a_project_file_with_a_colon_in_its_name_is_named_from_here_too(example,
     broken = invoke_cli(["check"])
     assert broken.exit_code == 2, broken.output
     assert broken.stderr.startswith("../templates/inference/a:b.mdx.j2:5:"), broken.stderr
+
+
+def test_init_names_what_it_creates_from_the_current_folder(tmp_path, monkeypatch):
+    """``init sub/site`` says ``create sub/site/profiles.yaml``, as its next step says
+    ``cd sub/site``; its ``--root`` help gives the current folder as the default."""
+    monkeypatch.chdir(tmp_path)
+    made = invoke_cli(["init", "sub/site"])
+    assert made.exit_code == 0, made.output
+    created = re.findall(r"^create (\S+)$", made.stdout, re.M)
+    assert "sub/site/profiles.yaml" in created
+    assert all((tmp_path / path).exists() for path in created), created
+    assert "next: cd sub/site && docgen check" in made.stdout
+    helped = " ".join(invoke_cli(["init", "--help"]).stdout.split())
+    assert "--root DIRECTORY The folder DIRECTORY is taken from" in helped
+    assert "[default: .]" in helped and "nearest project" not in helped
