@@ -147,7 +147,8 @@ _PLAIN_FOLDER = re.compile(r"[^/.][^/]*(?:/[^/.][^/]*)*")
 def load_project(root: Path, registry: str | None = None) -> Project:
     """Read the settings of the project at ``root``; ``registry`` overrides the file."""
     if not root.is_dir():
-        raise ConfigError.at(Location(str(root)), "project root is not a directory")
+        what = "is not a directory" if os.path.lexists(root) else "does not exist"
+        raise ConfigError.at(Location(str(root)), f"project root {what}")
     try:
         os.getcwd()
     except FileNotFoundError:  # "." still opens, but nothing names it

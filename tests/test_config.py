@@ -214,7 +214,11 @@ def test_plain_text_settings_are_kept_as_written(tmp_path):
 
 def test_a_missing_root_is_a_located_error(tmp_path):
     missing = tmp_path / "nowhere"
-    assert problems(missing) == [f"{missing}: error: project root is not a directory"]
+    assert problems(missing) == [f"{missing}: error: project root does not exist"]
+    (tmp_path / "a-file").write_text("", "utf-8")  # a root that is there, but no folder
+    assert problems(tmp_path / "a-file") == [
+        f"{tmp_path / 'a-file'}: error: project root is not a directory"
+    ]
 
 
 def test_the_registry_argument_overrides_the_setting(tmp_path):

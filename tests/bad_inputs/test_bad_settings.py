@@ -11,7 +11,7 @@ SETTINGS = [
     Case(
         "root-missing",
         ("--root", "/nonexistent/docgen-root", "build"),
-        ("/nonexistent/docgen-root: error: project root is not a directory",),
+        ("/nonexistent/docgen-root: error: project root does not exist",),
     ),
     Case(
         "init-over-a-project",
