@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
-import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -285,6 +283,7 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
 @click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
 def changelog(state: State, dry_run: bool, **options: Any) -> None:
     """Write the dated changelog entry for a release from the registry's semantic diff."""
+    from docgen.errors import printable
     from docgen.report import written_line
     from docgen.verbs.releases import write_changelog
 
@@ -292,7 +291,7 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     options["since_file"] = state.given_file(options["since_file"])
     written = write_changelog(project, dry_run=dry_run, notify=notify, **options)
     if dry_run:
-        click.echo(written.section, nl=False)
+        click.echo(printable(written.section), nl=False)  # notes are untrusted text
         return
     state.say(f"write {state.shown(written.path)} ({options['version']})")
     state.print(written_line(status, path) for status, path in written.refreshed)
@@ -332,13 +331,8 @@ def init(state: State, directory: Path | None) -> None:
     from docgen.verbs import init as scaffold
 
     target = state.root / directory if directory is not None else state.root  # as --registry
-    made, shown = scaffold.init(target), scaffold.from_here(target)
-    for path in made:  # each named from the current folder, as the next step is
-        state.say(f"create {path if shown == '.' else os.path.join(shown, path)}")
-    if missing := scaffold.ignores_missing(target):
-        state.say(f"note: kept .gitignore as it was; add {' and '.join(missing)} to it")
-    go = "" if shown == "." else f"cd {shlex.quote(shown)} && "
-    state.say(f"next: {go}docgen check && mkdocs serve")
+    for line in scaffold.said(target, scaffold.init(target)):
+        state.say(line)
 
 
 def main(args: list[str] | None = None) -> None:

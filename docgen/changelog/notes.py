@@ -20,7 +20,7 @@ from docgen.changelog.history import check_entry
 from docgen.changelog.links import LINK_RULE, text_link_problems
 from docgen.changelog.markup import MARKUP_RULE
 from docgen.config import Project
-from docgen.errors import ConfigError, Location, Problem
+from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.registry.model import Registry
 from docgen.render import mdx
 
@@ -45,7 +45,7 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
     known = sorted(known_versions(project))
     raise ConfigError.at(
         Location("release-notes"),
-        f"no release {version} in "
+        f"no release {one_line(version)} in "
         f"{project.config.changelog}/ (known: {', '.join(known) or 'none'})",
     )
 

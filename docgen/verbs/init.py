@@ -10,6 +10,7 @@ wrote is removed again, so a refused ``init`` leaves the folder as it found it.
 from __future__ import annotations
 
 import os
+import shlex
 from contextlib import suppress
 from importlib import resources
 from importlib.abc import Traversable
@@ -18,7 +19,7 @@ from pathlib import Path
 from docgen.changes import DRIFTED
 from docgen.config import Config, Project, load_project
 from docgen.discovery import holds_project, nearest_project
-from docgen.errors import ConfigError, DocgenError, Location, Problem
+from docgen.errors import ConfigError, DocgenError, Location, Problem, one_line
 from docgen.io import files, writes
 from docgen.io.writes import Write
 
@@ -65,11 +66,19 @@ def ignores_missing(target: Path) -> list[str]:
     return [line for line in wanted if line not in {k.strip() for k in kept}]
 
 
-def from_here(target: Path) -> str:
-    """``target`` as a path from the current folder (``.`` for itself), or as given when
-    it lies outside that folder."""
+def said(target: Path, made: list[str]) -> list[str]:
+    """What ``init`` says of the project it made at ``target``: each file it created, a
+    note when the folder's ``.gitignore`` lacks docgen's lines, and the next step, each
+    path named from the current folder."""
     shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
-    return str(target) if shown.startswith("..") else shown
+    shown = str(target) if shown.startswith("..") else shown
+    lines = [
+        f"create {one_line(path if shown == '.' else os.path.join(shown, path))}" for path in made
+    ]
+    if missing := ignores_missing(target):
+        lines.append(f"note: kept .gitignore as it was; add {' and '.join(missing)} to it")
+    go = "" if shown == "." else f"cd {one_line(shlex.quote(shown))} && "
+    return [*lines, f"next: {go}docgen check && mkdocs serve"]
 
 
 def init(target: Path) -> list[str]:

@@ -350,3 +350,15 @@ def test_a_same_day_release_keeps_an_entrys_windows_line_ends(make_project, run)
     assert run(project, "changelog", "--version", "v1.0.1", *again).exit_code == 0
     written = entry.read_bytes()
     assert b"## v1.0.1" in written and written.count(b"\n") == written.count(b"\r\n")
+
+
+def test_a_dry_run_prints_a_notes_control_characters_as_escapes(make_project, run):
+    """A note is untrusted text: what a dry run prints of it never holds a raw escape
+    sequence or bidirectional override, and its line ends stay as they are."""
+    project = base_project(make_project, run)
+    project.write("changelog.d/fix.md", "- Fixed a \x1b[31mred\x1b[0m \u202eflip.\n")
+    args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0", "--dry-run"]
+    result = run(project, *args, "--date", "2026-01-02")
+    assert result.exit_code == 0, result.output
+    assert "- Fixed a \\x1b[31mred\\x1b[0m \\u202eflip.\n" in result.stdout
+    assert not {"\x1b", "\u202e"} & set(result.stdout)

@@ -162,3 +162,11 @@ def test_a_version_without_its_v_names_the_release(released, run):
     assert bare.stdout == run(released, "release-notes", "v0.2.0", *site).stdout
     assert bare.stdout.startswith("## v0.2.0\n")
     assert run(released, "release-notes", "0.3.0", *site).exit_code == 2
+
+
+def test_a_version_asked_for_is_quoted_on_one_line(released, run):
+    """What the user typed is echoed as one line: a line break in it is its escape."""
+    result = run(released, "release-notes", "0.2.0\n")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("release-notes: error: no release 0.2.0\\n in changelog/")
+    assert result.stderr.count("\n") == 1

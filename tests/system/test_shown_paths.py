@@ -135,3 +135,11 @@ def test_init_names_what_it_creates_from_the_current_folder(tmp_path, monkeypatc
     helped = " ".join(invoke_cli(["init", "--help"]).stdout.split())
     assert "--root DIRECTORY The folder DIRECTORY is taken from" in helped
     assert "[default: .]" in helped and "nearest project" not in helped
+
+
+def test_init_names_a_folder_with_control_characters_by_their_escapes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    made = invoke_cli(["init", "a\x1b[31mb"])
+    assert made.exit_code == 0, made.output
+    assert "create a\\x1b[31mb/profiles.yaml\n" in made.stdout
+    assert "next: cd 'a\\x1b[31mb' && docgen check" in made.stdout
