@@ -18,13 +18,13 @@ from typing import TypeVar
 #: Control characters: C0 (newline and tab too), DEL, C1, the line and paragraph separators
 #: and the bidirectional controls. No name in the registry holds one (its schema's
 #: ``plain`` class is this one), and a message shows an echoed input's as escapes.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\u061c]")
 
 
 #: The ``CONTROL`` characters but newline and tab: what a printed message never holds raw,
 #: whatever a message quotes (a carriage return or a bidirectional override would
 #: rewrite what the terminal shows of the line).
-_UNPRINTED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_UNPRINTED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\u061c]")
 
 
 def printable(text: str) -> str:
@@ -34,7 +34,7 @@ def printable(text: str) -> str:
 
 
 #: What JSON leaves raw that a terminal acts on: DEL, C1 and the bidirectional controls.
-_JSON_UNPRINTED = re.compile("[\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_JSON_UNPRINTED = re.compile("[\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\u061c]")
 
 
 def printable_json(text: str) -> str:

@@ -271,8 +271,19 @@ def test_json_for_the_console_escapes_what_a_terminal_acts_on_and_keeps_the_data
 
     from docgen.terminal import json_text
 
-    value = {"label": "Qwen \u202eR \u2066x \x9b31m \x7f \x1b é"}
+    value = {"label": "Qwen \u202eR \u2066x \u061cy \x9b31m \x7f \x1b é"}
     printed = json_text(value, indent=2)
     assert json.loads(printed) == value
-    assert not any(c in printed for c in "\u202e\u2066\x9b\x7f\x1b")
+    assert not any(c in printed for c in "\u202e\u2066\u061c\x9b\x7f\x1b")
     assert "é" in printed or "\\u00e9" in printed
+
+
+def test_the_arabic_letter_mark_is_a_bidirectional_control_like_the_others():
+    """U+061C reorders what a terminal shows as U+200F does: escaped wherever docgen
+    prints an input, refused in a registry name, dropped from generated MDX text."""
+    from docgen.errors import CONTROL, one_line, printable
+    from docgen.render.mdx import escape_prose
+
+    assert printable("a\u061cb") == one_line("a\u061cb") == "a\\u061cb"
+    assert CONTROL.search("label\u061c")
+    assert "\u061c" not in escape_prose("a\u061cb")

@@ -26,7 +26,7 @@ from docgen.render.escapes import escape_line
 
 __all__ = ["code_block", "escape_cell", "escape_prose", "frontmatter_string", "inline_code"]
 
-_BIDI_CONTROLS = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _DROP = re.compile(f"[{_BIDI_CONTROLS}]")
 _REPLACE = re.compile("[\x00\ud800-\udfff]")
 _LINE_ENDING = re.compile(r"\r\n|\r|\n")

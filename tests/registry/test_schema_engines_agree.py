@@ -28,7 +28,7 @@ from docgen.registry import _schema_check, schema
 from docgen.registry.source import load_text
 
 #: Characters where the engines could differ: line ends, other controls, separators.
-TRICKY = "\n\r\t\x00\x07\x1b\x7f\x85\u2028\u2029\u200e\u202e\u2066 $^.-_/:@"
+TRICKY = "\n\r\t\x00\x07\x1b\x7f\x85\u2028\u2029\u200e\u202e\u2066\u061c $^.-_/:@"
 
 
 def patterns() -> list[str]:
