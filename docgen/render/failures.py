@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 import jinja2
 
-from docgen.errors import Location, Problem, did_you_mean, one_line, text_location
+from docgen.errors import Location, Problem, did_you_mean, one_line, shown_path, text_location
 
 
 def reason(exc: BaseException, names: Iterable[str] = ()) -> str:
@@ -96,18 +96,24 @@ def syntax_problem(exc: jinja2.TemplateSyntaxError, path: str) -> Problem:
     )
 
 
+#: A tag that brings another template's text (or a macro's) into what a template renders.
+_OTHER_TEXT = re.compile(r"\{%[-+]?\s*(?:include|import|from|extends|macro|call)\b")
+
+
 def in_template(problem: Problem, page: str, rendered: str, template: str, source: str) -> Problem:
     """A ``problem`` found in the text the template ``template`` (whose text is ``source``)
     ``rendered`` for ``page``, located in the template: at the template line that reads as
-    the rendered line does, when exactly one does, else at the template itself. The
-    message keeps the line of the rendered text (its notice not yet added), as the lines
-    the message itself names are."""
+    the rendered line does, when exactly one does and no other template's text (an
+    include, an import, a macro's call) can be the one that did, else at the template
+    itself. The message keeps the line of the rendered text (its notice not yet added),
+    as the lines the message itself names are."""
     where = problem.location
     if where is None or where.path != page:
         return problem
     lines = rendered.split("\n")
     said = lines[where.line - 1].strip() if 0 < where.line <= len(lines) else ""
-    found = [n for n, line in enumerate(source.split("\n"), 1) if said and line.strip() == said]
+    alone = said and _OTHER_TEXT.search(source) is None
+    found = [n for n, line in enumerate(source.split("\n"), 1) if alone and line.strip() == said]
     at = Location(template, found[0]) if len(found) == 1 else Location(template)
-    message = f"{problem.message} (line {where.line} of the text it renders for {page})"
+    message = f"{problem.message} (line {where.line} of the text it renders for {shown_path(page)})"
     return dataclasses.replace(problem, message=message, location=at)

@@ -216,3 +216,20 @@ def test_a_broken_agentonly_block_a_template_renders_is_located_in_the_template(
     ), outcome.stderr
     assert "<AgentOnly> (line 7 of the text it renders for docs/models.mdx)\n" in outcome.stderr
     assert project.snapshot() == before
+
+
+def test_a_broken_block_a_template_may_have_included_is_at_the_template_without_a_line(
+    make_project, run
+):
+    """The rendered line reads as one of the template's own lines, but the block comes
+    from a partial it includes: no line of the template is named then, only the file."""
+    from bad_input_cases import template as one_template
+
+    opening = '<AgentOnly variant="alpha">'
+    text = f"---\ntitle: x\n---\n\n{{{{ cli }}}} guide.\n\n{opening}\nHi.\n</AgentOnly>\n\n"
+    templates = one_template(text + '{% include "_partials/bad.j2" %}\n')
+    templates["_partials/bad.j2"] = f"{opening}\nunclosed\n"
+    project = make_project(templates=templates)
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("templates/models.mdx.j2: error: "), outcome.stderr

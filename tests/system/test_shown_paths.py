@@ -143,3 +143,23 @@ def test_init_names_a_folder_with_control_characters_by_their_escapes(tmp_path, 
     assert made.exit_code == 0, made.output
     assert "create a\\x1b[31mb/profiles.yaml\n" in made.stdout
     assert "next: cd 'a\\x1b[31mb' && docgen check" in made.stdout
+
+
+def test_a_file_a_message_names_is_named_from_the_current_folder_too(example, monkeypatch):
+    """Beside the leading location: the template a hand-written page blocks, and the page
+    whose rendered text holds a broken block."""
+    page = "docs/profiles/vllm.dgx-station-gb300.single.deepseek-v4-flash.mdx"
+    example.write(page, "---\ntitle: mine\n---\n\nWritten by hand.\n")
+    monkeypatch.chdir(example.root / "docs")
+    blocked = invoke_cli(["check"])
+    assert blocked.exit_code == 2, blocked.output
+    assert "generates this path from ../templates/profiles/[profile].mdx.j2 " in blocked.stderr
+    (example.root / page).unlink()
+    example.edit(
+        "templates/inference/set-up-vllm.mdx.j2",
+        "## Use an Existing Server",
+        '<AgentOnly variant="x">',
+    )
+    broken = invoke_cli(["check"])
+    assert broken.exit_code == 2, broken.output
+    assert "of the text it renders for inference/set-up-vllm.mdx)" in broken.stderr
