@@ -2,7 +2,8 @@
 and its process ends as soon as the command has, its heap left to the system; Ctrl-C
 while the command line is still loading ends the run as Ctrl-C does later (exit 130,
 nothing printed), not with a traceback; a reader that goes away (``docgen check |
-head -1``) or a terminal that cannot show a character never changes the exit code."""
+head -1``, or stderr's) or a terminal that cannot show a character never changes the
+exit code, and output that cannot be written (a full disk) is said, with exit code 2."""
 
 from __future__ import annotations
 
@@ -34,15 +35,28 @@ def main() -> None:
         code: object = 0
     except SystemExit as done:
         code = done.code
+    code = _written(code)
     if not _ends_at_once():
         raise SystemExit(code)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # as Python ends a ``sys.exit("message")``
         code = 1
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(AttributeError, OSError, ValueError):  # none, gone, closed
-            stream.flush()
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # none, gone, closed
+        sys.stderr.flush()  # standard output is (``_written``)
     os._exit(code or 0)
+
+
+def _written(code: object) -> object:
+    """``code``, unless standard output lost what the run printed (a full disk; see
+    ``_Unread``): that is then said on standard error, and the run ends with exit code 2."""
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # none, or closed
+        sys.stdout.flush()
+    lost = getattr(sys.stdout, "lost", None)
+    if lost is None:
+        return code
+    reason = lost.strerror or type(lost).__name__
+    print(f"docgen: error: cannot write the output: {reason}", file=sys.stderr)
+    return 2
 
 
 def _ends_at_once() -> bool:
@@ -67,7 +81,7 @@ def run() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # ``—`` on a latin-1 console: ``\u2014``
             stream.reconfigure(errors="backslashreplace")
-    sys.stdout = _Unread(sys.stdout)
+    sys.stdout, sys.stderr = _Unread(sys.stdout), _Unread(sys.stderr)
     # One command is one short process: reference counting frees what it drops, and the
     # cycle collector would only walk the registry, the plan and the report again and
     # again (about a tenth of a large check; see docgen.heap).
@@ -79,28 +93,33 @@ def run() -> None:
 
 
 class _Unread:
-    """Standard output that, once its reader is gone (a closed pipe), sends the rest of
-    the run's output nowhere, so the run ends with its own exit code (0 in sync, 1 on
-    drift) rather than the one a failed write would give."""
+    """Standard output (or error) that, once its reader is gone (a closed pipe), sends the
+    rest of the run's output nowhere, so the run ends with its own exit code (0 in sync, 1
+    on drift, 2 on an input to fix) rather than the one a failed write would give. Output
+    that cannot be written otherwise (a full disk) goes nowhere too, and is ``lost``: the
+    run then says so and ends with exit code 2 (see ``_written``)."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
+        self.lost: OSError | None = None
 
     def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
-        except BrokenPipeError:
-            self._gone()
+        except OSError as exc:  # never raised: click probes a stream with writes of its own
+            self._gone(exc)
             return len(text)
 
     def flush(self) -> None:
         try:
             self._stream.flush()
-        except BrokenPipeError:
-            self._gone()
+        except OSError as exc:
+            self._gone(exc)
 
-    def _gone(self) -> None:
+    def _gone(self, exc: OSError) -> None:
         """From here on, the output (what is still buffered too) goes to the null device."""
+        if not isinstance(exc, BrokenPipeError) and self.lost is None:
+            self.lost = exc
         nowhere = os.open(os.devnull, os.O_WRONLY)
         try:
             os.dup2(nowhere, self._stream.fileno())

@@ -717,7 +717,8 @@ def test_the_command_runs_without_the_cycle_collector_and_gives_it_back(monkeypa
     from docgen import cli, console
 
     seen = []
-    monkeypatch.setattr(sys, "stdout", sys.stdout)  # given back as it was: main wraps it
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # given back as they were: run wraps them
+    monkeypatch.setattr(sys, "stderr", sys.stderr)
     monkeypatch.setattr(cli, "main", lambda: seen.append(gc.isenabled()))
     assert gc.isenabled()
     console.run()
@@ -829,3 +830,31 @@ def test_a_profiled_run_writes_its_profile(example, tmp_path):
     done = subprocess.run(args, cwd=example.root, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert out.stat().st_size > 10_000
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [["validate"], ["check", "-v"], ["schema"]])
+def test_output_that_cannot_be_written_is_said_and_is_exit_2(example, args):
+    """A full disk (``> /dev/full``) loses the report: said on stderr, exit 2, where it was
+    an internal error (exit 3) or, once buffered, a silent exit 0."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "docgen", *args],
+            cwd=example.root, stdout=full, stderr=subprocess.PIPE, text=True, check=False,
+        )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.endswith("docgen: error: cannot write the output: No space left on device\n")
+
+
+def test_a_reader_of_errors_that_went_away_leaves_the_exit_code_as_it_is(example):
+    """Bad input is exit 2 even when stderr's reader is already gone."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "docgen", "--registry", "nope.yaml", "validate"],
+            cwd=example.root, stderr=writer, stdout=subprocess.DEVNULL, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(writer)
+    assert done.returncode == 2
