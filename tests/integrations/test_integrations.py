@@ -192,7 +192,7 @@ def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
     target = tmp_path / "new"
     result = run(Project(tmp_path), "init", str(target))
     assert result.exit_code == 0, result.output
-    assert "create profiles.yaml" in result.output
+    assert f"create {target / 'profiles.yaml'}\n" in result.output  # as it was named
     assert run(Project(target), "check").exit_code == 0
     registry = YAML(typ="safe").load((target / "profiles.yaml").read_text())
     assert len(registry["profiles"]) == 1 and len(registry["agents"]) == 2
