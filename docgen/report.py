@@ -192,8 +192,12 @@ def check_github(report: Report, root: Path | None = None) -> list[Line]:
     for (path, line, col), (name, paths) in behind.items():
         more = len(paths) - 1
         others = f" and {more} other generated file{'s' if more > 1 else ''}" if more else ""
-        message = f"{name} changed; run docgen build to update {paths[0]}{others}"
-        lines.append(annotation(message, at + path, line, col))
+        update = f"run docgen build to update {paths[0]}{others}"
+        if names_file(path, root):
+            lines.append(annotation(f"{name} changed; {update}", at + path, line, col))
+        else:  # removed since a revision (``HEAD:site/profiles.yaml``): no file of the tree
+            stood = Location(path, line, col)
+            lines.append(annotation(f"{stood}: {name} was removed; {update}"))
     if drifted:  # a notice: GitHub shows 10 errors per step, and notices besides
         n = len(drifted)
         summary = f"{n} generated file{'s are' if n > 1 else ' is'} out of sync with "

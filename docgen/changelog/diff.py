@@ -26,8 +26,8 @@ from docgen.registry.model import Arg, Override, Profile, Registry, Source
 def registry_at(project: Project, ref: str, option: str = git.SINCE) -> Registry:
     """The registry as committed at git revision ``ref`` (named by the command-line
     ``option``, which a git failure is reported against)."""
-    raw = git.registry_bytes_at(project, ref, option)
-    return _history(raw, f"{ref}:{project.config.registry}")
+    raw, name = git.registry_bytes_at(project, ref, option)
+    return _history(raw, name)
 
 
 def registry_file(project: Project, path: str) -> Registry:
@@ -86,14 +86,14 @@ def since_commit(
         return None
     for revision in revisions:
         try:
-            raw = git.registry_bytes_at(project, revision)
+            raw, name = git.registry_bytes_at(project, revision)
         except DocgenError:
             continue
         if raw != now:
             break
     else:
         return None
-    old = unchecked(raw, f"{revision}:{project.config.registry}")
+    old = unchecked(raw, name)
     new = working if working is not None else unchecked(now, project.config.registry)
     return None if old is None or new is None else (old, new)
 

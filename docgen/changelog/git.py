@@ -20,10 +20,11 @@ _LIMIT_MB = f"{MAX_BYTES / 1e6:.0f}"
 _OBJECT = re.compile(r"([0-9a-f]{40,64}) ([a-z]+) ([0-9]+)\n")
 
 
-def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
-    """The registry file's bytes as committed at git revision ``ref``: a file (a blob) of
-    at most ``MAX_BYTES``, its size asked of git before it is read. A failure is reported
-    against the command-line ``option`` that gave ``ref``."""
+def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> tuple[bytes, str]:
+    """The registry file's bytes as committed at git revision ``ref`` (a file, a blob, of
+    at most ``MAX_BYTES``, its size asked of git before it is read) and the name git gives
+    them (``HEAD:site/profiles.yaml``, from the repository's top, where its locations
+    are). A failure is reported against the command-line ``option`` that gave ``ref``."""
     at = Location(option)
     if not os.path.lexists(project.registry_path):  # what the committed one is compared with
         raise RegistryError.at(Location(project.config.registry), "registry file not found")
@@ -44,7 +45,7 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> bytes:
     if found is None:  # git printed "<spec> missing" (or "ambiguous")
         _bytes(project.root, "show", spec, what=what, at=at)  # git says why, in its words
         raise ConfigError.at(at, f"cannot read {what}")
-    return _blob(project.root, found, what, at, "registries")
+    return _blob(project.root, found, what, at, "registries"), spec
 
 
 def merge_base(project: Project, ref: str, option: str = SINCE) -> str:

@@ -121,11 +121,14 @@ def site(repo: Project):
 
 def test_the_registry_is_read_as_committed_byte_for_byte(repo):
     repo.write("site/profiles.yaml", TUNED)
-    assert docgen_git.registry_bytes_at(site(repo), "HEAD") == MINIMAL_REGISTRY.encode()
+    assert docgen_git.registry_bytes_at(site(repo), "HEAD") == (
+        MINIMAL_REGISTRY.encode(),
+        "HEAD:site/profiles.yaml",  # named from the repository's top, as git names it
+    )
     commit_all = ["-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qam", "tuned"]
     git(repo, *commit_all)
-    assert docgen_git.registry_bytes_at(site(repo), "HEAD") == TUNED.encode()
-    assert docgen_git.registry_bytes_at(site(repo), "HEAD~1") == MINIMAL_REGISTRY.encode()
+    assert docgen_git.registry_bytes_at(site(repo), "HEAD")[0] == TUNED.encode()
+    assert docgen_git.registry_bytes_at(site(repo), "HEAD~1")[0] == MINIMAL_REGISTRY.encode()
 
 
 def test_the_changed_files_are_the_changed_then_the_new_ones_git_does_not_ignore(repo):
@@ -205,7 +208,7 @@ def _committed_registry(repo: Project, size: int) -> None:
 
 def test_a_registry_of_exactly_the_limit_is_read(repo):
     _committed_registry(repo, MAX_BYTES)
-    assert len(docgen_git.registry_bytes_at(site(repo), "HEAD")) == MAX_BYTES
+    assert len(docgen_git.registry_bytes_at(site(repo), "HEAD")[0]) == MAX_BYTES
 
 
 def test_a_registry_over_the_limit_is_refused_with_its_size(repo):

@@ -4,6 +4,8 @@ the commit holds unchanged (a host whose name the new text repeats) is never bla
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 from conftest import MINIMAL_REGISTRY, REPO, Project, git
 
@@ -268,3 +270,30 @@ def json_files(stdout: str) -> list[dict]:
     import json
 
     return json.loads(stdout)["files"]
+
+
+def test_a_removal_in_a_project_below_the_repository_top_is_named_as_git_names_it(
+    example, run, tmp_path
+):
+    """With the project in ``site/`` of its repository, the older registry is
+    ``HEAD:site/profiles.yaml`` (which ``git show`` reads); a GitHub annotation names no
+    file of the tree for it, and says the value was removed."""
+    import shutil
+
+    repo = tmp_path / "repo"
+    shutil.copytree(example.root, repo / "site")
+    site = Project(repo / "site")
+    assert run(site, "build").exit_code == 0
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "built")
+    site.edit("profiles.yaml", "      max-num-seqs: 16\n", "")
+    result = run(site, "check", "--format", "github")
+    assert result.exit_code == 1, result.output
+    removed = [line for line in result.stdout.splitlines() if "was removed" in line]
+    assert removed and all(line.startswith("::error::HEAD:site/profiles.yaml:") for line in removed)
+    stood = removed[0].split("::error::", 1)[1].split(":")[2]
+    shown = subprocess.run(
+        ["git", "show", "HEAD:site/profiles.yaml"], cwd=repo, capture_output=True, text=True
+    )
+    assert "max-num-seqs: 16" in shown.stdout.splitlines()[int(stood) - 1]
