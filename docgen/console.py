@@ -3,7 +3,7 @@ and its process ends as soon as the command has, its heap left to the system; Ct
 while the command line is still loading ends the run as Ctrl-C does later (exit 130,
 nothing printed), not with a traceback; a reader that goes away (``docgen check |
 head -1``, or stderr's) or a terminal that cannot show a character never changes the
-exit code, and output that cannot be written (a full disk) is said, with exit code 2."""
+exit code, and a report that cannot be written (a full disk) is said, with exit code 2."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from typing import Any, TextIO
 
 #: The exit code of a run stopped with Ctrl-C, as shells report SIGINT.
 INTERRUPTED = 130
+#: The exit code of a bug in docgen (see ``docgen.terminal``).
+INTERNAL_ERROR = 3
 
 
 def main() -> None:
@@ -25,10 +27,10 @@ def main() -> None:
     A large run leaves a large heap; tearing it down (module by module, then a last pass
     of the cycle collector over every object) took about a tenth of a 2,000-profile
     check, for a process that ends anyway. By then every file docgen wrote is closed (a
-    context manager closes each) and docgen registers no exit handler; standard output
-    and error are flushed first. A run under a profiler or a tracer (``python -m
-    cProfile``, ``coverage run``), or with an exit handler someone registered, ends as
-    Python ends: they write what they gathered as it does.
+    context manager closes each) and docgen registers no exit handler (one that another
+    library registered runs first); standard output and error are flushed first. A run
+    under a profiler or a tracer (``python -m cProfile``, ``coverage run``) ends as Python
+    ends: they write what they gathered as it does.
     """
     try:
         run()
@@ -56,16 +58,21 @@ def _written(code: object) -> object:
         return code
     reason = lost.strerror or type(lost).__name__
     print(f"docgen: error: cannot write the output: {reason}", file=sys.stderr)
-    return 2
+    return code if code in (INTERNAL_ERROR, INTERRUPTED) else 2  # a bug or Ctrl-C says more
 
 
 def _ends_at_once() -> bool:
-    """Whether nothing waits for the interpreter's own end: no profiler, no tracer and no
-    exit handler (where Python cannot say, it is assumed that something does)."""
-    handlers = getattr(atexit, "_ncallbacks", None)
-    if handlers is None or handlers():
+    """Whether nothing waits for the interpreter's own end (no profiler, no tracer), once
+    the exit handlers someone registered (``logging``'s, say) have run; where Python
+    cannot run them, whether there are none."""
+    if sys.getprofile() is not None or sys.gettrace() is not None:
         return False
-    return sys.getprofile() is None and sys.gettrace() is None
+    run_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_handlers is not None:
+        run_handlers()  # each runs once: ``atexit`` forgets them as it runs them
+        return True
+    handlers = getattr(atexit, "_ncallbacks", None)
+    return handlers is not None and handlers() == 0
 
 
 def run() -> None:
@@ -96,8 +103,9 @@ class _Unread:
     """Standard output (or error) that, once its reader is gone (a closed pipe), sends the
     rest of the run's output nowhere, so the run ends with its own exit code (0 in sync, 1
     on drift, 2 on an input to fix) rather than the one a failed write would give. Output
-    that cannot be written otherwise (a full disk) goes nowhere too, and is ``lost``: the
-    run then says so and ends with exit code 2 (see ``_written``)."""
+    that cannot be written otherwise (a full disk) goes nowhere too, and is ``lost``: for
+    standard output, the run then says so and ends with exit code 2 (see ``_written``);
+    what standard error loses is lost."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
@@ -106,7 +114,7 @@ class _Unread:
     def write(self, text: str) -> int:
         try:
             return self._stream.write(text)
-        except OSError as exc:  # never raised: click probes a stream with writes of its own
+        except OSError as exc:  # not raised on: click probes streams with writes it catches
             self._gone(exc)
             return len(text)
 

@@ -276,16 +276,16 @@ def _template_unit(
         return _Unit(job.path, page)
     edited = job.display
     from docgen.errors import PageError
-    from docgen.render.failures import in_template
+    from docgen.render.failures import in_template, template_texts
     from docgen.render.variants import is_shared
 
     try:
         found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
-    except PageError as exc:  # the page is the template's: said where the template is
-        source = renderer.partials.sources.sources.get(job.name, "")
-        raise PageError(
-            [in_template(p, job.path, raw, job.display, source) for p in exc.problems]
-        ) from None
+    except PageError as exc:  # the page is the templates': said where in them
+        loaded, folder = renderer.partials.sources.sources, project.config.templates
+        texts = template_texts(project.path(folder), folder, loaded)
+        problems = [in_template(p, job.path, raw, job.display, texts) for p in exc.problems]
+        raise PageError(problems) from None
     resolves = is_shared(raw, reg.product.cli_token)
     return _Unit(job.path, page, found, True, audience, resolves=resolves)
 

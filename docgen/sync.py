@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from docgen import stamps
 from docgen.changes import CHANGED, NEW, OWNABLE, STALE, UNCHANGED, Change, Report
 from docgen.config import Project
-from docgen.errors import Location, OwnershipError, Problem, WriteError, shown_path
+from docgen.errors import Location, OwnershipError, Problem, WriteError
 from docgen.io import files, writes
 from docgen.io.writes import Write
 from docgen.plan import Output, Plan
@@ -164,10 +164,9 @@ def _hand_written(project: Project, unowned: list[Output]) -> list[Output]:
 
 
 def _foreign(output: Output) -> Problem:
-    origin = output.origin if output.kind == "export" else shown_path(output.origin)  # a file
     return Problem(
         f"written by hand (it has no docgen notice), but docgen generates this path from "
-        f"{origin} and never overwrites a hand-written file: move it away or delete it "
+        f"{output.origin} and never overwrites a hand-written file: move it away or delete it "
         "to let docgen generate it",
         Location(output.path, 1, 1),
     )

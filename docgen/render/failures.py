@@ -8,11 +8,12 @@ import dataclasses
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 import jinja2
 
-from docgen.errors import Location, Problem, did_you_mean, one_line, shown_path, text_location
+from docgen.errors import Location, Problem, did_you_mean, one_line, text_location
 
 
 def reason(exc: BaseException, names: Iterable[str] = ()) -> str:
@@ -96,24 +97,32 @@ def syntax_problem(exc: jinja2.TemplateSyntaxError, path: str) -> Problem:
     )
 
 
-#: A tag that brings another template's text (or a macro's) into what a template renders.
-_OTHER_TEXT = re.compile(r"\{%[-+]?\s*(?:include|import|from|extends|macro|call)\b")
+def template_texts(folder: Path, name: str, loaded: Mapping[str, str]) -> dict[str, str]:
+    """The text of each ``loaded`` template that lies in the project's templates folder
+    (``folder``, named ``name`` in the project), by its project path."""
+    return {f"{name}/{n}": text for n, text in loaded.items() if (folder / n).is_file()}
 
 
-def in_template(problem: Problem, page: str, rendered: str, template: str, source: str) -> Problem:
-    """A ``problem`` found in the text the template ``template`` (whose text is ``source``)
-    ``rendered`` for ``page``, located in the template: at the template line that reads as
-    the rendered line does, when exactly one does and no other template's text (an
-    include, an import, a macro's call) can be the one that did, else at the template
-    itself. The message keeps the line of the rendered text (its notice not yet added),
-    as the lines the message itself names are."""
+def in_template(
+    problem: Problem, page: str, rendered: str, template: str, sources: Mapping[str, str]
+) -> Problem:
+    """A ``problem`` found in the text the template ``template`` ``rendered`` for
+    ``page``, located in the templates: at the one line of all their ``sources`` (each
+    template's text by its project path: the page's own, the partials it includes, the
+    macros it calls) that reads as the rendered line does, when exactly one does, else at
+    ``template`` itself. The message keeps the line of the rendered text (its notice not
+    yet added), as the lines the message itself names are."""
     where = problem.location
     if where is None or where.path != page:
         return problem
     lines = rendered.split("\n")
     said = lines[where.line - 1].strip() if 0 < where.line <= len(lines) else ""
-    alone = said and _OTHER_TEXT.search(source) is None
-    found = [n for n, line in enumerate(source.split("\n"), 1) if alone and line.strip() == said]
-    at = Location(template, found[0]) if len(found) == 1 else Location(template)
-    message = f"{problem.message} (line {where.line} of the text it renders for {shown_path(page)})"
+    found = [
+        Location(path, number)
+        for path, text in sources.items()
+        for number, line in enumerate(text.split("\n"), 1)
+        if said and line.strip() == said
+    ]
+    at = found[0] if len(found) == 1 else Location(template)
+    message = f"{problem.message} (line {where.line} of the text it renders for {page})"
     return dataclasses.replace(problem, message=message, location=at)

@@ -71,7 +71,7 @@ def said(target: Path, made: list[str]) -> list[str]:
     note when the folder's ``.gitignore`` lacks docgen's lines, and the next step, each
     path named from the current folder."""
     shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
-    shown = str(target) if shown.startswith("..") else shown
+    shown = str(target) if shown == ".." or shown.startswith("../") else shown
     lines = [
         f"create {one_line(path if shown == '.' else os.path.join(shown, path))}" for path in made
     ]

@@ -233,3 +233,19 @@ def test_a_broken_block_a_template_may_have_included_is_at_the_template_without_
     outcome = run(project, "build")
     assert outcome.exit_code == 2
     assert outcome.stderr.startswith("templates/models.mdx.j2: error: "), outcome.stderr
+
+
+def test_a_broken_block_from_an_included_partial_is_located_in_the_partial(make_project, run):
+    """The one template line that reads as the rendered one is the partial's: located
+    there, in the file a person edits."""
+    from bad_input_cases import template as one_template
+
+    text = '---\ntitle: x\n---\n\n{{ cli }} guide.\n\n{% include "_partials/bad.j2" %}\n'
+    templates = one_template(text)
+    templates["_partials/bad.j2"] = 'Intro.\n<AgentOnly variant="gamma">\nHi.\n</AgentOnly>\n'
+    project = make_project(templates=templates)
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith(
+        "templates/_partials/bad.j2:2: error: unknown agent 'gamma' in <AgentOnly>"
+    ), outcome.stderr

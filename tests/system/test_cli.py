@@ -737,13 +737,16 @@ def _ended(exc: _Ended) -> int:
     raise exc
 
 
-def _nothing_waits(monkeypatch) -> None:
-    """No profiler, tracer or exit handler waits for this process's end."""
+def _nothing_waits(monkeypatch) -> list[str]:
+    """No profiler or tracer waits for this process's end; the exit handlers it would
+    run (pytest's own, here) are not run but recorded."""
     import atexit
 
-    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)
+    ran: list[str] = []
+    monkeypatch.setattr(atexit, "_run_exitfuncs", lambda: ran.append("exit handlers"))
     monkeypatch.setattr(sys, "getprofile", lambda: None)
     monkeypatch.setattr(sys, "gettrace", lambda: None)
+    return ran
 
 
 @pytest.mark.parametrize(
@@ -800,26 +803,54 @@ def test_the_process_ends_with_the_exit_code_and_the_whole_report(example, edite
     assert not edited or len(done.stdout) > 16_384
 
 
-@pytest.mark.parametrize("waiting", ["profiler", "tracer", "exit handler"])
+@pytest.mark.parametrize("waiting", ["profiler", "tracer"])
 def test_a_run_that_something_waits_on_ends_as_python_ends(monkeypatch, waiting):
-    """Under a profiler (``python -m cProfile``), a tracer (``coverage run``) or with an
-    exit handler, the process is left to end as Python ends it, so they write what they
-    gathered: the exit code is still the command's."""
-    import atexit
-
+    """Under a profiler (``python -m cProfile``) or a tracer (``coverage run``) the
+    process is left to end as Python ends it, so they write what they gathered: the exit
+    code is still the command's."""
     from docgen import console
 
     monkeypatch.setattr(console, "run", lambda: sys.exit(1))
     monkeypatch.setattr(os, "_exit", lambda status: _ended(_Ended(status)))
     _nothing_waits(monkeypatch)
-    if waiting == "exit handler":
-        monkeypatch.setattr(atexit, "_ncallbacks", lambda: 1)
-    else:
-        hooked = "getprofile" if waiting == "profiler" else "gettrace"
-        monkeypatch.setattr(sys, hooked, lambda: lambda *_args: None)
+    hooked = "getprofile" if waiting == "profiler" else "gettrace"
+    monkeypatch.setattr(sys, hooked, lambda: lambda *_args: None)
     with pytest.raises(SystemExit) as ended:
         console.main()
     assert ended.value.code == 1
+
+
+def test_the_exit_handlers_run_before_the_process_ends_at_once(monkeypatch):
+    """A library's exit handler (``logging``'s, say) runs, then the process ends at once."""
+    from docgen import console
+
+    monkeypatch.setattr(console, "run", lambda: sys.exit(1))
+    monkeypatch.setattr(os, "_exit", lambda status: _ended(_Ended(status)))
+    ran = _nothing_waits(monkeypatch)
+    with pytest.raises(_Ended) as ended:
+        console.main()
+    assert (ran, ended.value.code) == (["exit handlers"], 1)
+
+
+def test_a_real_run_skips_the_teardown_and_runs_the_exit_handlers(example):
+    """The command's own process: an exit handler registered before it runs, and the
+    interpreter's teardown (which would finalize a global of ``__main__``) does not."""
+    script = (
+        "import atexit, sys\n"
+        "class Teardown:\n"
+        "    def __del__(self):\n"
+        "        print('teardown', flush=True)\n"
+        "kept = Teardown()\n"
+        "atexit.register(lambda: print('handler', flush=True))\n"
+        "sys.argv = ['docgen', 'check', '-q']\n"
+        "from docgen.console import main\n"
+        "main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=example.root, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "handler\n"
 
 
 def test_a_profiled_run_writes_its_profile(example, tmp_path):
