@@ -144,10 +144,11 @@ def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
 
 
 def _count(text: str, haystack: str) -> int:
-    """Occurrences of ``text`` not followed by a word character (``1`` is not in ``12``),
-    an argument's (``--max-num-seqs 2``) also as its tokens in a JSON array, as an
-    override's ``..._EXTRA_ARGS_JSON='["--max-num-seqs","2"]'`` shows them."""
-    found = len(re.findall(re.escape(text) + r"(?![\w.])", haystack))
+    """Occurrences of ``text`` as a whole token, neither preceded nor followed by a word
+    character, a dot or a dash (``1`` is not in ``12`` nor ``0.1``, profile ``a`` not in
+    ``a-2``), an argument's (``--max-num-seqs 2``) also as its tokens in a JSON array, as
+    an override's ``..._EXTRA_ARGS_JSON='["--max-num-seqs","2"]'`` shows them."""
+    found = len(re.findall(r"(?<![\w.-])" + re.escape(text) + r"(?![\w.-])", haystack))
     arrays = '"--' in haystack and (array := _in_array(text))
     return found + (haystack.count(array) if arrays else 0)
 

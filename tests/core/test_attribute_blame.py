@@ -50,3 +50,18 @@ def test_a_value_the_commit_holds_unchanged_is_not_blamed_beside_a_changed_one()
     new = "| Host | Model |\n| Big Box | acme/Tiny-1B |\n"
     kept = frozenset({(HOST.keypath, HOST.text)})
     assert attribute(old, page(new, HOST, MODEL), kept=kept) == [MODEL]
+
+
+def test_a_short_removed_id_is_blamed_only_where_it_stood_as_a_whole_token():
+    """A removed profile ``a`` is not behind a line that shows ``a-2``, ``0.a``, a word
+    holding the letter, or ``data``; it is behind the line that listed ``a`` itself."""
+    short = Source(("profiles", "a"), Location("HEAD:profiles.yaml", 40, 3), "a")
+    unrelated = "| `a-2` | at data 0.a\n"
+    assert attribute(unrelated, page("| `b-2` | bt info 0.b\n"), gone=(short,)) == []
+    assert attribute("| `a` | x\n| `b` | y\n", page("| `b` | y\n"), gone=(short,)) == [short]
+
+
+def test_a_value_is_not_counted_inside_a_longer_number():
+    """``0.5`` is not in ``10.5``, and ``5`` is not in ``0.5``."""
+    five = Source(("profiles", "p", "args", "x"), Location("HEAD:profiles.yaml", 9, 7), "5")
+    assert attribute("ratio 0.5\n", page("ratio 0.25\n"), gone=(five,)) == []
