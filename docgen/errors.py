@@ -15,26 +15,31 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar
 
-#: Control characters: C0 (newline and tab too), DEL, C1, the line and paragraph separators
-#: and the bidirectional controls. No name in the registry holds one (its schema's
-#: ``plain`` class is this one), and a message shows an echoed input's as escapes.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\u061c]")
-
-
+#: What a terminal acts on beyond C0: DEL, C1, the line and paragraph separators and the
+#: bidirectional controls (U+061C, U+200E/F, U+202A-E, U+2066-9). The one list every
+#: class below (and so each escape docgen prints) is made of.
+_ACTED_ON = "\x7f-\x9f\u2028-\u202e\u200e\u200f\u2066-\u2069\u061c"
+#: Control characters: C0 (newline and tab too) and ``_ACTED_ON``. No name in the registry
+#: holds one (its schema's ``plain`` class is this one), and a message shows an echoed
+#: input's as escapes.
+CONTROL = re.compile(f"[\x00-\x1f{_ACTED_ON}]")
 #: The ``CONTROL`` characters but newline and tab: what a printed message never holds raw,
 #: whatever a message quotes (a carriage return or a bidirectional override would
 #: rewrite what the terminal shows of the line).
-_UNPRINTED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\u061c]")
+_UNPRINTED = re.compile(f"[\x00-\x08\x0b-\x1f{_ACTED_ON}]")
+#: What JSON leaves raw that a terminal acts on (JSON escapes C0 itself).
+_JSON_UNPRINTED = re.compile(f"[{_ACTED_ON}]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    """A character as Python writes it escaped (``\\u202e``, ``\\n``)."""
+    return repr(found[0])[1:-1]
 
 
 def printable(text: str) -> str:
     """``text`` with every ``CONTROL`` character but newline and tab written as its escape
     (``\\u202e``): what docgen prints of an input's text, a message or a diff."""
-    return _UNPRINTED.sub(lambda m: repr(m[0])[1:-1], text)
-
-
-#: What JSON leaves raw that a terminal acts on: DEL, C1 and the bidirectional controls.
-_JSON_UNPRINTED = re.compile("[\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069\u061c]")
+    return _UNPRINTED.sub(_escaped, text)
 
 
 def printable_json(text: str) -> str:
@@ -52,7 +57,7 @@ def text_location(path: str, text: str, at: int) -> Location:
 def one_line(text: str) -> str:
     """``text`` with every ``CONTROL`` character written as its escape (``\\n``), for
     quoting an input's name in a message that must stay one line."""
-    return CONTROL.sub(lambda m: repr(m[0])[1:-1], text)
+    return CONTROL.sub(_escaped, text)
 
 
 #: Location names that are docgen itself, one of its commands or a part of its work, not
