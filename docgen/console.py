@@ -38,7 +38,7 @@ def main() -> None:
     except SystemExit as done:
         code = done.code
     code = _written(code)
-    if not _ends_at_once():
+    if _watched() or not _exit_handlers_ran():
         raise SystemExit(code)
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)  # as Python ends a ``sys.exit("message")``
@@ -61,12 +61,15 @@ def _written(code: object) -> object:
     return code if code in (INTERNAL_ERROR, INTERRUPTED) else 2  # a bug or Ctrl-C says more
 
 
-def _ends_at_once() -> bool:
-    """Whether nothing waits for the interpreter's own end (no profiler, no tracer), once
-    the exit handlers someone registered (``logging``'s, say) have run; where Python
-    cannot run them, whether there are none."""
-    if sys.getprofile() is not None or sys.gettrace() is not None:
-        return False
+def _watched() -> bool:
+    """Whether a profiler or a tracer waits for the interpreter's own end to write what it
+    gathered (``python -m cProfile -o``, ``coverage run``)."""
+    return sys.getprofile() is not None or sys.gettrace() is not None
+
+
+def _exit_handlers_ran() -> bool:
+    """Run the exit handlers someone registered (``logging``'s, say), as the interpreter's
+    end would; where Python cannot run them here, whether there are none to run."""
     run_handlers = getattr(atexit, "_run_exitfuncs", None)
     if run_handlers is not None:
         run_handlers()  # each runs once: ``atexit`` forgets them as it runs them
