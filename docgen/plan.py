@@ -299,12 +299,13 @@ def _page_unit(
     path: Path,
 ) -> _Unit:
     """A hand-written page: its regions filled, and its variants when it is shared."""
-    from docgen.render import regions, variants
+    from docgen.render import frontmatter, regions, variants
 
     text, form = files.read_page(project, path)
     rel = path.relative_to(project.root).as_posix()
     if owned(text):
         return _Unit(rel, None)
+    frontmatter.check(text, rel)  # as the preview and Fern read it
     output = None
     if regions.has_markers(text):
         text = regions.fill(rel, text, renderer, custom)

@@ -29,10 +29,6 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
-from docgen.errors import Location, PageError
 from docgen.integrations.markdown_nesting import (
     Block,
     Code,
@@ -40,7 +36,7 @@ from docgen.integrations.markdown_nesting import (
     reindent_lists,
     render_blocks,
 )
-from docgen.render import syntax
+from docgen.render import frontmatter, syntax
 
 LinkFunction = Callable[[str], "str | None"]
 """Maps a link target to its new target, or to None to show the link text alone."""
@@ -70,42 +66,13 @@ class Converted:
 def convert(text: str, path: str = "<page>", link: LinkFunction | None = None) -> Converted:
     """Turn one MDX page into MkDocs Markdown; ``link`` re-aims link targets."""
     parts = syntax.split(text.replace("\r\n", "\n"))
-    meta = read_meta(parts.frontmatter, path)
+    meta = frontmatter.read(parts.frontmatter, path)
     title = _string(meta.get("title"))
     blocks = list(_blocks(parts.body.split("\n")))
     blocks = list(drop_esm(strip_comments(blocks)))
     blocks = list(callouts(list(reindent_lists(blocks))))
     lines = [(code, line if code else _inline(line, link)) for code, line in render_blocks(blocks)]
     return Converted(title, _head(title, _string(meta.get("description"))) + _tidy(lines))
-
-
-def read_meta(frontmatter: str, path: str) -> dict[str, object]:
-    """The frontmatter as a mapping; invalid YAML is a located error."""
-    if not frontmatter.strip():
-        return {}
-    try:
-        data = YAML(typ="safe", pure=True).load(frontmatter)
-    except YAMLError as exc:
-        raise PageError.at(
-            _yaml_location(exc, path), f"invalid YAML frontmatter: {_yaml_problem(exc)}"
-        ) from None
-    if not isinstance(data, dict):
-        raise PageError.at(Location(path, 2), "frontmatter must be a mapping of keys to values")
-    return {str(k): v for k, v in data.items()}
-
-
-def _yaml_location(exc: YAMLError, path: str) -> Location:
-    """Where in the page file a frontmatter error is (the frontmatter starts on line 2)."""
-    mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
-    if mark is None:
-        return Location(path, 2)
-    return Location(path, int(mark.line) + 2, int(mark.column) + 1)
-
-
-def _yaml_problem(exc: YAMLError) -> str:
-    parts = [getattr(exc, "context", None), getattr(exc, "problem", None)]
-    words = [str(p) for p in parts if p]
-    return ": ".join(words) if words else str(exc).splitlines()[0]
 
 
 def _string(value: object) -> str | None:

@@ -4,11 +4,17 @@ lists it, which that list must then agree with."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from docgen.errors import Location, PageError, Problem, did_you_mean
 from docgen.registry.model import Agent
+from docgen.render import frontmatter
 from docgen.render.variants import Page
+
+_KEY = "agent-variants"
+#: The line that holds the key (plain, or quoted as YAML allows).
+_KEY_LINE = re.compile(r"""(?:agent-variants|"agent-variants"|'agent-variants')[ \t]*:""")
 
 
 def published_for(page: Page, agents: Sequence[Agent]) -> list[Agent]:
@@ -52,17 +58,23 @@ def check_listed(
 
 
 def _declared_agents(page: Page) -> tuple[list[str], int] | None:
-    for offset, line in enumerate(page.frontmatter.split("\n")):
-        if line.startswith("agent-variants:"):
-            value = line.split(":", 1)[1].strip()
-            number = offset + 2
-            items = [v.strip().strip("\"'") for v in value.strip("[]").split(",")]
-            if not (value.startswith("[") and value.endswith("]")):
-                raise PageError(
-                    Problem(
-                        'agent-variants must be a flow list like ["openclaw", "hermes"]',
-                        Location(page.path, number),
-                    )
-                )
-            return [i for i in items if i], number
-    return None
+    """The agents a page's ``agent-variants`` list names (any YAML list of agent ids), and
+    the line of that key; None for a page without one."""
+    if _KEY not in page.frontmatter:  # most pages: no YAML to read
+        return None
+    meta = frontmatter.read(page.frontmatter, page.path)
+    if _KEY not in meta:
+        return None
+    number = next(
+        (n for n, line in enumerate(page.frontmatter.split("\n"), 2) if _KEY_LINE.match(line)),
+        frontmatter.FIRST_LINE,
+    )
+    ids = meta[_KEY]
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise PageError(
+            Problem(
+                'agent-variants must be a list of agent ids, like ["openclaw", "hermes"]',
+                Location(page.path, number),
+            )
+        )
+    return ids, number

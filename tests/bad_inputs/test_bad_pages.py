@@ -5,7 +5,7 @@ exact located error and changes nothing.
 from __future__ import annotations
 
 import pytest
-from bad_input_cases import BUILD, Case, check, page, param
+from bad_input_cases import BUILD, CHECK, Case, check, page, param
 
 PAGES = [
     Case(
@@ -96,13 +96,70 @@ PAGES = [
         files=page("x\n", 'agent-variants: ["alpha"]\n'),
     ),
     Case(
-        "agent-variants-not-flow-list",
+        "agent-variants-not-a-list",
         BUILD,
         (
-            'docs/guide.mdx:3: error: agent-variants must be a flow list like ["openclaw", '
-            '"hermes"]',
+            "docs/guide.mdx:3: error: agent-variants must be a list of agent ids, like "
+            '["openclaw", "hermes"]',
         ),
         files=page("x\n", "agent-variants: alpha\n"),
+    ),
+    Case(
+        "agent-variants-block-list-names-unknown-agent",
+        BUILD,
+        ("docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'",),
+        files=page("x\n", "agent-variants:\n  - alpha\n  - gamma\n"),
+    ),
+    Case(
+        "frontmatter-invalid-yaml",
+        BUILD,
+        (
+            "docs/guide.mdx:3:9: error: invalid YAML frontmatter: this '[' list is never "
+            "closed: the frontmatter ends before its ']'",
+        ),
+        files=page("x\n", "topics: [unclosed\n"),
+    ),
+    Case(
+        "frontmatter-tab-indentation",
+        BUILD,
+        (
+            "docs/guide.mdx:4:1: error: invalid YAML frontmatter: tab characters are not "
+            "allowed for indentation; use spaces",
+        ),
+        files=page("x\n", "content:\n\ttype: how_to\n"),
+    ),
+    Case(
+        "frontmatter-duplicate-key",
+        BUILD,
+        (
+            "docs/guide.mdx:3:1: error: invalid YAML frontmatter: duplicate key 'title' "
+            "(first defined on line 2)",
+        ),
+        files=page("x\n", "title: Again\n"),
+    ),
+    Case(
+        "frontmatter-not-a-mapping",
+        BUILD,
+        ("docs/guide.mdx:2: error: frontmatter must be a mapping of keys to values",),
+        files={"docs/guide.mdx": "---\n- a list\n---\n\nRun `$$acme onboard`.\n"},
+    ),
+    Case(
+        "frontmatter-never-closed",
+        BUILD,
+        (
+            "docs/guide.mdx:1:1: error: this '---' opens a frontmatter that no '---' line "
+            "closes: close it (MDX would show its lines as text)",
+        ),
+        files={"docs/guide.mdx": "---\ntitle: Guide\n\nRun `$$acme onboard`.\n"},
+    ),
+    Case(
+        "frontmatter-invalid-in-a-page-docgen-does-not-vary",
+        CHECK,
+        (
+            "docs/plain.mdx:2:8: error: invalid YAML frontmatter: this quoted string is never "
+            "closed",
+        ),
+        files={"docs/plain.mdx": '---\ntitle: "Plain\n---\n\nNo token here.\n'},
     ),
     Case(
         "agent-variants-unknown-agent",

@@ -57,8 +57,8 @@ def test_invalid_frontmatter_is_a_located_error():
     with pytest.raises(PageError) as caught:
         convert('---\ntitle: "x"\nbad: [unclosed\n---\n\nText.\n', "docs/a.mdx")
     assert str(caught.value) == (
-        "docs/a.mdx:3:6: error: invalid YAML frontmatter: while parsing a flow sequence: "
-        "expected ',' or ']', but got '<stream end>'"
+        "docs/a.mdx:3:6: error: invalid YAML frontmatter: this '[' list is never closed: "
+        "the frontmatter ends before its ']'"
     )
 
 

@@ -151,6 +151,18 @@ def test_agent_variants_frontmatter_limits_the_agents(make_project, run):
     assert built == ["one.beta.generated.mdx"]
 
 
+@pytest.mark.parametrize(
+    "listed",
+    ["agent-variants:\n  - beta", "agent-variants: [beta]", "'agent-variants': ['beta']"],
+)
+def test_agent_variants_may_be_any_yaml_list(make_project, run, listed):
+    page = SHARED.replace('title: "Guide for $$acme"', f'title: "x"\n{listed}')
+    project = make_project(templates={}, files={"docs/one.mdx": page.replace("$$acme", "acme")})
+    assert run(project, "build").exit_code == 0
+    built = sorted(p.name for p in (project.root / VARIANTS).iterdir())
+    assert built == ["one.beta.generated.mdx"]
+
+
 def test_relative_imports_are_rewritten_for_the_deeper_location():
     text = 'import { Thing } from "../_components/Thing";\n\n[route](other-page)\n'
     out = variants.rewrite_paths(
