@@ -5,6 +5,7 @@ shows each edit where it was made), of only the part of a long page that differs
 
 from __future__ import annotations
 
+import io
 import re
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
@@ -12,8 +13,9 @@ from itertools import accumulate
 
 class LineDiff:
     """Where the file on disk (``old``) and the planned text (``new``) differ, by lines
-    as ``str.splitlines(keepends=True)`` gives them: how many lines both start and end
-    with, and every view ``check`` gives of the lines between.
+    as git, editors and every other location docgen gives count them (a line ends at a
+    newline, "\r\n" included; a form feed or a LINE SEPARATOR is text): how many lines
+    both start and end with, and every view ``check`` gives of the lines between.
 
     Only ``old`` is split whole, and only while the two are compared (a large page's lines
     take twice its size): a report holds many changes, and each keeps only its texts.
@@ -21,7 +23,7 @@ class LineDiff:
 
     def __init__(self, old: str, new: str) -> None:
         self.old_text, self.new_text = old, new
-        lines = old.splitlines(keepends=True)
+        lines = lines_of(old)
         starts = list(accumulate(map(len, lines), initial=0))  # where each line starts
         self.same = _same_start(old, new, lines, starts)
         self.end = _same_end(old, new, lines, starts, self.same)
@@ -36,10 +38,10 @@ class LineDiff:
 
     def changed(self) -> tuple[set[str], set[str]]:
         """The lines, without their endings, that only the new text has, and those that
-        only the old text has: ``set(new.splitlines()) - set(old.splitlines())`` and the
+        only the old text has: ``set(bare_lines(new)) - set(bare_lines(old))`` and the
         reverse, from the lines that differ (any other line is in both texts)."""
-        old_middle = self._old_part(*self._at).splitlines()
-        new_middle = self._new_part(*self._at).splitlines()
+        old_middle = bare_lines(self._old_part(*self._at))
+        new_middle = bare_lines(self._new_part(*self._at))
         in_old, in_new = _Lines(self.old_text), _Lines(self.new_text)
         return (
             {line for line in set(new_middle) if line not in in_old},
@@ -52,8 +54,8 @@ class LineDiff:
 
         skip, head, tail = self._shown
         lines = patiencediff.unified_diff(
-            self._old_part(head, tail).splitlines(keepends=True),
-            self._new_part(head, tail).splitlines(keepends=True),
+            lines_of(self._old_part(head, tail)),
+            lines_of(self._new_part(head, tail)),
             f"a/{name}",
             f"b/{name}",
             sequencematcher=patiencediff.PatienceSequenceMatcher,
@@ -69,8 +71,17 @@ class LineDiff:
         return self.new_text[start : end + len(self.new_text) - len(self.old_text)]
 
 
-#: Every character ``str.splitlines`` ends a line at ("\r\n" is one ending).
-BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text``, each with its newline (a last line may have none)."""
+    return io.StringIO(text, newline="\n").readlines()
+
+
+def bare_lines(text: str) -> list[str]:
+    """The lines of ``text`` without their newlines."""
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
 #: How many places of a line's text are looked at before its text is split instead.
 MANY_PLACES = 64
 #: How many characters two texts are compared by at a time, looking for where they differ.
@@ -128,20 +139,14 @@ def _common_end(a: str, b: str) -> int:
 
 def _line_at(text: str, at: int, line: str) -> bool:
     """Whether the line of ``text`` that starts at ``at`` is ``line`` (with its ending)."""
-    after = at + len(line)
     if not text.startswith(line, at):
         return False
-    if line[-1] == "\r":  # "\r" then "\n" is one ending: the line would go on
-        return text[after : after + 1] != "\n"
-    return line[-1] in BREAKS or after == len(text)  # a last line has no ending
+    return line[-1] == "\n" or at + len(line) == len(text)  # a last line has no ending
 
 
 def _starts_line(text: str, at: int) -> bool:
-    """Whether a line of ``text`` starts at ``at`` (``str.splitlines``'s lines)."""
-    if at == 0:
-        return True
-    before = text[at - 1]
-    return before in BREAKS and not (before == "\r" and text[at : at + 1] == "\n")
+    """Whether a line of ``text`` starts at ``at``."""
+    return at == 0 or text[at - 1] == "\n"
 
 
 class _Lines:
@@ -162,7 +167,7 @@ class _Lines:
             if found is not None:
                 return found
         if self.whole is None:
-            self.whole = set(self.text.splitlines())
+            self.whole = set(bare_lines(self.text))
         return bare in self.whole
 
     def _looked_up(self, bare: str) -> bool | None:
@@ -179,7 +184,7 @@ class _Lines:
                 self.left -= len(text)
                 return False
             after = at + len(bare)
-            if (after == len(text) or text[after] in BREAKS) and _starts_line(text, at):
+            if (after == len(text) or text[after] == "\n") and _starts_line(text, at):
                 self.left -= after
                 return True
             at = text.find(bare, at + 1)
@@ -192,7 +197,7 @@ class _Lines:
 #: in a large page is found without splitting it.
 LOOKS = 8
 #: An empty line: a line ending at the start of the text or right after another ending.
-_EMPTY_LINE = re.compile(f"(?:^|[{BREAKS.replace(chr(13), '')}]|\r(?!\n))[{BREAKS}]")
+_EMPTY_LINE = re.compile(r"(?:\A|\n)\n")
 
 
 #: Unchanged lines a diff shows around each change.

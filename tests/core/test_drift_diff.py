@@ -18,14 +18,28 @@ from docgen.drift_diff import LineDiff
 from docgen.plan import Output
 
 HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-LINES = st.lists(st.sampled_from(["a\n", "b\n", "c\n", "\n", "d"]), max_size=40)
+#: Lines, some holding what ``str.splitlines`` would cut at but a newline does not end.
+LINES = st.lists(
+    st.sampled_from(["a\n", "b\n", "c\n", "\n", "d", "e\u2028f\n", "g\rh\n", "\x0c\n"]),
+    max_size=40,
+)
+#: A line is up to and including a newline, as git and editors count it.
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+def lines_with_ends(text: str) -> list[str]:
+    return _LINE.findall(text)
+
+
+def bare(text: str) -> set[str]:
+    return {line.removesuffix("\n") for line in lines_with_ends(text)}
 
 
 def apply(diff: str, old: list[str]) -> list[str]:
     """``old`` patched by a unified diff, each hunk checked against the lines it names."""
     out: list[str] = []
     at = 0  # lines of ``old`` consumed
-    rows = diff.splitlines(keepends=True)[2:]
+    rows = lines_with_ends(diff)[2:]
     n = 0
     while n < len(rows):
         match = HUNK.match(rows[n])
@@ -59,8 +73,8 @@ def test_the_diff_applied_to_the_file_gives_the_planned_text(head, old, new, tai
     after = [*head, *new, *tail]
     if "".join(before) == "".join(after):
         return
-    before_lines = "".join(before).splitlines(keepends=True)
-    after_lines = "".join(after).splitlines(keepends=True)
+    before_lines = lines_with_ends("".join(before))
+    after_lines = lines_with_ends("".join(after))
     patched = apply(change(before, after).shown().diff, before_lines)
     assert "".join(patched) == "".join(after_lines)
 
@@ -82,7 +96,8 @@ def test_an_edit_deep_in_a_long_page_is_numbered_where_it_stands():
     ]
 
 
-#: Lines with every ending ``str.splitlines`` knows, and a last line with none.
+#: Lines ending in a newline (or "\r\n"), holding every other ending ``str.splitlines``
+#: knows as text, and a last line with none.
 ENDED = st.lists(
     st.sampled_from(["a", "b", ""]).flatmap(
         lambda text: st.sampled_from(["", "\n", "\r\n", "\r", "\v", "\x85", "\u2028"]).map(
@@ -109,12 +124,12 @@ def compared_by(block: int, places: int, looks: int) -> Iterator[None]:
 def split_whole(old: str, new: str) -> tuple[int, int, tuple[set[str], set[str]]]:
     """What ``LineDiff`` finds, from both texts split whole: the lines both start with,
     those both end with (never more than the shorter has left), the set differences."""
-    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    old_lines, new_lines = lines_with_ends(old), lines_with_ends(new)
     pairs = list(zip(old_lines, new_lines, strict=False))
     same = next((n for n, (a, b) in enumerate(pairs) if a != b), len(pairs))
     most = len(pairs) - same
     end = next((n for n in range(most) if old_lines[-1 - n] != new_lines[-1 - n]), most)
-    before, after = set(old.splitlines()), set(new.splitlines())
+    before, after = bare(old), bare(new)
     return same, end, (after - before, before - after)
 
 
@@ -132,6 +147,27 @@ def test_where_two_texts_differ_is_what_splitting_them_whole_finds(
     with compared_by(block, places, looks):
         found = LineDiff(before, after)
         assert (found.same, found.end, found.changed()) == split_whole(before, after)
+
+
+def test_a_line_separator_or_form_feed_is_text_not_a_line_end():
+    """A page line holding U+2028, U+0085, a form feed or a lone CR is one line, as git and
+    editors count it: drift after it is located and numbered at its line, and the diff
+    applies to the file."""
+    head = ["A\u2028B \u0085 \x0c \r x\n", "two\n", "three\n", "four\n", "five\n"]
+    old = [*head, "Line six.\n", "seven\n"]
+    new = [*head, "Line six, edited.\n", "seven\n"]
+    shown = change(old, new).shown()
+    assert shown.line == 6
+    assert shown.diff.split("\n")[2:] == [
+        "@@ -3,5 +3,5 @@",
+        " three",
+        " four",
+        " five",
+        "-Line six.",
+        "+Line six, edited.",
+        " seven",
+        "",
+    ]
 
 
 def test_a_file_that_differs_only_in_its_line_endings_drifts_from_its_first_line():
