@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docgen.outputs import Output
-from docgen.registry.model import Registry, Source
+from docgen.registry.model import Profile, Registry, Source
 
 if TYPE_CHECKING:
     from docgen.drift_diff import LineDiff
@@ -59,15 +59,16 @@ def attribute(
     went = [
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
     ]
-    return changed + went if changed or went else shown
+    return list(dict.fromkeys(changed + went)) if changed or went else shown
 
 
 def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
     """The values of ``old`` that ``new`` no longer has, each located where it stood in
     ``old`` (``HEAD:profiles.yaml:117:7``): what ``check`` blames a pure removal on. A
-    removed profile is blamed by its id (which its table row and its page's name show),
-    a removed override by its arguments, summary and tradeoffs (which its example and the
-    export show)."""
+    removed profile is blamed by its id (which its table row and its page's name show) and
+    by every value of it that no current entry holds (a page that lists profiles by model
+    and host shows no id); a removed override by its arguments, summary and tradeoffs
+    (which its example and the export show)."""
     from docgen.changelog.diff import diff
 
     gone: list[Source] = []
@@ -75,13 +76,22 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
         if change.new is not None or change.source is None:
             continue
         if change.kind == "profile-removed":
-            gone.append(replace(change.source, text=change.subject))
+            was = [change.subject, *_only_in(old.profiles[change.subject], new)]
+            gone += [replace(change.source, text=text) for text in was]
         elif change.kind == "override-removed":
             override = change.extra["override"]  # the older registry's, located there
             gone += [replace(override.source, text=change.old), *override.texts]
         else:
             gone.append(change.source)
     return tuple(s for s in gone if s.text)
+
+
+def _only_in(profile: Profile, new: Registry) -> list[str]:
+    """The texts of ``profile``'s values that no entry of ``new`` holds."""
+    from docgen.provenance import profile_sources, registry_sources
+
+    held = {s.text for s in registry_sources(new)}
+    return [s.text for s in profile_sources(profile) if s.text and s.text not in held]
 
 
 def _joined(lines: set[str], export: bool) -> str:

@@ -297,3 +297,31 @@ def test_a_removal_in_a_project_below_the_repository_top_is_named_as_git_names_i
         ["git", "show", "HEAD:site/profiles.yaml"], cwd=repo, capture_output=True, text=True
     )
     assert "max-num-seqs: 16" in shown.stdout.splitlines()[int(stood) - 1]
+
+
+def test_a_removed_profile_is_blamed_by_its_own_values_where_no_page_shows_its_id(
+    make_project, run
+):
+    """A page that lists profiles by model and host shows no id: the removed profile is
+    still named, by the values that only it held (its context length), and not by those
+    the remaining profile holds too (its memory fraction)."""
+    twin = (
+        "  vllm.box.tiny-long:\n    model: tiny\n    host: box\n    image: img\n"
+        "    args:\n      max-model-len: 65536\n      gpu-memory-utilization: 0.5\n"
+    )
+    with_twin = MINIMAL_REGISTRY.replace("profiles:\n", f"profiles:\n{twin}")
+    project = make_project()
+    committed(project, run, built=with_twin, commit=with_twin)
+    project.write("profiles.yaml", MINIMAL_REGISTRY)
+    page = project.read("docs/models.mdx")
+    assert "65536" in page and "tiny-long" not in page
+    line = with_twin[: with_twin.index(twin)].count("\n") + 1
+    result = run(project, "check", "--format", "json")
+    behind = {
+        f["path"]: {(s["key"], s["file"], s["line"]) for s in f["sources"]}
+        for f in json_files(result.stdout)
+        if f["status"] == "changed"
+    }
+    removed = ("profiles.vllm.box.tiny-long", "HEAD:profiles.yaml", line)
+    assert behind == {path: {removed} for path in behind}
+    assert {"docs/models.mdx", "docs/_build/registry.json"} <= behind.keys()
