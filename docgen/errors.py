@@ -202,6 +202,18 @@ def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
     return f"; did you mean {joined}?"
 
 
+def known_as(name: str, candidates: Iterable[str], what: str) -> str:
+    """``did_you_mean``'s suggestion, or, with no close candidate, the few there are:
+    ``"; the agents are 'alpha' and 'beta'"`` (``what``: "the agents")."""
+    close = did_you_mean(name, candidates)
+    names = sorted(set(candidates))
+    if close or not names or len(names) > 10:
+        return close
+    quoted = [f"'{one_line(n)}'" for n in names]
+    listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    return f"; {what} {'is' if len(names) == 1 else 'are'} {listed}"
+
+
 def decode(raw: bytes, path: str, what: str = "", error: type[DocgenError] | None = None) -> str:
     """UTF-8 text of ``raw`` (a leading BOM dropped), or an ``error`` (default: a registry
     error) at the first bad byte's line and column; ``what`` names the input."""

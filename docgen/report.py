@@ -120,9 +120,9 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
 
 def drift_failure(change: Change) -> str:
     """Why one generated file fails, as the pytest plugin shows it."""
-    lines = [f"{one_line(change.path)}: {change.why}"]
-    if change.status == CHANGED:
-        shown = change.shown(one_line(change.path))
+    shown = change.shown(one_line(change.path)) if change.status == CHANGED else None
+    lines = [f"{one_line(change.path)}:{shown.line if shown else 1}:1: error: {change.why}"]
+    if shown is not None:
         lines.append(shown.diff.rstrip("\n"))
         lines += [f"{change.behind_label} behind it: {s}" for s in shown.behind]
     lines.append("run `docgen build` to bring the docs back in sync")

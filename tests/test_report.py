@@ -171,7 +171,9 @@ def test_annotation_escapes_data_and_properties():
 def test_drift_failure_for_pytest(drifted):
     change = next(c for c in drifted.changes if c.path == "docs/models.mdx")
     text = report.drift_failure(change)
-    assert text.startswith("docs/models.mdx: out of date with the registry\n--- a/docs/models.mdx")
+    assert text.startswith(
+        "docs/models.mdx:14:1: error: out of date with the registry\n--- a/docs/models.mdx"
+    )
     assert text.endswith(
         f"registry entry behind it: {BEHIND}\nrun `docgen build` to bring the docs back in sync"
     )

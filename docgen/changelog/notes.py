@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from docgen.changelog.entries import (
+    VERSION,
     Entry,
     Section,
     agent_base,
@@ -15,6 +16,7 @@ from docgen.changelog.entries import (
     known_versions,
     parse_version,
     release_route,
+    version_problem,
 )
 from docgen.changelog.history import check_entry
 from docgen.changelog.links import LINK_RULE, text_link_problems
@@ -42,6 +44,8 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
                 plain = _plain(heading + "\n".join(section.lines), site_url)
                 _refuse_unsafe(entry, section, plain, registry)
                 return plain
+    if VERSION.fullmatch(version if version.startswith("v") else f"v{version}") is None:
+        raise ConfigError.at(Location("release-notes"), version_problem(version))
     known = sorted(known_versions(project))
     raise ConfigError.at(
         Location("release-notes"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from docgen.errors import Location, PageError, Problem, did_you_mean
+from docgen.errors import Location, PageError, Problem, known_as
 from docgen.registry.model import Agent
 from docgen.render import frontmatter
 from docgen.render.variants import Page
@@ -26,7 +26,7 @@ def published_for(page: Page, agents: Sequence[Agent]) -> list[Agent]:
     known = {a.id: a for a in agents}
     problems = [
         Problem(
-            f"agent-variants names unknown agent '{a}'{did_you_mean(a, known)}",
+            f"agent-variants names unknown agent '{a}'{known_as(a, known, 'the agents')}",
             Location(page.path, number),
         )
         for a in ids

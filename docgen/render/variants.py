@@ -17,7 +17,7 @@ from functools import cached_property
 from itertools import chain
 from typing import NamedTuple
 
-from docgen.errors import Location, PageError, Problem, did_you_mean
+from docgen.errors import Location, PageError, Problem, known_as
 from docgen.registry.model import Agent
 from docgen.render import syntax
 from docgen.render.structure import INSIDE, misplaced, tag_places
@@ -154,7 +154,8 @@ def _agent_list(
         if agent not in known:
             problems.append(
                 Problem(
-                    f"unknown agent '{agent}' in <AgentOnly>{did_you_mean(agent, known)}", where
+                    f"unknown agent '{agent}' in <AgentOnly>{known_as(agent, known, 'the agents')}",
+                    where,
                 )
             )
     return ids

@@ -107,7 +107,10 @@ PAGES = [
     Case(
         "agent-variants-block-list-names-unknown-agent",
         BUILD,
-        ("docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'",),
+        (
+            "docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'; the agents "
+            "are 'alpha' and 'beta'",
+        ),
         files=page("x\n", "agent-variants:\n  - alpha\n  - gamma\n"),
     ),
     Case(
@@ -164,7 +167,10 @@ PAGES = [
     Case(
         "agent-variants-unknown-agent",
         BUILD,
-        ("docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'",),
+        (
+            "docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'; the agents "
+            "are 'alpha' and 'beta'",
+        ),
         files=page("x\n", 'agent-variants: ["alpha", "gamma"]\n'),
     ),
     Case(

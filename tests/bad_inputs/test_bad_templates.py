@@ -214,7 +214,7 @@ def test_a_broken_agentonly_block_a_template_renders_is_located_in_the_template(
     assert outcome.stderr.startswith(
         "templates/models.mdx.j2:7: error: unknown agent 'gamma' in <AgentOnly>"
     ), outcome.stderr
-    assert "<AgentOnly> (line 7 of the text it renders for docs/models.mdx)\n" in outcome.stderr
+    assert "'beta' (line 7 of the text it renders for docs/models.mdx)\n" in outcome.stderr
     assert project.snapshot() == before
 
 

@@ -87,6 +87,19 @@ def test_an_unknown_version_lists_the_known_ones(released, run, make_project, tm
     )
 
 
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("vx", "malformed version 'vx'; expected vX.Y.Z, e.g. v0.0.102"),
+        ("0.2", "malformed version '0.2'; expected vX.Y.Z, e.g. v0.0.102"),
+        ("v01.2.0", "version 'v01.2.0' has a leading zero; write v1.2.0"),
+    ],
+)
+def test_a_malformed_version_is_said_so_as_changelog_says_it(released, run, asked, said):
+    result = run(released, "release-notes", asked)
+    assert (result.exit_code, result.stderr) == (2, f"release-notes: error: {said}\n")
+
+
 def test_an_unknown_version_without_any_release(make_project, run):
     project = make_project(registry=MINIMAL_REGISTRY)
     result = run(project, "release-notes", "v0.1.0")
@@ -168,5 +181,5 @@ def test_a_version_asked_for_is_quoted_on_one_line(released, run):
     """What the user typed is echoed as one line: a line break in it is its escape."""
     result = run(released, "release-notes", "0.2.0\n")
     assert result.exit_code == 2
-    assert result.stderr.startswith("release-notes: error: no release 0.2.0\\n in changelog/")
+    assert result.stderr.startswith("release-notes: error: malformed version '0.2.0\\n'")
     assert result.stderr.count("\n") == 1

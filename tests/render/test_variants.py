@@ -196,7 +196,8 @@ PAGE_ERRORS = [
     (
         "unknown-agent",
         '<AgentOnly variant="alpha,gamma">\nx\n</AgentOnly>\n',
-        "docs/p.mdx:5: error: unknown agent 'gamma' in <AgentOnly>",
+        "docs/p.mdx:5: error: unknown agent 'gamma' in <AgentOnly>; the agents are 'alpha' and "
+        "'beta'",
     ),
     (
         "empty-heading",
