@@ -282,7 +282,10 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
 @click.option("--summary", metavar="TEXT", help="Summary sentence after 'PRODUCT vX.Y.Z'.")
 @click.option("--dry-run", is_flag=True, help="Print the new section; write nothing.")
 def changelog(state: State, dry_run: bool, **options: Any) -> None:
-    """Write the dated changelog entry for a release from the registry's semantic diff."""
+    """Write the dated changelog entry for a release from the registry's semantic diff.
+
+    A first release has no older registry to compare with: commit the registry, write
+    what the release brings in a note (changelog.d/*.md), and run with --since HEAD."""
     from docgen.errors import printable
     from docgen.report import written_line
     from docgen.verbs.releases import write_changelog

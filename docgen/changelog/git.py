@@ -149,11 +149,15 @@ def _known_revision(cwd: Path, ref: str, at: Location) -> str:
         return _text(cwd, *verify, what=f"revision '{ref}'", at=at).strip()
     except ConfigError:
         shallow = _text(cwd, "rev-parse", "--is-shallow-repository", what="git", at=at).strip()
-        hint = (
-            " (this is a shallow clone: fetch more history, e.g. `git fetch --unshallow`)"
-            if shallow == "true"
-            else ""
-        )
+        if shallow == "true":
+            hint = " (this is a shallow clone: fetch more history, e.g. `git fetch --unshallow`)"
+        elif _run(cwd, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
+            hint = (
+                " (the repository has no commit yet: commit the registry first; a first "
+                "release is written from a note, see `docgen changelog --help`)"
+            )
+        else:
+            hint = ""
         raise ConfigError.at(at, f"unknown git revision '{ref}'{hint}") from None
 
 

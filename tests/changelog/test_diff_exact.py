@@ -367,3 +367,19 @@ def test_a_git_message_of_several_lines_is_said_on_the_errors_one(committed, run
         "--since: error: cannot read a git repository: fatal: detected dubious ownership "
         "To add an exception: git config\n",
     )
+
+
+@pytest.mark.parametrize("verb", ["diff", "changelog"])
+def test_a_repository_without_a_commit_says_so_and_how_a_first_release_is_written(
+    make_project, run, verb
+):
+    project = make_project()
+    subprocess.run(["git", "init", "-q"], cwd=project.root, check=True)
+    more = ("--version", "v0.1.0") if verb == "changelog" else ()
+    result = run(project, verb, "--since", "HEAD", *more)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--since: error: unknown git revision 'HEAD' (the repository has no commit yet: commit "
+        "the registry first; a first release is written from a note, see `docgen changelog "
+        "--help`)\n",
+    )
