@@ -45,6 +45,9 @@ class Group:
 
     subject: str
     changes: tuple[Change, ...]
+    #: Whether another profile has this one's topology, host and model: its bullet then
+    #: names it by its id, or two bullets would read alike.
+    named: bool = False
 
     @property
     def profile(self) -> Any:
@@ -65,8 +68,9 @@ class SummaryContext(TypedDict):
     groups: list[Group]
 
 
-def groups(changes: Sequence[Change]) -> list[Group]:
-    """The changes by subject in first-seen order, each group's ranked; expectations left out."""
+def groups(changes: Sequence[Change], twinned: frozenset[str] = frozenset()) -> list[Group]:
+    """The changes by subject in first-seen order, each group's ranked; expectations left
+    out. A profile in ``twinned`` is ``named`` (see ``twins``)."""
     order: dict[str, list[Change]] = {}
     for change in changes:
         if change.kind in LEFT_OUT:
@@ -77,7 +81,24 @@ def groups(changes: Sequence[Change]) -> list[Group]:
             else change.subject,
             [],
         ).append(change)
-    return [Group(subject, tuple(sorted(items, key=_rank))) for subject, items in order.items()]
+    return [
+        Group(subject, tuple(sorted(items, key=_rank)), subject in twinned)
+        for subject, items in order.items()
+    ]
+
+
+def twins(registry: Registry, changes: Sequence[Change]) -> frozenset[str]:
+    """The ids of the profiles (the registry's, and those the changes removed) that share
+    their topology, host and model with another."""
+    profiles = {p.id: p for p in registry.profiles.values()}
+    for change in changes:
+        profile = change.extra.get("profile")
+        if profile is not None:
+            profiles.setdefault(profile.id, profile)
+    by_kind: dict[tuple[str, str, str], list[str]] = {}
+    for p in profiles.values():
+        by_kind.setdefault((p.topology, p.host.id, p.model.id), []).append(p.id)
+    return frozenset(i for ids in by_kind.values() if len(ids) > 1 for i in ids)
 
 
 RANK = {
@@ -154,7 +175,7 @@ def compose(
     origins.append(None)
     chosen = project.config.changelog_link
     setting = setting_location(project.root, "changelog_link") if chosen else None
-    for group in groups(changes):
+    for group in groups(changes, twins(registry, changes)):
         text = renderer.render(
             BULLET_TEMPLATE, BULLET_TEMPLATE, BulletContext(group=group, link=link)
         )

@@ -81,9 +81,31 @@ def test_an_expectation_change_is_left_out_and_does_not_hide_later_changes(relea
     )  # fmt: skip
     section = release(old, new)
     assert section.split("\n\n", 2)[2] == (
-        "- The single-node Big Box `acme/Tiny-1B` profile now uses "
+        "- The single-node Big Box `acme/Tiny-1B` profile `vllm.box.small` now uses "
         "`--max-model-len 4096` instead of "
         "`--max-model-len 8192`.\n"
+        f"{LINK}"
+    )
+
+
+def test_profiles_that_share_topology_host_and_model_are_named_by_their_ids(release):
+    """Two profiles of one model on one host: each bullet names its profile, or the two
+    would read alike; a profile with no such twin is named as before (see above)."""
+    old = MINIMAL_REGISTRY + SECOND_PROFILE
+    new = edited(
+        ("max-model-len: 32768", "max-model-len: 16384"),
+        ("      max-model-len: 8192", "      max-model-len: 4096"),
+        base=old + SECOND_PROFILE.replace("vllm.box.small", "vllm.box.third"),
+    )
+    assert release(old, new).split("\n\n", 2)[2] == (
+        "- The single-node Big Box `acme/Tiny-1B` profile `vllm.box.tiny` now uses "
+        "`--max-model-len 16384` instead of `--max-model-len 32768`.\n"
+        f"{LINK}"
+        "- The single-node Big Box `acme/Tiny-1B` profile `vllm.box.small` now uses "
+        "`--max-model-len 4096` instead of `--max-model-len 8192`.\n"
+        f"{LINK}"
+        "- A new Big Box profile `vllm.box.third` serves `acme/Tiny-1B` (supported, selected "
+        "explicitly).\n"
         f"{LINK}"
     )
 
