@@ -215,6 +215,28 @@ def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
     assert ignored.stdout.splitlines() == ["!! .cache/", "!! site/"]
 
 
+def test_the_scaffold_template_shows_a_summary_and_tells_two_profiles_of_one_kind_apart(
+    tmp_path, run
+):
+    """A profile's summary is on the page; two profiles of one model on one host get two
+    different headings (else their anchors clash), each naming its profile."""
+    target = tmp_path / "new"
+    assert run(Project(tmp_path), "init", str(target)).exit_code == 0
+    registry = (target / "profiles.yaml").read_text("utf-8")
+    twin = "  vllm.gpu-box.small-b:\n    model: small\n    host: gpu-box\n    args:\n"
+    (target / "profiles.yaml").write_text(
+        registry.replace("profiles:\n", f"profiles:\n{twin}      max-model-len: 8192\n")
+    )
+    assert run(Project(target), "build").exit_code == 0
+    page = (target / "docs/inference/set-up-vllm.mdx").read_text("utf-8")
+    headings = [line for line in page.splitlines() if line.startswith("## NVIDIA")]
+    assert headings == [
+        "## NVIDIA Nemotron 3 Nano 4B FP8 on Linux with an NVIDIA GPU (vllm.gpu-box.small-b)",
+        "## NVIDIA Nemotron 3 Nano 4B FP8 on Linux with an NVIDIA GPU (vllm.gpu-box.small)",
+    ]
+    assert "\nThe default profile, with room for long agent sessions.\n" in page
+
+
 def test_init_keeps_the_gitignore_a_folder_has(tmp_path, run):
     target = tmp_path / "repo"
     target.mkdir()
