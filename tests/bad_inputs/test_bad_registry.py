@@ -227,6 +227,22 @@ REGISTRY_REFERENCES = [
         "    args: {max-model-len: 1024}\n",
     ),
     Case(
+        "third-host-default-names-the-first",
+        BUILD,
+        (
+            "profiles.yaml:53:14: error: host 'box' already has a default profile, "
+            "'vllm.box.tiny' (line 33)",
+            "profiles.yaml:58:14: error: host 'box' already has a default profile, "
+            "'vllm.box.tiny' (line 33)",
+        ),
+        MINIMAL_REGISTRY
+        + "".join(
+            f"  vllm.box.{n}:\n    model: tiny\n    host: box\n    default: true\n"
+            "    args: {max-model-len: 1024}\n"
+            for n in ("two", "three")
+        ),
+    ),
+    Case(
         "duplicate-agent-id",
         BUILD,
         ("profiles.yaml:16:9: error: duplicate agent id 'alpha'",),

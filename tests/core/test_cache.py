@@ -523,3 +523,17 @@ def test_a_check_after_an_edit_and_a_hand_edit_elsewhere_diffs_the_rendered_text
     assert "+  --max-num-seqs 5 \\" in result.output  # the page the edit reached, in full
     assert "-This page, edited by hand, describes" in result.output
     assert ",0 @@" not in result.output  # no page diffed against an empty text
+
+
+def test_an_input_renamed_with_its_bytes_unchanged_misses_the_cache(make_project, run):
+    """The key holds each input's name with its bytes: a template renamed makes another
+    page, which a check with the cache must not take for the old one."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    before = cache.key(load_project(project.root))
+    templates = project.root / "templates"
+    (templates / "models.mdx.j2").rename(templates / "catalog.mdx.j2")
+    assert cache.key(load_project(project.root)) != before
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert "docs/catalog.mdx:1:1: error: missing" in result.stdout

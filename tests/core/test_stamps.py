@@ -145,6 +145,22 @@ def test_an_entry_holds_only_for_its_digest_and_its_file_unchanged(tmp_path):
     assert not known.hold("page.mdx", "d", tmp_path.stat())  # a folder is no file
 
 
+def test_an_entry_whose_status_change_is_not_older_than_the_stamps_is_racy(tmp_path):
+    """A file edited and given back an old modification time (``touch -d``, a copy that
+    keeps times) still moved its status-change time: an entry whose ctime is not older
+    than the stamps is read again, however old its mtime."""
+    import os
+
+    path = tmp_path / "page.mdx"
+    path.write_text("text\n", "utf-8")
+    os.utime(path, ns=(10**18, 10**18))  # an mtime long before the ctime the write set
+    info = path.stat()
+    assert info.st_mtime_ns < info.st_ctime_ns
+    entries = {"page.mdx": ("d", stamps.of(info))}
+    assert not stamps.Stamps(entries, since=info.st_ctime_ns).hold("page.mdx", "d", info)
+    assert stamps.Stamps(entries, since=info.st_ctime_ns + 1).hold("page.mdx", "d", info)
+
+
 def test_a_key_renewed_since_leaves_no_stamps(make_project, run, monkeypatch, tmp_path):
     project = make_project()
     assert run(project, "build").exit_code == 0

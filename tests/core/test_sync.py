@@ -358,3 +358,16 @@ def test_outputs_reached_through_a_folder_linked_inside_the_root_are_not_stale(m
 def _docs_of(project) -> dict[str, str]:  # type: ignore[no-untyped-def]
     """The project's files but docgen's own cache folder (a build stamps there)."""
     return {k: v for k, v in project.snapshot().items() if not k.startswith(".docgen-cache/")}
+
+
+def test_a_folder_whose_name_only_begins_with_another_folders_is_looked_through(make_project, run):
+    """``docs-changelog`` is no folder of ``docs``: a stale generated file there is
+    found and pruned as in any output folder."""
+    project = make_project(files={"docgen.toml": 'changelog = "docs-changelog"\n'})
+    assert run(project, "build").exit_code == 0
+    project.write("docs-changelog/old.json", project.read("docs/_build/registry.json"))
+    check = run(project, "check")
+    assert check.exit_code == 1
+    assert "docs-changelog/old.json:1:1: error: stale" in check.stdout
+    assert run(project, "build").exit_code == 0
+    assert not (project.root / "docs-changelog/old.json").exists()

@@ -35,6 +35,23 @@ def test_the_fast_path_reads_small_documents_as_the_careful_one_does(text):
     )
 
 
+#: Every plain scalar YAML 1.2's core schema reads as a boolean or a null, and near
+#: misses it reads as text.
+CORE_WORDS = [
+    *("true", "True", "TRUE", "false", "False", "FALSE"),
+    *("null", "Null", "NULL", "~", ""),
+    *("tRUE", "fALSE", "yes", "No", "on", "OFF", "nULL", "NuLL"),
+]
+
+
+@pytest.mark.parametrize("word", CORE_WORDS)
+def test_each_spelling_of_a_boolean_or_null_reads_as_the_careful_path_reads_it(word):
+    text = f"a: {word}\nb: [{word}]\n"
+    fast, careful = load_fast(text, "p"), load_text(text, "p")
+    assert fast is not None  # the common document: never left to the careful path
+    assert json.dumps(fast.data) == json.dumps(careful.data)
+
+
 def test_an_empty_stream_is_left_to_the_careful_path():
     assert load_fast("", "p") is None
     assert load_fast("# only a comment\n", "p") is None
