@@ -20,6 +20,7 @@ from docgen.outputs import Output
 
 if TYPE_CHECKING:
     from docgen.navigation import Navigation, NavRegion
+    from docgen.registry.model import Source
 
 #: The regions docgen writes in a navigation, by name.
 REGIONS = ("profiles",)
@@ -32,10 +33,12 @@ def navigation_written(
     made: list[Output],
     outputs: list[Output],
     varying: Collection[str],
+    sources: tuple[Source, ...] = (),
 ) -> Navigation:
     """List the per-profile pages ``made`` in the navigation's managed regions: the file
-    joins the ``outputs`` (the author's, like a page with regions); return what it then
-    publishes. ``varying``: the pages whose text holds what only agent variants resolve."""
+    joins the ``outputs`` (the author's, like a page with regions; ``sources``: the
+    registry entries behind it, for blame); return what it then publishes. ``varying``:
+    the pages whose text holds what only agent variants resolve."""
     from docgen.navigation import read
 
     pages = sorted(made, key=lambda o: o.path)
@@ -43,7 +46,7 @@ def navigation_written(
     text = filled(project, nav, pages, {o.path for o in outputs})
     # The file is the author's: written back in the form it has (line ends, BOM).
     written = nav.form.written(text)
-    outputs.append(Output(nav.path, written, nav.path, kind="region"))
+    outputs.append(Output(nav.path, written, nav.path, kind="region", sources=sources))
     return replace(read(text, nav.path), form=nav.form)
 
 

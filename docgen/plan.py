@@ -89,7 +89,8 @@ def _planned(
     outputs += [variant for r in done for variant in r.variants]
     if nav is not None and nav.regions:
         varying = {r.path for r in done if r.resolves}
-        nav = navigation_written(project, nav, _per_profile_pages(units, done), outputs, varying)
+        made = _per_profile_pages(units, done)
+        nav = navigation_written(project, nav, made, outputs, varying, registry_sources(reg))
     whole = _whole_registry(project, reg, exported)
     outputs += whole
     everyone = tuple(a.id for a in reg.agents)

@@ -325,3 +325,17 @@ def test_a_removed_profile_is_blamed_by_its_own_values_where_no_page_shows_its_i
     removed = ("profiles.vllm.box.tiny-long", "HEAD:profiles.yaml", line)
     assert behind == {path: {removed} for path in behind}
     assert {"docs/models.mdx", "docs/_build/registry.json"} <= behind.keys()
+
+
+def test_a_renamed_profile_is_blamed_at_its_new_id_where_the_id_shows(example, run):
+    """A rename changes no value but the id: each changed file that shows the id (the setup
+    page's table, the navigation, the export) names the profile where it now stands."""
+    renamed = SPARK.replace("qwen3", "qwen")
+    example.edit("profiles.yaml", f"  {SPARK}:\n", f"  {renamed}:\n")
+    result = run(example, "check", "--format", "json")
+    changed = [f for f in json_files(result.stdout) if f["status"] == "changed"]
+    assert {f["path"] for f in changed} >= {"docs/_build/registry.json", "docs/index.yml"}
+    line = example.read("profiles.yaml").split("\n").index(f"  {renamed}:") + 1
+    for file in changed:
+        keys = {(s["key"], s["line"]) for s in file["sources"]}
+        assert (f"profiles.{renamed}", line) in keys, file["path"]
