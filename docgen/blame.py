@@ -76,7 +76,7 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
         if change.new is not None or change.source is None:
             continue
         if change.kind == "profile-removed":
-            was = [change.subject, *_only_in(old.profiles[change.subject], new)]
+            was = [change.subject, *_only_in(old.profiles[change.subject], old, new)]
             gone += [replace(change.source, text=text) for text in was]
         elif change.kind == "override-removed":
             override = change.extra["override"]  # the older registry's, located there
@@ -86,12 +86,17 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
     return tuple(s for s in gone if s.text)
 
 
-def _only_in(profile: Profile, new: Registry) -> list[str]:
-    """The texts of ``profile``'s values that no entry of ``new`` holds."""
+def _only_in(profile: Profile, old: Registry, new: Registry) -> list[str]:
+    """The texts of ``profile``'s values that no other entry held, before or now: what
+    left a page only because the profile did (a value another profile held too may have
+    left it with that profile's edit)."""
     from docgen.provenance import profile_sources, registry_sources
 
     held = {s.text for s in registry_sources(new)}
-    return [s.text for s in profile_sources(profile) if s.text and s.text not in held]
+    mine = profile_sources(profile)
+    own = set(mine)
+    held |= {s.text for s in registry_sources(old) if s not in own}
+    return [s.text for s in mine if s.text and s.text not in held]
 
 
 def _joined(lines: set[str], export: bool) -> str:

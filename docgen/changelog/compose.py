@@ -45,8 +45,8 @@ class Group:
 
     subject: str
     changes: tuple[Change, ...]
-    #: Whether another profile has this one's topology, host and model: its bullet then
-    #: names it by its id, or two bullets would read alike.
+    #: Whether another profile runs this one's model on a host of its name: its bullet then
+    #: names it by its id, or two bullets could read alike.
     named: bool = False
 
     @property
@@ -89,15 +89,16 @@ def groups(changes: Sequence[Change], twinned: frozenset[str] = frozenset()) -> 
 
 def twins(registry: Registry, changes: Sequence[Change]) -> frozenset[str]:
     """The ids of the profiles (the registry's, and those the changes removed) that share
-    their topology, host and model with another."""
+    with another what a bullet names them by: their host's name and their model (the
+    topology, which a new profile's bullet leaves out, does not tell them apart)."""
     profiles = {p.id: p for p in registry.profiles.values()}
     for change in changes:
         profile = change.extra.get("profile")
         if profile is not None:
             profiles.setdefault(profile.id, profile)
-    by_kind: dict[tuple[str, str, str], list[str]] = {}
+    by_kind: dict[tuple[str, str], list[str]] = {}
     for p in profiles.values():
-        by_kind.setdefault((p.topology, p.host.id, p.model.id), []).append(p.id)
+        by_kind.setdefault((p.host.name, p.model.hf), []).append(p.id)
     return frozenset(i for ids in by_kind.values() if len(ids) > 1 for i in ids)
 
 

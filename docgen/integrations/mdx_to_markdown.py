@@ -66,7 +66,7 @@ class Converted:
 def convert(text: str, path: str = "<page>", link: LinkFunction | None = None) -> Converted:
     """Turn one MDX page into MkDocs Markdown; ``link`` re-aims link targets."""
     parts = syntax.split(text.replace("\r\n", "\n"))
-    meta = frontmatter.read(parts.frontmatter, path)
+    meta = frontmatter.read(parts.frontmatter, path).data
     title = _string(meta.get("title"))
     blocks = list(_blocks(parts.body.split("\n")))
     blocks = list(drop_esm(strip_comments(blocks)))

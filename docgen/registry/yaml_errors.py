@@ -24,6 +24,8 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
             or _unclosed_bracket(exc, problem, text)
             or _plain(exc, problem, mark)
         )
+        if problem == _NOT_YAML and re.search(r"(?m)^%", text):
+            problem = _DIRECTIVE
     where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
     return Problem(problem, where)
 
@@ -153,6 +155,10 @@ _UNCLOSED = {
 _ONE_DOCUMENT = (
     "a second YAML document starts here: the registry is one document; remove the '---' "
     "(or '...') line and what follows, or merge it into the first"
+)
+_DIRECTIVE = (
+    "a '%' directive line must be followed by a '---' line: remove the directive (a YAML "
+    "file needs none)"
 )
 _NOT_YAML = (
     "this line is not YAML (a '[section]' header is TOML or INI); the registry is a YAML "

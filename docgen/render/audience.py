@@ -22,18 +22,18 @@ def published_for(page: Page, agents: Sequence[Agent]) -> list[Agent]:
     declared = _declared_agents(page)
     if declared is None:
         return list(agents)
-    ids, number = declared
+    ids, where = declared
     known = {a.id: a for a in agents}
     problems = [
         Problem(
             f"agent-variants names unknown agent '{a}'{known_as(a, known, 'the agents')}",
-            Location(page.path, number),
+            where,
         )
         for a in ids
         if a not in known
     ]
     if not ids:
-        problems.append(Problem("agent-variants names no agent", Location(page.path, number)))
+        problems.append(Problem("agent-variants names no agent", where))
     if problems:
         raise PageError(problems)
     return [known[a] for a in ids]
@@ -52,29 +52,34 @@ def check_listed(
         Problem(
             f"agent-variants names {', '.join(a.id for a in declared)}, but {navigation} "
             f"lists this page's variant for {names}: make them agree",
-            Location(page.path, found[1]),
+            found[1],
         )
     )
 
 
-def _declared_agents(page: Page) -> tuple[list[str], int] | None:
-    """The agents a page's ``agent-variants`` list names (any YAML list of agent ids), and
-    the line of that key; None for a page without one."""
+def _declared_agents(page: Page) -> tuple[list[str], Location] | None:
+    """The agents a page's ``agent-variants`` list names (any YAML list of agent ids, each
+    once), and where that key stands; None for a page without one."""
     if _KEY not in page.frontmatter:  # most pages: no YAML to read
         return None
     meta = frontmatter.read(page.frontmatter, page.path)
-    if _KEY not in meta:
+    if _KEY not in meta.data:
         return None
-    number = next(
-        (n for n, line in enumerate(page.frontmatter.split("\n"), 2) if _KEY_LINE.match(line)),
-        frontmatter.FIRST_LINE,
-    )
-    ids = meta[_KEY]
+    where = meta.key_location(_KEY) or _key_line(page)
+    ids = meta.data[_KEY]
     if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        raise PageError(
-            Problem(
-                'agent-variants must be a list of agent ids, like ["openclaw", "hermes"]',
-                Location(page.path, number),
-            )
+        raise PageError.at(
+            where, 'agent-variants must be a list of agent ids, like ["openclaw", "hermes"]'
         )
-    return ids, number
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise PageError.at(where, f"agent-variants names '{twice[0]}' more than once")
+    return ids, where
+
+
+def _key_line(page: Page) -> Location:
+    """The line that holds the key, found by its text (ruamel.yaml, which read the
+    frontmatter, keeps no positions): the first line that starts with it."""
+    lines = enumerate(page.frontmatter.split("\n"), frontmatter.FIRST_LINE)
+    number = next((n for n, line in lines if _KEY_LINE.match(line)), frontmatter.FIRST_LINE)
+    return Location(page.path, number)

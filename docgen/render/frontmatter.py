@@ -2,20 +2,45 @@
 keys to values, or a located error at its line in the page.
 
 libyaml reads the common frontmatter (as it reads the registry: ``fastyaml``); what it
-declines, a syntax error included, ruamel.yaml reads and words. A page that opens a
-frontmatter with ``---`` and never closes it is refused too: MDX would show its lines as
-text, under a thematic break.
+declines, a syntax error included, ruamel.yaml reads and words, up to ``CAREFUL_MAX``
+(its time grows fast with size). As in the registry, a character YAML would read as a
+line break where editors see none (U+2028, U+2029, U+0085, a lone CR) is refused, and so
+is a string holding a lone surrogate (an escape like ``"\\ud800"``, no character at
+all). A page that opens a frontmatter with ``---`` and never closes it is refused too:
+MDX would show its lines as text, under a thematic break.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
-from docgen.errors import Location, PageError, Problem, RegistryError
+from docgen.errors import Location, PageError, Problem, RegistryError, text_location
+from docgen.registry.source import Positions
 from docgen.render import syntax
 
 #: The frontmatter's first line in its page (after the opening ``---``).
 FIRST_LINE = 2
+#: Largest frontmatter (characters) ruamel.yaml reads when libyaml declines it.
+CAREFUL_MAX = 16_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    """A page's frontmatter: its data, and where its keys stand when libyaml read it."""
+
+    data: dict[str, Any]
+    positions: Positions | None = None
+
+    def key_location(self, key: str) -> Location | None:
+        """Where ``key`` stands in the page, when that is known."""
+        if self.positions is None or (key,) not in self.positions.keys:
+            return None
+        return self.positions.of_key((key,))
 
 
 def check(text: str, path: str) -> None:
@@ -23,7 +48,7 @@ def check(text: str, path: str) -> None:
     parts = syntax.split(text)
     if parts.has_frontmatter:
         read(parts.frontmatter, path)
-    elif text.startswith(("---\n", "---\r\n")):
+    elif syntax.FRONTMATTER_OPENING.match(text):
         raise PageError.at(
             Location(path, 1, 1),
             "this '---' opens a frontmatter that no '---' line closes: close it (MDX "
@@ -31,30 +56,43 @@ def check(text: str, path: str) -> None:
         )
 
 
-def read(frontmatter: str, path: str) -> dict[str, Any]:
+def read(frontmatter: str, path: str) -> Frontmatter:
     """The frontmatter (the lines between its ``---`` lines) as a mapping."""
     if not frontmatter.strip():
-        return {}
+        return Frontmatter({})
     placed = "\n" * (FIRST_LINE - 1) + frontmatter  # read at its lines in the page
-    data = _fast(placed, path)
-    if data is None:
-        data = _careful(placed, path)
+    from docgen.registry.yaml_errors import refuse_foreign_breaks
+
+    refuse_foreign_breaks(placed, path, PageError)
+    doc = _fast(placed, path)
+    if doc is not None:
+        data, positions = doc.data, doc.positions
+    elif len(placed) > CAREFUL_MAX:
+        raise PageError.at(
+            Location(path, FIRST_LINE),
+            f"invalid YAML frontmatter: over {CAREFUL_MAX // 1000} KB, a frontmatter is "
+            "read only as plain YAML (no anchors, aliases, tags or directives)",
+        )
+    else:
+        data, positions = _careful(placed, path), None
+    if data is None:  # comments only
+        return Frontmatter({})
     if not isinstance(data, dict):
         raise PageError.at(
             Location(path, FIRST_LINE), "frontmatter must be a mapping of keys to values"
         )
-    return {str(k): v for k, v in data.items()}
+    _refuse_surrogates(data, placed, path)
+    return Frontmatter({str(k): v for k, v in data.items()}, positions)
 
 
 def _fast(text: str, path: str) -> Any:
-    """The data libyaml reads, or None where it declines (ruamel.yaml then reads)."""
+    """The document libyaml reads, or None where it declines (ruamel.yaml then reads)."""
     from docgen.registry.fastyaml import load_fast
 
     try:
-        doc = load_fast(text, path)
-    except RegistryError as exc:  # too deep, or too large for the careful reader
+        return load_fast(text, path)
+    except RegistryError as exc:  # too deep, too large for the careful reader, a long number
         raise PageError([_in_page(p) for p in exc.problems]) from None
-    return None if doc is None else doc.data
 
 
 def _careful(text: str, path: str) -> Any:
@@ -71,6 +109,11 @@ def _careful(text: str, path: str) -> Any:
         ) from None
     except MarkedYAMLError as exc:  # worded as the registry's syntax errors are
         raise PageError(_in_page(marked_problem(exc, path, text))) from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise PageError.at(
+            Location(path, FIRST_LINE),
+            "invalid YAML frontmatter: it holds a number too long to read (over 4300 digits)",
+        ) from None
     except YAMLError as exc:
         said = str(exc).strip().splitlines() or [type(exc).__name__]
         raise PageError.at(
@@ -81,4 +124,35 @@ def _careful(text: str, path: str) -> Any:
 def _in_page(problem: Problem) -> Problem:
     """A problem of the YAML read, said of the frontmatter."""
     said = problem.message.replace("the file ends", "the frontmatter ends")
+    said = said.replace("the registry", "the frontmatter")
     return Problem(f"invalid YAML frontmatter: {said}", problem.location)
+
+
+def _refuse_surrogates(data: Any, text: str, path: str) -> None:
+    """Refuse a string that holds a lone surrogate: no character, which no UTF-8 page or
+    site can carry. Located at the first surrogate escape of the text."""
+    if not any(_SURROGATE.search(s) for s in _strings(data)):
+        return
+    escape = _SURROGATE_ESCAPE.search(text)
+    where = text_location(path, text, escape.start()) if escape else Location(path, FIRST_LINE)
+    raise PageError.at(
+        where,
+        "invalid YAML frontmatter: this escape names a surrogate (U+D800 to U+DFFF), which "
+        "is no character: write the character itself",
+    )
+
+
+def _strings(data: Any) -> Iterator[str]:
+    """Every string (key or value) of ``data``, each container visited once (an alias
+    repeats one)."""
+    seen: set[int] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, (dict, list)) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend(item.items() if isinstance(item, dict) else item)
+        elif isinstance(item, tuple):  # a mapping's (key, value)
+            stack.extend(item)

@@ -2,8 +2,9 @@
 
 Every reader and writer of pages asks this module, so none can disagree with another:
 
-- Frontmatter: the first line is exactly ``---`` and a later line is exactly ``---``
-  (lines end in ``\\n`` or ``\\r\\n``; the closing line may end the text). The body
+- Frontmatter: the first line is ``---`` and so is a later line, blanks after the dashes
+  allowed, as remark-frontmatter reads them (lines end in ``\\n`` or ``\\r\\n``; the
+  closing line may end the text). The body
   starts on the line after the closing one. Without a closing line there is no
   frontmatter: the whole text is the body.
 - Fenced code: a run of three or more backticks or tildes opens a block, at any
@@ -41,7 +42,10 @@ _MDX_NOTICE = re.compile(r"\{/\* (.*) \*/\}", re.S)
 #: The notice of a JSON file: the first member of its object, ``"$comment"``.
 _JSON_NOTICE = re.compile(r'\{\r?\n  "\$comment": ("(?:[^"\\\r\n]|\\[^\r\n])*")')
 
-_CLOSING = re.compile(r"\n---(?:\r?\n|\Z)")
+#: The frontmatter's fences: three dashes alone on their line, blanks after them allowed
+#: (as remark-frontmatter reads them).
+FRONTMATTER_OPENING = re.compile(r"---[ \t]*\r?\n")
+_CLOSING = re.compile(r"\n---[ \t]*(?:\r?\n|\Z)")
 #: A fence opens after any blanks, tabs too: MDX turns indented code off, and micromark
 #: then bounds no fence's indentation.
 _FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)", re.S)
@@ -69,12 +73,10 @@ class Split:
 
 def split(text: str) -> Split:
     """The page's frontmatter and body (see the module's rules)."""
-    if text.startswith("---\n"):
-        start = 4
-    elif text.startswith("---\r\n"):
-        start = 5
-    else:
+    opening = FRONTMATTER_OPENING.match(text)
+    if opening is None:
         return Split("", False, "", text, 1)
+    start = opening.end()
     closing = _CLOSING.search(text, start - 1)
     if closing is None:
         return Split("", False, "", text, 1)

@@ -99,7 +99,7 @@ PAGES = [
         "agent-variants-not-a-list",
         BUILD,
         (
-            "docs/guide.mdx:3: error: agent-variants must be a list of agent ids, like "
+            "docs/guide.mdx:3:1: error: agent-variants must be a list of agent ids, like "
             '["openclaw", "hermes"]',
         ),
         files=page("x\n", "agent-variants: alpha\n"),
@@ -108,7 +108,7 @@ PAGES = [
         "agent-variants-block-list-names-unknown-agent",
         BUILD,
         (
-            "docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'; the agents "
+            "docs/guide.mdx:3:1: error: agent-variants names unknown agent 'gamma'; the agents "
             "are 'alpha' and 'beta'",
         ),
         files=page("x\n", "agent-variants:\n  - alpha\n  - gamma\n"),
@@ -156,6 +156,69 @@ PAGES = [
         files={"docs/guide.mdx": "---\ntitle: Guide\n\nRun `$$acme onboard`.\n"},
     ),
     Case(
+        "frontmatter-long-number-behind-an-anchor",
+        BUILD,
+        (
+            "docs/guide.mdx:2: error: invalid YAML frontmatter: it holds a number too long to "
+            "read (over 4300 digits)",
+        ),
+        files=page("x\n", "x: &a 1" + "1" * 5000 + "\ny: *a\n"),
+    ),
+    Case(
+        "frontmatter-line-separator",
+        BUILD,
+        (
+            "docs/guide.mdx:3:11: error: U+2028 (LINE SEPARATOR), which YAML reads as a line "
+            "break and editors do not: end lines with a newline, and write such a character "
+            "in a double-quoted string as its escape",
+        ),
+        files=page("x\n", "summary: a\u2028#b\n"),
+    ),
+    Case(
+        "frontmatter-lone-surrogate",
+        BUILD,
+        (
+            "docs/guide.mdx:3:11: error: invalid YAML frontmatter: this escape names a "
+            "surrogate (U+D800 to U+DFFF), which is no character: write the character itself",
+        ),
+        files=page("x\n", 'summary: "\\ud800"\n'),
+    ),
+    Case(
+        "frontmatter-large-and-not-plain",
+        BUILD,
+        (
+            "docs/guide.mdx:2: error: invalid YAML frontmatter: over 16 KB, a frontmatter is "
+            "read only as plain YAML (no anchors, aliases, tags or directives)",
+        ),
+        files=page("x\n", "a: &x 1\nb: *x\n" + "".join(f"k{n}: v\n" for n in range(3000))),
+    ),
+    Case(
+        "frontmatter-directive",
+        BUILD,
+        (
+            "docs/guide.mdx:3:1: error: invalid YAML frontmatter: a '%' directive line must be "
+            "followed by a '---' line: remove the directive (a YAML file needs none)",
+        ),
+        files={"docs/guide.mdx": "---\n%YAML 1.2\ntitle: Guide\n---\n\nRun `$$acme`.\n"},
+    ),
+    Case(
+        "agent-variants-in-a-flow-mapping-is-located-at-its-key",
+        BUILD,
+        (
+            "docs/guide.mdx:3:3: error: agent-variants names unknown agent 'nope'; the agents "
+            "are 'alpha' and 'beta'",
+        ),
+        files={
+            "docs/guide.mdx": "---\n{title: a,\n  agent-variants: [nope]}\n---\n\nRun `$$acme`.\n"
+        },
+    ),
+    Case(
+        "agent-variants-names-an-agent-twice",
+        BUILD,
+        ("docs/guide.mdx:3:1: error: agent-variants names 'alpha' more than once",),
+        files=page("x\n", "agent-variants: [alpha, alpha]\n"),
+    ),
+    Case(
         "frontmatter-invalid-in-a-page-docgen-does-not-vary",
         CHECK,
         (
@@ -168,7 +231,7 @@ PAGES = [
         "agent-variants-unknown-agent",
         BUILD,
         (
-            "docs/guide.mdx:3: error: agent-variants names unknown agent 'gamma'; the agents "
+            "docs/guide.mdx:3:1: error: agent-variants names unknown agent 'gamma'; the agents "
             "are 'alpha' and 'beta'",
         ),
         files=page("x\n", 'agent-variants: ["alpha", "gamma"]\n'),

@@ -88,6 +88,22 @@ def test_an_expectation_change_is_left_out_and_does_not_hide_later_changes(relea
     )
 
 
+def test_profiles_of_one_model_on_hosts_of_one_name_are_named_even_across_topologies(
+    release,
+):
+    """What a bullet names a profile by is its host's name and its model: a multi-node
+    twin, or a host of the same name under another id, needs the id too."""
+    base = MINIMAL_REGISTRY.replace("hosts:\n", "hosts:\n  box2: {name: Big Box, arch: amd64}\n")
+    multi = SECOND_PROFILE.replace("vllm.box.small", "vllm.box.multi")
+    multi += "    topology: multi-node\n"
+    other = SECOND_PROFILE.replace("vllm.box.small", "vllm.box2.small").replace(
+        "host: box", "host: box2"
+    )
+    body = release(base, base + multi + other).split("\n\n", 2)[2]
+    assert body.count("profile `vllm.box.multi` serves") == 1
+    assert body.count("profile `vllm.box2.small` serves") == 1
+
+
 def test_profiles_that_share_topology_host_and_model_are_named_by_their_ids(release):
     """Two profiles of one model on one host: each bullet names its profile, or the two
     would read alike; a profile with no such twin is named as before (see above)."""

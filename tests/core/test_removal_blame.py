@@ -339,3 +339,28 @@ def test_a_renamed_profile_is_blamed_at_its_new_id_where_the_id_shows(example, r
     for file in changed:
         keys = {(s["key"], s["line"]) for s in file["sources"]}
         assert (f"profiles.{renamed}", line) in keys, file["path"]
+
+
+def test_a_removed_profile_is_not_blamed_for_a_value_another_profile_held_too(make_project, run):
+    """Both profiles held ``--max-num-seqs 2``; one is removed and the other now holds 3:
+    the page of the one that stays names its own edit, not the removal."""
+    twin = (
+        "  vllm.box.tiny-long:\n    model: tiny\n    host: box\n    image: img\n"
+        "    args:\n      max-model-len: 65536\n      max-num-seqs: 2\n"
+    )
+    with_twin = MINIMAL_REGISTRY.replace("profiles:\n", f"profiles:\n{twin}")
+    project = make_project(
+        templates={
+            "[profile].mdx.j2": "---\ntitle: x\n---\n\n"
+            "{{ serve_command(profile) | code_block('bash') }}\n"
+        }
+    )
+    committed(project, run, built=with_twin, commit=with_twin)
+    project.write("profiles.yaml", MINIMAL_REGISTRY.replace("max-num-seqs: 2", "max-num-seqs: 3"))
+    result = run(project, "check", "--format", "json")
+    behind = {
+        f["path"]: {s["key"] for s in f["sources"]}
+        for f in json_files(result.stdout)
+        if f["status"] == "changed"
+    }
+    assert behind["docs/vllm.box.tiny.mdx"] == {"profiles.vllm.box.tiny.args.max-num-seqs"}

@@ -84,7 +84,7 @@ def test_agent_variants_must_agree_with_the_navigation(make_project, run):
     result = run(project, "build")
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr == (
-        "docs/guide.mdx:3: error: agent-variants names alpha, beta, but docs/index.yml lists "
+        "docs/guide.mdx:3:1: error: agent-variants names alpha, beta, but docs/index.yml lists "
         "this page's variant for alpha: make them agree\n"
     )
 

@@ -36,7 +36,9 @@ PAGES = [
     ("only-frontmatter-no-newline", "---\ntitle: T\n---", "title: T", "", 4),
     ("only-empty-frontmatter", "---\n---", "", "", 3),
     ("marker-alone", "---\n", None, "---\n", 1),
-    ("marker-with-space", "--- \ntitle: T\n---\nBody.\n", None, "--- \ntitle: T\n---\nBody.\n", 1),
+    ("marker-with-space", "--- \ntitle: T\n---\nBody.\n", "title: T", "Body.\n", 4),
+    ("markers-with-blanks", "---\t\ntitle: T\n---  \nBody.\n", "title: T", "Body.\n", 4),
+    ("marker-indented", " ---\ntitle: T\n---\nBody.\n", None, " ---\ntitle: T\n---\nBody.\n", 1),
 ]  # fmt: skip
 PAGE_IDS = [case[0] for case in PAGES]
 
@@ -52,6 +54,20 @@ def test_the_split_finds_where_the_body_starts(text, frontmatter, body, first):
     assert parts.head + parts.body == text
     closed = "" if frontmatter is None else parts.head + ("" if parts.head.endswith("\n") else "\n")
     assert parts.closed_head == closed
+
+
+def test_the_mdx_compiler_finds_the_same_frontmatter():
+    """The real judge: remark-frontmatter, as Fern's MDX 3 reads pages, finds frontmatter
+    in exactly the pages the split does, with the same YAML (blanks after a fence's
+    dashes allowed, an indented fence not)."""
+    from mdxc import mdx_read, require_mdx
+
+    require_mdx()
+    found = mdx_read({case[0]: case[1] for case in PAGES})
+    for case, text, _frontmatter, _body, _first in PAGES:
+        assert found[case].error is None, case
+        parts = syntax.split(text)
+        assert found[case].frontmatter == (parts.frontmatter if parts.has_frontmatter else None)
 
 
 @pytest.mark.parametrize(

@@ -163,6 +163,16 @@ def test_agent_variants_may_be_any_yaml_list(make_project, run, listed):
     assert built == ["one.beta.generated.mdx"]
 
 
+@pytest.mark.parametrize("head", ["---\n# only a comment\n---\n", "---\n---\n", "--- \n---\t\n"])
+def test_a_frontmatter_of_comments_or_nothing_is_accepted_as_mdx_accepts_it(
+    make_project, run, head
+):
+    project = make_project(templates={}, files={"docs/one.mdx": head + "\nRun `$$acme`.\n"})
+    assert run(project, "build").exit_code == 0
+    built = sorted(p.name for p in (project.root / VARIANTS).iterdir())
+    assert built == ["one.alpha.generated.mdx", "one.beta.generated.mdx"]
+
+
 def test_relative_imports_are_rewritten_for_the_deeper_location():
     text = 'import { Thing } from "../_components/Thing";\n\n[route](other-page)\n'
     out = variants.rewrite_paths(
@@ -224,7 +234,7 @@ def test_frontmatter_errors(make_project, run):
     for frontmatter, expected in [
         (
             'agent-variants: ["alpha", "alhpa"]',
-            "docs/p.mdx:3: error: agent-variants names unknown agent 'alhpa'; "
+            "docs/p.mdx:3:1: error: agent-variants names unknown agent 'alhpa'; "
             "did you mean 'alpha'?",
         ),
         (
