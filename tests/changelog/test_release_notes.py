@@ -143,6 +143,22 @@ def test_a_release_body_never_holds_a_link_the_rules_refuse(make_project, run, l
     assert "[adds](javascript:" not in overview  # the overview shows such a summary as text
 
 
+@pytest.mark.parametrize("ending", ["\n", ""])
+def test_raw_markup_on_a_releases_last_line_is_refused_with_or_without_a_final_newline(
+    make_project, run, ending
+):
+    """The last line of the last release (the file's, when no newline ends it) is judged
+    as every other line is."""
+    text = ENTRY.removesuffix("\n") + "\n\n- A <span>raw</span> note." + ending
+    project = make_project(files={"changelog/2026-02-01.mdx": text})
+    run(project, "build")
+    result = run(project, "release-notes", "v0.1.0", "--site-url", "https://docs.example.com")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("changelog/2026-02-01.mdx:19:5: error: '<s' starts"), (
+        result.stderr
+    )
+
+
 def test_a_link_in_code_is_text_for_the_release_body_as_for_check(released, run):
     """The release is judged by the rules ``check`` applies to its lines: in a code span a
     ``[x](javascript:...)`` is literal text, there as in the entry."""

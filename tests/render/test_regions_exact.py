@@ -110,6 +110,19 @@ def test_stripping_the_regions_keeps_every_line_outside_them_and_the_markers():
     )
 
 
+def test_markers_in_a_code_block_are_text_and_what_they_enclose_is_kept():
+    """An example of the markers, in fenced code, opens no region: its lines are the
+    page's own text, an input of the plan like any other."""
+    page = (
+        "{/* docgen:begin models-table */}\nold table\n{/* docgen:end */}\n"
+        "```mdx\n{/* docgen:begin my-table */}\nOLD TEXT\n{/* docgen:end */}\n```\n"
+    )
+    assert strip_regions(page) == (
+        "{/* docgen:begin models-table */}\n{/* docgen:end */}\n"
+        "```mdx\n{/* docgen:begin my-table */}\nOLD TEXT\n{/* docgen:end */}\n```\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("old", "new", "same_key"),
     [
