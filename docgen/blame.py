@@ -7,7 +7,6 @@ differ show: see ``attribute``.
 from __future__ import annotations
 
 import json
-import re
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -15,7 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from docgen.outputs import Output
-from docgen.registry.model import Profile, Registry, Source
+from docgen.registry.model import Registry, Source
 
 if TYPE_CHECKING:
     from docgen.drift_diff import LineDiff
@@ -66,18 +65,24 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
     """The values of ``old`` that ``new`` no longer has, each located where it stood in
     ``old`` (``HEAD:profiles.yaml:117:7``): what ``check`` blames a pure removal on. A
     removed profile is blamed by its id (which its table row and its page's name show) and
-    by every value of it that no current entry holds (a page that lists profiles by model
-    and host shows no id); a removed override by its arguments, summary and tradeoffs
-    (which its example and the export show)."""
+    by every value of it that no other entry held, before or now (a page that lists
+    profiles by model and host shows no id); a removed override by its arguments, summary
+    and tradeoffs (which its example and the export show). A renamed profile is blamed,
+    where it now stands, by its old id leaving a page."""
     from docgen.changelog.diff import diff
 
+    changes = diff(old, new)
+    removed = [c.subject for c in changes if c.kind == "profile-removed"]
+    only = _only_in(removed, old, new) if removed else {}
     gone: list[Source] = []
-    for change in diff(old, new):
+    for change in changes:
+        if change.kind == "profile-renamed" and change.source is not None:
+            gone.append(replace(change.source, text=change.old))
         if change.new is not None or change.source is None:
             continue
         if change.kind == "profile-removed":
-            was = [change.subject, *_only_in(old.profiles[change.subject], old, new)]
-            gone += [replace(change.source, text=text) for text in was]
+            texts = [change.subject, *only[change.subject]]
+            gone += [replace(change.source, text=text) for text in texts]
         elif change.kind == "override-removed":
             override = change.extra["override"]  # the older registry's, located there
             gone += [replace(override.source, text=change.old), *override.texts]
@@ -86,17 +91,26 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
     return tuple(s for s in gone if s.text)
 
 
-def _only_in(profile: Profile, old: Registry, new: Registry) -> list[str]:
-    """The texts of ``profile``'s values that no other entry held, before or now: what
-    left a page only because the profile did (a value another profile held too may have
-    left it with that profile's edit)."""
+def _only_in(removed: list[str], old: Registry, new: Registry) -> dict[str, list[str]]:
+    """For each removed profile, the texts of its values that no other entry held, before
+    or now: what left a page only because the profile did (a value another profile held
+    too may have left it with that profile's edit)."""
+    from collections import Counter
+
     from docgen.provenance import profile_sources, registry_sources
 
     held = {s.text for s in registry_sources(new)}
-    mine = profile_sources(profile)
-    own = set(mine)
-    held |= {s.text for s in registry_sources(old) if s not in own}
-    return [s.text for s in mine if s.text and s.text not in held]
+    holders = Counter(s.text for s in registry_sources(old))  # each source counted once
+    found: dict[str, list[str]] = {}
+    for pid in removed:
+        own = set(profile_sources(old.profiles[pid]))
+        mine = Counter(s.text for s in own)
+        found[pid] = [
+            text
+            for text, count in mine.items()
+            if text and text not in held and holders[text] == count
+        ]
+    return found
 
 
 def _joined(lines: set[str], export: bool) -> str:
@@ -131,16 +145,26 @@ def _tagged(text: str) -> Any:
 NUMBER = "number"
 
 
+def _keyed(items: list[Any]) -> dict[Any, Any]:
+    """A list's items by their ids, when each is an object with an id of its own, else
+    by position."""
+    ids = [item.get("id") if isinstance(item, dict) else None for item in items]
+    if all(isinstance(i, str) for i in ids) and len(set(ids)) == len(ids):
+        return dict(zip(ids, items, strict=True))
+    return dict(enumerate(items))
+
+
 def _flat_lines(data: Any, other: Any) -> str:
     return "\n".join(_flat(data, "", other))
 
 
 def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
-    """One ``path: value`` line per value; a list's items are keyed by position, which
-    keeps equal values apart as well as ids would (lines are compared by what they hold).
-    An object of a list that ``other`` (the other export) holds at the same place, equal,
-    gives the same lines on both sides, none of which can differ: it is left out (most of
-    a large export, when one profile changed)."""
+    """One ``path: value`` line per value; a list's objects are keyed by their ids (a
+    profile removed or added moves no other profile's lines), other items by position,
+    which keeps equal values apart (lines are compared by what they hold). An object that
+    ``other`` (the other export) holds at the same key, equal, gives the same lines on
+    both sides, none of which can differ: it is left out (most of a large export, when
+    one profile changed)."""
     if isinstance(value, dict):
         fields = other if isinstance(other, dict) else {}
         for key, item in value.items():
@@ -148,12 +172,12 @@ def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
     elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         yield f"{path}: {shlex.join(value)}"
     elif isinstance(value, list):
-        items = other if isinstance(other, list) else []
-        for n, item in enumerate(value):
-            twin = items[n] if n < len(items) else None
+        mine, theirs = _keyed(value), _keyed(other if isinstance(other, list) else [])
+        for key, item in mine.items():
+            twin = theirs.get(key)
             if isinstance(item, dict) and item == twin:
                 continue
-            yield from _flat(item, f"{path}[{n}]", twin)
+            yield from _flat(item, f"{path}[{key}]", twin)
     else:
         yield f"{path}: {value[1] if isinstance(value, tuple) else value}"
 
@@ -163,9 +187,23 @@ def _count(text: str, haystack: str) -> int:
     character, a dot or a dash (``1`` is not in ``12`` nor ``0.1``, profile ``a`` not in
     ``a-2``), an argument's (``--max-num-seqs 2``) also as its tokens in a JSON array, as
     an override's ``..._EXTRA_ARGS_JSON='["--max-num-seqs","2"]'`` shows them."""
-    found = len(re.findall(r"(?<![\w.-])" + re.escape(text) + r"(?![\w.-])", haystack))
+    found, at, size = 0, haystack.find(text), len(text)
+    while at != -1:  # str.find runs in C; a regex's lookbehind would read every character
+        end = at + size
+        if (at == 0 or not _joins(haystack[at - 1])) and (
+            end == len(haystack) or not _joins(haystack[end])
+        ):
+            found += 1
+            at = haystack.find(text, end)
+        else:
+            at = haystack.find(text, at + 1)
     arrays = '"--' in haystack and (array := _in_array(text))
     return found + (haystack.count(array) if arrays else 0)
+
+
+def _joins(char: str) -> bool:
+    """Whether ``char`` beside a value makes it part of a longer token (``\\w``, ``.``, ``-``)."""
+    return char.isalnum() or char in "_.-"
 
 
 def _shown(text: str, haystack: str) -> bool:

@@ -236,7 +236,7 @@ class Builder:
             evidence=tuple(
                 self.evidence(base, i, e) for i, e in enumerate(p.get("evidence") or [])
             ),
-            source=self.src(*base, text=pid),  # blamed where a new id shows (a rename)
+            source=self.src(*base),
             topology=p.get("topology", "single-node"),
             **self._launched(p, launcher),
         )

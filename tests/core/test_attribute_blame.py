@@ -4,6 +4,9 @@ when nothing else is (a template that now shows them)."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from docgen.blame import attribute
 from docgen.errors import Location
 from docgen.outputs import Output
@@ -65,3 +68,39 @@ def test_a_value_is_not_counted_inside_a_longer_number():
     """``0.5`` is not in ``10.5``, and ``5`` is not in ``0.5``."""
     five = Source(("profiles", "p", "args", "x"), Location("HEAD:profiles.yaml", 9, 7), "5")
     assert attribute("ratio 0.5\n", page("ratio 0.25\n"), gone=(five,)) == []
+
+
+def test_the_export_view_keys_profiles_by_id_so_a_removal_moves_no_other_line():
+    """Blame compares the export as one ``path: value`` line per value: with list items
+    keyed by position, removing the first profile would change the path of every later
+    profile's lines (megabytes of differing lines at 2,000 profiles, each counted for
+    every registry text). Keyed by id, only the removed profile's lines differ."""
+    import json
+
+    from conftest import REPO
+
+    from docgen.blame import _export_view
+    from docgen.drift_diff import LineDiff
+
+    new = (REPO / "docs/_build/registry.json").read_text("utf-8")
+    data = json.loads(new)
+    data["profiles"].insert(0, {**data["profiles"][0], "id": "vllm.gone.profile"})
+    old = json.dumps(data, indent=2)
+    more, fewer = LineDiff(*_export_view(old, new)).changed()
+    assert not more
+    assert fewer and all(line.startswith(".profiles[vllm.gone.profile].") for line in fewer)
+
+
+@given(
+    text=st.text(alphabet="ab1._- é\u0663", min_size=1, max_size=4),
+    haystack=st.text(alphabet="ab1._- é\u0663\n", max_size=40),
+)
+def test_a_value_is_counted_as_the_whole_token_regex_counts_it(text, haystack):
+    """``_count`` finds each occurrence with ``str.find`` and checks its two neighbours:
+    exactly what a regex with word, dot and dash lookarounds finds, overlaps included."""
+    import re
+
+    from docgen.blame import _count
+
+    token = r"(?<![\w.-])" + re.escape(text) + r"(?![\w.-])"
+    assert _count(text, haystack) == len(re.findall(token, haystack))

@@ -328,8 +328,10 @@ def test_a_removed_profile_is_blamed_by_its_own_values_where_no_page_shows_its_i
 
 
 def test_a_renamed_profile_is_blamed_at_its_new_id_where_the_id_shows(example, run):
-    """A rename changes no value but the id: each changed file that shows the id (the setup
-    page's table, the navigation, the export) names the profile where it now stands."""
+    """A rename since the commit changes no value but the id: each changed file that showed
+    the old id (the setup page's table, the navigation, the export) names the profile
+    where it now stands."""
+    _committed(example, run)
     renamed = SPARK.replace("qwen3", "qwen")
     example.edit("profiles.yaml", f"  {SPARK}:\n", f"  {renamed}:\n")
     result = run(example, "check", "--format", "json")
