@@ -227,6 +227,31 @@ REGISTRY_REFERENCES = [
         "    args: {max-model-len: 1024}\n",
     ),
     Case(
+        "override-turns-on-a-flag-the-profile-turns-off",
+        BUILD,
+        (
+            "profiles.yaml:47:11: error: vLLM refuses to start profile 'vllm.box.tiny' with "
+            "override 'small': --enable-auto-tool-choice requires --tool-call-parser",
+        ),
+        MINIMAL_REGISTRY.replace("max-num-seqs: 2", "enable-auto-tool-choice: false").replace(
+            "gpu-memory-utilization: 0.3", "enable-auto-tool-choice: true"
+        ),
+    ),
+    Case(
+        "model-host-support-against-the-first-profile-there",
+        BUILD,
+        (
+            "profiles.yaml:32:28: error: model 'tiny' says support 'experimental' on host "
+            "'box', but its profile 'vllm.box.tiny' there says 'supported': set it in one place",
+        ),
+        MINIMAL_REGISTRY.replace(
+            "    notes: Box default.\n",
+            "    notes: Box default.\n    hosts: {box: {support: experimental}}\n",
+        )
+        + "  vllm.box.tiny-b:\n    model: tiny\n    host: box\n    support: experimental\n"
+        "    image: img\n    args:\n      max-model-len: 4096\n",
+    ),
+    Case(
         "third-host-default-names-the-first",
         BUILD,
         (

@@ -315,3 +315,13 @@ def test_registry_text_in_a_bullet_is_escaped_whole(make_project, run: Run) -> N
     assert result.exit_code == 0, result.output
     tree = json.dumps(mdx_trees({"entry": project.read(DAY)})["entry"])
     assert "mdxJsx" not in tree and '"img"' not in tree
+
+
+@pytest.mark.parametrize("indent", ["", " ", "  ", "   "])
+def test_a_fence_indented_up_to_three_blanks_is_code(indent):
+    """CommonMark opens a fence after at most three blanks: what it holds is code, whose
+    braces and backticks are no markup."""
+    from docgen.changelog.markup import markup_problems
+
+    lines = ["Text.", "", f"{indent}```json", f'{indent}{{"a": 1}}', f"{indent}```"]
+    assert list(markup_problems(lines)) == []

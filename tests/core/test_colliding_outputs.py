@@ -151,3 +151,23 @@ def test_a_file_name_too_long_for_a_file_system_is_refused_at_the_id(
         assert first.endswith(f"which no file system holds: shorten this {fix}'s id"), first
         assert "File name too long" not in result.stderr
     assert project.snapshot() == before
+
+
+@pytest.mark.parametrize(("agent", "code"), [("b" * 40, 0), ("b" * 41, 2)])
+def test_a_file_name_of_exactly_255_bytes_is_written(
+    make_project, run: Run, agent: str, code: int
+) -> None:
+    """255 bytes is what a file system holds: a variant name of that size
+    (``<profile id>.<agent id>.generated.mdx``) is written, one byte more is refused."""
+    from conftest import MINIMAL_REGISTRY
+
+    profile = "vllm." + "p" * 195  # the longest profile id
+    registry = MINIMAL_REGISTRY.replace("vllm.box.tiny:", f"{profile}:").replace(
+        "  - id: beta\n", f"  - id: {agent}\n"
+    )
+    project = make_project(registry=registry, templates={"profiles/[profile].mdx.j2": SHARED})
+    result = run(project, "build")
+    assert result.exit_code == code, result.output
+    variant = f"{profile}.{agent}.generated.mdx"
+    assert len(variant.encode()) == 255 + len(agent) - 40
+    assert any(p.name == variant for p in project.root.rglob("*.mdx")) == (code == 0)

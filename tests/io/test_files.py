@@ -147,3 +147,20 @@ def test_a_docs_folder_that_leads_outside_the_root_has_no_pages(project, tmp_pat
     assert not files.listing(project, "docs").inside
     assert files.listing(project, "docs").files == ()  # not even its names are read
     assert files.pages(project) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "crlf"),
+    [
+        ("a\r\nb\r\n", True),
+        ("a\r\nb", True),
+        ("a\r\nb\n", False),  # mixed: not every line ends with CRLF
+        ("a\nb\r\n", False),
+        ("a\nb\n", False),
+        ("no line end", False),
+    ],
+)
+def test_a_page_is_written_back_with_crlf_only_when_every_line_had_it(text, crlf):
+    from docgen.io.files import all_crlf
+
+    assert all_crlf(text) is crlf

@@ -145,3 +145,20 @@ def test_an_expect_absent_feature_is_said_to_be_off(make_project, run):
     assert lines[0] == (
         "Acme does not enable speculative decoding, including multi-token prediction (MTP)."
     )
+
+
+def test_a_setting_switched_off_is_not_listed_among_those_the_profile_uses(make_project, run):
+    """``enable-prefix-caching: false`` turns the feature off: the sentence that lists what
+    the profile uses leaves it out."""
+    registry = MINIMAL_REGISTRY.replace(
+        "enable-prefix-caching: true", "enable-prefix-caching: false"
+    )
+    template = "{% for s in settings_sentences(profiles[0], product.name) %}{{ s }}\n{% endfor %}"
+    project = make_project(registry=registry, templates={"settings.mdx.j2": template})
+    assert run(project, "build").exit_code == 0
+    body = project.read("docs/settings.mdx").split("*/}\n\n", 1)[1]
+    uses = (
+        "The profile uses a `32768`-token context window, `--gpu-memory-utilization 0.5`, "
+        "and two concurrent sequences.\n"
+    )
+    assert uses in body
