@@ -205,8 +205,8 @@ def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
 def known_as(name: str, candidates: Iterable[str], what: str) -> str:
     """``did_you_mean``'s suggestion, or, with no close candidate, the few there are:
     ``"; the agents are 'alpha' and 'beta'"`` (``what``: "the agents")."""
-    close = did_you_mean(name, candidates)
     names = sorted(set(candidates))
+    close = did_you_mean(name, names)
     if close or not names or len(names) > 10:
         return close
     quoted = [f"'{one_line(n)}'" for n in names]

@@ -44,8 +44,13 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
                 plain = _plain(heading + "\n".join(section.lines), site_url)
                 _refuse_unsafe(entry, section, plain, registry)
                 return plain
-    if VERSION.fullmatch(version if version.startswith("v") else f"v{version}") is None:
-        raise ConfigError.at(Location("release-notes"), version_problem(version))
+    named = version if version.startswith("v") or not version[:1].isdigit() else f"v{version}"
+    if VERSION.fullmatch(named) is None:  # malformed as typed; a leading zero as a version
+        problem = version_problem(named)
+        malformed = problem.startswith("malformed")
+        raise ConfigError.at(
+            Location("release-notes"), version_problem(version) if malformed else problem
+        )
     known = sorted(known_versions(project))
     raise ConfigError.at(
         Location("release-notes"),

@@ -52,24 +52,25 @@ class _Fallback(Exception):
         super().__init__(what)
         self.event, self.what = event, what
 
-    def problem(self, path: str) -> Problem:
+    def problem(self, path: str, limit: int = RUAMEL_MAX_BYTES) -> Problem:
         mark = getattr(self.event, "start_mark", None)
         where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path)
         if self.what.startswith("duplicate key"):
             return Problem(self.what, where)  # worded as ruamel.yaml words it
         return Problem(
-            f"{self.what}: in a file over {RUAMEL_MAX_BYTES // 1000} KB docgen reads "
+            f"{self.what}: in a file over {limit // 1000} KB docgen reads "
             "only plain YAML (no anchors, aliases, merge keys, tags or directives; numbers "
             "in decimal), since its careful reader would take minutes at this size",
             where,
         )
 
 
-def load_fast(text: str, path: str) -> Document | None:
+def load_fast(text: str, path: str, careful_max: int = RUAMEL_MAX_BYTES) -> Document | None:
     """Parse with libyaml when possible; None means "use ``load_text``".
 
     Nesting deeper than ``MAX_DEPTH`` is a located RegistryError here, and so is a
-    syntax error in text too large for ruamel.yaml to word in bounded time.
+    syntax error, or what the fast path declines, in text longer than ``careful_max``
+    (what ruamel.yaml reads in bounded time).
     """
     try:
         import yaml
@@ -80,18 +81,18 @@ def load_fast(text: str, path: str) -> Document | None:
     try:
         return _Composer(path).document(parser.get_event)
     except _Fallback as declined:
-        if len(text) > RUAMEL_MAX_BYTES:
-            raise RegistryError(declined.problem(path)) from None
+        if len(text) > careful_max:
+            raise RegistryError(declined.problem(path, careful_max)) from None
         return None
     except yaml.MarkedYAMLError as exc:
         refusal = libyaml_depth_refusal(exc, text, path)
         if refusal is not None:
             raise refusal from None
-        if len(text) > RUAMEL_MAX_BYTES:
+        if len(text) > careful_max:
             raise RegistryError(marked_problem(exc, path)) from None
         return None
     except yaml.YAMLError as exc:  # a character YAML refuses, say
-        if len(text) > RUAMEL_MAX_BYTES:
+        if len(text) > careful_max:
             raise RegistryError(unmarked_problem(exc, path, text)) from None
         return None
     finally:

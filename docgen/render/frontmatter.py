@@ -6,8 +6,8 @@ declines, a syntax error included, ruamel.yaml reads and words, up to ``CAREFUL_
 (its time grows fast with size). As in the registry, a character YAML would read as a
 line break where editors see none (U+2028, U+2029, U+0085, a lone CR) is refused, and so
 is a string holding a lone surrogate (an escape like ``"\\ud800"``, no character at
-all). A page that opens a frontmatter with ``---`` and never closes it is refused too:
-MDX would show its lines as text, under a thematic break.
+all). A page that opens a frontmatter with ``---`` and a ``key:`` line and never closes it
+is refused too: MDX would show its lines as text, under a thematic break.
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from docgen.errors import Location, PageError, Problem, RegistryError, text_location
+from docgen.errors import Location, PageError, Problem, RegistryError, one_line, text_location
 from docgen.registry.source import Positions
 from docgen.render import syntax
 
@@ -25,6 +26,9 @@ from docgen.render import syntax
 FIRST_LINE = 2
 #: Largest frontmatter (characters) ruamel.yaml reads when libyaml declines it.
 CAREFUL_MAX = 16_000
+#: A line that starts a YAML mapping: after an opening ``---`` that nothing closes, it
+#: says a frontmatter was meant (a ``---`` before a blank line is a thematic break).
+_KEY = re.compile(r"""["']?[A-Za-z_][\w-]*["']?[ \t]*:""")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
 
@@ -48,7 +52,7 @@ def check(text: str, path: str) -> None:
     parts = syntax.split(text)
     if parts.has_frontmatter:
         read(parts.frontmatter, path)
-    elif syntax.FRONTMATTER_OPENING.match(text):
+    elif (opening := syntax.FRONTMATTER_OPENING.match(text)) and _KEY.match(text, opening.end()):
         raise PageError.at(
             Location(path, 1, 1),
             "this '---' opens a frontmatter that no '---' line closes: close it (MDX "
@@ -64,15 +68,9 @@ def read(frontmatter: str, path: str) -> Frontmatter:
     from docgen.registry.yaml_errors import refuse_foreign_breaks
 
     refuse_foreign_breaks(placed, path, PageError)
-    doc = _fast(placed, path)
+    doc = _fast(placed, path)  # over CAREFUL_MAX, libyaml alone reads and words errors
     if doc is not None:
         data, positions = doc.data, doc.positions
-    elif len(placed) > CAREFUL_MAX:
-        raise PageError.at(
-            Location(path, FIRST_LINE),
-            f"invalid YAML frontmatter: over {CAREFUL_MAX // 1000} KB, a frontmatter is "
-            "read only as plain YAML (no anchors, aliases, tags or directives)",
-        )
     else:
         data, positions = _careful(placed, path), None
     if data is None:  # comments only
@@ -90,7 +88,7 @@ def _fast(text: str, path: str) -> Any:
     from docgen.registry.fastyaml import load_fast
 
     try:
-        return load_fast(text, path)
+        return load_fast(text, path, careful_max=CAREFUL_MAX)
     except RegistryError as exc:  # too deep, too large for the careful reader, a long number
         raise PageError([_in_page(p) for p in exc.problems]) from None
 
@@ -101,30 +99,54 @@ def _careful(text: str, path: str) -> Any:
 
     from docgen.registry.yaml_errors import marked_problem
 
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Constructor = _constructor()
     try:
-        return YAML(typ="safe", pure=True).load(text)
+        return yaml.load(text)
     except RecursionError:
         raise PageError.at(
             Location(path, FIRST_LINE), "invalid YAML frontmatter: nested too deeply"
         ) from None
     except MarkedYAMLError as exc:  # worded as the registry's syntax errors are
         raise PageError(_in_page(marked_problem(exc, path, text))) from None
-    except ValueError:  # Python reads no integer of more than 4,300 digits
-        raise PageError.at(
-            Location(path, FIRST_LINE),
-            "invalid YAML frontmatter: it holds a number too long to read (over 4300 digits)",
-        ) from None
-    except YAMLError as exc:
+    except (YAMLError, ValueError) as exc:  # ValueError: a value Python will not read
         said = str(exc).strip().splitlines() or [type(exc).__name__]
+        if "digits" in said[0]:  # Python reads no integer of more than 4,300 digits
+            said = ["it holds a number too long to read (over 4300 digits)"]
         raise PageError.at(
-            Location(path, FIRST_LINE), f"invalid YAML frontmatter: {said[0]}"
+            Location(path, FIRST_LINE), f"invalid YAML frontmatter: {one_line(said[0])}"
         ) from None
+
+
+@cache
+def _constructor() -> Any:
+    """ruamel.yaml's safe constructor, reading a timestamp as its text, as libyaml's path
+    reads it (YAML 1.2's core schema has no timestamps): a date is never judged twice."""
+    from ruamel.yaml.constructor import SafeConstructor
+
+    class Constructor(SafeConstructor):
+        pass
+
+    Constructor.add_constructor(
+        "tag:yaml.org,2002:timestamp", lambda self, node: self.construct_scalar(node)
+    )
+    return Constructor
+
+
+#: The YAML readers' words for a file, said of a frontmatter.
+_SAID_OF_THE_FRONTMATTER = (
+    ("the file ends", "the frontmatter ends"),
+    ("the registry", "the frontmatter"),
+    ("a file over", "a frontmatter over"),
+    ("would take minutes at this size", "would take too long at this size"),
+)
 
 
 def _in_page(problem: Problem) -> Problem:
     """A problem of the YAML read, said of the frontmatter."""
-    said = problem.message.replace("the file ends", "the frontmatter ends")
-    said = said.replace("the registry", "the frontmatter")
+    said = problem.message
+    for file_words, frontmatter_words in _SAID_OF_THE_FRONTMATTER:
+        said = said.replace(file_words, frontmatter_words)
     return Problem(f"invalid YAML frontmatter: {said}", problem.location)
 
 

@@ -187,10 +187,21 @@ PAGES = [
         "frontmatter-large-and-not-plain",
         BUILD,
         (
-            "docs/guide.mdx:2: error: invalid YAML frontmatter: over 16 KB, a frontmatter is "
-            "read only as plain YAML (no anchors, aliases, tags or directives)",
+            "docs/guide.mdx:3:4: error: invalid YAML frontmatter: the anchor '&x': in a "
+            "frontmatter over 16 KB docgen reads only plain YAML (no anchors, aliases, merge "
+            "keys, tags or directives; numbers in decimal), since its careful reader would "
+            "take too long at this size",
         ),
         files=page("x\n", "a: &x 1\nb: *x\n" + "".join(f"k{n}: v\n" for n in range(3000))),
+    ),
+    Case(
+        "frontmatter-large-with-a-syntax-error-is-located-at-it",
+        BUILD,
+        (
+            "docs/guide.mdx:3004:1: error: invalid YAML frontmatter: did not find expected ',' "
+            "or ']' (in a flow sequence that starts at 3003:6)",
+        ),
+        files=page("x\n", "".join(f"k{n}: v\n" for n in range(3000)) + "bad: [unclosed\n"),
     ),
     Case(
         "frontmatter-directive",

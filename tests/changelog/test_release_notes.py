@@ -93,6 +93,7 @@ def test_an_unknown_version_lists_the_known_ones(released, run, make_project, tm
         ("vx", "malformed version 'vx'; expected vX.Y.Z, e.g. v0.0.102"),
         ("0.2", "malformed version '0.2'; expected vX.Y.Z, e.g. v0.0.102"),
         ("v01.2.0", "version 'v01.2.0' has a leading zero; write v1.2.0"),
+        ("0.2.00", "version 'v0.2.00' has a leading zero; write v0.2.0"),
     ],
 )
 def test_a_malformed_version_is_said_so_as_changelog_says_it(released, run, asked, said):

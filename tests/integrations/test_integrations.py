@@ -218,21 +218,28 @@ def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
 def test_the_scaffold_template_shows_a_summary_and_tells_two_profiles_of_one_kind_apart(
     tmp_path, run
 ):
-    """A profile's summary is on the page; two profiles of one model on one host get two
-    different headings (else their anchors clash), each naming its profile."""
+    """A profile's summary is on the page; two profiles whose headings would read alike
+    (one model on one host, or on two hosts of one name) get their ids in them, else the
+    headings and their anchors clash."""
     target = tmp_path / "new"
     assert run(Project(tmp_path), "init", str(target)).exit_code == 0
     registry = (target / "profiles.yaml").read_text("utf-8")
-    twin = "  vllm.gpu-box.small-b:\n    model: small\n    host: gpu-box\n    args:\n"
-    (target / "profiles.yaml").write_text(
-        registry.replace("profiles:\n", f"profiles:\n{twin}      max-model-len: 8192\n")
+    twins = "".join(
+        f"  vllm.{host}.small-b:\n    model: small\n    host: {host}\n    args:\n"
+        "      max-model-len: 8192\n"
+        for host in ("gpu-box", "gpu-box-2")
     )
-    assert run(Project(target), "build").exit_code == 0
+    same_name = "  gpu-box-2: {name: Linux with an NVIDIA GPU, arch: amd64}\n"
+    registry = registry.replace("profiles:\n", f"profiles:\n{twins}")
+    (target / "profiles.yaml").write_text(registry.replace("hosts:\n", f"hosts:\n{same_name}"))
+    assert run(Project(target), "build").exit_code == 0, run(Project(target), "build").output
     page = (target / "docs/inference/set-up-vllm.mdx").read_text("utf-8")
     headings = [line for line in page.splitlines() if line.startswith("## NVIDIA")]
+    on = "## NVIDIA Nemotron 3 Nano 4B FP8 on Linux with an NVIDIA GPU"
     assert headings == [
-        "## NVIDIA Nemotron 3 Nano 4B FP8 on Linux with an NVIDIA GPU (vllm.gpu-box.small-b)",
-        "## NVIDIA Nemotron 3 Nano 4B FP8 on Linux with an NVIDIA GPU (vllm.gpu-box.small)",
+        f"{on} (vllm.gpu-box.small-b)",
+        f"{on} (vllm.gpu-box-2.small-b)",
+        f"{on} (vllm.gpu-box.small)",
     ]
     assert "\nThe default profile, with room for long agent sessions.\n" in page
 

@@ -280,3 +280,18 @@ def test_a_notice_too_long_for_the_reach_is_refused_on_a_page_without_frontmatte
         syntax.with_notice("Body.\n", note, Location("p", 1), "p")
     short = syntax.notice("templates/p.mdx.j2", "profiles.yaml")
     assert syntax.owned(syntax.with_notice("Body.\n", short, Location("p", 1), "p"))
+
+
+def test_a_page_docgen_wrote_when_fences_had_to_be_exact_is_still_docgens(make_project, run):
+    """Before blanks after a fence's dashes were allowed, a template whose closing fence
+    was ``--- `` had its frontmatter end at a later ``---`` line, and its notice after that:
+    such a page is still docgen's, to rewrite or prune, not a hand-written one."""
+    template = "---\ntitle: Notes\n--- \n\nIntro.\n\n---\n\nMore text.\n"
+    note = syntax.notice("templates/notes.mdx.j2", "profiles.yaml")
+    legacy = syntax.split(template, exact=True)
+    written = f"{legacy.closed_head}\n{note}\n{legacy.body}"
+    assert syntax.split(written).body != syntax.split(written, exact=True).body
+    assert syntax.owned(written)
+    project = make_project(templates={"notes.mdx.j2": template}, files={"docs/notes.mdx": written})
+    assert run(project, "build").exit_code == 0
+    assert project.read("docs/notes.mdx").startswith(f"---\ntitle: Notes\n--- \n\n{note}\n")

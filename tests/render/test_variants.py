@@ -163,7 +163,16 @@ def test_agent_variants_may_be_any_yaml_list(make_project, run, listed):
     assert built == ["one.beta.generated.mdx"]
 
 
-@pytest.mark.parametrize("head", ["---\n# only a comment\n---\n", "---\n---\n", "--- \n---\t\n"])
+@pytest.mark.parametrize(
+    "head",
+    [
+        "---\n# only a comment\n---\n",
+        "---\n---\n",
+        "--- \n---\t\n",
+        "---\ntitle: &t x\ndate: 2024-13-45\n---\n",  # a date is text, on either YAML path
+        "---\n\n# A thematic break first\n",  # no frontmatter: no key follows the dashes
+    ],
+)
 def test_a_frontmatter_of_comments_or_nothing_is_accepted_as_mdx_accepts_it(
     make_project, run, head
 ):
