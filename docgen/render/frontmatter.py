@@ -26,9 +26,10 @@ from docgen.render import syntax
 FIRST_LINE = 2
 #: Largest frontmatter (characters) ruamel.yaml reads when libyaml declines it.
 CAREFUL_MAX = 16_000
-#: A line that starts a YAML mapping: after an opening ``---`` that nothing closes, it
-#: says a frontmatter was meant (a ``---`` before a blank line is a thematic break).
-_KEY = re.compile(r"""["']?[A-Za-z_][\w-]*["']?[ \t]*:""")
+#: A line that starts a YAML mapping (a plain or quoted key), after any comment lines: after
+#: an opening ``---`` that nothing closes, it says a frontmatter was meant (a ``---``
+#: before a blank line or prose is a thematic break).
+_KEY = re.compile(r"""(?:#[^\n]*\n)*(?:[A-Za-z_][\w-]*|"[^"\n]*"|'[^'\n]*')[ \t]*:""")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
 

@@ -46,10 +46,6 @@ _JSON_NOTICE = re.compile(r'\{\r?\n  "\$comment": ("(?:[^"\\\r\n]|\\[^\r\n])*")'
 #: (as remark-frontmatter reads them).
 FRONTMATTER_OPENING = re.compile(r"---[ \t]*\r?\n")
 _CLOSING = re.compile(r"\n---[ \t]*(?:\r?\n|\Z)")
-#: The fences as docgen read them before (nothing after the dashes): a page it wrote
-#: then keeps its notice where that reading put it, and stays docgen's (see ``owned``).
-_EXACT_OPENING = re.compile(r"---\r?\n")
-_EXACT_CLOSING = re.compile(r"\n---(?:\r?\n|\Z)")
 #: A fence opens after any blanks, tabs too: MDX turns indented code off, and micromark
 #: then bounds no fence's indentation.
 _FENCE = re.compile(r"(?P<indent>[ \t]*)(?P<marker>`{3,}|~{3,})(?P<info>.*)", re.S)
@@ -75,14 +71,13 @@ class Split:
         return self.head if self.head.endswith("\n") or not self.head else self.head + "\n"
 
 
-def split(text: str, exact: bool = False) -> Split:
-    """The page's frontmatter and body (see the module's rules; ``exact``: with fences of
-    three dashes alone, as docgen read them before)."""
-    opening = (_EXACT_OPENING if exact else FRONTMATTER_OPENING).match(text)
+def split(text: str) -> Split:
+    """The page's frontmatter and body (see the module's rules)."""
+    opening = FRONTMATTER_OPENING.match(text)
     if opening is None:
         return Split("", False, "", text, 1)
     start = opening.end()
-    closing = (_EXACT_CLOSING if exact else _CLOSING).search(text, start - 1)
+    closing = _CLOSING.search(text, start - 1)
     if closing is None:
         return Split("", False, "", text, 1)
     cut = closing.end()
@@ -140,16 +135,11 @@ def with_notice(text: str, note: str, where: Location, page: str) -> str:
 def owned(text: str) -> bool:
     """Whether a file's text carries docgen's notice in its place (see the module's rules)."""
     head = text[:NOTICE_REACH]
-    if NOTICE_MARK not in head:
-        return False
-    return (
-        _page_notice(head, split(head))
-        or _page_notice(head, split(head, exact=True))
-        or (_json_notice(head))
-    )
+    return NOTICE_MARK in head and (_page_notice(head) or _json_notice(head))
 
 
-def _page_notice(head: str, parts: Split) -> bool:
+def _page_notice(head: str) -> bool:
+    parts = split(head)
     rest = parts.body
     if parts.has_frontmatter:
         blank = "\n" if rest.startswith("\n") else "\r\n" if rest.startswith("\r\n") else ""

@@ -147,6 +147,15 @@ PAGES = [
         files={"docs/guide.mdx": "---\n- a list\n---\n\nRun `$$acme onboard`.\n"},
     ),
     Case(
+        "frontmatter-never-closed-after-a-comment-and-a-quoted-key",
+        BUILD,
+        (
+            "docs/guide.mdx:1:1: error: this '---' opens a frontmatter that no '---' line "
+            "closes: close it (MDX would show its lines as text)",
+        ),
+        files={"docs/guide.mdx": '---\n# SPDX\n"a b": Guide\n\nRun `$$acme onboard`.\n'},
+    ),
+    Case(
         "frontmatter-never-closed",
         BUILD,
         (

@@ -229,18 +229,26 @@ def test_the_scaffold_template_shows_a_summary_and_tells_two_profiles_of_one_kin
         "      max-model-len: 8192\n"
         for host in ("gpu-box", "gpu-box-2")
     )
+    twins += "  vllm.gpu-box.lower:\n    model: lower\n    host: gpu-box\n    args:\n"
+    twins += "      max-model-len: 4096\n"
+    lower = "  lower: {hf: acme/Lower, label: nvidia nemotron 3 nano 4b fp8}\n"
     same_name = "  gpu-box-2: {name: Linux with an NVIDIA GPU, arch: amd64}\n"
     registry = registry.replace("profiles:\n", f"profiles:\n{twins}")
+    registry = registry.replace("models:\n", f"models:\n{lower}")
     (target / "profiles.yaml").write_text(registry.replace("hosts:\n", f"hosts:\n{same_name}"))
-    assert run(Project(target), "build").exit_code == 0, run(Project(target), "build").output
+    built = run(Project(target), "build")
+    assert built.exit_code == 0, built.output
     page = (target / "docs/inference/set-up-vllm.mdx").read_text("utf-8")
-    headings = [line for line in page.splitlines() if line.startswith("## NVIDIA")]
-    on = "## NVIDIA Nemotron 3 Nano 4B FP8 on Linux with an NVIDIA GPU"
-    assert headings == [
-        f"{on} (vllm.gpu-box.small-b)",
-        f"{on} (vllm.gpu-box-2.small-b)",
-        f"{on} (vllm.gpu-box.small)",
+    headings = [line for line in page.splitlines() if line.lower().startswith("## nvidia")]
+    on = "NVIDIA Nemotron 3 Nano 4B FP8 on Linux with an NVIDIA GPU"
+    assert headings == [  # the anchor of a heading ignores case: the lower-case one clashes
+        f"## {on} (vllm.gpu-box.small-b)",
+        f"## {on} (vllm.gpu-box-2.small-b)",
+        "## nvidia nemotron 3 nano 4b fp8 on Linux with an NVIDIA GPU (vllm.gpu-box.lower)",
+        f"## {on} (vllm.gpu-box.small)",
     ]
+    for heading in headings:  # a heading stands alone between blank lines
+        assert f"\n\n{heading}\n\n" in page
     assert "\nThe default profile, with room for long agent sessions.\n" in page
 
 

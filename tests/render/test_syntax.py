@@ -282,16 +282,13 @@ def test_a_notice_too_long_for_the_reach_is_refused_on_a_page_without_frontmatte
     assert syntax.owned(syntax.with_notice("Body.\n", short, Location("p", 1), "p"))
 
 
-def test_a_page_docgen_wrote_when_fences_had_to_be_exact_is_still_docgens(make_project, run):
-    """Before blanks after a fence's dashes were allowed, a template whose closing fence
-    was ``--- `` had its frontmatter end at a later ``---`` line, and its notice after that:
-    such a page is still docgen's, to rewrite or prune, not a hand-written one."""
-    template = "---\ntitle: Notes\n--- \n\nIntro.\n\n---\n\nMore text.\n"
-    note = syntax.notice("templates/notes.mdx.j2", "profiles.yaml")
-    legacy = syntax.split(template, exact=True)
-    written = f"{legacy.closed_head}\n{note}\n{legacy.body}"
-    assert syntax.split(written).body != syntax.split(written, exact=True).body
-    assert syntax.owned(written)
-    project = make_project(templates={"notes.mdx.j2": template}, files={"docs/notes.mdx": written})
+def test_a_notice_after_a_rule_in_the_body_is_no_claim_to_the_page(make_project, run):
+    """The notice counts only in its one place, after the frontmatter as the compiler reads
+    it: a hand-written page that shows the notice after a thematic break in its body (its
+    frontmatter closed by ``--- ``) is the author's, never pruned."""
+    note = syntax.notice("templates/hand.mdx.j2", "profiles.yaml")
+    page = f"---\ntitle: Hand\n--- \n\nIntro.\n\n---\n\n{note}\n\nImportant text.\n"
+    assert not syntax.owned(page)
+    project = make_project(files={"docs/hand.mdx": page})
     assert run(project, "build").exit_code == 0
-    assert project.read("docs/notes.mdx").startswith(f"---\ntitle: Notes\n--- \n\n{note}\n")
+    assert project.read("docs/hand.mdx") == page
