@@ -197,9 +197,7 @@ def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
     if not close:
         return ""
-    quoted = [f"{quote}{one_line(c)}{quote}" for c in close]
-    joined = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
-    return f"; did you mean {joined}?"
+    return f"; did you mean {_listed(close, 'or', quote)}?"
 
 
 def known_as(name: str, candidates: Iterable[str], what: str) -> str:
@@ -209,9 +207,13 @@ def known_as(name: str, candidates: Iterable[str], what: str) -> str:
     close = did_you_mean(name, names)
     if close or not names or len(names) > 10:
         return close
-    quoted = [f"'{one_line(n)}'" for n in names]
-    listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-    return f"; {what} {'is' if len(names) == 1 else 'are'} {listed}"
+    return f"; {what} {'is' if len(names) == 1 else 'are'} {_listed(names, 'and')}"
+
+
+def _listed(names: list[str], conjunction: str, quote: str = "'") -> str:
+    """``'a', 'b' or 'c'``: each name quoted on one line, the last after ``conjunction``."""
+    quoted = [f"{quote}{one_line(n)}{quote}" for n in names]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} {conjunction} {quoted[-1]}"
 
 
 def decode(raw: bytes, path: str, what: str = "", error: type[DocgenError] | None = None) -> str:

@@ -70,17 +70,17 @@ def read(frontmatter: str, path: str) -> Frontmatter:
 
     refuse_foreign_breaks(placed, path, PageError)
     doc = _fast(placed, path)  # over CAREFUL_MAX, libyaml alone reads and words errors
-    if doc is not None:
+    if doc is not None:  # libyaml refuses a surrogate escape: none is in what it read
         data, positions = doc.data, doc.positions
     else:
         data, positions = _careful(placed, path), None
+        _refuse_surrogates(data, placed, path)
     if data is None:  # comments only
         return Frontmatter({})
     if not isinstance(data, dict):
         raise PageError.at(
             Location(path, FIRST_LINE), "frontmatter must be a mapping of keys to values"
         )
-    _refuse_surrogates(data, placed, path)
     return Frontmatter({str(k): v for k, v in data.items()}, positions)
 
 
