@@ -111,13 +111,15 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
         return Location(shown, line)
 
     def _watched(self) -> list[Path]:
-        """The inputs of the plan: registry, templates, docs folder, project settings."""
+        """The inputs of the site: registry, templates, docs and changelog folders, project
+        settings."""
         try:
             project = self._project()
         except DocgenError as exc:
             raise PluginError(located(exc)) from None
         cfg = project.config
         paths = [project.registry_path, project.path(cfg.templates), project.path(cfg.docs)]
+        paths.append(project.path(cfg.changelog))
         paths += [project.root / "pyproject.toml", project.root / "docgen.toml"]
         return [p for p in paths if p.exists()]
 

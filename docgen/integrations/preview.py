@@ -19,17 +19,18 @@ No MkDocs import here: the plugin turns this into ``File`` objects and a nav.
 
 from __future__ import annotations
 
+import datetime as _dt
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
 
-from docgen.changelog.entries import agent_base
+from docgen.changelog.entries import agent_base, entries, release_route
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, did_you_mean
-from docgen.integrations.mdx_to_markdown import LinkFunction, convert, markdown_text
+from docgen.integrations.mdx_to_markdown import LinkFunction, convert
+from docgen.integrations.preview_nav import NavItem, SitePage, home_page, site_nav
 from docgen.io import files
 from docgen.plan import Plan, variant_path
 from docgen.registry.model import Agent, Registry
@@ -39,7 +40,6 @@ ASSET_SUFFIXES = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".pdf"}
 )
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:|^//")
-NavItem = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -50,16 +50,7 @@ class SourcePage:
     route: str  # inference/set-up-vllm
     text: str  # the page itself (what its line numbers refer to)
     texts: dict[str, str]  # agent id -> the page as that agent sees it (MDX)
-
-
-@dataclass(frozen=True)
-class SitePage:
-    """One Markdown page of the preview site."""
-
-    uri: str  # hermes/inference/set-up-vllm.md
-    title: str
-    markdown: str
-    source: str  # the MDX page it comes from
+    title: str = ""  # its title when its frontmatter gives none
 
 
 @dataclass(frozen=True)
@@ -98,16 +89,70 @@ def build_site(
     registry = the_plan.registry
     agents = select_agents(registry, wanted, where)
     sources = [s for s in source_pages(project, the_plan, agents) if s.texts]
-    routes = {a.id: {s.route for s in sources if a.id in s.texts} for a in agents}
-    links = Links(registry, routes, _navigation_routes(project, the_plan))
+    releases, released_at = release_pages(project, the_plan, agents, sources)
+    routes = {a.id: {s.route for s in (*sources, *releases) if a.id in s.texts} for a in agents}
+    links = Links(registry, routes, {**_navigation_routes(project, the_plan), **released_at})
     pages = [_page(s, agent, links) for agent in agents for s in sources if agent.id in s.texts]
-    pages.insert(0, home_page(registry, agents, pages))
-    nav = [{"Home": "index.md"}] + [
-        {agent.title: section_nav([p for p in pages if p.uri.startswith(f"{agent.id}/")])}
-        for agent in agents
-    ]
+    dated = [_page(s, agent, links) for agent in agents for s in releases if agent.id in s.texts]
+    home = home_page(registry, agents, pages + dated)
+    nav = site_nav(agents, pages, dated)
     assets = tuple(_assets(project, agents))
-    return Site(tuple(pages), assets, nav, tuple(dict.fromkeys(links.unresolved)))
+    return Site((home, *pages, *dated), assets, nav, tuple(dict.fromkeys(links.unresolved)))
+
+
+def release_pages(
+    project: Project, the_plan: Plan, agents: Sequence[Agent], pages: Sequence[SourcePage]
+) -> tuple[list[SourcePage], dict[str, tuple[str, str]]]:
+    """Each dated changelog entry, newest first, where its release pages are published
+    (see ``changelog.history.release_routes``), and each such root-absolute route ->
+    (agent, its route in the preview). An agent's release page lies at its route below
+    the agent's base, else at ``release_route``; a page of the docs folder there keeps it."""
+    registry = the_plan.registry
+    taken = {(agent, page.route) for page in pages for agent in page.texts}
+    found, published = [], {}
+    for entry in reversed(entries(project)):
+        date = _entry_date(entry.path)
+        if date is None:  # no release page (``docgen check`` says why)
+            continue
+        readers: dict[str, list[str]] = {}  # route in the preview -> its agents
+        fallback = release_route(project, entry.day)
+        for agent, route in _release_places(project, the_plan, agents, date):
+            base = agent_base(registry, agent) + "/"
+            here = route.removeprefix(base) if route.startswith(base) else fallback
+            if (agent, here) not in taken:
+                readers.setdefault(here, []).append(agent)
+                published[route] = (agent, here)
+        title = f"{date:%B} {date.day}, {date.year}"
+        for here, each in readers.items():
+            texts = {agent: entry.text for agent in each}
+            found.append(SourcePage(entry.path, here, entry.text, texts, title))
+    return found, published
+
+
+def _release_places(
+    project: Project, the_plan: Plan, agents: Sequence[Agent], date: _dt.date
+) -> Iterator[tuple[str, str]]:
+    """(agent, root-absolute route) of each release page of the entry of ``date``: without
+    a navigation one per agent; with one, one per Fern changelog node of the changelog
+    folder in the agent's layout (or outside every variant)."""
+    nav = the_plan.navigation
+    if nav is None:
+        route = release_route(project, date.isoformat())
+        for agent in agents:
+            yield agent.id, f"{agent_base(the_plan.registry, agent.id)}/{route}"
+        return
+    for node in nav.changelogs_of(project.config.changelog):
+        for agent in agents:
+            if node.variant in ("", agent.id):
+                yield agent.id, node.release(date.year, date.month, date.day)
+
+
+def _entry_date(path: str) -> _dt.date | None:
+    """The date a changelog entry's file name gives, or None."""
+    try:
+        return _dt.date.fromisoformat(PurePosixPath(path).stem)
+    except ValueError:
+        return None
 
 
 def _navigation_routes(project: Project, the_plan: Plan) -> dict[str, tuple[str, str]]:
@@ -154,7 +199,7 @@ def source_pages(project: Project, the_plan: Plan, agents: Sequence[Agent]) -> I
 def _page(source: SourcePage, agent: Agent, links: Links) -> SitePage:
     text = source.texts[agent.id]
     result = convert(text, source.path, links.resolver(agent.id, source))
-    title = result.title or _title_from_route(source.route)
+    title = result.title or source.title or _title_from_route(source.route)
     return SitePage(f"{agent.id}/{source.route}.md", title, result.markdown, source.path)
 
 
@@ -258,56 +303,6 @@ def _is_file(route: str) -> bool:
     """A link to a file (an image, a download), not to a page route."""
     suffix = PurePosixPath(route).suffix.lower()
     return bool(suffix) and suffix not in (".mdx", ".md") and not suffix[1:].isdigit()
-
-
-def home_page(registry: Registry, agents: Sequence[Agent], pages: Sequence[SitePage]) -> SitePage:
-    """``index.md``: the product and one list of pages per agent section."""
-    name = registry.product.name
-    lines = [f"# {markdown_text(name)}", ""]
-    lines += [
-        f"This preview shows the {markdown_text(name)} documentation as each agent's "
-        "readers see it, generated by docgen from the profile registry.",
-        "",
-    ]
-    for agent in agents:
-        lines += [f"## {markdown_text(agent.title)}", ""]
-        lines += [
-            f"- [{markdown_text(p.title)}]({p.uri})"
-            for p in pages
-            if p.uri.startswith(f"{agent.id}/")
-        ]
-        lines.append("")
-    return SitePage("index.md", name, "\n".join(lines), registry.path)
-
-
-def section_nav(pages: Sequence[SitePage]) -> list[NavItem]:
-    """Nested nav entries for one agent's pages: folders become sections."""
-    tree: dict[str, Any] = {}
-    for page in sorted(pages, key=lambda p: p.uri):
-        parts = PurePosixPath(page.uri).parts[1:]
-        node = tree
-        for folder in parts[:-1]:
-            node = node.setdefault(f"/{folder}", {})
-        node[page.uri] = page
-    return _nav_items(tree)
-
-
-def _nav_items(tree: dict[str, Any]) -> list[NavItem]:
-    items: list[NavItem] = []
-    for key, value in sorted(tree.items(), key=lambda kv: (kv[0].startswith("/"), kv[0])):
-        if isinstance(value, SitePage):
-            items.append({_nav_title(value.title): value.uri})
-        else:
-            items.append({_section_title(key[1:]): _nav_items(value)})
-    return items
-
-
-def _nav_title(title: str) -> str:
-    return title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
-def _section_title(folder: str) -> str:
-    return folder.replace("-", " ").replace("_", " ").capitalize()
 
 
 def _assets(project: Project, agents: Sequence[Agent]) -> Iterator[tuple[str, Path]]:

@@ -233,7 +233,7 @@ def test_serve_watches_the_registry_templates_docs_and_settings(site_project):
     server = _Server()
     plugin.on_serve(server, config=None, builder=None)  # type: ignore[arg-type]
     names = [Path(p).relative_to(site_project.root).as_posix() for p in server.watched]
-    assert names == ["profiles.yaml", "templates", "docs", "pyproject.toml"]
+    assert names == ["profiles.yaml", "templates", "docs", "changelog", "pyproject.toml"]
 
 
 def _free_port() -> int:
@@ -318,7 +318,8 @@ def test_an_unknown_agent_in_mkdocs_yml_is_located_there(site_project, tmp_path)
 def test_a_changelog_under_the_docs_is_previewed_with_its_overview(example):
     """Entries under the docs folder are pages of the site, and so is the overview docgen
     generates beside them, for every agent; a changelog outside the docs is in neither."""
-    assert not [p.uri for p in site_of(example.root).pages if "changelog" in p.uri]
+    published = [p.uri for p in site_of(example.root).pages]
+    assert not [uri for uri in published if "changelog" in uri or "release-notes" in uri]
     shutil.move(example.root / "changelog", example.root / "docs" / "changelog")
     example.edit("pyproject.toml", 'changelog = "changelog"', 'changelog = "docs/changelog"')
     site = site_of(example.root)
@@ -331,3 +332,52 @@ def test_a_changelog_under_the_docs_is_previewed_with_its_overview(example):
     overview = next(p for p in site.pages if p.uri == "hermes/changelog/overview.md")
     assert "v0.0.102" in overview.markdown
     assert site.unresolved == ()
+
+
+def test_each_release_is_a_page_of_every_section_at_its_release_route(make_project):
+    """Without a navigation docgen publishes each entry at ``release_route`` for every
+    agent: the preview shows it there, titled by its date, newest first under "Release
+    Notes", and links to it and from it lead to site pages."""
+    first = "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n\n- Read [the guide](/guide/beta/guide/a).\n"
+    second = "{/* A comment. */}\n\n## v0.2.0\n\nAcme v0.2.0 tunes it.\n"
+    page = PAGE.format(title="A", body="See [the release](/guide/alpha/release-notes/2026/2/10).")
+    project = make_project(
+        templates={"guide/a.mdx.j2": page},
+        files={"changelog/2026-01-02.mdx": first, "changelog/2026-02-10.mdx": second},
+    )
+    site = site_of(project.root)
+    dated = {p.uri: p for p in site.pages if "/release-notes/" in p.uri}
+    assert sorted(dated) == [
+        f"{agent}/release-notes/2026/{day}.md"
+        for agent in ("alpha", "beta")
+        for day in ("1/2", "2/10")
+    ]
+    assert dated["beta/release-notes/2026/2/10.md"].title == "February 10, 2026"
+    assert "A comment" not in dated["beta/release-notes/2026/2/10.md"].markdown
+    assert "[the guide](../../../guide/a.md)" in dated["beta/release-notes/2026/1/2.md"].markdown
+    assert (
+        "[the guide](../../../../beta/guide/a.md)"
+        in dated["alpha/release-notes/2026/1/2.md"].markdown
+    )
+    guide = next(p for p in site.pages if p.uri == "alpha/guide/a.md").markdown
+    assert "[the release](../release-notes/2026/2/10.md)" in guide
+    alpha = next(section["Acme for Alpha"] for section in site.nav if "Acme for Alpha" in section)
+    assert alpha[-1] == {
+        "Release Notes": [
+            {"February 10, 2026": "alpha/release-notes/2026/2/10.md"},
+            {"January 2, 2026": "alpha/release-notes/2026/1/2.md"},
+        ]
+    }
+    assert site.unresolved == ()
+
+
+def test_a_docs_page_at_a_release_route_keeps_it(make_project):
+    entry = "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n"
+    own = PAGE.format(title="Our own notes", body="Hand-written.")
+    project = make_project(
+        templates={"guide/a.mdx.j2": PAGE.format(title="A", body="Hello.")},
+        files={"changelog/2026-01-02.mdx": entry, "docs/release-notes/2026/1/2.mdx": own},
+    )
+    site = site_of(project.root)
+    [page] = [p for p in site.pages if p.uri == "alpha/release-notes/2026/1/2.md"]
+    assert (page.title, page.source) == ("Our own notes", "docs/release-notes/2026/1/2.mdx")

@@ -247,3 +247,31 @@ def test_a_navigation_without_a_changelog_node_publishes_no_release_page(make_pr
     overview = project.read("docs/changelog/overview.mdx")
     assert "- v0.1.0 (2026-01-02): Acme v0.1.0 adds a guide." in overview
     assert "release-notes" not in overview
+
+
+def test_the_preview_shows_a_release_where_the_changelog_node_publishes_it(make_project):
+    """Only the alpha layout holds a changelog node: alpha's section has the release page
+    at the node's route, beta's has none, and a link to that route leads to it."""
+    from docgen.config import load_project
+    from docgen.integrations.preview import build_site
+    from docgen.plan import plan
+
+    node = "          - changelog: ./changelog\n            slug: notes\n"
+    text = nav(["guide"], ["guide"]).replace("        layout:\n", "        layout:\n" + node, 1)
+    text += "  - page: Other\n    path: other.mdx\n"
+    other = "---\ntitle: Other\n---\n\nRead [the release](/guide/alpha/notes/2026/1/2).\n"
+    project = make_project(
+        files={
+            "docs/guide.mdx": SHARED,
+            "docs/other.mdx": other,
+            "docs/index.yml": text,
+            "docgen.toml": 'changelog = "docs/changelog"\noverview = "none"\n',
+            "docs/changelog/2026-01-02.mdx": "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n",
+        }
+    )
+    loaded = load_project(project.root)
+    site = build_site(loaded, plan(loaded))
+    assert [p.uri for p in site.pages if "/notes/" in p.uri] == ["alpha/notes/2026/1/2.md"]
+    [page] = [p for p in site.pages if p.uri == "alpha/other.md"]
+    assert "[the release](notes/2026/1/2.md)" in page.markdown
+    assert list(site.unresolved) == []
