@@ -8,6 +8,7 @@ exit code, and a report that cannot be written (a full disk) is said, with exit 
 from __future__ import annotations
 
 import atexit
+import codecs
 import contextlib
 import gc
 import os
@@ -90,7 +91,7 @@ def run() -> None:
     sys.stderr = sys.stderr or open(os.devnull, "w")  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # ``—`` on a latin-1 console: ``\u2014``
-            stream.reconfigure(errors="backslashreplace")
+            stream.reconfigure(encoding=_encoding(stream), errors="backslashreplace")
     sys.stdout, sys.stderr = _Unread(sys.stdout), _Unread(sys.stderr)
     # One command is one short process: reference counting frees what it drops, and the
     # cycle collector would only walk the registry, the plan and the report again and
@@ -100,6 +101,18 @@ def run() -> None:
         command()
     finally:
         gc.enable()
+
+
+def _encoding(stream: TextIO) -> str | None:
+    """UTF-8 for a stream that says ASCII, else None (its own): click takes ASCII for a
+    misconfigured locale and writes UTF-8 there anyway, through a writer of its own made
+    over the stream's bytes, which ``_Unread`` would not guard (``| head`` then ended the
+    run with exit code 1)."""
+    try:
+        ascii_only = codecs.lookup(stream.encoding).name == "ascii"
+    except (LookupError, TypeError):
+        return None
+    return "utf-8" if ascii_only else None
 
 
 class _Unread:
