@@ -98,7 +98,7 @@ def _careful(text: str, path: str) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    from docgen.registry.yaml_errors import marked_problem
+    from docgen.registry.yaml_errors import marked_problem, unmarked_problem
 
     yaml = YAML(typ="safe", pure=True)
     yaml.Constructor = _constructor()
@@ -111,6 +111,8 @@ def _careful(text: str, path: str) -> Any:
     except MarkedYAMLError as exc:  # worded as the registry's syntax errors are
         raise PageError(_in_page(marked_problem(exc, path, text))) from None
     except (YAMLError, ValueError) as exc:  # ValueError: a value Python will not read
+        if isinstance(getattr(exc, "position", None), int):  # a character YAML refuses
+            raise PageError(_in_page(unmarked_problem(exc, path, text))) from None
         said = str(exc).strip().splitlines() or [type(exc).__name__]
         if "digits" in said[0]:  # Python reads no integer of more than 4,300 digits
             said = ["it holds a number too long to read (over 4300 digits)"]

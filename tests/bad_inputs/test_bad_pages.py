@@ -184,6 +184,26 @@ PAGES = [
         files=page("x\n", "summary: a\u2028#b\n"),
     ),
     Case(
+        "frontmatter-control-character-is-located-at-it",
+        BUILD,
+        (
+            "docs/guide.mdx:3:12: error: invalid YAML frontmatter: YAML allows no character "
+            "U+001B here (no control character but tab and line breaks): remove it, or write "
+            "it as an escape in a double-quoted string",
+        ),
+        files=page("x\n", 'summary: "a\x1bb"\n'),
+    ),
+    Case(
+        "frontmatter-nul-is-located-at-it",
+        BUILD,
+        (
+            "docs/guide.mdx:4:4: error: invalid YAML frontmatter: YAML allows no character "
+            "U+0000 here (no control character but tab and line breaks): remove it, or write "
+            "it as an escape in a double-quoted string",
+        ),
+        files=page("x\n", "a: 1\nb: \x00\n"),
+    ),
+    Case(
         "frontmatter-lone-surrogate",
         BUILD,
         (
