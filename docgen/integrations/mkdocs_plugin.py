@@ -32,6 +32,7 @@ from docgen.errors import DocgenError, Location
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.livereload import LiveReloadServer
+    from mkdocs.structure.pages import Page
 
     from docgen.config import Project
     from docgen.integrations.preview import Site
@@ -52,6 +53,7 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
     """Serve the project's pages, per agent, from ``plan()``."""
 
     project_root = Path(".")
+    made: set[str] = set()  # the site paths of the pages this plugin made
     own_nav = False  # whether mkdocs.yml left the nav to the plugin
     config_file = ""  # mkdocs.yml, as MkDocs found it
 
@@ -64,16 +66,24 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         site = self._site()
+        self.made = set()
         for page in site.pages:
             if page.uri == "index.md" and files.get_file_from_path("index.md") is not None:
                 continue
             files.append(File.generated(config, page.uri, content=page.markdown))
+            self.made.add(page.uri)
         for uri, path in site.assets:
             files.append(File.generated(config, uri, abs_src_path=str(path)))
         if self.own_nav:
             config.nav = site.nav
         self._report_links(site)
         return files
+
+    def on_page_content(
+        self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        """A page of the plan as HTML, with nothing in it that could run (``safe_html``)."""
+        return safe_html(html) if page.file.src_uri in self.made else html
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
@@ -132,6 +142,19 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
                 log.warning("%s", replace(problem, severity="warning"))
             else:
                 log.info("%s", replace(problem, severity="note"))
+
+
+def safe_html(html: str) -> str:
+    """``html`` with only the elements and attributes a page of text needs, through the
+    Ammonia sanitizer (``nh3``): page text and changelog entries are untrusted, and a
+    preview of a pull request must run none of its code (no script, style, frame, event
+    handler or ``javascript:`` link). Ids and classes stay, for anchors, admonitions and
+    highlighted code."""
+    import nh3
+
+    attributes = {tag: set(names) for tag, names in nh3.ALLOWED_ATTRIBUTES.items()}
+    attributes["*"] = {"class", "id", "title", "lang"}
+    return nh3.clean(html, attributes=attributes)
 
 
 def located(exc: DocgenError) -> str:

@@ -381,3 +381,33 @@ def test_a_docs_page_at_a_release_route_keeps_it(make_project):
     site = site_of(project.root)
     [page] = [p for p in site.pages if p.uri == "alpha/release-notes/2026/1/2.md"]
     assert (page.title, page.source) == ("Our own notes", "docs/release-notes/2026/1/2.mdx")
+
+
+def test_untrusted_page_text_and_entries_run_nothing_in_the_preview(site_project, tmp_path):
+    """A pull request's page or changelog entry may hold a script, an event handler, a
+    frame or a ``javascript:`` link: the preview's HTML keeps none of them (it is
+    sanitized), while anchors, admonitions, code and links between pages stay."""
+    hostile = (
+        "Hi <script>alert(1)</script> there.\n\n"
+        '<img src="flow.png" onerror="alert(2)">\n\n'
+        '<iframe src="https://example.org/"></iframe>\n\n'
+        '[click](javascript:alert(3))\n\n<div onclick="alert(4)" style="x">held</div>\n\n'
+        "<Note>\nA note.\n</Note>\n\n## Next Steps\n\n[Set up](set-up-vllm)\n"
+    )
+    site_project.write("docs/inference/hostile.mdx", PAGE.format(title="Hostile", body=hostile))
+    spdx = site_project.read("changelog/2026-08-04.mdx").split("*/}", 1)[0] + "*/}\n\n"
+    site_project.write(
+        "changelog/2026-09-01.mdx", spdx + "## v9.0.0\n\nHi <script>alert(5)</script>.\n"
+    )
+    (site_project.root / "docs/index.yml").unlink()  # no navigation: every agent has releases
+    result = mkdocs(site_project.root, "build", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "site/hermes/inference/hostile/index.html").read_text("utf-8")
+    body = page.split('role="main"', 1)[1]
+    for held in ("<script>alert", "onerror", "<iframe", "javascript:", "onclick", 'style="x"'):
+        assert held not in body
+    assert "Hi  there." in body and "held</div>" in body
+    assert '<div class="admonition note">' in body and 'id="next-steps"' in body
+    assert 'href="../set-up-vllm/"' in body
+    entry = (tmp_path / "site/hermes/release-notes/2026/9/1/index.html").read_text("utf-8")
+    assert "alert(5)" not in entry and "v9.0.0" in entry
