@@ -278,7 +278,23 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
                 )
     if problems:
         raise ConfigError(problems)
-    return Config(**values)
+    config = Config(**values)
+    if (problem := _link_problem(config)) is not None:
+        raise ConfigError.at(key_location(path, "changelog_link"), problem)
+    return config
+
+
+def _link_problem(config: Config) -> str | None:
+    """Why ``changelog_link`` names no page of the docs folder (the page a changelog
+    bullet links to, by its route), or None."""
+    given = config.changelog_link
+    page, docs = posixpath.normpath(given), posixpath.normpath(config.docs)
+    if not given or (page.startswith(f"{docs}/") and page.endswith((".mdx", ".md"))):
+        return None
+    return (
+        f"setting 'changelog_link' names '{one_line(given)}', which is no page of the docs "
+        f"folder: name the page changelog bullets link to, such as '{docs}/index.mdx'"
+    )
 
 
 def _routes_problems(value: Any, path: Path, where: Location) -> list[Problem]:

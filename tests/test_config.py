@@ -205,11 +205,27 @@ def test_the_variant_pattern_must_stay_inside_the_project(tmp_path):
 def test_plain_text_settings_are_kept_as_written(tmp_path):
     root = settings(
         tmp_path,
-        {"docgen.toml": 'variant_pattern = "{dir}/./{stem}-{agent}.mdx"\nchangelog_link = "/x"\n'},
+        {
+            "docgen.toml": 'variant_pattern = "{dir}/./{stem}-{agent}.mdx"\n'
+            'changelog_link = "./docs/../docs/x.mdx"\n'
+        },
     )
     config = load_project(root).config
     assert config.variant_pattern == "{dir}/./{stem}-{agent}.mdx"
-    assert config.changelog_link == "/x"
+    assert config.changelog_link == "./docs/../docs/x.mdx"
+
+
+@pytest.mark.parametrize(
+    "link", ["profiles.yaml", "/etc/passwd", "site/../../x.mdx", "site", "site/a.yml", "x/a.mdx"]
+)
+def test_the_changelog_link_must_name_a_page_of_the_docs_folder(tmp_path, link):
+    """Else ``changelog`` stopped with an internal error, or linked bullets to a route
+    outside the site (``/guide/alpha/../../x``); ``check`` and ``build`` said nothing."""
+    root = settings(tmp_path, {"docgen.toml": f'docs = "site"\nchangelog_link = "{link}"\n'})
+    assert problems(root) == [
+        f"docgen.toml:2:1: error: setting 'changelog_link' names '{link}', which is no page of "
+        "the docs folder: name the page changelog bullets link to, such as 'site/index.mdx'"
+    ]
 
 
 def test_a_missing_root_is_a_located_error(tmp_path):
