@@ -13,17 +13,18 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from docgen.errors import ConfigError, Location, Problem
+from docgen.errors import CONTROL, ConfigError, Location, Problem
 from docgen.registry.model import Override, Product, Profile
 from docgen.vllm.catalog import Catalog
 from docgen.vllm.values import JsonLimit, load_json, show_value
 
 #: What bash takes as a variable name in ``NAME=value command`` (the schema's ``envname``).
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A lone surrogate: what JSON's ``\ud800`` gives, and no character.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def quote(token: str) -> str:
@@ -141,10 +142,18 @@ def parse_extra_args(text: str, catalog: Catalog, origin: str = "--extra-args-js
 
 
 def _token_problems(tokens: Sequence[str]) -> list[str]:
+    """What no printed command may carry: a blank token, a control character (C0, C1, a
+    line separator or a bidirectional control, which would rewrite what a reader sees of
+    the command), or a lone surrogate (no character: the shell text would not be the argv)."""
     out = []
     for index, token in enumerate(tokens, start=1):
         if not token:
             out.append(f"token {index} is blank")
-        elif any(unicodedata.category(c) == "Cc" for c in token):
-            out.append(f"token {index} contains a control character")
+        elif (found := CONTROL.search(token)) is not None:
+            out.append(f"token {index} contains a control character (U+{ord(found[0]):04X})")
+        elif (found := _SURROGATE.search(token)) is not None:
+            out.append(
+                f"token {index} holds a lone surrogate (U+{ord(found[0]):04X}), which is no "
+                "character"
+            )
     return out

@@ -40,7 +40,40 @@ CLI_ARGS = [
     Case(
         "extra-args-control-character",
         ("serve-command", "vllm.box.tiny", "--extra-args-json", '["--max-num\\u0007-seqs", "4"]'),
-        ("--extra-args-json: error: token 1 contains a control character",),
+        ("--extra-args-json: error: token 1 contains a control character (U+0007)",),
+    ),
+    Case(
+        "extra-args-bidirectional-override",
+        (
+            "serve-command",
+            "vllm.box.tiny",
+            "--extra-args-json",
+            '["--served-model-name", "a\\u202eb"]',
+        ),
+        ("--extra-args-json: error: token 2 contains a control character (U+202E)",),
+    ),
+    Case(
+        "extra-args-line-separator",
+        (
+            "serve-command",
+            "vllm.box.tiny",
+            "--extra-args-json",
+            '["--served-model-name", "a\\u2028b"]',
+        ),
+        ("--extra-args-json: error: token 2 contains a control character (U+2028)",),
+    ),
+    Case(
+        "extra-args-lone-surrogate",
+        (
+            "serve-command",
+            "vllm.box.tiny",
+            "--extra-args-json",
+            '["--served-model-name", "\\ud800"]',
+        ),
+        (
+            "--extra-args-json: error: token 2 holds a lone surrogate (U+D800), which is no "
+            "character",
+        ),
     ),
     Case(
         "extra-args-bad-value",

@@ -257,7 +257,7 @@ def test_serve_command_errors(example, run):
         ),
         (
             [SPARK, "--extra-args-json", '["--max-num-seqs", "2\\u0007"]'],
-            "--extra-args-json: error: token 2 contains a control character",
+            "--extra-args-json: error: token 2 contains a control character (U+0007)",
         ),
     ]
     for args, expected in cases:
