@@ -56,6 +56,8 @@ SUMMARIES = [
     ("carriage-return", "adds things.\r## v0.0.1", "the summary is one line of text, but it "
      "holds U+000D, a line break or control character"),
     ("blank", "   ", "the summary is empty; give a sentence, or leave --summary out"),
+    # How Python passes on a command-line byte that is not UTF-8 (it was blamed on the entry).
+    ("not-utf8", "caf\udce9 things.", "the summary is not UTF-8 text: it holds the byte 0xE9"),
 ]  # fmt: skip
 
 
