@@ -35,6 +35,9 @@ MARKUP_RULE = "changelog-no-markup"
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What other rules already report about a ``<`` (an HTML comment, an AgentOnly tag).
 _TOLD = re.compile(r"<!--|</?AgentOnly\b")
+#: A list item's marker and the blanks before its content (at most four: more make the
+#: content indented code), when content follows on the line.
+_ITEM = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
 
 
 def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
@@ -74,11 +77,29 @@ def text_lines(
                     fence = None
                 continue
             fence = None  # a less indented line ends the block's container
-        opened = None if commenting() else opening(line)
-        if opened is not None and opened.indent <= 3:
+        opened = None if commenting() else _opening(line)
+        if opened is not None:
             fence = opened
             continue
         yield index, line
+
+
+def _item_width(line: str) -> int:
+    """How far a list item's marker moves its content (``- `` is 2, ``10. `` is 4); 0 for
+    a line that opens no item with content on it."""
+    item = _ITEM.match(line)
+    return item.end() if item else 0
+
+
+def _opening(line: str) -> Fence | None:
+    """The fence ``line`` opens: indented at most three spaces, or as the first content of
+    a list item (``- ```bash``: MDX reads the item's lines indented as far as its content
+    as code, up to the closing fence)."""
+    width = _item_width(line)
+    found = opening(line[width:])
+    if found is None or (found.indent > 3 if not width else found.indent > 0):
+        return None
+    return Fence(width, found.marker, found.info) if width else found
 
 
 def prose_lines(lines: Sequence[str], comments: bool = True) -> Iterator[tuple[int, str]]:

@@ -325,3 +325,40 @@ def test_a_fence_indented_up_to_three_blanks_is_code(indent):
 
     lines = ["Text.", "", f"{indent}```json", f'{indent}{{"a": 1}}', f"{indent}```"]
     assert list(markup_problems(lines)) == []
+
+
+def test_a_note_that_opens_with_a_code_block_is_released_and_checks(project: Project, run: Run):
+    """The note's first line is a fence, so its bullet opens with one (``- ```bash``): MDX
+    reads the item's lines as code up to the closing fence, as the MDX 3 compiler shows;
+    the release was refused ("a code span ... does not close") and `check` failed on it."""
+    from mdxc import mdx_trees, require_mdx
+
+    require_mdx()
+    project.write(NOTE, "```bash\necho {x} <y>\n```\n")
+    result = run(project, *RELEASE, "--summary", "adds things.")
+    assert result.exit_code == 0, result.output
+    entry = project.read(DAY)
+    assert "- ```bash\n  echo {x} <y>\n  ```\n" in entry
+    assert run(project, "check").exit_code == 0
+    tree = json.dumps(mdx_trees({"entry": entry})["entry"])
+    assert '"type": "code", "lang": "bash", "meta": null, "value": "echo {x} <y>"' in tree
+    assert "mdxJsx" not in tree and "mdxTextExpression" not in tree
+
+
+@pytest.mark.parametrize("marker", ["- ", "* ", "1. ", "10) ", "-    "])
+def test_a_fence_that_opens_a_list_item_holds_code_only_as_far_as_the_item(marker):
+    """Its lines indented as far as the item's content are code; a line indented less
+    ends the item, and the code, and is text again."""
+    width = len(marker)
+    code = " " * width + "{x} <y>"
+    assert list(markup_problems([f"{marker}```js", code, " " * width + "```"])) == []
+    found = markup_problems([f"{marker}```js", code, "<script>"])
+    assert [(i, at) for i, at, _m in found] == [(2, 0)]
+    lines = [f"{marker}```js", " " * (width - 1) + "{x}"]  # less indented: the item ended
+    assert [i for i, _at, _m in markup_problems(lines)] == [1]
+
+
+def test_five_blanks_after_a_list_marker_make_no_fence():
+    """``-     ```js`` is indented code in the item (content after at most four blanks),
+    whose backticks open no fence: the next line is text."""
+    assert 1 in [i for i, _at, _m in markup_problems(["-     ```js", "  {x}"])]
