@@ -246,6 +246,13 @@ def _set(name: str, value: str) -> Edit:
     return lambda project: _setting(project, name, value)
 
 
+def _docs_moved(project: Project) -> None:
+    """The docs folder setting changed, and the changelog link with it (which must name a
+    page of that folder)."""
+    _setting(project, "docs", "site")
+    _setting(project, "changelog_link", "site/inference/set-up-vllm.mdx")
+
+
 def _comment_registry(project: Project) -> None:
     project.write("profiles.yaml", "# c\n" + project.read("profiles.yaml"))
 
@@ -279,7 +286,7 @@ EDITS: list[tuple[str, Edit, int]] = [
     ("changelog-note-added", _write("changelog.d/fix.md", "Fixed a typo.\n"), 0),
     ("setting-registry", _moved("profiles.yaml", "reg/profiles.yaml", "registry"), 1),
     ("setting-templates", _moved("templates", "tpl", "templates"), 1),
-    ("setting-docs", _set("docs", "site"), 1),
+    ("setting-docs", _docs_moved, 1),
     ("setting-changelog", _moved("changelog", "history", "changelog"), 1),
     ("setting-variants", _set("variants", "docs/_variants"), 1),
     ("setting-variant-pattern", _set("variant_pattern", "{dir}/{stem}--{agent}.mdx"), 1),
@@ -288,7 +295,13 @@ EDITS: list[tuple[str, Edit, int]] = [
     ("setting-changelog-link", _set("changelog_link", PAGE), 0),
     ("setting-release-route", _set("release_route", "releases/{year}-{month}-{day}"), 1),
     ("setting-routes", _route, 1),
-    ("settings-file-docgen-toml", lambda project: _to_docgen_toml(project, 'docs = "site"\n'), 1),
+    (
+        "settings-file-docgen-toml",
+        lambda project: _to_docgen_toml(
+            project, 'docs = "site"\nchangelog_link = "site/inference/set-up-vllm.mdx"\n'
+        ),
+        1,
+    ),
 ]
 #: Cases whose tree still fails ``check`` after a build: a rule beyond drift is broken
 #: (the entry's link to the set-up page no longer resolves to a published route, as the
