@@ -92,6 +92,7 @@ def test_a_pyproject_without_a_docgen_table_gives_the_defaults(tmp_path):
     [
         ('[project]\nname = "x"\n\n[tool]\ndocgen = "site"\n', "pyproject.toml:5:1"),
         ('[[tool.docgen]]\ndocs = "site"\n', "pyproject.toml:1:1"),
+        ('[project]\nname = "x"\n\n[ tool ]\ndocgen = "site"\n', "pyproject.toml:5:1"),
     ],
 )
 def test_a_docgen_setting_that_is_no_table_is_refused_not_ignored(tmp_path, text, where):

@@ -121,6 +121,25 @@ def test_a_region_only_in_one_variant_publishes_the_pages_only_there(make_projec
     assert sorted(p.name for p in built.iterdir()) == ["vllm.box.tiny.alpha.generated.mdx"]
 
 
+def test_a_page_without_variants_is_listed_at_its_own_path(make_project, run):
+    """A per-profile page that does not vary (no CLI token, no AgentOnly) gets no variant
+    files: its region entry names the page itself, never a variant that is not made."""
+    one = NAV.replace(
+        '                  # docgen:begin profiles\n                  - page: "stale"\n'
+        "                    path: stale.mdx\n                  # docgen:end\n",
+        "                  - page: Other\n                    path: other.mdx\n",
+    )
+    page = '---\ntitle: "T"\n---\n\nSame for every agent.\n'
+    project = make_project(
+        templates={"profiles/[profile].mdx.j2": page},
+        files={"docs/index.yml": one, "docs/other.mdx": "---\ntitle: Other\n---\n\nText.\n"},
+    )
+    assert run(project, "build").exit_code == 0
+    text = project.read("docs/index.yml")
+    assert "path: profiles/vllm.box.tiny.mdx\n" in text and "agent-variants" not in text
+    assert (project.root / "docs/profiles/vllm.box.tiny.mdx").is_file()
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

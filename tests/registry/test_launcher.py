@@ -231,6 +231,24 @@ def test_an_override_that_breaks_a_rule_is_named():
     ]
 
 
+def test_every_override_that_breaks_a_rule_is_named():
+    """Not only the first: each override is checked with the profile's own args."""
+    text = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n",
+        "      enable-auto-tool-choice: true\n      tool-call-parser: hermes\n",
+    ).replace("          gpu-memory-utilization: 0.3\n", "          tool-call-parser: ''\n")
+    second = (
+        "      bare:\n        summary: No parser.\n        args:\n"
+        "          tool-call-parser: ''\n        tradeoffs:\n          - None.\n"
+    )
+    text = text.replace("    overrides:\n", "    overrides:\n" + second, 1)
+    assert [p.split(": error: ", 1)[1] for p in problems(text)] == [
+        f"vLLM refuses to start profile 'vllm.box.tiny' with override '{name}': "
+        "--enable-auto-tool-choice requires --tool-call-parser"
+        for name in ("bare", "small")
+    ]
+
+
 def test_a_rule_broken_through_the_shared_args_stands_at_the_launcher():
     text = MINIMAL_REGISTRY + "launcher:\n  shared_args: {enable-auto-tool-choice: true}\n"
     assert problems(text) == [

@@ -214,6 +214,11 @@ def test_check_argv_accepts(catalog: Catalog, tokens: list[str]) -> None:
         ),
         (["--tp", "2"], [(0, "unknown option '--tp'; did you mean '-tp', '--dtype' or '--port'?")]),
         (
+            # An unknown option written with its value takes no next token as its value.
+            ["--no-such-flag=1", "stray"],
+            [(0, "unknown option '--no-such-flag'"), (1, "unexpected argument 'stray'")],
+        ),
+        (
             ["--no-disable-log-stats", "--port", "x"],
             [
                 (
@@ -234,3 +239,17 @@ def test_check_argv_reports(
 
 def test_check_argv_does_not_report_the_value_of_an_unknown_option_again(catalog: Catalog) -> None:
     assert [index for index, _ in catalog.check_argv(["--swap-space", "4", "x"])] == [0, 2]
+
+
+# --- requirements ----------------------------------------------------------------------
+
+
+def test_an_empty_value_turns_no_flag_on() -> None:
+    """A flag set to nothing (an empty text, list or JSON object), false or null is off,
+    so a rule that needs it is broken; any other value is on (0 too)."""
+    from docgen.vllm import requirements
+
+    for empty in ("", [], {}, None, False):
+        assert not requirements.is_on({"x": empty}, "x"), empty
+    for value in ("a", [1], {"k": 1}, True, 0):
+        assert requirements.is_on({"x": value}, "x"), value
