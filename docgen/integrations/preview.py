@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from docgen.changelog.entries import agent_base, entries, release_route
+from docgen.changelog.entries import DATED, agent_base, entries, release_route
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, did_you_mean
 from docgen.integrations.mdx_to_markdown import LinkFunction, convert
@@ -120,6 +120,7 @@ def release_pages(
             base = agent_base(registry, agent) + "/"
             here = route.removeprefix(base) if route.startswith(base) else fallback
             if (agent, here) not in taken:
+                taken.add((agent, here))  # one page a route, also when two nodes meet
                 readers.setdefault(here, []).append(agent)
                 published[route] = (agent, here)
         title = f"{date:%B} {date.day}, {date.year}"
@@ -148,10 +149,12 @@ def _release_places(
 
 
 def _entry_date(path: str) -> _dt.date | None:
-    """The date a changelog entry's file name gives, or None."""
+    """The real date a changelog entry's file name gives as ``YYYY-MM-DD.mdx``, or None
+    (``check`` refuses any other name, and so publishes no release page for it)."""
+    named = DATED.match(PurePosixPath(path).name)
     try:
-        return _dt.date.fromisoformat(PurePosixPath(path).stem)
-    except ValueError:
+        return None if named is None else _dt.date.fromisoformat(named[1])
+    except ValueError:  # 2026-02-30
         return None
 
 

@@ -411,3 +411,12 @@ def test_untrusted_page_text_and_entries_run_nothing_in_the_preview(site_project
     assert 'href="../set-up-vllm/"' in body
     entry = (tmp_path / "site/hermes/release-notes/2026/9/1/index.html").read_text("utf-8")
     assert "alert(5)" not in entry and "v9.0.0" in entry
+
+
+@pytest.mark.parametrize("name", ["20260102", "2026-02-30", "2026-1-2", "notes"])
+def test_an_entry_whose_name_is_no_real_date_has_no_release_page(make_project, name):
+    """``check`` refuses such a name (YYYY-MM-DD.mdx only; Python 3.11 would read
+    ``20260102`` as a date), so the preview publishes no release page for it."""
+    entry = "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n"
+    project = make_project(files={f"changelog/{name}.mdx": entry})
+    assert [p.uri for p in site_of(project.root).pages if "release" in p.uri] == []
