@@ -203,8 +203,17 @@ def agent_base(registry: Registry, agent: str) -> str:
 
 def release_route(project: Project, day: str) -> str:
     """The route of the release page for the entry of ``day`` (the name if no date)."""
-    try:
-        date = _dt.date.fromisoformat(day)
-    except ValueError:
+    date = entry_date(day)
+    if date is None:
         return day
     return project.config.release_route.format(year=date.year, month=date.month, day=date.day)
+
+
+def entry_date(day: str) -> _dt.date | None:
+    """The real date ``day`` (an entry's name without ``.mdx``) writes as ``YYYY-MM-DD``,
+    or None: on every Python, as ``check`` reads names (3.11 reads ``20260102`` too)."""
+    named = DATED.match(f"{day}.mdx")
+    try:
+        return None if named is None else _dt.date.fromisoformat(named[1])
+    except ValueError:  # 2026-02-30
+        return None

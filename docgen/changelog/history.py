@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from collections.abc import Iterator, Sequence
 from itertools import islice
@@ -10,11 +9,11 @@ from typing import TYPE_CHECKING
 
 from docgen import redirects
 from docgen.changelog.entries import (
-    DATED,
     HEADING,
     Entry,
     agent_base,
     entries,
+    entry_date,
     entry_files,
     header,
     parse_version,
@@ -140,12 +139,7 @@ def _markup_problems(entry: Entry, lines: list[str], registry: Registry) -> Iter
 def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
     problems = []
     name = entry.path.rsplit("/", 1)[-1]
-    match = DATED.match(name)
-    try:
-        if match is None:
-            raise ValueError
-        _dt.date.fromisoformat(match[1])
-    except ValueError:
+    if entry_date(entry.day) is None:
         problems.append(
             Problem(
                 f"changelog file name '{name}' is not a real date as YYYY-MM-DD.mdx",
@@ -265,9 +259,8 @@ def release_routes(
     not publish the entries); else one for each agent."""
     if navigation is not None:
         nodes = navigation.changelogs_of(project.config.changelog)
-        try:
-            date = _dt.date.fromisoformat(day)
-        except ValueError:
+        date = entry_date(day)
+        if date is None:
             return set()
         return {node.release(date.year, date.month, date.day) for node in nodes}
     route = release_route(project, day)

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from docgen.changelog.entries import DATED, agent_base, entries, release_route
+from docgen.changelog.entries import agent_base, entries, entry_date, release_route
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, did_you_mean
 from docgen.integrations.mdx_to_markdown import LinkFunction, convert
@@ -111,7 +111,7 @@ def release_pages(
     taken = {(agent, page.route) for page in pages for agent in page.texts}
     found, published = [], {}
     for entry in reversed(entries(project)):
-        date = _entry_date(entry.path)
+        date = entry_date(entry.day)
         if date is None:  # no release page (``docgen check`` says why)
             continue
         readers: dict[str, list[str]] = {}  # route in the preview -> its agents
@@ -146,16 +146,6 @@ def _release_places(
         for agent in agents:
             if node.variant in ("", agent.id):
                 yield agent.id, node.release(date.year, date.month, date.day)
-
-
-def _entry_date(path: str) -> _dt.date | None:
-    """The real date a changelog entry's file name gives as ``YYYY-MM-DD.mdx``, or None
-    (``check`` refuses any other name, and so publishes no release page for it)."""
-    named = DATED.match(PurePosixPath(path).name)
-    try:
-        return None if named is None else _dt.date.fromisoformat(named[1])
-    except ValueError:  # 2026-02-30
-        return None
 
 
 def _navigation_routes(project: Project, the_plan: Plan) -> dict[str, tuple[str, str]]:

@@ -204,6 +204,9 @@ def test_an_agents_pages_live_under_its_docs_base():
 def test_a_release_page_route_comes_from_the_entrys_date(project):
     assert entries.release_route(project, "2026-01-02") == "release-notes/2026/1/2"
     assert entries.release_route(project, "2026-13-01") == "2026-13-01"
+    # Only YYYY-MM-DD, on every Python (3.11's date.fromisoformat also reads these).
+    for name in ("20260102", "2026-W01-5", "2026-01-02T00"):
+        assert entries.release_route(project, name) == name
     custom = replace(project, config=replace(project.config, release_route="r/{year}-{month}"))
     assert entries.release_route(custom, "2026-11-30") == "r/2026-11"
 
