@@ -36,8 +36,10 @@ _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What other rules already report about a ``<`` (an HTML comment, an AgentOnly tag).
 _TOLD = re.compile(r"<!--|</?AgentOnly\b")
 #: A list item's marker and the blanks before its content (at most four: more make the
-#: content indented code), when content follows on the line.
-_ITEM = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
+#: content indented code), when content follows on the line. An ordered item counts only
+#: from 1: one that starts at another number cannot interrupt a paragraph, and its line
+#: is then text (so a fence after ``2.`` opens no code block, and the next line is checked).
+_ITEM = re.compile(r" {0,3}(?:[-*+]|1[.)]) {1,4}(?=\S)")
 
 
 def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
@@ -71,7 +73,8 @@ def text_lines(
     fence: Fence | None = None
     for index, line in enumerate(lines):
         if fence is not None:
-            indent = len(line) - len(line.lstrip(" "))
+            columns = line.expandtabs(4)  # a tab moves to the next multiple of four
+            indent = len(columns) - len(columns.lstrip(" "))
             if not line.strip() or indent >= fence.indent:
                 if fence.closed_by(line):
                     fence = None
@@ -85,7 +88,7 @@ def text_lines(
 
 
 def _item_width(line: str) -> int:
-    """How far a list item's marker moves its content (``- `` is 2, ``10. `` is 4); 0 for
+    """How far a list item's marker moves its content (``- `` is 2, ``1.  `` is 4); 0 for
     a line that opens no item with content on it."""
     item = _ITEM.match(line)
     return item.end() if item else 0

@@ -345,7 +345,7 @@ def test_a_note_that_opens_with_a_code_block_is_released_and_checks(project: Pro
     assert "mdxJsx" not in tree and "mdxTextExpression" not in tree
 
 
-@pytest.mark.parametrize("marker", ["- ", "* ", "1. ", "10) ", "-    "])
+@pytest.mark.parametrize("marker", ["- ", "* ", "1. ", "1) ", "-    "])
 def test_a_fence_that_opens_a_list_item_holds_code_only_as_far_as_the_item(marker):
     """Its lines indented as far as the item's content are code; a line indented less
     ends the item, and the code, and is text again."""
@@ -362,3 +362,22 @@ def test_five_blanks_after_a_list_marker_make_no_fence():
     """``-     ```js`` is indented code in the item (content after at most four blanks),
     whose backticks open no fence: the next line is text."""
     assert 1 in [i for i, _at, _m in markup_problems(["-     ```js", "  {x}"])]
+
+
+@pytest.mark.parametrize("marker", ["2. ", "0. ", "3) ", "10. "])
+def test_an_ordered_item_that_starts_past_one_opens_no_fence_after_text(marker):
+    """Such an item cannot interrupt a paragraph, so MDX reads its line as text and the
+    next line's braces as an expression (checked with the MDX 3 compiler)."""
+    from mdxc import mdx_trees, require_mdx
+
+    require_mdx()
+    lines = ["Text", f"{marker}```js", "   {alert(1)}", "   ```"]
+    tree = json.dumps(mdx_trees({"entry": "\n".join(lines) + "\n"})["entry"])
+    assert "mdxFlowExpression" in tree or "mdxTextExpression" in tree
+    assert 2 in [i for i, _at, _m in markup_problems(lines)]
+
+
+def test_a_tab_indents_a_line_of_a_list_item_fence_to_the_next_stop():
+    """A tab moves a line to column 4: as far as the item's content (2), so code."""
+    lines = ["- ```bash", "\techo <b>x</b>", "  ```"]
+    assert list(markup_problems(lines)) == []
