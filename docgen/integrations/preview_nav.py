@@ -3,6 +3,7 @@ sections and its release pages, newest first, under "Release Notes"."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -35,7 +36,7 @@ def site_nav(
         dated = [{_nav_title(p.title): p.uri} for p in releases if p.uri.startswith(f"{agent.id}/")]
         if dated:
             items.append({"Release Notes": dated})
-        nav.append({agent.title: items})
+        nav.append({_nav_title(agent.title): items})
     return nav
 
 
@@ -82,8 +83,11 @@ def _nav_items(tree: dict[str, Any]) -> list[NavItem]:
 
 
 def _nav_title(title: str) -> str:
-    return title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """A title as the nav shows it: themes put nav titles into their HTML as they are (in
+    text and in ``title`` attributes), and titles come from registry text, page
+    frontmatter and folder names, so every character HTML reads is a reference."""
+    return html.escape(title, quote=True)
 
 
 def _section_title(folder: str) -> str:
-    return folder.replace("-", " ").replace("_", " ").capitalize()
+    return _nav_title(folder.replace("-", " ").replace("_", " ").capitalize())

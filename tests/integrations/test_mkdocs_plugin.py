@@ -420,3 +420,43 @@ def test_an_entry_whose_name_is_no_real_date_has_no_release_page(make_project, n
     entry = "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n"
     project = make_project(files={f"changelog/{name}.mdx": entry})
     assert [p.uri for p in site_of(project.root).pages if "release" in p.uri] == []
+
+
+@pytest.mark.parametrize("theme", ["readthedocs", "mkdocs"])
+def test_titles_and_folder_names_reach_the_theme_as_text(make_project, tmp_path, theme):
+    """Themes put nav titles into their HTML as they are: an agent's title (registry
+    text), a page's frontmatter title and a folder's name are escaped, so none becomes a
+    tag or an attribute of the built site."""
+    registry = MINIMAL_REGISTRY.replace(
+        "title: Acme for Alpha", 'title: "Alpha <img src=x onerror=alert(1)>"'
+    )
+    evil = '---\ntitle: \'Evil" onmouseover="alert(2)" x="\'\n---\n\nText.\n'
+    project = make_project(
+        registry=registry,
+        files={
+            "docs/<img src=x onerror=alert(3)>/p.mdx": PAGE.format(title="P", body="Text."),
+            "docs/evil.mdx": evil,
+            "site_extra/.keep": "",
+            "mkdocs.yml": f"site_name: S\ndocs_dir: site_extra\ntheme: {theme}\n"
+            "plugins: [docgen]\n",
+        },
+    )
+    result = mkdocs(project.root, "build", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    built = "".join(p.read_text("utf-8") for p in (tmp_path / "site").rglob("*.html"))
+    assert _event_handlers(built) == set()
+    assert "Alpha &lt;img src=x onerror=alert(1)&gt;" in built
+
+
+def _event_handlers(page: str) -> set[str]:
+    """Every ``on...`` attribute of the HTML's elements, as a browser's parser finds them."""
+    from html.parser import HTMLParser
+
+    found: set[str] = set()
+
+    class Handlers(HTMLParser):
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            found.update(name for name, _value in attrs if name.startswith("on"))
+
+    Handlers().feed(page)
+    return found
