@@ -289,7 +289,9 @@ def _link_problem(config: Config) -> str | None:
     bullet links to, by its route), or None."""
     given = config.changelog_link
     page, docs = posixpath.normpath(given), posixpath.normpath(config.docs)
-    if not given or (page.startswith(f"{docs}/") and page.endswith((".mdx", ".md"))):
+    outside = page.startswith(("/", "../")) or page == ".."
+    inside = not outside and (docs == "." or page.startswith(f"{docs}/"))
+    if not given or (inside and page.endswith((".mdx", ".md"))):
         return None
     return (
         f"setting 'changelog_link' names '{one_line(given)}', which is no page of the docs "

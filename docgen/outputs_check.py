@@ -6,16 +6,19 @@ folder whose overview lands on a page: each would have ``build`` write one file 
 (the last one wins) and every later ``check`` fail. The plan checks its outputs here,
 once, before anything is compared or written; the error is at the setting that placed
 the second output (or at the template, when two templates render one page). A name
-made too long by an id is located at the registry entry whose id makes it so.
+made too long by an id is located at the registry entry whose id makes it so. The page
+the ``changelog_link`` setting names must be one the plan publishes: its route is what
+every changelog bullet links to.
 """
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from docgen.config import NAME_BYTES, Project, setting_location
-from docgen.errors import ConfigError, Location, Problem
+from docgen.errors import ConfigError, Location, Problem, did_you_mean, one_line
 
 if TYPE_CHECKING:
     from docgen.plan import Output
@@ -161,3 +164,16 @@ def _describe(
     agents = _agents_of(project, reg, output, variant_path)
     quoted = " and ".join(f"'{agent.id}'" for agent in agents)
     return f"the {quoted} variant{'s' if len(agents) > 1 else ''} of {output.origin}"
+
+
+def refuse_unknown_link(project: Project, pages: Sequence[str]) -> None:
+    """A located error at the ``changelog_link`` setting when it names no page the plan
+    publishes (a missing file, a variant, a page outside the docs folder)."""
+    given = project.config.changelog_link
+    if not given or posixpath.normpath(given) in pages:
+        return
+    raise ConfigError.at(
+        setting_location(project.root, "changelog_link"),
+        f"setting 'changelog_link' names '{one_line(given)}', which is no page docgen "
+        f"publishes{did_you_mean(posixpath.normpath(given), pages)}",
+    )

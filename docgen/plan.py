@@ -22,7 +22,7 @@ from docgen.nav_output import navigation_written, refuse_unknown
 from docgen.outputs import Output as Output
 from docgen.outputs import Plan as Plan
 from docgen.outputs import verified_on_disk
-from docgen.outputs_check import refuse_collisions, refuse_long_names
+from docgen.outputs_check import refuse_collisions, refuse_long_names, refuse_unknown_link
 from docgen.overview import overview_output as overview_output
 from docgen.page_variants import page_variants
 from docgen.parallel import MANY, beside
@@ -99,6 +99,7 @@ def _planned(
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     refuse_long_names(project, reg, outputs, variant_path)
+    refuse_unknown_link(project, [path for path, _ in pages])
     return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
 
 

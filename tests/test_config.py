@@ -229,6 +229,18 @@ def test_the_changelog_link_must_name_a_page_of_the_docs_folder(tmp_path, link):
     ]
 
 
+def test_with_the_root_as_docs_folder_the_link_may_name_any_page_inside_it(tmp_path):
+    root = settings(tmp_path, {"docgen.toml": 'docs = "."\nchangelog_link = "./a/index.mdx"\n'})
+    assert load_project(root).config.changelog_link == "./a/index.mdx"
+    for outside in ("/etc/x.mdx", "../x.mdx"):
+        (root / "docgen.toml").write_text(f'docs = "."\nchangelog_link = "{outside}"\n', "utf-8")
+        assert problems(root) == [
+            f"docgen.toml:2:1: error: setting 'changelog_link' names '{outside}', which is no "
+            "page of the docs folder: name the page changelog bullets link to, such as "
+            "'./index.mdx'"
+        ]
+
+
 def test_a_missing_root_is_a_located_error(tmp_path):
     missing = tmp_path / "nowhere"
     assert problems(missing) == [f"{missing}: error: project root does not exist"]

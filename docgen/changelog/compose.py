@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -205,8 +206,8 @@ def _link_sentence(project: Project, registry: Registry) -> Markup | str:
     page = project.config.changelog_link or _first_page(project)
     if not page:
         return ""
-    title = mdx.escape_prose(_page_title(project, page))
-    route = _route(project, registry, page)
+    title = mdx.escape_prose(_page_title(project, page))  # read where the setting says
+    route = _route(project, registry, posixpath.normpath(page))
     return Markup(f"For more information, refer to [{title}]({route}).")  # noqa: S704
 
 

@@ -39,6 +39,20 @@ def test_a_link_page_that_is_not_utf8_is_an_error_at_the_path_the_setting_gives(
     assert result.stderr == "./docs/faq.mdx:2:10: error: invalid UTF-8 byte 0xff in the page\n"
 
 
+def test_the_link_goes_to_the_route_of_the_page_however_the_setting_spells_it(make_project, run):
+    """``./docs/./faq.mdx`` is the page ``docs/faq.mdx``: its route is that page's, not
+    ``/guide/alpha/./docs/./faq``, which no page has."""
+    project = tuned_project(make_project, {"docgen.toml": 'changelog_link = "./docs/./faq.mdx"\n'})
+    project.write("templates/faq.mdx.j2", "Text.\n")
+    assert run(project, "build").exit_code == 0
+    result = run(project, *DRY_RUN)
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert (
+        result.stdout
+        == f"{HEAD}{BULLET}  For more information, refer to [faq](/guide/alpha/faq).\n"
+    )
+
+
 NAV_WITHOUT_VARIANTS = (
     "navigation:\n  - page: Frequently Asked\n    path: faq.mdx\n    slug: help\n"
 )

@@ -294,15 +294,15 @@ def test_a_rule_broken_by_the_words_docgen_chooses_is_placed_where_they_come_fro
     project: Project, run: Run
 ) -> None:
     project.write("docgen.toml", 'changelog_link = "docs/gone.mdx"\n')
-    refused(
-        project,
-        run,
-        RELEASE,
-        [
-            "docgen.toml:1:1: error: link '/guide/alpha/gone' does not resolve to a page the "
-            "project publishes"
-        ],
-    )
+    before = project.snapshot()
+    for command in (RELEASE, ["check"], ["build"]):  # a setting to fix, for every command
+        result = run(project, *command)
+        assert (result.exit_code, result.stderr) == (
+            2,
+            "docgen.toml:1:1: error: setting 'changelog_link' names 'docs/gone.mdx', which is "
+            "no page docgen publishes; did you mean 'docs/models.mdx'?\n",
+        )
+        assert project.snapshot() == before
     (project.root / "docgen.toml").unlink()
     project.write(
         "templates/_changelog/summary.mdx.j2", "{{ product.name }} {{ version }} <!-- draft -->.\n"
