@@ -54,7 +54,29 @@ def text_problem(key: str, value: str) -> str | None:
     problem = _format_problem(key, value) if key in FORMAT_FIELDS else None
     if problem is None and key in ROUTE_SETTINGS:
         problem = route_problem(key, value)
+    if problem is None and key == "release_route":
+        problem = _one_route_a_day(value)
     return problem
+
+
+def _one_route_a_day(value: str) -> str | None:
+    """Why ``release_route`` could give two release days one route, or None: it names
+    ``{year}``, ``{month}`` and ``{day}``, and text with a non-digit stands between any two
+    fields (``{month}{day}`` is 111 on both January 11 and November 1)."""
+    parts = [(text, name) for text, name, _spec, _conversion in string.Formatter().parse(value)]
+    named = {name for _text, name in parts if name}
+    # Each part is the text before a field, then the field: the text between two fields
+    # is the second one's.
+    pairs = zip(parts, parts[1:], strict=False)
+    between = [text for (_t, first), (text, then) in pairs if first and then]
+    apart = all(any(not c.isdigit() for c in text) for text in between)
+    if named == set(FORMAT_FIELDS["release_route"]) and apart:
+        return None
+    return (
+        "setting 'release_route' must name {year}, {month} and {day}, with text between any "
+        "two of them (such as 'release-notes/{year}/{month}/{day}'): each release needs a "
+        f"route of its own, got '{one_line(value)}'"
+    )
 
 
 def _fields(key: str) -> str:

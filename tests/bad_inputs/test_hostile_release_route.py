@@ -51,6 +51,20 @@ CASES = [
     route(
         "r//{year}", f"setting 'release_route' is the route 'r//{{year}}'; {ROUTE_SHAPE}", "empty"
     ),
+    route(
+        "r/{year}/{month}",
+        "setting 'release_route' must name {year}, {month} and {day}, with text between any "
+        "two of them (such as 'release-notes/{year}/{month}/{day}'): each release needs a "
+        "route of its own, got 'r/{year}/{month}'",
+        "without-the-day",
+    ),
+    route(
+        "r/{year}/{month}{day}",
+        "setting 'release_route' must name {year}, {month} and {day}, with text between any "
+        "two of them (such as 'release-notes/{year}/{month}/{day}'): each release needs a "
+        "route of its own, got 'r/{year}/{month}{day}'",
+        "fields-side-by-side",
+    ),
     Case(
         "variant-pattern-with-a-parenthesis",
         BUILD,
