@@ -14,8 +14,10 @@ backticks are literal text.
 Code is literal: an inline code span (a run of backticks closed by a run of the same
 length) and a fenced code block. A code span must close on the line it opens (a span
 left open could close on a later line and make text after it look like code), and a
-fence counts only when it is indented at most three spaces and only for the lines
-indented at least as far as it (a less indented line ends a list item, and the fence in
+fence counts only when it is indented at most three spaces, or opens a list item
+(``- ```bash``; an ordered item past 1 only where it does start one: after a blank line,
+or as the next item of an ordered list), and only for the lines indented at least as far
+as it (or as the item's content; a less indented line ends a list item, and the fence in
 it); anything else is checked as text, so the rule never misses what MDX would run.
 A link's text followed by ``](`` must have its target on the same line, where the link
 rules see it. A line that starts with ``import`` or ``export`` after a blank line is ESM
@@ -35,11 +37,10 @@ MARKUP_RULE = "changelog-no-markup"
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What other rules already report about a ``<`` (an HTML comment, an AgentOnly tag).
 _TOLD = re.compile(r"<!--|</?AgentOnly\b")
-#: A list item's marker and the blanks before its content (at most four: more make the
-#: content indented code), when content follows on the line. An ordered item counts only
-#: from 1: one that starts at another number cannot interrupt a paragraph, and its line
-#: is then text (so a fence after ``2.`` opens no code block, and the next line is checked).
-_ITEM = re.compile(r" {0,3}(?:[-*+]|1[.)]) {1,4}(?=\S)")
+#: A list item's marker (its indent, and an ordered item's number and delimiter) and the
+#: blanks before its content (at most four: more make the content indented code), when
+#: content follows on the line.
+_ITEM = re.compile(r"( {0,3})(?:[-*+]|(\d{1,9})([.)])) {1,4}(?=\S)")
 
 
 def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
@@ -72,6 +73,7 @@ def text_lines(
     module's rules on which fences count; inside a comment, no fence opens)."""
     fence: Fence | None = None
     for index, line in enumerate(lines):
+        previous = lines[index - 1] if index else ""
         if fence is not None:
             columns = line.expandtabs(4)  # a tab moves to the next multiple of four
             indent = len(columns) - len(columns.lstrip(" "))
@@ -80,25 +82,36 @@ def text_lines(
                     fence = None
                 continue
             fence = None  # a less indented line ends the block's container
-        opened = None if commenting() else _opening(line)
+        opened = None if commenting() else _opening(line, previous)
         if opened is not None:
             fence = opened
             continue
         yield index, line
 
 
-def _item_width(line: str) -> int:
+def _item_width(line: str, previous: str) -> int:
     """How far a list item's marker moves its content (``- `` is 2, ``1.  `` is 4); 0 for
-    a line that opens no item with content on it."""
+    a line that opens no item with content on it. An ordered item that starts past 1
+    cannot interrupt a paragraph: it opens an item only after a blank line or as the next
+    item of an ordered list (the line before is one, at its indent, with its delimiter);
+    anywhere else its line is paragraph text (so a fence after ``2.`` opens no code block,
+    and the next line is checked)."""
     item = _ITEM.match(line)
-    return item.end() if item else 0
+    if item is None:
+        return 0
+    if item[2] is None or int(item[2]) == 1 or not previous.strip():
+        return item.end()
+    before = _ITEM.match(previous)
+    if before is None or before[2] is None:
+        return 0
+    return item.end() if (before[1], before[3]) == (item[1], item[3]) else 0
 
 
-def _opening(line: str) -> Fence | None:
-    """The fence ``line`` opens: indented at most three spaces, or as the first content of
-    a list item (``- ```bash``: MDX reads the item's lines indented as far as its content
-    as code, up to the closing fence)."""
-    width = _item_width(line)
+def _opening(line: str, previous: str) -> Fence | None:
+    """The fence ``line`` opens (after the line ``previous``): indented at most three
+    spaces, or as the first content of a list item (``- ```bash``: MDX reads the item's
+    lines indented as far as its content as code, up to the closing fence)."""
+    width = _item_width(line, previous)
     found = opening(line[width:])
     if found is None or (found.indent > 3 if not width else found.indent > 0):
         return None

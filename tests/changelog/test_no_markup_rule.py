@@ -381,3 +381,22 @@ def test_a_tab_indents_a_line_of_a_list_item_fence_to_the_next_stop():
     """A tab moves a line to column 4: as far as the item's content (2), so code."""
     lines = ["- ```bash", "\techo <b>x</b>", "  ```"]
     assert list(markup_problems(lines)) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1. Stop it.\n2. ```js\n   {x} <y>\n   ```\n",  # the next item of an ordered list
+        "Text.\n\n3. ```js\n   {x} <y>\n   ```\n",  # a list that starts at 3, after a blank
+    ],
+)
+def test_an_ordered_item_past_one_opens_a_fence_where_it_starts_an_item(text):
+    """Where such an item does start (as a list's next item, or after a blank line), MDX
+    reads its fence as code, as the compiler shows, and the rule does too."""
+    from mdxc import mdx_trees, require_mdx
+
+    require_mdx()
+    tree = json.dumps(mdx_trees({"entry": text})["entry"])
+    assert "mdxFlowExpression" not in tree and "mdxTextExpression" not in tree
+    assert "mdxJsx" not in tree
+    assert list(markup_problems(text.split("\n"))) == []
