@@ -105,24 +105,24 @@ def release_pages(
 ) -> tuple[list[SourcePage], dict[str, tuple[str, str]]]:
     """Each dated changelog entry, newest first, where its release pages are published
     (see ``changelog.history.release_routes``), and each such root-absolute route ->
-    (agent, its route in the preview). An agent's release page lies at its route below
-    the agent's base, else at ``release_route``; a page of the docs folder there keeps it."""
-    registry = the_plan.registry
-    taken = {(agent, page.route) for page in pages for agent in page.texts}
+    (agent, its route in the preview; no agent for a page every agent's readers share,
+    which each agent's own copy stands for). A release page lies in each agent's section
+    at its route below the agent's base, or at the route itself; a page of the docs
+    folder that MkDocs serves at the same address keeps it."""
+    taken = {(agent, _served(page.route)) for page in pages for agent in page.texts}
     found, published = [], {}
     for entry in reversed(entries(project)):
         date = entry_date(entry.day)
         if date is None:  # no release page (``docgen check`` says why)
             continue
         readers: dict[str, list[str]] = {}  # route in the preview -> its agents
-        fallback = release_route(project, entry.day)
-        for agent, route in _release_places(project, the_plan, agents, date):
-            base = agent_base(registry, agent) + "/"
-            here = route.removeprefix(base) if route.startswith(base) else fallback
-            if (agent, here) not in taken:
-                taken.add((agent, here))  # one page a route, also when two nodes meet
+        for agent, route, shared in _release_places(project, the_plan, agents, date):
+            base = agent_base(the_plan.registry, agent) + "/"
+            here = route.removeprefix(base) if route.startswith(base) else route.strip("/")
+            if (agent, _served(here)) not in taken:
+                taken.add((agent, _served(here)))  # one page an address, when two nodes meet
                 readers.setdefault(here, []).append(agent)
-                published[route] = (agent, here)
+                published[route] = ("" if shared else agent, here)
         title = f"{date:%B} {date.day}, {date.year}"
         for here, each in readers.items():
             texts = {agent: entry.text for agent in each}
@@ -130,22 +130,28 @@ def release_pages(
     return found, published
 
 
+def _served(route: str) -> str:
+    """Where MkDocs serves the page of ``route`` (``a/index`` and ``a`` are both ``a/``)."""
+    return "" if route == "index" else route.removesuffix("/index")
+
+
 def _release_places(
     project: Project, the_plan: Plan, agents: Sequence[Agent], date: _dt.date
-) -> Iterator[tuple[str, str]]:
-    """(agent, root-absolute route) of each release page of the entry of ``date``: without
-    a navigation one per agent; with one, one per Fern changelog node of the changelog
-    folder in the agent's layout (or outside every variant)."""
+) -> Iterator[tuple[str, str, bool]]:
+    """(agent, root-absolute route, whether all agents' readers share it) of each release
+    page of the entry of ``date``: without a navigation one per agent; with one, one per
+    Fern changelog node of the changelog folder in the agent's layout, or outside every
+    variant (shared)."""
     nav = the_plan.navigation
     if nav is None:
         route = release_route(project, date.isoformat())
         for agent in agents:
-            yield agent.id, f"{agent_base(the_plan.registry, agent.id)}/{route}"
+            yield agent.id, f"{agent_base(the_plan.registry, agent.id)}/{route}", False
         return
     for node in nav.changelogs_of(project.config.changelog):
         for agent in agents:
             if node.variant in ("", agent.id):
-                yield agent.id, node.release(date.year, date.month, date.day)
+                yield agent.id, node.release(date.year, date.month, date.day), not node.variant
 
 
 def _navigation_routes(project: Project, the_plan: Plan) -> dict[str, tuple[str, str]]:
@@ -233,6 +239,8 @@ class Links:
         listed = self.published.get(route)
         if listed is not None and listed[0] in self.routes:  # where the navigation has it
             owner, page = listed
+        elif listed is not None and not listed[0]:  # a page every section holds: its own
+            owner, page = agent, listed[1]
         found = self._find(owner, page)
         if found is not None:
             here = posixpath.dirname(f"{agent}/{source.route}")

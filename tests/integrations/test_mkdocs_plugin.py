@@ -371,16 +371,18 @@ def test_each_release_is_a_page_of_every_section_at_its_release_route(make_proje
     assert site.unresolved == ()
 
 
-def test_a_docs_page_at_a_release_route_keeps_it(make_project):
+@pytest.mark.parametrize("own", ["release-notes/2026/1/2", "release-notes/2026/1/2/index"])
+def test_a_docs_page_at_a_release_route_keeps_it(make_project, own):
+    """Also ``.../2/index``, which MkDocs serves at the same address."""
     entry = "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n"
-    own = PAGE.format(title="Our own notes", body="Hand-written.")
+    page = PAGE.format(title="Our own notes", body="Hand-written.")
     project = make_project(
         templates={"guide/a.mdx.j2": PAGE.format(title="A", body="Hello.")},
-        files={"changelog/2026-01-02.mdx": entry, "docs/release-notes/2026/1/2.mdx": own},
+        files={"changelog/2026-01-02.mdx": entry, f"docs/{own}.mdx": page},
     )
     site = site_of(project.root)
-    [page] = [p for p in site.pages if p.uri == "alpha/release-notes/2026/1/2.md"]
-    assert (page.title, page.source) == ("Our own notes", "docs/release-notes/2026/1/2.mdx")
+    found = [p for p in site.pages if p.uri.startswith("alpha/release-notes/2026/1/2")]
+    assert [(p.title, p.source) for p in found] == [("Our own notes", f"docs/{own}.mdx")]
 
 
 def test_untrusted_page_text_and_entries_run_nothing_in_the_preview(site_project, tmp_path):

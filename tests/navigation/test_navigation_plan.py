@@ -275,3 +275,34 @@ def test_the_preview_shows_a_release_where_the_changelog_node_publishes_it(make_
     [page] = [p for p in site.pages if p.uri == "alpha/other.md"]
     assert "[the release](notes/2026/1/2.md)" in page.markdown
     assert list(site.unresolved) == []
+
+
+def test_a_changelog_node_outside_the_variants_is_every_sections_at_its_route(make_project):
+    """Its release page is every agent's, at the node's route; a link to that route from
+    one section's page leads to that section's copy."""
+    from docgen.config import load_project
+    from docgen.integrations.preview import build_site
+    from docgen.plan import plan
+
+    text = nav(["guide"], ["guide"]) + "  - changelog: ./changelog\n    slug: all-releases\n"
+    text += "  - page: Other\n    path: other.mdx\n"
+    other = "---\ntitle: Other\n---\n\nRead [the release](/all-releases/2026/1/2).\n"
+    project = make_project(
+        files={
+            "docs/guide.mdx": SHARED,
+            "docs/other.mdx": other,
+            "docs/index.yml": text,
+            "docgen.toml": 'changelog = "docs/changelog"\noverview = "none"\n',
+            "docs/changelog/2026-01-02.mdx": "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n",
+        }
+    )
+    loaded = load_project(project.root)
+    site = build_site(loaded, plan(loaded))
+    assert sorted(p.uri for p in site.pages if "/all-releases/" in p.uri) == [
+        "alpha/all-releases/2026/1/2.md",
+        "beta/all-releases/2026/1/2.md",
+    ]
+    for agent in ("alpha", "beta"):
+        [page] = [p for p in site.pages if p.uri == f"{agent}/other.md"]
+        assert "[the release](all-releases/2026/1/2.md)" in page.markdown
+    assert list(site.unresolved) == []
