@@ -184,3 +184,22 @@ def test_a_note_may_link_to_the_releases_own_page_under_the_navigations_changelo
         f"{HEAD}{BULLET}  For more information, refer to [models](/models).\n"
         "- See [the day's notes](/release-notes/2026/12/1).\n"
     )
+
+
+def test_a_link_the_setting_chose_that_no_route_publishes_is_blamed_on_the_setting(
+    make_project, run
+):
+    """The page exists, but the navigation does not list it: the bullet's closing link
+    resolves to no published route, and the error stands at the setting that chose it."""
+    nav = "navigation:\n  - page: Models\n    path: models.mdx\n"
+    project = tuned_project(
+        make_project,
+        {"docgen.toml": 'changelog_link = "docs/faq.mdx"\n', "docs/index.yml": nav},
+    )
+    project.write("docs/faq.mdx", "---\ntitle: FAQ\n---\n\nAnswers.\n")
+    result = run(project, *DRY_RUN)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "docgen.toml:1:1: error: link '/guide/alpha/faq' does not resolve to a page the "
+        "project publishes\n"
+    )
