@@ -293,9 +293,10 @@ def _link_problem(config: Config) -> str | None:
     inside = not outside and (docs == "." or page.startswith(f"{docs}/"))
     if not given or (inside and page.endswith((".mdx", ".md"))):
         return None
+    example = "index.mdx" if docs == "." else f"{docs}/index.mdx"
     return (
         f"setting 'changelog_link' names '{one_line(given)}', which is no page of the docs "
-        f"folder: name the page changelog bullets link to, such as '{docs}/index.mdx'"
+        f"folder: name the page changelog bullets link to, such as '{example}'"
     )
 
 

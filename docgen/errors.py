@@ -36,6 +36,24 @@ def _escaped(found: re.Match[str]) -> str:
     return repr(found[0])[1:-1]
 
 
+#: A lone surrogate: what a JSON escape such as ``\ud800`` gives, and how Python keeps a
+#: command-line byte that is not UTF-8 (U+DC80 to U+DCFF).
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def surrogate_problem(text: str) -> str | None:
+    """What a lone surrogate in ``text`` is, worded for a message (``it holds the byte
+    0xE9, which is not UTF-8``), or None when it holds none: no page, shell or site can
+    carry one."""
+    found = _SURROGATE.search(text)
+    if found is None:
+        return None
+    code = ord(found[0])
+    if code >= 0xDC80:  # a byte the command line could not decode
+        return f"it holds the byte 0x{code - 0xDC00:02X}, which is not UTF-8"
+    return f"it holds a lone surrogate (U+{code:04X}), which is no character"
+
+
 def printable(text: str) -> str:
     """``text`` with every ``CONTROL`` character but newline and tab written as its escape
     (``\\u202e``): what docgen prints of an input's text, a message or a diff."""

@@ -237,7 +237,7 @@ def test_with_the_root_as_docs_folder_the_link_may_name_any_page_inside_it(tmp_p
         assert problems(root) == [
             f"docgen.toml:2:1: error: setting 'changelog_link' names '{outside}', which is no "
             "page of the docs folder: name the page changelog bullets link to, such as "
-            "'./index.mdx'"
+            "'index.mdx'"
         ]
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from docgen.changelog.entries import parse_entry, parse_version
 from docgen.changelog.history import check_entry
-from docgen.errors import ConfigError, Location, Problem
+from docgen.errors import ConfigError, Location, Problem, surrogate_problem
 from docgen.registry.model import Registry
 
 if TYPE_CHECKING:
@@ -21,8 +21,6 @@ if TYPE_CHECKING:
 
 #: What a summary line may not hold: a line break or another control character.
 _BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-#: A lone surrogate: how Python keeps a command-line byte that is not UTF-8.
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def summary_problem(summary: str) -> str | None:
@@ -35,12 +33,8 @@ def summary_problem(summary: str) -> str | None:
         )
     if not summary.strip():
         return "the summary is empty; give a sentence, or leave --summary out"
-    lone = _SURROGATE.search(summary)
-    if lone is not None:  # a byte the command line could not decode, kept as a surrogate
-        code = ord(lone[0])
-        held = f"the byte 0x{code - 0xDC00:02X}" if code >= 0xDC80 else f"U+{code:04X}"
-        return f"the summary is not UTF-8 text: it holds {held}"
-    return None
+    lone = surrogate_problem(summary)
+    return None if lone is None else f"the summary is no text to write: {lone}"
 
 
 def refuse_broken(

@@ -16,15 +16,13 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from docgen.errors import CONTROL, ConfigError, Location, Problem
+from docgen.errors import CONTROL, ConfigError, Location, Problem, surrogate_problem
 from docgen.registry.model import Override, Product, Profile
 from docgen.vllm.catalog import Catalog
 from docgen.vllm.values import JsonLimit, load_json, show_value
 
 #: What bash takes as a variable name in ``NAME=value command`` (the schema's ``envname``).
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: A lone surrogate: what JSON's ``\ud800`` gives, and no character.
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def quote(token: str) -> str:
@@ -151,9 +149,6 @@ def _token_problems(tokens: Sequence[str]) -> list[str]:
             out.append(f"token {index} is blank")
         elif (found := CONTROL.search(token)) is not None:
             out.append(f"token {index} contains a control character (U+{ord(found[0]):04X})")
-        elif (found := _SURROGATE.search(token)) is not None:
-            out.append(
-                f"token {index} holds a lone surrogate (U+{ord(found[0]):04X}), which is no "
-                "character"
-            )
+        elif (lone := surrogate_problem(token)) is not None:
+            out.append(f"token {index} is no text to print: {lone}")
     return out

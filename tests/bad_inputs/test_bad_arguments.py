@@ -63,6 +63,19 @@ CLI_ARGS = [
         ("--extra-args-json: error: token 2 contains a control character (U+2028)",),
     ),
     Case(
+        "extra-args-byte-not-utf8",  # how Python passes on a command-line byte it cannot decode
+        (
+            "serve-command",
+            "vllm.box.tiny",
+            "--extra-args-json",
+            '["--served-model-name", "a\udcff"]',
+        ),
+        (
+            "--extra-args-json: error: token 2 is no text to print: it holds the byte 0xFF, which "
+            "is not UTF-8",
+        ),
+    ),
+    Case(
         "extra-args-lone-surrogate",
         (
             "serve-command",
@@ -71,8 +84,8 @@ CLI_ARGS = [
             '["--served-model-name", "\\ud800"]',
         ),
         (
-            "--extra-args-json: error: token 2 holds a lone surrogate (U+D800), which is no "
-            "character",
+            "--extra-args-json: error: token 2 is no text to print: it holds a lone surrogate "
+            "(U+D800), which is no character",
         ),
     ),
     Case(

@@ -207,8 +207,10 @@ def test_a_release_page_route_comes_from_the_entrys_date(project):
     # Only YYYY-MM-DD, on every Python (3.11's date.fromisoformat also reads these).
     for name in ("20260102", "2026-W01-5", "2026-01-02T00"):
         assert entries.release_route(project, name) == name
-    custom = replace(project, config=replace(project.config, release_route="r/{year}-{month}"))
-    assert entries.release_route(custom, "2026-11-30") == "r/2026-11"
+    custom = replace(
+        project, config=replace(project.config, release_route="r/{day}.{month}.{year}")
+    )
+    assert entries.release_route(custom, "2026-11-30") == "r/30.11.2026"
 
 
 def test_an_entry_with_windows_line_endings_reads_as_the_same_entry(project):

@@ -57,7 +57,8 @@ SUMMARIES = [
      "holds U+000D, a line break or control character"),
     ("blank", "   ", "the summary is empty; give a sentence, or leave --summary out"),
     # How Python passes on a command-line byte that is not UTF-8 (it was blamed on the entry).
-    ("not-utf8", "caf\udce9 things.", "the summary is not UTF-8 text: it holds the byte 0xE9"),
+    ("not-utf8", "caf\udce9 things.", "the summary is no text to write: it holds the byte "
+     "0xE9, which is not UTF-8"),
 ]  # fmt: skip
 
 
