@@ -101,10 +101,18 @@ def _item_width(line: str, previous: str) -> int:
         return 0
     if item[2] is None or int(item[2]) == 1 or not previous.strip():
         return item.end()
-    before = _ITEM.match(previous)
-    if before is None or before[2] is None:
-        return 0
-    return item.end() if (before[1], before[3]) == (item[1], item[3]) else 0
+    return item.end() if (len(item[1]), item[3]) in _ordered_items(previous) else 0
+
+
+def _ordered_items(line: str) -> set[tuple[int, str]]:
+    """The column and delimiter of each ordered item ``line`` opens, nested ones too
+    (``- 1. x`` opens one at column 2)."""
+    found, at = set(), 0
+    while (item := _ITEM.match(line, at)) is not None:
+        if item[2] is not None:
+            found.add((item.start() + len(item[1]), item[3]))
+        at = item.end()
+    return found
 
 
 def _opening(line: str, previous: str) -> Fence | None:

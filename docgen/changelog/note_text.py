@@ -4,7 +4,8 @@ An entry's bullets are written one sentence per line: ``- `` before the first li
 spaces before the rest. A note's prose lines are taken that way, stripped, and blank
 lines between them are dropped. A fenced code block keeps its lines as written (each
 line's indentation beyond the fence's, and its blank lines), so a YAML or shell example
-means what it meant. A note that opens with ``- `` is a list: each line at that
+means what it meant; one that opens a list item of the note (``2. ```bash``) keeps the
+item's indentation too, so the code stays in the step. A note that opens with ``- `` is a list: each line at that
 indentation that starts with ``- `` opens a bullet of its own; a line indented further
 stays in its bullet, a nested item under it.
 """
@@ -19,6 +20,8 @@ from docgen.render.syntax import Fence, opening
 #: One bullet: each line as the entry shows it, with its line number in the note.
 Bullet = list[tuple[int, str]]
 _LINE_END = re.compile(r"\r\n|\r|\n")
+#: A list item's marker and the blanks before its content, on a stripped line.
+_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
 
 
 def note_bullets(text: str, path: str = "") -> list[Bullet]:
@@ -26,14 +29,14 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
     opens and never closes is a located error at its fence (in ``path``)."""
     bullets: list[Bullet] = []
     fence: Fence | None = None
-    margin, base, listed, opened_at, pending = 0, -1, False, 0, False
+    margin, base, listed, opened_at, pending, pad = 0, -1, False, 0, False, ""
     for number, raw in enumerate(_LINE_END.split(text), start=1):
         line = raw.rstrip()
         stripped = line.lstrip()
         indent = len(line) - len(stripped)
         if fence is not None:
             body = line[min(indent, margin) :]
-            bullets[-1].append((number, f"  {body}" if body else ""))
+            bullets[-1].append((number, f"  {pad}{body}" if body else ""))
             fence = None if fence.closed_by(stripped) else fence
             continue
         if not stripped:
@@ -52,7 +55,12 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
         else:
             bullets[-1].append((number, f"  {stripped}"))
             margin = indent
-        fence = opening(stripped)
+        # A fence may open a list item of the note's own (``2. ```bash``): its lines keep
+        # the item's indentation, so the code stays in the item.
+        marker = _MARKER.match(stripped)
+        width = marker.end() if marker and opening(stripped[marker.end() :]) else 0
+        fence = opening(stripped[width:])
+        margin, pad = (margin + width, " " * width) if fence is not None else (margin, "")
         opened_at = number if fence is not None else opened_at
     if fence is not None:
         raise ConfigError.at(

@@ -400,3 +400,31 @@ def test_an_ordered_item_past_one_opens_a_fence_where_it_starts_an_item(text):
     assert "mdxFlowExpression" not in tree and "mdxTextExpression" not in tree
     assert "mdxJsx" not in tree
     assert list(markup_problems(text.split("\n"))) == []
+
+
+def test_a_note_with_numbered_steps_and_a_code_block_is_released_and_checks(
+    project: Project, run: Run
+):
+    """``1. ...`` then ``2. ```bash``: the code keeps the step's indentation in the bullet,
+    MDX 3 reads it as code in the step, and `check` agrees (the note was refused, its
+    closing fence taken for an opening one)."""
+    from mdxc import mdx_trees, require_mdx
+
+    require_mdx()
+    project.write(NOTE, "1. Stop the server.\n2. ```bash\n   docker pull {x} <y>\n   ```\n3. Go.\n")
+    result = run(project, *RELEASE, "--summary", "adds things.")
+    assert result.exit_code == 0, result.output
+    entry = project.read(DAY)
+    steps = "- 1. Stop the server.\n  2. ```bash\n     docker pull {x} <y>\n     ```\n  3. Go.\n"
+    assert steps in entry
+    assert run(project, "check").exit_code == 0
+    tree = json.dumps(mdx_trees({"entry": entry})["entry"])
+    assert '"lang": "bash", "meta": null, "value": "docker pull {x} <y>"' in tree
+    assert "mdxJsx" not in tree and "mdxTextExpression" not in tree
+
+
+def test_a_step_past_one_under_a_bullet_is_the_next_item_of_the_steps_in_it():
+    """``- 1. a`` opens an ordered list at column 2: ``  2. ```js`` is its next item."""
+    lines = ["- 1. a", "  2. ```js", "     {x}", "     ```"]
+    assert list(markup_problems(lines)) == []
+    assert 2 in [i for i, _at, _m in markup_problems(["- a", "  2. ```js", "     {x}"])]
