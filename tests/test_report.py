@@ -51,6 +51,15 @@ def test_check_text_in_sync_is_one_line(make_project):
     assert report.Line("docs/models.mdx: in sync", "info") in verbose
 
 
+@pytest.mark.parametrize(("products", "said"), [(1, "1 build product "), (2, "2 build products ")])
+def test_build_products_not_compared_are_counted_in_words(products, said):
+    from docgen.changes import Report
+
+    found = Report(not_compared=[f"docs/x{n}.json" for n in range(products)])
+    lines = [line.text for line in report.check_text(found, verbose=False)]
+    assert lines[-1].startswith(f"{said}(setting build_products) not compared")
+
+
 def test_check_text_on_drift(drifted):
     lines = report.check_text(drifted, verbose=False)
     first = lines[0]

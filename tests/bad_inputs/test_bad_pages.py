@@ -105,6 +105,12 @@ PAGES = [
         files=page("x\n", "agent-variants: alpha\n"),
     ),
     Case(
+        "agent-variants-empty-list",  # the page would be published for no agent, silently
+        BUILD,
+        ("docs/guide.mdx:3:1: error: agent-variants names no agent",),
+        files=page("x\n", "agent-variants: []\n"),
+    ),
+    Case(
         "agent-variants-block-list-names-unknown-agent",
         BUILD,
         (

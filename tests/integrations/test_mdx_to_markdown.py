@@ -180,6 +180,12 @@ def test_esm_imports_are_dropped():
     assert out == "<p>Text.</p>"
 
 
+def test_a_line_of_a_paragraph_that_starts_with_import_is_text():
+    """ESM starts only after a blank line: inside a paragraph ``import`` is a word."""
+    out = html('Some text\nimport foo from "bar"\n')
+    assert out == '<p>Some text\nimport foo from "bar"</p>'
+
+
 def test_links_go_through_the_link_function():
     seen = []
 

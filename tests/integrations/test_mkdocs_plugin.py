@@ -462,3 +462,10 @@ def _event_handlers(page: str) -> set[str]:
 
     Handlers().feed(page)
     return found
+
+
+def test_a_sections_pages_come_before_its_folders():
+    from docgen.integrations.preview_nav import SitePage, section_nav
+
+    pages = [SitePage("a/zeta.md", "Zeta", "", ""), SitePage("a/guide/x.md", "X", "", "")]
+    assert section_nav(pages) == [{"Zeta": "a/zeta.md"}, {"Guide": [{"X": "a/guide/x.md"}]}]

@@ -156,6 +156,7 @@ PROSE = [
     ("`x` and ``y``", r"\`x\` and \`\`y\`\`"),
     ("*bold* _it_ ~del~", r"\*bold\* \_it\_ \~del\~"),
     ("a * b _ c ~ d ~~~ e", "a * b _ c ~ d ~~~ e"),
+    ("a~~~b", "a~~~b"),  # a run of three inside a word is no fence: left as it is
     ("max_model_len", "max_model_len"),
     ("2*3", r"2\*3"),
     ("# heading", r"\# heading"),
