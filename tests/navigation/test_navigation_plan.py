@@ -249,28 +249,33 @@ def test_a_navigation_without_a_changelog_node_publishes_no_release_page(make_pr
     assert "release-notes" not in overview
 
 
-def test_the_preview_shows_a_release_where_the_changelog_node_publishes_it(make_project):
-    """Only the alpha layout holds a changelog node: alpha's section has the release page
-    at the node's route, beta's has none, and a link to that route leads to it."""
+def _release_site(make_project, navigation: str, link: str):
+    """The preview of a project whose navigation is ``navigation`` plus a top-level page
+    ``other.mdx`` that links to ``link``, with one entry in docs/changelog/."""
     from docgen.config import load_project
     from docgen.integrations.preview import build_site
     from docgen.plan import plan
 
-    node = "          - changelog: ./changelog\n            slug: notes\n"
-    text = nav(["guide"], ["guide"]).replace("        layout:\n", "        layout:\n" + node, 1)
-    text += "  - page: Other\n    path: other.mdx\n"
-    other = "---\ntitle: Other\n---\n\nRead [the release](/guide/alpha/notes/2026/1/2).\n"
+    text = navigation + "  - page: Other\n    path: other.mdx\n"
     project = make_project(
         files={
             "docs/guide.mdx": SHARED,
-            "docs/other.mdx": other,
+            "docs/other.mdx": f"---\ntitle: Other\n---\n\nRead [the release]({link}).\n",
             "docs/index.yml": text,
             "docgen.toml": 'changelog = "docs/changelog"\noverview = "none"\n',
             "docs/changelog/2026-01-02.mdx": "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n",
         }
     )
     loaded = load_project(project.root)
-    site = build_site(loaded, plan(loaded))
+    return build_site(loaded, plan(loaded))
+
+
+def test_the_preview_shows_a_release_where_the_changelog_node_publishes_it(make_project):
+    """Only the alpha layout holds a changelog node: alpha's section has the release page
+    at the node's route, beta's has none, and a link to that route leads to it."""
+    node = "          - changelog: ./changelog\n            slug: notes\n"
+    text = nav(["guide"], ["guide"]).replace("        layout:\n", "        layout:\n" + node, 1)
+    site = _release_site(make_project, text, "/guide/alpha/notes/2026/1/2")
     assert [p.uri for p in site.pages if "/notes/" in p.uri] == ["alpha/notes/2026/1/2.md"]
     [page] = [p for p in site.pages if p.uri == "alpha/other.md"]
     assert "[the release](notes/2026/1/2.md)" in page.markdown
@@ -280,24 +285,8 @@ def test_the_preview_shows_a_release_where_the_changelog_node_publishes_it(make_
 def test_a_changelog_node_outside_the_variants_is_every_sections_at_its_route(make_project):
     """Its release page is every agent's, at the node's route; a link to that route from
     one section's page leads to that section's copy."""
-    from docgen.config import load_project
-    from docgen.integrations.preview import build_site
-    from docgen.plan import plan
-
     text = nav(["guide"], ["guide"]) + "  - changelog: ./changelog\n    slug: all-releases\n"
-    text += "  - page: Other\n    path: other.mdx\n"
-    other = "---\ntitle: Other\n---\n\nRead [the release](/all-releases/2026/1/2).\n"
-    project = make_project(
-        files={
-            "docs/guide.mdx": SHARED,
-            "docs/other.mdx": other,
-            "docs/index.yml": text,
-            "docgen.toml": 'changelog = "docs/changelog"\noverview = "none"\n',
-            "docs/changelog/2026-01-02.mdx": "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n",
-        }
-    )
-    loaded = load_project(project.root)
-    site = build_site(loaded, plan(loaded))
+    site = _release_site(make_project, text, "/all-releases/2026/1/2")
     assert sorted(p.uri for p in site.pages if "/all-releases/" in p.uri) == [
         "alpha/all-releases/2026/1/2.md",
         "beta/all-releases/2026/1/2.md",
