@@ -5,9 +5,9 @@ spaces before the rest. A note's prose lines are taken that way, stripped, and b
 lines between them are dropped. A fenced code block keeps its lines as written (each
 line's indentation beyond the fence's, and its blank lines), so a YAML or shell example
 means what it meant; one that opens a list item of the note (``2. ```bash``) keeps the
-item's indentation too, so the code stays in the step. A note that opens with ``- `` is a list: each line at that
-indentation that starts with ``- `` opens a bullet of its own; a line indented further
-stays in its bullet, a nested item under it.
+item's indentation too, so the code stays in the step. A note that opens with ``- `` is a
+list: each line at that indentation that starts with ``- `` opens a bullet of its own; a
+line indented further stays in its bullet, a nested item under it.
 """
 
 from __future__ import annotations
@@ -55,13 +55,8 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
         else:
             bullets[-1].append((number, f"  {stripped}"))
             margin = indent
-        # A fence may open a list item of the note's own (``2. ```bash``): its lines keep
-        # the item's indentation, so the code stays in the item.
-        marker = _MARKER.match(stripped)
-        width = marker.end() if marker and opening(stripped[marker.end() :]) else 0
-        fence = opening(stripped[width:])
-        margin, pad = (margin + width, " " * width) if fence is not None else (margin, "")
-        opened_at = number if fence is not None else opened_at
+        fence, width = _opened(stripped)
+        margin, pad, opened_at = margin + width, " " * width, number if fence else opened_at
     if fence is not None:
         raise ConfigError.at(
             Location(path, opened_at),
@@ -69,6 +64,16 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
             f"end it with {fence.marker} on a line of its own",
         )
     return bullets
+
+
+def _opened(content: str) -> tuple[Fence | None, int]:
+    """The fence a note's line (its ``content``) opens, and how far a list item of the
+    note's own moves it (``2. ```bash``: its lines keep the item's indentation, so the
+    code stays in the step); (None, 0) when it opens none."""
+    marker = _MARKER.match(content)
+    width = marker.end() if marker and opening(content[marker.end() :]) else 0
+    fence = opening(content[width:])
+    return (fence, width) if fence is not None else (None, 0)
 
 
 def _item(stripped: str) -> bool:
