@@ -18,7 +18,10 @@ fence counts only when it is indented at most three spaces, or opens a list item
 (``- ```bash``; an ordered item past 1 only where it does start one: after a blank line,
 or as the next item of an ordered list), and only for the lines indented at least as far
 as it (or as the item's content; a less indented line ends a list item, and the fence in
-it); anything else is checked as text, so the rule never misses what MDX would run.
+it; outside an item MDX may read on as code, so no later fence is trusted); anything else
+is checked as text, so the rule never misses what MDX would run. A comment open over lines
+has its lines checked as text too: it may have opened in code MDX reads (a fence in a
+blockquote) that the rule takes for text, and then MDX reads those lines as text.
 A link's text followed by ``](`` must have its target on the same line, where the link
 rules see it. A line that starts with ``import`` or ``export`` after a blank line is ESM
 (JavaScript) to MDX.
@@ -53,6 +56,8 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
             yield opened[0], opened[1], _UNCLOSED_COMMENT
             opened[0] = -1
             continue
+        if opened[0] >= 0 and (inside := _in_comment_problem(line)) is not None:
+            yield index, *inside
         problem, comment, at = _scan(line, opened[0] >= 0)
         if problem is None and not comment:
             problem, at = _block_problem(lines, index)
@@ -66,60 +71,69 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
         yield opened[0], opened[1], _UNCLOSED_COMMENT
 
 
+def _in_comment_problem(line: str) -> tuple[int, str] | None:
+    """Where in ``line`` the part an MDX comment open since an earlier line holds starts
+    raw markup, and what it holds, checked as text: the comment may have opened where MDX
+    reads code (a fence in a blockquote, say), and then MDX reads these lines as text."""
+    end = line.find("*/")
+    problem, _comment, at = _scan(line if end < 0 else line[:end], False)
+    return None if problem is None else (at, problem)
+
+
 def text_lines(
     lines: Sequence[str], commenting: Callable[[], bool] = lambda: False
 ) -> Iterator[tuple[int, str]]:
     """The index and text of each line MDX reads as text, not as fenced code (see the
     module's rules on which fences count; inside a comment, no fence opens)."""
     fence: Fence | None = None
+    in_item = unsure = False
+    ordered: set[tuple[int, str]] = set()  # the ordered items the line before opened
     for index, line in enumerate(lines):
-        previous = lines[index - 1] if index else ""
         if fence is not None:
             columns = line.expandtabs(4)  # a tab moves to the next multiple of four
             indent = len(columns) - len(columns.lstrip(" "))
             if not line.strip() or indent >= fence.indent:
-                if fence.closed_by(line):
-                    fence = None
+                fence = None if fence.closed_by(line) else fence
                 continue
-            fence = None  # a less indented line ends the block's container
-        opened = None if commenting() else _opening(line, previous)
+            # A less indented line ends a list item, and the fence in it; at the top level
+            # MDX reads on as code up to the closing fence, which would then open one
+            # here. Not knowing which (outside an item), no later fence is trusted.
+            fence, unsure = None, unsure or not in_item
+        blank_before = index == 0 or not lines[index - 1].strip()
+        width, ordered = _items(line, blank_before, ordered)
+        opened = None if commenting() or unsure else _opening(line, width)
         if opened is not None:
-            fence = opened
+            fence, in_item, ordered = opened, width > 0, set()
             continue
         yield index, line
 
 
-def _item_width(line: str, previous: str) -> int:
-    """How far a list item's marker moves its content (``- `` is 2, ``1.  `` is 4); 0 for
-    a line that opens no item with content on it. An ordered item that starts past 1
-    cannot interrupt a paragraph: it opens an item only after a blank line or as the next
-    item of an ordered list (the line before is one, at its indent, with its delimiter);
-    anywhere else its line is paragraph text (so a fence after ``2.`` opens no code block,
-    and the next line is checked)."""
-    item = _ITEM.match(line)
-    if item is None:
-        return 0
-    if item[2] is None or int(item[2]) == 1 or not previous.strip():
-        return item.end()
-    return item.end() if (len(item[1]), item[3]) in _ordered_items(previous) else 0
-
-
-def _ordered_items(line: str) -> set[tuple[int, str]]:
-    """The column and delimiter of each ordered item ``line`` opens, nested ones too
-    (``- 1. x`` opens one at column 2)."""
-    found, at = set(), 0
-    while (item := _ITEM.match(line, at)) is not None:
+def _items(
+    line: str, blank_before: bool, ordered_before: set[tuple[int, str]]
+) -> tuple[int, set[tuple[int, str]]]:
+    """How far the list items ``line`` opens move its content (``- `` is 2, ``- 1. `` 5;
+    0 for none), and the column and delimiter of each ordered one. A line's first item,
+    when ordered, opens only from ``1`` (the digit alone), after a blank line, or as the
+    next item of an ordered list the line before opened (``ordered_before``, at its
+    column, with its delimiter): elsewhere it cannot interrupt a paragraph, and MDX reads
+    the line as text (so a fence after ``2.`` opens no code block, and the next line is
+    checked). An item inside another starts its content, so any number opens it."""
+    width, ordered = 0, set()
+    while (item := _ITEM.match(line, width)) is not None:
+        column = item.start() + len(item[1])
         if item[2] is not None:
-            found.add((item.start() + len(item[1]), item[3]))
-        at = item.end()
-    return found
+            first = width == 0 and item[2] != "1" and not blank_before
+            if first and (column, item[3]) not in ordered_before:
+                break
+            ordered.add((column, item[3]))
+        width = item.end()
+    return width, ordered
 
 
-def _opening(line: str, previous: str) -> Fence | None:
-    """The fence ``line`` opens (after the line ``previous``): indented at most three
-    spaces, or as the first content of a list item (``- ```bash``: MDX reads the item's
+def _opening(line: str, width: int) -> Fence | None:
+    """The fence ``line`` opens: indented at most three spaces, or as the first content of
+    the list items that move its content ``width`` (``- ```bash``: MDX reads the item's
     lines indented as far as its content as code, up to the closing fence)."""
-    width = _item_width(line, previous)
     found = opening(line[width:])
     if found is None or (found.indent > 3 if not width else found.indent > 0):
         return None

@@ -290,8 +290,9 @@ def test_an_mdx_comment_may_go_on_over_lines_but_not_past_a_blank_one() -> None:
     found = markup_problems(["- a {/* one", "", "  */}"])
     assert [(i, at) for i, at, _m in found] == [(0, 4), (2, 4)]
     # A "*/" without "}" closes nothing: the "{" that opened it started an expression.
+    # (A comment's lines are checked as text too: its "```" opens an unclosed code span.)
     found = markup_problems(["- a {/* one", "  ```", "*/ alert(1) }"])
-    assert [(i, at) for i, at, _m in found] == [(0, 4)]
+    assert [(i, at) for i, at, _m in found] == [(1, 2), (0, 4)]
     # A comment closed on a line that opens another: the unclosed one is the second.
     found = markup_problems(["  It retains {/* one", "  two */} async {/* three", "  more", ""])
     assert [(i, at) for i, at, _m in found] == [(1, 16)]
@@ -428,3 +429,27 @@ def test_a_step_past_one_under_a_bullet_is_the_next_item_of_the_steps_in_it():
     lines = ["- 1. a", "  2. ```js", "     {x}", "     ```"]
     assert list(markup_problems(lines)) == []
     assert 2 in [i for i, _at, _m in markup_problems(["- a", "  2. ```js", "     {x}"])]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Para.\n\n> ~~~\n> {/*\n> ~~~\n{alert(1)} */}\n",  # a fence in a blockquote
+        "Para.\n\n> ~~~\n> {/*\n> ~~~\n<script>alert(1)</script> */}\n",
+        "Para.\n\n    ~~~\n    {/*\n    ~~~\n{alert(1)} */}\n",  # a fence indented four
+        "Some text.\n01. ```js\n    {alert(1)}\n",  # 01 cannot interrupt a paragraph
+        "Para.\n01. a\n2. ```js\n   {alert(1)}\n",  # nor can its next item follow it
+        "Para.\n\n  ```js\nx\n```\n{alert(1)}\n",  # a top-level fence MDX reads on
+    ],
+)
+def test_code_the_rule_cannot_place_never_hides_text_mdx_runs(text):
+    """Each text makes MDX 3 run code (the compiler's tree holds an expression or JSX);
+    the rule finds markup in it: a comment opened in code MDX reads (which the rule takes
+    for text) hides none of the lines after it, and no fence is taken for code where
+    MDX reads text."""
+    from mdxc import mdx_trees, require_mdx
+
+    require_mdx()
+    tree = json.dumps(mdx_trees({"entry": text})["entry"])
+    assert any(kind in tree for kind in ("mdxFlowExpression", "mdxTextExpression", "mdxJsx"))
+    assert list(markup_problems(text.split("\n"))) != []
