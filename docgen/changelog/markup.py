@@ -244,10 +244,12 @@ def _scan(line: str, comment: bool) -> tuple[str | None, bool, int]:  # long: on
 
 def _block_problem(lines: Sequence[str], index: int) -> tuple[str | None, int]:
     """What MDX reads otherwise than as text at a paragraph's edge: a line that starts
-    ESM (``import``/``export`` after a blank line), and a ``<`` that ends a paragraph
+    with ``import``/``export`` (ESM wherever a block starts: after a blank line, a
+    thematic break, a blockquote's marker...; the rule does not tell those apart), and a
+    ``<`` that ends a paragraph
     (a lone ``<`` at a line's end is text only while the paragraph goes on)."""
     line = lines[index]
-    if _ESM.match(line) and (index == 0 or not lines[index - 1].strip()):
+    if _ESM.match(line):  # not only after a blank line: after a rule or a quote too
         return _ESM_PROBLEM, 0
     text = line.rstrip(" \t")
     following = lines[index + 1] if index + 1 < len(lines) else ""
@@ -256,10 +258,10 @@ def _block_problem(lines: Sequence[str], index: int) -> tuple[str | None, int]:
     return None, 0
 
 
-#: A line MDX reads as JavaScript (ESM) when a blank line or the start comes before it.
+#: A line MDX reads as JavaScript (ESM) where a block starts.
 _ESM = re.compile(r"(?:import|export)(?=[ \t{*]|$)")
 _ESM_PROBLEM = (
-    "a line that starts with 'import' or 'export' after a blank line is JavaScript to MDX "
+    "a line that starts with 'import' or 'export' is JavaScript to MDX where a block starts "
     "(it would run on the site); start the line with other words"
 )
 #: A line after which a paragraph does not go on: blank, or the start of another block.

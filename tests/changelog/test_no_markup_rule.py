@@ -204,8 +204,8 @@ def test_an_entry_line_that_mdx_reads_as_javascript_fails_check(project: Project
     checked = run(project, "check")
     assert (checked.exit_code, checked.stdout) == (
         1,
-        f"{DAY}:{line}:1: error: a line that starts with 'import' or 'export' after a blank "
-        "line is JavaScript to MDX (it would run on the site); start the line with other words\n",
+        f"{DAY}:{line}:1: error: a line that starts with 'import' or 'export' is JavaScript to "
+        "MDX where a block starts (it would run on the site); start the line with other words\n",
     )
 
 
@@ -440,6 +440,8 @@ def test_a_step_past_one_under_a_bullet_is_the_next_item_of_the_steps_in_it():
         "Some text.\n01. ```js\n    {alert(1)}\n",  # 01 cannot interrupt a paragraph
         "Para.\n01. a\n2. ```js\n   {alert(1)}\n",  # nor can its next item follow it
         "Para.\n\n  ```js\nx\n```\n{alert(1)}\n",  # a top-level fence MDX reads on
+        "Para.\n***\nimport x from 'y'\n",  # ESM after a thematic break, no blank line
+        "Para.\n\n>\nimport x from 'y'\n",  # and after an empty quote
     ],
 )
 def test_code_the_rule_cannot_place_never_hides_text_mdx_runs(text):
@@ -451,5 +453,7 @@ def test_code_the_rule_cannot_place_never_hides_text_mdx_runs(text):
 
     require_mdx()
     tree = json.dumps(mdx_trees({"entry": text})["entry"])
-    assert any(kind in tree for kind in ("mdxFlowExpression", "mdxTextExpression", "mdxJsx"))
+    assert any(
+        kind in tree for kind in ("mdxFlowExpression", "mdxTextExpression", "mdxJsx", "mdxjsEsm")
+    )
     assert list(markup_problems(text.split("\n"))) != []
