@@ -23,8 +23,8 @@ is checked as text, so the rule never misses what MDX would run. A comment open 
 has its lines checked as text too: it may have opened in code MDX reads (a fence in a
 blockquote) that the rule takes for text, and then MDX reads those lines as text.
 A link's text followed by ``](`` must have its target on the same line, where the link
-rules see it. A line that starts with ``import`` or ``export`` after a blank line is ESM
-(JavaScript) to MDX.
+rules see it. A line that starts with ``import`` or ``export`` is ESM (JavaScript) to MDX
+wherever a block starts, so the rule refuses it at the start of any line.
 """
 
 from __future__ import annotations
@@ -246,8 +246,8 @@ def _block_problem(lines: Sequence[str], index: int) -> tuple[str | None, int]:
     """What MDX reads otherwise than as text at a paragraph's edge: a line that starts
     with ``import``/``export`` (ESM wherever a block starts: after a blank line, a
     thematic break, a blockquote's marker...; the rule does not tell those apart), and a
-    ``<`` that ends a paragraph
-    (a lone ``<`` at a line's end is text only while the paragraph goes on)."""
+    ``<`` that ends a paragraph (a lone ``<`` at a line's end is text only while the
+    paragraph goes on)."""
     line = lines[index]
     if _ESM.match(line):  # not only after a blank line: after a rule or a quote too
         return _ESM_PROBLEM, 0

@@ -2,9 +2,11 @@
 
 With ``plugins: [docgen]`` in mkdocs.yml, every page comes from ``plan()`` in memory
 (nothing has to be built first), converted from Fern MDX to MkDocs Markdown, one
-section per agent variant. ``mkdocs serve`` rebuilds when the registry, a template,
-a page or the project settings change. Registry and template errors fail the build
-with the same located lines ``docgen check`` prints.
+section per agent variant, release pages included. ``mkdocs serve`` rebuilds when the
+registry, a template, a page, a changelog entry or the project settings change. Registry
+and template errors fail the build with the same located lines ``docgen check`` prints.
+The HTML of every page the plugin makes is sanitized (``safe_html``): page text and
+entries are untrusted.
 
 Options: ``root`` (the project, relative to mkdocs.yml; default its folder),
 ``registry`` (default from the project settings), ``agents`` (ids to publish;
