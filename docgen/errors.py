@@ -36,16 +36,17 @@ def _escaped(found: re.Match[str]) -> str:
     return repr(found[0])[1:-1]
 
 
-#: A lone surrogate: what a JSON escape such as ``\ud800`` gives, and how Python keeps a
-#: command-line byte that is not UTF-8 (U+DC80 to U+DCFF).
-_SURROGATE = re.compile("[\ud800-\udfff]")
+#: A lone surrogate, the only character UTF-8 cannot encode: what a JSON or YAML escape
+#: such as ``\ud800`` gives, and how Python keeps a command-line byte that is not UTF-8
+#: (U+DC80 to U+DCFF).
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def surrogate_problem(text: str) -> str | None:
     """What a lone surrogate in ``text`` is, worded for a message (``it holds the byte
     0xE9, which is not UTF-8``), or None when it holds none: no page, shell or site can
     carry one."""
-    found = _SURROGATE.search(text)
+    found = SURROGATE.search(text)
     if found is None:
         return None
     code = ord(found[0])

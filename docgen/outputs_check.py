@@ -170,10 +170,11 @@ def refuse_unknown_link(project: Project, pages: Sequence[str]) -> None:
     """A located error at the ``changelog_link`` setting when it names no page the plan
     publishes (a missing file, a variant, a page outside the docs folder)."""
     given = project.config.changelog_link
-    if not given or posixpath.normpath(given) in pages:
+    page = posixpath.normpath(given) if given else ""
+    if not given or page in pages:
         return
     raise ConfigError.at(
         setting_location(project.root, "changelog_link"),
         f"setting 'changelog_link' names '{one_line(given)}', which is no page docgen "
-        f"publishes{did_you_mean(posixpath.normpath(given), pages)}",
+        f"publishes{did_you_mean(page, pages)}",
     )

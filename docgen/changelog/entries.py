@@ -71,15 +71,14 @@ def shown(text: str) -> str:
 
 
 def parse_date(text: str, where: Location) -> _dt.date:
-    """A real date written ``YYYY-MM-DD``; anything else is an error."""
-    try:
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
-            raise ValueError
-        return _dt.date.fromisoformat(text)
-    except ValueError:
+    """A real date written ``YYYY-MM-DD`` (as ``entry_date`` reads an entry's name);
+    anything else is an error."""
+    date = entry_date(text)
+    if date is None:
         raise ConfigError.at(
             where, f"malformed date '{shown(text)}'; expected a real date as YYYY-MM-DD"
-        ) from None
+        )
+    return date
 
 
 @dataclass(frozen=True)

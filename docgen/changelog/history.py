@@ -254,14 +254,23 @@ def published_routes(
 def release_routes(
     project: Project, registry: Registry, day: str, navigation: Navigation | None = None
 ) -> set[str]:
-    """The routes of the release page of the entry of ``day``: with a navigation, under
-    each of its Fern changelog nodes of the changelog folder (none without one: it does
-    not publish the entries); else one for each agent."""
+    """The routes of the release page of the entry of ``day`` (see ``release_places``)."""
+    return {route for _agent, route in release_places(project, registry, day, navigation)}
+
+
+def release_places(
+    project: Project, registry: Registry, day: str, navigation: Navigation | None = None
+) -> list[tuple[str, str]]:
+    """Who reads each release page of the entry of ``day``, and its route: with a
+    navigation, one under each of its Fern changelog nodes of the changelog folder (none
+    without one: it does not publish the entries), read by the variant whose layout holds
+    it ("" for a node outside every variant: every agent's readers); else one for each
+    agent."""
     if navigation is not None:
         nodes = navigation.changelogs_of(project.config.changelog)
         date = entry_date(day)
         if date is None:
-            return set()
-        return {node.release(date.year, date.month, date.day) for node in nodes}
+            return []
+        return [(node.variant, node.release(date.year, date.month, date.day)) for node in nodes]
     route = release_route(project, day)
-    return {f"{agent_base(registry, each.id)}/{route}" for each in registry.agents}
+    return [(each.id, f"{agent_base(registry, each.id)}/{route}") for each in registry.agents]

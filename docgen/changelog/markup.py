@@ -43,7 +43,7 @@ _TOLD = re.compile(r"<!--|</?AgentOnly\b")
 #: A list item's marker (its indent, and an ordered item's number and delimiter) and the
 #: blanks before its content (at most four: more make the content indented code), when
 #: content follows on the line.
-_ITEM = re.compile(r"( {0,3})(?:[-*+]|(\d{1,9})([.)])) {1,4}(?=\S)")
+LIST_ITEM = re.compile(r"( {0,3})(?:[-*+]|(\d{1,9})([.)])) {1,4}(?=\S)")
 
 
 def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
@@ -119,7 +119,7 @@ def _items(
     the line as text (so a fence after ``2.`` opens no code block, and the next line is
     checked). An item inside another starts its content, so any number opens it."""
     width, ordered = 0, set()
-    while (item := _ITEM.match(line, width)) is not None:
+    while (item := LIST_ITEM.match(line, width)) is not None:
         column = item.start() + len(item[1])
         if item[2] is not None:
             first = width == 0 and item[2] != "1" and not blank_before

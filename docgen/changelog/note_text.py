@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import re
 
+from docgen.changelog.markup import LIST_ITEM
 from docgen.errors import ConfigError, Location
 from docgen.render.syntax import Fence, opening
 
 #: One bullet: each line as the entry shows it, with its line number in the note.
 Bullet = list[tuple[int, str]]
 _LINE_END = re.compile(r"\r\n|\r|\n")
-#: A list item's marker and the blanks before its content, on a stripped line.
-_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)]) {1,4}(?=\S)")
 
 
 def note_bullets(text: str, path: str = "") -> list[Bullet]:
@@ -70,7 +69,7 @@ def _opened(content: str) -> tuple[Fence | None, int]:
     """The fence a note's line (its ``content``) opens, and how far a list item of the
     note's own moves it (``2. ```bash``: its lines keep the item's indentation, so the
     code stays in the step); (None, 0) when it opens none."""
-    marker = _MARKER.match(content)
+    marker = LIST_ITEM.match(content)
     width = marker.end() if marker and opening(content[marker.end() :]) else 0
     fence = opening(content[width:])
     return (fence, width) if fence is not None else (None, 0)

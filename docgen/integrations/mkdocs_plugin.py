@@ -20,6 +20,7 @@ import logging
 import os
 import re
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -154,9 +155,18 @@ def safe_html(html: str) -> str:
     highlighted code."""
     import nh3
 
+    return nh3.clean(html, attributes=_allowed_attributes())
+
+
+@cache
+def _allowed_attributes() -> dict[str, set[str]]:
+    """Ammonia's attributes for each tag, and ids, classes, titles and languages on any
+    (worked out once, not for every page)."""
+    import nh3
+
     attributes = {tag: set(names) for tag, names in nh3.ALLOWED_ATTRIBUTES.items()}
     attributes["*"] = {"class", "id", "title", "lang"}
-    return nh3.clean(html, attributes=attributes)
+    return attributes
 
 
 def located(exc: DocgenError) -> str:

@@ -19,14 +19,14 @@ No MkDocs import here: the plugin turns this into ``File`` objects and a nav.
 
 from __future__ import annotations
 
-import datetime as _dt
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from docgen.changelog.entries import agent_base, entries, entry_date, release_route
+from docgen.changelog.entries import agent_base, entries, entry_date
+from docgen.changelog.history import release_places
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, did_you_mean
 from docgen.integrations.mdx_to_markdown import LinkFunction, convert
@@ -104,25 +104,26 @@ def release_pages(
     project: Project, the_plan: Plan, agents: Sequence[Agent], pages: Sequence[SourcePage]
 ) -> tuple[list[SourcePage], dict[str, tuple[str, str]]]:
     """Each dated changelog entry, newest first, where its release pages are published
-    (see ``changelog.history.release_routes``), and each such root-absolute route ->
+    (``changelog.history.release_places``), and each such root-absolute route ->
     (agent, its route in the preview; no agent for a page every agent's readers share,
     which each agent's own copy stands for). A release page lies in each agent's section
     at its route below the agent's base, or at the route itself; a page of the docs
     folder that MkDocs serves at the same address keeps it."""
     taken = {(agent, _served(page.route)) for page in pages for agent in page.texts}
-    found, published = [], {}
+    wanted, found, published = [agent.id for agent in agents], [], {}
     for entry in reversed(entries(project)):
         date = entry_date(entry.day)
         if date is None:  # no release page (``docgen check`` says why)
             continue
         readers: dict[str, list[str]] = {}  # route in the preview -> its agents
-        for agent, route, shared in _release_places(project, the_plan, agents, date):
+        places = release_places(project, the_plan.registry, entry.day, the_plan.navigation)
+        for owner, route, agent in ((o, r, a) for o, r in places for a in wanted if o in ("", a)):
             base = agent_base(the_plan.registry, agent) + "/"
             here = route.removeprefix(base) if route.startswith(base) else route.strip("/")
             if (agent, _served(here)) not in taken:
                 taken.add((agent, _served(here)))  # one page an address, when two nodes meet
                 readers.setdefault(here, []).append(agent)
-                published[route] = ("" if shared else agent, here)
+                published[route] = (owner, here)  # "": every section's own copy
         title = f"{date:%B} {date.day}, {date.year}"
         for here, each in readers.items():
             texts = {agent: entry.text for agent in each}
@@ -133,25 +134,6 @@ def release_pages(
 def _served(route: str) -> str:
     """Where MkDocs serves the page of ``route`` (``a/index`` and ``a`` are both ``a/``)."""
     return "" if route == "index" else route.removesuffix("/index")
-
-
-def _release_places(
-    project: Project, the_plan: Plan, agents: Sequence[Agent], date: _dt.date
-) -> Iterator[tuple[str, str, bool]]:
-    """(agent, root-absolute route, whether all agents' readers share it) of each release
-    page of the entry of ``date``: without a navigation one per agent; with one, one per
-    Fern changelog node of the changelog folder in the agent's layout, or outside every
-    variant (shared)."""
-    nav = the_plan.navigation
-    if nav is None:
-        route = release_route(project, date.isoformat())
-        for agent in agents:
-            yield agent.id, f"{agent_base(the_plan.registry, agent.id)}/{route}", False
-        return
-    for node in nav.changelogs_of(project.config.changelog):
-        for agent in agents:
-            if node.variant in ("", agent.id):
-                yield agent.id, node.release(date.year, date.month, date.day), not node.variant
 
 
 def _navigation_routes(project: Project, the_plan: Plan) -> dict[str, tuple[str, str]]:

@@ -4,12 +4,11 @@ inside the project root."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from docgen.config import Project
-from docgen.errors import Location, OwnershipError, Problem
+from docgen.errors import SURROGATE, Location, OwnershipError, Problem
 from docgen.io.reads import Inside
 
 
@@ -31,7 +30,7 @@ def refuse_unencodable(todo: Sequence[Write]) -> None:
     every page twice (as text and as bytes)."""
     for write in todo:
         text = write.text
-        if text is None or text.isascii() or not _SURROGATE.search(text):
+        if text is None or text.isascii() or not SURROGATE.search(text):
             continue
         try:
             text.encode("utf-8")
@@ -39,10 +38,6 @@ def refuse_unencodable(todo: Sequence[Write]) -> None:
             where = Location(write.path, 1, 1)
             problem = Problem(f"cannot write {write.path}: {exc.reason}", where)
             raise OwnershipError(problem) from None
-
-
-#: The only characters UTF-8 cannot encode.
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def refuse_outside(project: Project, todo: Sequence[Write]) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from docgen.errors import Problem, did_you_mean, one_line
+from docgen.errors import SURROGATE, Problem, did_you_mean, one_line
 from docgen.registry.host_rules import HostRules
 from docgen.registry.launcher_rules import LauncherRules
 from docgen.registry.schema import dashed_flag
@@ -20,7 +20,6 @@ from docgen.vllm.versions import UnknownRelease, VersionIndex, release_key
 
 #: Lines of registry text that generated pages would read as directives.
 DIRECTIVE_LINE = re.compile(r"</?AgentOnly\b|docgen:(?:begin|end)\b")
-SURROGATE = re.compile("[\ud800-\udfff]")
 #: What breaks a one-line SPDX field: a line break or other control character (a new line
 #: of the page), or ``*/`` (the end of the MDX comment a changelog entry holds it in).
 SPDX_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]|\\*/")

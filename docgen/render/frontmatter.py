@@ -18,7 +18,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from docgen.errors import Location, PageError, Problem, RegistryError, one_line, text_location
+from docgen.errors import (
+    SURROGATE,
+    Location,
+    PageError,
+    Problem,
+    RegistryError,
+    one_line,
+    text_location,
+)
 from docgen.registry.source import Positions
 from docgen.render import syntax
 
@@ -30,7 +38,6 @@ CAREFUL_MAX = 16_000
 #: an opening ``---`` that nothing closes, it says a frontmatter was meant (a ``---``
 #: before a blank line or prose is a thematic break).
 _KEY = re.compile(r"""(?:#[^\n]*\n)*(?:[A-Za-z_][\w-]*|"[^"\n]*"|'[^'\n]*')[ \t]*:""")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_ESCAPE = re.compile(r"\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
@@ -156,7 +163,7 @@ def _in_page(problem: Problem) -> Problem:
 def _refuse_surrogates(data: Any, text: str, path: str) -> None:
     """Refuse a string that holds a lone surrogate: no character, which no UTF-8 page or
     site can carry. Located at the first surrogate escape of the text."""
-    if not any(_SURROGATE.search(s) for s in _strings(data)):
+    if not any(SURROGATE.search(s) for s in _strings(data)):
         return
     escape = _SURROGATE_ESCAPE.search(text)
     where = text_location(path, text, escape.start()) if escape else Location(path, FIRST_LINE)
