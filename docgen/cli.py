@@ -19,6 +19,7 @@ from click.core import ParameterSource
 
 from docgen.terminal import (
     NOTHING_MORE,
+    Commands,
     State,
     flag_setter,
     guarded,
@@ -48,7 +49,7 @@ def _root_setter(ctx: click.Context, _param: click.Parameter, value: Path | None
         state.root, state.root_given = value, True
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="vllm-profile-docgen")
 @click.option("--root", type=ROOT, default=".", help=ROOT_HELP)
 @click.option(

@@ -196,7 +196,7 @@ def invoke_cli(args: list[str]) -> Outcome:
         runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]
     except TypeError:  # click 8.2 and later
         runner = CliRunner()
-    result = runner.invoke(cli, args, catch_exceptions=False)
+    result = runner.invoke(cli, args, catch_exceptions=False, prog_name="docgen")
     both = result.output if runner_mixes_output(result) else result.stdout + result.stderr
     return Outcome(result.exit_code, result.stdout, result.stderr, both, result.exception)
 

@@ -99,7 +99,7 @@ CLI_ARGS = [
     Case(
         "changelog-missing-version",
         ("changelog", "--since-file", "old.yaml"),
-        ("Error: Missing option '--version'.",),
+        ("--version: error: missing option '--version'",),
         files={"old.yaml": OLD},
         usage=True,
     ),
@@ -117,7 +117,10 @@ CLI_ARGS = [
     Case(
         "check-unknown-format",
         ("check", "--format", "xml"),
-        ("Error: Invalid value for '--format': 'xml' is not one of 'text', 'json', 'github'.",),
+        (
+            "--format: error: invalid value for '--format': 'xml' is not one of 'text', "
+            "'json', 'github'",
+        ),
         usage=True,
     ),
     Case(
@@ -140,3 +143,30 @@ CASES = CLI_ARGS
 @pytest.mark.parametrize("case", [param(c) for c in CASES])
 def test_bad_input_is_a_located_error_and_changes_nothing(make_project, run, monkeypatch, case):
     check(case, make_project, run, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    ("args", "where", "named"),
+    [
+        (("check", "--verbos"), "--verbos", "--verbose"),  # click's suggestion is kept
+        (("check", "--format", "xml"), "--format", "xml"),
+        (("serve-command",), "PROFILE", "PROFILE"),
+        (("bogus",), "docgen", "bogus"),
+        (("serve-command", "a", "b"), "docgen serve-command", "b"),
+        (("diff", "--since"), "--since", "--since"),
+    ],
+)
+def test_a_usage_error_is_one_located_line_and_where_help_is(make_project, run, args, where, named):
+    """Click's usage errors are said as every other error is (``where: error: ...``, at
+    the option or argument they are about, else at the command), with no usage text, then
+    where the command's help is; the words are click's."""
+    project = make_project()
+    before = project.snapshot()
+    result = run(project, *args)
+    assert (result.exit_code, result.stdout) == (2, "")
+    first, last = result.stderr.splitlines()
+    assert first.startswith(f"{where}: error: ") and named in first
+    assert not first.endswith(".") and "Usage:" not in result.stderr
+    command = "docgen" if args[0] == "bogus" else f"docgen {args[0]}"
+    assert last == f"Try '{command} --help' for help."
+    assert project.snapshot() == before

@@ -81,10 +81,25 @@ def test_input_errors_and_usage_errors_keep_exit_code_2(make_project, capsys):
     assert (code, out) == (2, "")
     assert err.startswith("profiles.yaml:") and "internal error" not in err
     code, _out, err = main(capsys, "--no-such-option")
-    assert code == 2 and "No such option" in err
+    assert code == 2 and err.startswith("--no-such-option: error: no such option")
     assert main(capsys, "--version")[0] == 0
 
 
 def test_drift_is_still_exit_1(make_project, capsys):
     code, _out, err = main(capsys, "--root", str(make_project().root), "check")
     assert code == 1 and "internal error" not in err
+
+
+def test_a_bug_met_while_an_error_is_reported_is_still_one_line_and_exit_3(capsys, monkeypatch):
+    from docgen import terminal
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(terminal, "show_usage_error", broken)
+    code, out, err = main(capsys, "--no-such-option")
+    assert (code, out) == (3, "")
+    assert err.splitlines() == [
+        f"docgen: internal error: RuntimeError: boom (this is a bug in docgen; please report it "
+        f"with the command you ran{HINT})"
+    ]
