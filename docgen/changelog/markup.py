@@ -12,16 +12,14 @@ blank line or the end); ``\\<``, ``\\{``, ``\\}``, ``&lt;`` and the same charact
 backticks are literal text.
 
 Code is literal: an inline code span (a run of backticks closed by a run of the same
-length) and a fenced code block. A code span must close on the line it opens (a span
-left open could close on a later line and make text after it look like code), and a
-fence counts only when it is indented at most three spaces, or opens a list item
-(``- ```bash``; an ordered item past 1 only where it does start one: after a blank line,
-or as the next item of an ordered list), and only for the lines indented at least as far
-as it (or as the item's content; a less indented line ends a list item, and the fence in
-it; outside an item MDX may read on as code, so no later fence is trusted); anything else
-is checked as text, so the rule never misses what MDX would run. A comment open over lines
-has its lines checked as text too: it may have opened in code MDX reads (a fence in a
-blockquote) that the rule takes for text, and then MDX reads those lines as text.
+length) and a fenced code block (which fences count: ``docgen.changelog.fences``). A
+code span must close on the line it opens (a span left open could close on a later line
+and make text after it look like code). A comment open over lines has its lines checked
+as text too: it may have opened in code MDX reads (a fence in a blockquote) that the rule
+takes for text, and then MDX reads those lines as text. Inside a paragraph, a line of it
+that starts a block (a list item, a heading, a fence) ends the paragraph, and in a list
+item a line not indented as the item's text is lazy: MDX fails to compile either, so the
+rule refuses them, and a comment over lines in a quote.
 A link's text followed by ``](`` must have its target on the same line, where the link
 rules see it. A line that starts with ``import`` or ``export`` is ESM (JavaScript) to MDX
 wherever a block starts, so the rule refuses it at the start of any line.
@@ -30,9 +28,9 @@ wherever a block starts, so the rule refuses it at the start of any line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
-from docgen.render.syntax import Fence, opening
+from docgen.changelog.fences import LIST_ITEM, text_lines
 
 #: The rule id of raw markup in a changelog entry.
 MARKUP_RULE = "changelog-no-markup"
@@ -40,104 +38,100 @@ MARKUP_RULE = "changelog-no-markup"
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What other rules already report about a ``<`` (an HTML comment, an AgentOnly tag).
 _TOLD = re.compile(r"<!--|</?AgentOnly\b")
-#: A list item's marker (its indent, and an ordered item's number and delimiter) and the
-#: blanks before its content (at most four: more make the content indented code), when
-#: content follows on the line.
-LIST_ITEM = re.compile(r"( {0,3})(?:[-*+]|(\d{1,9})([.)])) {1,4}(?=\S)")
 
 
 def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
     """The index of each line that holds raw markup, the offset in it where the markup
     starts, and what it holds (one a line); an MDX comment left open at a blank line or
     the end is reported where it opened."""
-    opened = [-1, 0]  # the line and offset of an MDX comment still open, or -1
-    for index, line in text_lines(lines, lambda: opened[0] >= 0):
-        if opened[0] >= 0 and not line.strip():
-            yield opened[0], opened[1], _UNCLOSED_COMMENT
-            opened[0] = -1
+    held: _Held | None = None  # an MDX comment open since an earlier line
+    for index, line in text_lines(lines, lambda: held is not None):  # noqa: B023 - as it is now
+        if held is not None and not line.strip():
+            yield held.index, held.at, _UNCLOSED_COMMENT
+            held = None
             continue
-        if opened[0] >= 0 and (inside := _in_comment_problem(line)) is not None:
-            yield index, *inside
-        problem, comment, at = _scan(line, opened[0] >= 0)
+        if held is not None:
+            yield from held.inside(index, line)
+        problem, comment, at = _scan(line, held is not None)
         if problem is None and not comment:
             problem, at = _block_problem(lines, index)
         if problem is not None:  # at -1: the comment open since an earlier line is to blame
-            yield (index, at, problem) if at >= 0 else (opened[0], opened[1], problem)
+            yield (index, at, problem) if held is None or at >= 0 else (*held.opening, problem)
+        if held is not None and (not comment or at > 0):
+            yield from held.closed(index, line)
         if not comment:
-            opened[0] = -1
-        elif opened[0] < 0 or at > 0:  # (at 0, the earlier comment goes on over the line)
-            opened[:] = [index, at]
-    if opened[0] >= 0:
-        yield opened[0], opened[1], _UNCLOSED_COMMENT
+            held = None
+        elif held is None or at > 0:  # (at 0, the earlier comment goes on over the line)
+            held = _Held(lines, index, at)
+            if held.contained:
+                yield index, at, _CONTAINED_COMMENT
+    if held is not None:
+        yield held.index, held.at, _UNCLOSED_COMMENT
 
 
-def _in_comment_problem(line: str) -> tuple[int, str] | None:
-    """Where in ``line`` the part an MDX comment open since an earlier line holds starts
-    raw markup, and what it holds, checked as text: the comment may have opened where MDX
-    reads code (a fence in a blockquote, say), and then MDX reads these lines as text."""
-    end = line.find("*/")
-    problem, _comment, at = _scan(line if end < 0 else line[:end], False)
-    return None if problem is None else (at, problem)
+class _Held:
+    """An MDX comment that opens at ``at`` of line ``index`` and goes on over lines.
+
+    MDX reads it as a block of its own only when it is first on a line that starts a
+    block at the top level, and closes alone on its last line; else it is in a paragraph,
+    which a line that starts a block (a list item, a heading, a quote, a fence, a break)
+    ends, open comment and all, and MDX fails to compile the entry. In a list item or a
+    quote, MDX fails on its next line too, unless that line has the container's prefix.
+    """
+
+    def __init__(self, lines: Sequence[str], index: int, at: int) -> None:
+        self.index, self.at = index, at
+        first = index
+        while first > 0 and lines[first - 1].strip():
+            first -= 1
+        self.in_text = first != index or bool(lines[index][:at].strip()) or at > 3
+        self.need, self.contained = (
+            _continued(lines[first : index + 1]) if self.in_text else (0, False)
+        )
+        self.cut: tuple[int, int] | None = None  # its first line that starts a block
+
+    @property
+    def opening(self) -> tuple[int, int]:
+        return self.index, self.at
+
+    def inside(self, index: int, line: str) -> Iterator[tuple[int, int, str]]:
+        """What a line of the comment holds, checked as text (it may have opened where MDX
+        reads code, a fence in a blockquote, say, and MDX then reads these lines as
+        text), or the block it starts, when that ends the comment's paragraph."""
+        if len(line) - len(line.lstrip(" ")) < self.need:
+            yield index, 0, _LAZY_COMMENT.format(self.need)
+            return
+        if _BLOCK_START.match(line):
+            self.cut = self.cut or (index, len(line) - len(line.lstrip()))
+            if self.in_text:
+                yield index, self.cut[1], _COMMENT_CUT
+                return
+        end = line.find("*/")
+        problem, _comment, at = _scan(line if end < 0 else line[:end], False)
+        if problem is not None:
+            yield index, at, problem
+
+    def closed(self, index: int, line: str) -> Iterator[tuple[int, int, str]]:
+        """The comment closes on ``line``: text after it puts the comment in a paragraph,
+        which its first line that starts a block ended."""
+        end = _comment_end(line, 0)
+        if not self.in_text and self.cut is not None and end > 0 and line[end:].strip():
+            yield *self.cut, _COMMENT_CUT
 
 
-def text_lines(
-    lines: Sequence[str], commenting: Callable[[], bool] = lambda: False
-) -> Iterator[tuple[int, str]]:
-    """The index and text of each line MDX reads as text, not as fenced code (see the
-    module's rules on which fences count; inside a comment, no fence opens)."""
-    fence: Fence | None = None
-    in_item = unsure = False
-    ordered: set[tuple[int, str]] = set()  # the ordered items the line before opened
-    for index, line in enumerate(lines):
-        if fence is not None:
-            columns = line.expandtabs(4)  # a tab moves to the next multiple of four
-            indent = len(columns) - len(columns.lstrip(" "))
-            if not line.strip() or indent >= fence.indent:
-                fence = None if fence.closed_by(line) else fence
-                continue
-            # A less indented line ends a list item, and the fence in it; at the top level
-            # MDX reads on as code up to the closing fence, which would then open one
-            # here. Not knowing which (outside an item), no later fence is trusted.
-            fence, unsure = None, unsure or not in_item
-        blank_before = index == 0 or not lines[index - 1].strip()
-        width, ordered = _items(line, blank_before, ordered)
-        opened = None if commenting() or unsure else _opening(line, width)
-        if opened is not None:
-            fence, in_item, ordered = opened, width > 0, set()
-            continue
-        yield index, line
-
-
-def _items(
-    line: str, blank_before: bool, ordered_before: set[tuple[int, str]]
-) -> tuple[int, set[tuple[int, str]]]:
-    """How far the list items ``line`` opens move its content (``- `` is 2, ``- 1. `` 5;
-    0 for none), and the column and delimiter of each ordered one. A line's first item,
-    when ordered, opens only from ``1`` (the digit alone), after a blank line, or as the
-    next item of an ordered list the line before opened (``ordered_before``, at its
-    column, with its delimiter): elsewhere it cannot interrupt a paragraph, and MDX reads
-    the line as text (so a fence after ``2.`` opens no code block, and the next line is
-    checked). An item inside another starts its content, so any number opens it."""
-    width, ordered = 0, set()
+def _continued(paragraph: Sequence[str]) -> tuple[int, bool]:
+    """How far each next line of an MDX comment opened in the last of ``paragraph``'s
+    lines must be indented (the text of the list item the paragraph is in), and whether
+    the paragraph is in a quote (or where the rule cannot tell: a tab, an item whose text
+    is indented five or more), where the comment must close on the line it opens."""
+    starts = [line for line in paragraph if _CONTAINER_START.match(line)]
+    line = starts[-1] if starts else paragraph[0]
+    width = 0
     while (item := LIST_ITEM.match(line, width)) is not None:
-        column = item.start() + len(item[1])
-        if item[2] is not None:
-            first = width == 0 and item[2] != "1" and not blank_before
-            if first and (column, item[3]) not in ordered_before:
-                break
-            ordered.add((column, item[3]))
         width = item.end()
-    return width, ordered
-
-
-def _opening(line: str, width: int) -> Fence | None:
-    """The fence ``line`` opens: indented at most three spaces, or as the first content of
-    the list items that move its content ``width`` (``- ```bash``: MDX reads the item's
-    lines indented as far as its content as code, up to the closing fence)."""
-    found = opening(line[width:])
-    if found is None or (found.indent > 3 if not width else found.indent > 0):
-        return None
-    return Fence(width, found.marker, found.info) if width else found
+    if _CONTAINER_START.match(line, width) or "\t" in line[: width or len(line)]:
+        return 0, True
+    return width or len(line) - len(line.lstrip(" ")), False
 
 
 def prose_lines(lines: Sequence[str], comments: bool = True) -> Iterator[tuple[int, str]]:
@@ -178,6 +172,28 @@ def markup_problem(line: str) -> str | None:
     return _UNCLOSED_COMMENT if problem is None and comment else problem
 
 
+#: A line that starts a block where it may end a paragraph: a list item, a heading, a
+#: quote, a fence, a thematic break or a setext underline.
+_BLOCK_START = re.compile(
+    r"[ \t]*(?:[-*+][ \t]|[0-9]{1,9}[.)][ \t]|#|>|```|~~~)|[ \t]*(?:([-*_])[ \t]*){3,}$"
+    r"|[ \t]*=+[ \t]*$"
+)
+#: A line that may open a list item or a quote (however indented).
+_CONTAINER_START = re.compile(r"[ \t]*(?:(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)|>)")
+_CONTAINED_COMMENT = (
+    "an MDX comment in a quote must close on the line it opens (the site fails to compile "
+    "one that goes on over lines there); close it with */} on this line"
+)
+_LAZY_COMMENT = (
+    "this line of an MDX comment in a list item must be indented as the item's text "
+    "({} spaces), or the site fails to compile it; indent it, or close the comment on the "
+    "line it opens"
+)
+_COMMENT_CUT = (
+    "this line inside an MDX comment starts like a list item, a heading, a quote or a fence, "
+    "which ends the paragraph the comment opened in: the site fails to compile it; start the "
+    "line with other words, or close the comment on the line it opens"
+)
 _UNCLOSED_COMMENT = (
     "an MDX comment opened with {/* does not close with */} before a blank line or the end; "
     "close it, or write '{' as \\{"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from docgen.changelog.markup import LIST_ITEM
+from docgen.changelog.fences import LIST_ITEM
 from docgen.errors import ConfigError, Location
 from docgen.render.syntax import Fence, opening
 
