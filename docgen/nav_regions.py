@@ -35,15 +35,18 @@ _BEGIN = re.compile(r"([ \t]*)# docgen:begin ([a-z][a-z0-9-]*)[ \t]*")
 _END = re.compile(r"[ \t]*# docgen:end[ \t]*")
 
 
-def outside_regions(text: str) -> str:
+def outside_regions(text: str, keep_lines: bool = False) -> str:
     """``text`` without what its managed regions hold (what docgen writes there): what of
-    the navigation is the author's."""
+    the navigation is the author's; with ``keep_lines``, each line a region holds is left
+    empty, so every other line keeps its number."""
     kept, inside = [], False
     for line in text.split("\n"):
         if _END.fullmatch(line):
             inside = False
         if not inside:
             kept.append(line)
+        elif keep_lines:
+            kept.append("")
         if _BEGIN.fullmatch(line):
             inside = True
     return "\n".join(kept)

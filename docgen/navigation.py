@@ -129,9 +129,12 @@ def load(project: Project) -> Navigation | None:
     text = decode(raw, rel, "navigation", ConfigError)  # without a leading BOM
     refuse_foreign_breaks(as_lf_text(text), rel, ConfigError)
     # A Windows checkout's CRLF line ends hold the same navigation (and its regions); the
-    # file is written back in the form it has.
+    # file is written back in the form it has. What its regions hold is docgen's to write,
+    # from the rest: a plan never reads it (nor does the cache key, see docgen.inputs).
     form = PageForm(all_crlf(text), raw.startswith(codecs.BOM_UTF8))
-    return replace(read(as_lf_text(text), rel), form=form)
+    text = as_lf_text(text)
+    list(regions(text, rel))  # a marker out of place is an error before the regions go
+    return replace(read(outside_regions(text, keep_lines=True), rel), form=form)
 
 
 @lru_cache(maxsize=4)

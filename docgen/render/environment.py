@@ -47,12 +47,14 @@ from docgen.render.limits import BoundedEnvironment
 from docgen.render.partials import KeptSources, Partials, RecordingEnvironment
 from docgen.render.prose import describe, enabled_features, feature, settings_sentences
 from docgen.render.reads import (
+    PLACES,
     Missing,
     Section,
     SectionList,
     note,
     note_derived,
     note_object,
+    places,
     reading,
 )
 from docgen.render.tables import (
@@ -219,8 +221,11 @@ class Renderer:
     def profiles_table(self) -> Markup:
         return self._table("profiles_table", profiles_table)
 
-    def derived(self, name: str) -> Markup:
-        """The derived value ``name`` (a table) of this registry, for checking a record."""
+    def derived(self, name: str) -> str:
+        """The derived value ``name`` (a table, or where the registry puts its nodes) of
+        this registry, for checking a record."""
+        if name == PLACES:
+            return places(self.registry)
         return {
             "host_defaults_table": self.host_defaults_table,
             "models_table": self.models_table,

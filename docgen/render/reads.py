@@ -111,7 +111,11 @@ class Section(Mapping[str, Any]):
         self._name, self._items = name, items
 
     def __getitem__(self, key: str) -> Any:
-        value = self._items[key]
+        try:
+            value = self._items[key]
+        except KeyError:  # whether an entry is there at all is the section's to say
+            note((self._name,))
+            raise
         note((self._name, key))
         return value
 
@@ -200,14 +204,80 @@ def derived(name: str, function: Callable[[], Any]) -> Callable[[], Any]:
     return helper
 
 
+#: The derived read of where the registry puts each node (``places``): a template that
+#: reads a node's ``source`` reads its line, which an edit elsewhere in the file moves.
+PLACES = "registry_places"
+
+
+def places(registry: Registry) -> str:
+    """Where the registry puts each node a template can reach: the location of every
+    ``source`` in its model, in order (one line each)."""
+    found: list[str] = []
+    stack: list[Any] = [registry]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            continue
+        if isinstance(value, Mapping):
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend(reversed(value))
+        elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
+            source = getattr(value, "source", None)
+            if source is not None and hasattr(source, "location"):
+                found.append(f"{source.keypath!r} {source.location}")
+            fields = [f for f in value.__dataclass_fields__ if f not in ("source", "_document")]
+            stack.extend(reversed([getattr(value, f) for f in fields]))
+    return "\n".join(found)
+
+
+class _ModulePerImport(jinja2.Template):
+    """A template whose module (what ``{% import %}`` gives a page) is made for each
+    import: Jinja keeps the first one, so what its top level read would be recorded for
+    the first page that imports it only."""
+
+    def _get_default_module(self, ctx: Any = None) -> Any:
+        self._module = None
+        return super()._get_default_module(ctx)
+
+
 class ReadingEnvironment(BoundedEnvironment):
     """The bounded environment, recording the registry object behind each attribute or
-    item a template reads."""
+    item a template reads, where the registry puts a node whose ``source`` it reads, and
+    the registry objects it hands to ``str.format`` (which reads their attributes itself)."""
+
+    template_class = _ModulePerImport
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         note_object(obj, attribute)
+        if attribute == "source":
+            self._places()
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         note_object(obj, argument)
+        if argument == "source":
+            self._places()
         return super().getitem(obj, argument)
+
+    def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
+        method = getattr(obj, "__wrapped__", obj)
+        if _stack and isinstance(getattr(method, "__self__", None), str):
+            for value in (*args, *kwargs.values()):
+                for each in value.values() if isinstance(value, Mapping) else (value,):
+                    if part_of(each) is not None or type(each) is Registry:
+                        note_object(each)
+                        self._places()
+        return super().call(context, obj, *args, **kwargs)
+
+    def _places(self) -> None:
+        if _stack:
+            registry = self.globals.get("registry")
+            if isinstance(registry, Registry):
+                note_derived(PLACES, self._place_text(registry))
+
+    def _place_text(self, registry: Registry) -> str:
+        kept = self.__dict__.get("_kept_places")
+        if kept is None or kept[0] is not registry:
+            kept = self.__dict__["_kept_places"] = (registry, places(registry))
+        return kept[1]
