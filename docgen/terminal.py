@@ -224,6 +224,8 @@ def guarded(run: Callable[[], object], state: State) -> int:
     """
     try:
         return _exit_code(run)
+    except KeyboardInterrupt:  # while docgen loads what reports an error, say
+        return INTERRUPTED
     except Exception as exc:  # noqa: BLE001 - the edge: every bug ends in one line
         return internal_error(exc, state.traceback)
 

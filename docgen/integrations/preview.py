@@ -255,7 +255,7 @@ class Links:
 
     def _report(self, source: SourcePage, target: str, published: str | None) -> None:
         line = source.text[: max(source.text.find(f"]({target}"), 0)].count("\n") + 1
-        shown = f"links to {published}" if published else "shows as plain text"
+        shown = f"links to {published}" if published else "shows it as plain text"
         self.unresolved.append(
             Problem(
                 f"route '{target}' is not a page of this site; the preview {shown}",

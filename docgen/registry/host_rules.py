@@ -80,8 +80,13 @@ class HostRules:
         for name, default in (("support", "supported"), ("selection", "automatic")):
             declared, own = facts.get(name), profile.get(name, default)
             if declared is not None and declared != own:
+                said = (
+                    f"says '{own}'"
+                    if name in profile
+                    else f"is '{own}' (it sets no {name}, and that is the default)"
+                )
                 yield self.at(
                     ("models", mid, "hosts", hid, name),
                     f"model '{mid}' says {name} '{declared}' on host '{hid}', but its "
-                    f"profile '{pid}' there says '{own}': set it in one place",
+                    f"profile '{pid}' there {said}: set it in one place",
                 )

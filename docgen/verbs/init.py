@@ -140,8 +140,9 @@ def _refuse_inside_another(target: Path) -> None:
     """Refuse a folder inside a folder of the project found above it (its docs, templates,
     changelog or notes): that project's build would take the new one's files for its own
     (and prune its pages)."""
+    real = Path(os.path.realpath(target))  # where it lies: ``docs/../../x`` is not in docs
     try:
-        outer = nearest_project(target.absolute().parent)
+        outer = nearest_project(real.parent)
         project = None if outer is None else load_project(outer)
     except (OSError, DocgenError):
         return  # no project above, or one whose settings say nothing here
@@ -149,8 +150,8 @@ def _refuse_inside_another(target: Path) -> None:
         return
     cfg = project.config
     for name in ("docs", "templates", "changelog", "fragments"):
-        folder = project.path(getattr(cfg, name))
-        if target.absolute() == folder or folder in target.absolute().parents:
+        folder = Path(os.path.realpath(project.path(getattr(cfg, name))))
+        if real == folder or folder in real.parents:
             raise ConfigError.at(
                 Location(str(target)),
                 f"this folder lies in the {name} folder of the project at {project.root}: "

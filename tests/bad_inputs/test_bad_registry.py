@@ -63,7 +63,8 @@ REGISTRY_TYPES = [
         BUILD,
         (
             "profiles.yaml:32:28: error: model 'tiny' says support 'deferred' on host 'box', "
-            "but its profile 'vllm.box.tiny' there says 'supported': set it in one place",
+            "but its profile 'vllm.box.tiny' there is 'supported' (it sets no support, and that "
+            "is the default): set it in one place",
         ),
         reg(
             "    notes: Box default.\n",
@@ -242,7 +243,8 @@ REGISTRY_REFERENCES = [
         BUILD,
         (
             "profiles.yaml:32:28: error: model 'tiny' says support 'experimental' on host "
-            "'box', but its profile 'vllm.box.tiny' there says 'supported': set it in one place",
+            "'box', but its profile 'vllm.box.tiny' there is 'supported' (it sets no support, "
+            "and that is the default): set it in one place",
         ),
         MINIMAL_REGISTRY.replace(
             "    notes: Box default.\n",

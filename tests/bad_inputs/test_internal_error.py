@@ -103,3 +103,15 @@ def test_a_bug_met_while_an_error_is_reported_is_still_one_line_and_exit_3(capsy
         f"docgen: internal error: RuntimeError: boom (this is a bug in docgen; please report it "
         f"with the command you ran{HINT})"
     ]
+
+
+def test_ctrl_c_while_an_error_is_reported_is_still_130_without_a_traceback(capsys, monkeypatch):
+    """Ctrl-C can land while docgen loads what reports an error (its first import of the
+    error module, at start-up): still exit 130, nothing on stderr."""
+    from docgen import terminal
+
+    def interrupted(*_args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(terminal, "show_usage_error", interrupted)
+    assert main(capsys, "--no-such-option") == (130, "", "")

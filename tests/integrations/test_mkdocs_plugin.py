@@ -117,7 +117,7 @@ def test_route_links_point_at_site_pages_or_show_as_text(make_project):
     assert "[B](b.md), [B for beta](../../beta/guide/b.md#top), Gone, [Web](https://x.org)" in page
     assert [str(p) for p in site.unresolved] == [
         "docs/guide/a.mdx:7: warning: route 'nowhere' is not a page of this site; "
-        "the preview shows as plain text"
+        "the preview shows it as plain text"
     ]
 
 
@@ -139,7 +139,7 @@ def test_unresolved_routes_are_logged_in_the_words_of_their_level(
         (
             level,
             f"docs/guide/a.mdx:7: {word}: route 'nowhere' is not a page of this site; "
-            "the preview shows as plain text",
+            "the preview shows it as plain text",
         )
     ]
 

@@ -60,7 +60,19 @@ def test_a_host_entry_that_contradicts_the_profile_there_is_a_located_error():
     problems = [str(p) for p in Checker(load_text(text, "p.yaml")).run()]
     assert problems == [
         "p.yaml:32:28: error: model 'tiny' says support 'deferred' on host 'box', but its "
-        "profile 'vllm.box.tiny' there says 'supported': set it in one place"
+        "profile 'vllm.box.tiny' there is 'supported' (it sets no support, and that is the "
+        "default): set it in one place"
+    ]
+
+
+def test_a_host_entry_that_contradicts_what_the_profile_sets_says_so():
+    text = with_hosts("{box: {support: deferred}}", MINIMAL_REGISTRY).replace(
+        "    host: box\n", "    host: box\n    support: experimental\n", 1
+    )
+    problems = [str(p) for p in Checker(load_text(text, "p.yaml")).run()]
+    assert problems == [
+        "p.yaml:32:28: error: model 'tiny' says support 'deferred' on host 'box', but its "
+        "profile 'vllm.box.tiny' there says 'experimental': set it in one place"
     ]
 
 

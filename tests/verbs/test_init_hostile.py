@@ -118,6 +118,10 @@ def test_init_inside_a_folder_of_another_project_is_refused(tmp_path):
     assert everything(tmp_path) == before
     beside = invoke_cli(["--root", str(outer), "init", "-q", "site2"])  # not in its folders
     assert beside.exit_code == 0, beside.output
+    # A path that leaves the docs folder with ".." lies outside it, however it is written.
+    away = invoke_cli(["--root", str(outer / "docs"), "init", "-q", "../../away"])
+    assert away.exit_code == 0, away.output
+    assert (tmp_path / "away" / "profiles.yaml").is_file()
 
 
 @pytest.mark.parametrize("table", ["[tool.docgen]\n", '[tool.docgen]\nregistry = "reg/p.yaml"\n'])
