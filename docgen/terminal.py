@@ -202,6 +202,11 @@ def show_usage_error(exc: click.UsageError, command: str | None = None) -> None:
     else:  # an unknown option, or one without its value, is named; else the command
         where = getattr(exc, "option_name", None) or command
     message = exc.format_message().strip().rstrip(".").replace(". Did you mean", "; did you mean")
+    name = getattr(exc, "option_name", None)
+    root = exc.ctx.find_root() if exc.ctx is not None and exc.ctx.parent is not None else None
+    if name and root is not None and any(name in p.opts for p in root.command.params):
+        where_to = f"{root.command_path} {name} ... {command.rsplit(' ', 1)[-1]}"
+        message += f"; it goes before the command: {where_to}"
     show_problems(DocgenError(Problem(message[:1].lower() + message[1:], Location(where))))
     click.echo(f"Try '{command} --help' for help.", err=True)
 

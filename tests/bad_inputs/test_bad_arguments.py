@@ -170,3 +170,11 @@ def test_a_usage_error_is_one_located_line_and_where_help_is(make_project, run, 
     command = "docgen" if args[0] == "bogus" else f"docgen {args[0]}"
     assert last == f"Try '{command} --help' for help."
     assert project.snapshot() == before
+
+
+def test_an_option_of_docgen_itself_after_the_command_says_where_it_goes(make_project, run):
+    result = run(make_project(), "check", "--registry", "other.yaml")
+    assert result.exit_code == 2
+    first = result.stderr.splitlines()[0]  # click's words first, which its releases vary
+    assert first.startswith("--registry: error: ")
+    assert first.endswith("; it goes before the command: docgen --registry ... check")
