@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from docgen.config import Config
-from docgen.errors import ConfigError, Location
+from docgen.errors import ConfigError, Location, one_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -51,18 +51,18 @@ _PYPROJECT_BYTES = 1_000_000
 _DOCGEN_TABLE = re.compile(r"^[ \t]*\[[ \t]*tool\.docgen[ \t]*[.\]]", re.MULTILINE)
 
 
-def find_project(start: Path) -> Path:
+def find_project(start: Path, registry: str | None = None) -> Path:
     """The nearest folder from ``start`` upward that holds a project (see
-    ``nearest_project``); raise ConfigError at ``start``, saying where the search looked,
-    when none does. ``start`` itself when the current folder was deleted (its errors say
-    so)."""
+    ``nearest_project``), or the ``registry`` file named on the command line; raise
+    ConfigError at ``start``, saying where the search looked, when none does. ``start``
+    itself when the current folder was deleted (its errors say so)."""
     try:
         here = start.absolute()
     except OSError:
         return start
-    found, stop = _search(here)
+    found, stop = _search(here, registry)
     if found is None:
-        raise ConfigError.at(Location(str(here)), _not_found(stop))
+        raise ConfigError.at(Location(str(here)), _not_found(stop, registry))
     return start if found == here else found
 
 
@@ -78,25 +78,27 @@ def nearest_project(start: Path) -> Path | None:
     return _search(here)[0]
 
 
-def _search(here: Path) -> tuple[Path | None, str]:
-    """The project found from ``here`` upward, or None and why the search stopped."""
+def _search(here: Path, registry: str | None = None) -> tuple[Path | None, str]:
+    """The project found from ``here`` upward (a folder that holds one, or the file
+    ``registry`` names from it), or None and why the search stopped."""
     for folder in (here, *here.parents):
         # The folder docgen runs in is the caller's choice, as --root is: only the folders
         # above it must be this user's alone to be searched.
         if folder != here and not _own(folder):
             return None, f"at {folder}, which another user owns or anyone may write to"
-        if holds_project(folder):
+        if holds_project(folder) or (registry and (folder / registry).is_file()):
             return folder, ""
         if os.path.lexists(folder / ".git"):
             return None, f"at {folder}, the top of its git repository"
     return None, ""
 
 
-def _not_found(stop: str) -> str:
+def _not_found(stop: str, registry: str | None = None) -> str:
     where = f"; the search stopped {stop}" if stop else ""
+    named = f"profiles.yaml, or {one_line(registry)} (--registry)" if registry else "profiles.yaml"
     return (
         "no docgen project here or in a folder above (a project folder holds docgen.toml, "
-        f"a pyproject.toml with a [tool.docgen] table, or profiles.yaml){where}; run "
+        f"a pyproject.toml with a [tool.docgen] table, or {named}){where}; run "
         "`docgen init` to make one, or name one with --root"
     )
 

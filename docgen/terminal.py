@@ -45,8 +45,8 @@ class State:
         from docgen.config import load_project
         from docgen.discovery import find_project
 
-        if not self.root_given and self.registry is None:
-            found = find_project(self.root)
+        if not self.root_given:
+            found = find_project(self.root, self.registry)
             self.found_above, self.root, self.root_given = found != self.root, found, True
         return load_project(self.root, self.registry)
 

@@ -512,6 +512,23 @@ def test_run_from_a_folder_of_the_project_it_finds_the_project(example, monkeypa
     )
 
 
+def test_registry_without_root_finds_the_project_upward_too(example, monkeypatch):
+    """``--registry`` names a file from the root, and the root is found from here upward
+    as without it: a folder that holds a project, or that file (a registry by another
+    name, with no settings file)."""
+    from conftest import invoke_cli
+
+    (example.root / "profiles.yaml").rename(example.root / "fleet.yaml")
+    monkeypatch.chdir(example.root / "docs" / "inference")
+    found = invoke_cli(["--registry", "fleet.yaml", "validate"])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.startswith("../../fleet.yaml: ok (")
+    monkeypatch.chdir(example.root.parent)
+    lost = invoke_cli(["--registry", "fleet.yaml", "validate"])
+    assert lost.exit_code == 2
+    assert "or profiles.yaml, or fleet.yaml (--registry))" in lost.stderr
+
+
 def test_init_in_a_folder_of_a_project_makes_a_project_there(example, monkeypatch):
     from conftest import invoke_cli
 
