@@ -7,11 +7,10 @@ docgen never rewrites: a release that broke one would fail every later ``check``
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from docgen.changelog.entries import parse_entry, parse_version
+from docgen.changelog.entries import CONTROL, parse_entry, parse_version
 from docgen.changelog.history import check_entry
 from docgen.errors import ConfigError, Location, Problem, surrogate_problem
 from docgen.registry.model import Registry
@@ -19,13 +18,10 @@ from docgen.registry.model import Registry
 if TYPE_CHECKING:
     from docgen.changelog.compose import Release
 
-#: What a summary line may not hold: a line break or another control character.
-_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
 
 def summary_problem(summary: str) -> str | None:
     """Why ``summary`` cannot be a release's summary, one line of text; None when it can."""
-    found = _BREAK.search(summary)
+    found = CONTROL.search(summary)
     if found is not None:
         return (
             f"the summary is one line of text, but it holds U+{ord(found[0]):04X}, a line "
