@@ -19,7 +19,6 @@ from click.core import ParameterSource
 
 from docgen.terminal import (
     NOTHING_MORE,
-    Commands,
     State,
     flag_setter,
     guarded,
@@ -29,6 +28,7 @@ from docgen.terminal import (
     show_problems,
     user_errors,
 )
+from docgen.usage_errors import Commands
 
 #: Help of ``--traceback``, before or after the command name.
 TRACEBACK = "On an internal error (a bug in docgen), also print the Python traceback."

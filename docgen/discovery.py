@@ -86,20 +86,30 @@ def _search(here: Path, registry: str | None = None) -> tuple[Path | None, str]:
         # above it must be this user's alone to be searched.
         if folder != here and not _own(folder):
             return None, f"at {folder}, which another user owns or anyone may write to"
-        if holds_project(folder) or (registry and (folder / registry).is_file()):
+        if holds_project(folder) or (registry and _is_file(folder / registry)):
             return folder, ""
         if os.path.lexists(folder / ".git"):
             return None, f"at {folder}, the top of its git repository"
     return None, ""
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file (not when its name is too long to look up)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def _not_found(stop: str, registry: str | None = None) -> str:
     where = f"; the search stopped {stop}" if stop else ""
-    named = f"profiles.yaml, or {one_line(registry)} (--registry)" if registry else "profiles.yaml"
+    holds = "docgen.toml, a pyproject.toml with a [tool.docgen] table, "
+    holds += (
+        f"profiles.yaml, or {one_line(registry)} (--registry)" if registry else "or profiles.yaml"
+    )
     return (
-        "no docgen project here or in a folder above (a project folder holds docgen.toml, "
-        f"a pyproject.toml with a [tool.docgen] table, or {named}){where}; run "
-        "`docgen init` to make one, or name one with --root"
+        f"no docgen project here or in a folder above (a project folder holds {holds})"
+        f"{where}; run `docgen init` to make one, or name one with --root"
     )
 
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -126,89 +125,6 @@ def show_problems(exc: DocgenError) -> None:
 
     for text, _channel in shielded([Line(str(problem), "err") for problem in exc.problems]):
         click.echo(text, err=True)
-
-
-class Subcommand(click.Command):
-    """A docgen command: a usage error in its own arguments names it (click's parser
-    raises some without their context)."""
-
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        path = f"{parent.command_path} {info_name}" if parent is not None else info_name
-        with _usage_shown(path):
-            return super().make_context(info_name, args, parent, **extra)
-
-
-class Commands(click.Group):
-    """docgen's command group: a usage error, however the group runs (``docgen.cli.main``
-    or click's standalone mode), is shown by ``show_usage_error``."""
-
-    command_class = Subcommand
-
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        with _usage_shown(info_name):
-            return super().make_context(info_name, args, parent, **extra)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        with _usage_shown(ctx.command_path):
-            return super().invoke(ctx)
-
-
-class UsageShown(click.UsageError):
-    """A usage error of ``command`` that shows itself as docgen shows errors."""
-
-    def __init__(self, error: click.UsageError, command: str | None) -> None:
-        super().__init__(error.message, error.ctx)
-        self.error, self.command = error, command
-
-    def show(self, file: Any = None) -> None:
-        show_usage_error(self.error, self.command)
-
-
-@contextmanager
-def _usage_shown(command: str | None) -> Iterator[None]:
-    try:
-        yield
-    except UsageShown:
-        raise
-    except click.UsageError as exc:
-        raise UsageShown(exc, command) from None
-
-
-def show_usage_error(exc: click.UsageError, command: str | None = None) -> None:
-    """A usage error (an unknown option or command, a bad or missing value) as docgen says
-    every error, located at the option it is about (else at the command), then where the
-    command's help is: ``--format: error: invalid value for '--format': ...``. The words
-    are click's; they quote what was typed, so they are shielded as located lines are."""
-    from docgen.errors import DocgenError, Location, Problem
-
-    command = exc.ctx.command_path if exc.ctx is not None else command or "docgen"
-    param = getattr(exc, "param", None)  # a bad or missing value: the option or argument
-    if isinstance(param, click.Option) and param.opts:
-        where = param.opts[0]
-    elif param is not None:
-        where = param.human_readable_name
-    else:  # an unknown option, or one without its value, is named; else the command
-        where = getattr(exc, "option_name", None) or command
-    message = exc.format_message().strip().rstrip(".").replace(". Did you mean", "; did you mean")
-    name = getattr(exc, "option_name", None)
-    root = exc.ctx.find_root() if exc.ctx is not None and exc.ctx.parent is not None else None
-    if name and root is not None and any(name in p.opts for p in root.command.params):
-        where_to = f"{root.command_path} {name} ... {command.rsplit(' ', 1)[-1]}"
-        message += f"; it goes before the command: {where_to}"
-    show_problems(DocgenError(Problem(message[:1].lower() + message[1:], Location(where))))
-    click.echo(f"Try '{command} --help' for help.", err=True)
 
 
 #: The exit code of a bug in docgen (1 means drift, 2 an input to fix).

@@ -42,7 +42,7 @@ LAYERS = [
         "stamps",
     },
     {"verbs", "report"},
-    {"integrations", "terminal"},
+    {"integrations", "terminal", "usage_errors"},
     {"cli"},
     {"console", "__main__"},
 ]

@@ -173,8 +173,23 @@ def test_a_usage_error_is_one_located_line_and_where_help_is(make_project, run, 
 
 
 def test_an_option_of_docgen_itself_after_the_command_says_where_it_goes(make_project, run):
-    result = run(make_project(), "check", "--registry", "other.yaml")
+    project = make_project()
+    result = run(project, "check", "--registry", "other.yaml")
     assert result.exit_code == 2
-    first = result.stderr.splitlines()[0]  # click's words first, which its releases vary
-    assert first.startswith("--registry: error: ")
-    assert first.endswith("; it goes before the command: docgen --registry ... check")
+    assert result.stderr.splitlines() == [
+        "--registry: error: --registry is an option of docgen itself: it goes before the "
+        "command (docgen --registry ... check)",
+        "Try 'docgen check --help' for help.",
+    ]
+    # An eager option does what it does whatever the command: click's words stand.
+    eager = run(project, "check", "--version").stderr.splitlines()[0]
+    assert eager.startswith("--version: error: ") and "before the command" not in eager
+
+
+def test_a_usage_error_quoting_a_line_break_stays_one_line(make_project, run):
+    """What was typed is quoted escaped: a newline in it cannot forge a second located
+    line (``file.mdx:1: error: ...``)."""
+    result = run(make_project(), "serve-command", "a", "b\nfile.mdx:1: error: fake")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 2
+    assert "b\\nfile.mdx:1: error: fake" in result.stderr.splitlines()[0]

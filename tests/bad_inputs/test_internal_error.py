@@ -91,12 +91,12 @@ def test_drift_is_still_exit_1(make_project, capsys):
 
 
 def test_a_bug_met_while_an_error_is_reported_is_still_one_line_and_exit_3(capsys, monkeypatch):
-    from docgen import terminal
+    from docgen import usage_errors
 
     def broken(*_args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(terminal, "show_usage_error", broken)
+    monkeypatch.setattr(usage_errors, "show_usage_error", broken)
     code, out, err = main(capsys, "--no-such-option")
     assert (code, out) == (3, "")
     assert err.splitlines() == [
@@ -108,10 +108,10 @@ def test_a_bug_met_while_an_error_is_reported_is_still_one_line_and_exit_3(capsy
 def test_ctrl_c_while_an_error_is_reported_is_still_130_without_a_traceback(capsys, monkeypatch):
     """Ctrl-C can land while docgen loads what reports an error (its first import of the
     error module, at start-up): still exit 130, nothing on stderr."""
-    from docgen import terminal
+    from docgen import usage_errors
 
     def interrupted(*_args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(terminal, "show_usage_error", interrupted)
+    monkeypatch.setattr(usage_errors, "show_usage_error", interrupted)
     assert main(capsys, "--no-such-option") == (130, "", "")

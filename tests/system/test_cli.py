@@ -526,7 +526,9 @@ def test_registry_without_root_finds_the_project_upward_too(example, monkeypatch
     monkeypatch.chdir(example.root.parent)
     lost = invoke_cli(["--registry", "fleet.yaml", "validate"])
     assert lost.exit_code == 2
-    assert "or profiles.yaml, or fleet.yaml (--registry))" in lost.stderr
+    assert "table, profiles.yaml, or fleet.yaml (--registry))" in lost.stderr
+    long = invoke_cli(["--registry", "a" * 300, "validate"])  # no name the system can look up
+    assert long.exit_code == 2 and "no docgen project here" in long.stderr, long.output
 
 
 def test_init_in_a_folder_of_a_project_makes_a_project_there(example, monkeypatch):
