@@ -24,8 +24,8 @@ from docgen.render.syntax import Fence, opening
 LIST_ITEM = re.compile(r"( {0,3})(?:[-*+]|(\d{1,9})([.)])) {1,4}(?=\S)")
 
 
-#: A line that starts like a fence, whatever its indentation.
-_FENCE_TEXT = re.compile(r"[ \t]*(?:```|~~~)")
+#: A fence after any indentation and list markers (``group 1``: where it starts).
+_FENCE_AFTER = re.compile(r" *(?:(?:[-*+]|[0-9]{1,9}[.)]) +)*(```|~~~)")
 
 
 def text_lines(
@@ -48,11 +48,12 @@ def text_lines(
             # here. Not knowing which (outside an item), no later fence is trusted.
             fence, unsure = None, unsure or not in_item
         blank_before = index == 0 or not lines[index - 1].strip()
-        width, ordered = _items(line, blank_before, ordered)
-        opened = None if commenting() or unsure else _opening(line, width)
-        if opened is None and _FENCE_TEXT.match(line) and not commenting():
-            # A line that starts like a fence indented too far to open one: MDX still opens
-            # one there when the line goes on a paragraph. Not knowing, trust no fence.
+        columns = line.expandtabs(4)
+        width, ordered = _items(columns, blank_before, ordered)
+        opened = None if commenting() or unsure else _opening(columns, width)
+        if opened is None and not commenting() and _misplaced(columns):
+            # A fence indented too far to open one: MDX still opens one there where the
+            # line goes on a paragraph or an item. Not knowing, trust no later fence.
             unsure = True
         if opened is not None:
             fence, in_item, ordered = opened, width > 0, set()
@@ -80,6 +81,13 @@ def _items(
             ordered.add((column, item[3]))
         width = item.end()
     return width, ordered
+
+
+def _misplaced(line: str) -> bool:
+    """Whether ``line`` (its tabs expanded) holds a fence, after its indentation and list
+    markers, that the rule's fences do not count (an inline code span is none)."""
+    found = _FENCE_AFTER.match(line)
+    return found is not None and opening(line[found.start(1) :]) is not None
 
 
 def _opening(line: str, width: int) -> Fence | None:

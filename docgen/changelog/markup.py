@@ -16,10 +16,10 @@ length) and a fenced code block (which fences count: ``docgen.changelog.fences``
 code span must close on the line it opens (a span left open could close on a later line
 and make text after it look like code). A comment open over lines has its lines checked
 as text too: it may have opened in code MDX reads (a fence in a blockquote) that the rule
-takes for text, and then MDX reads those lines as text. Inside a paragraph, a line of it
-that starts a block (a list item, a heading, a fence) ends the paragraph, and in a list
-item a line not indented as the item's text is lazy: MDX fails to compile either, so the
-rule refuses them, and a comment over lines in a quote.
+takes for text, and then MDX reads those lines as text. Where MDX fails on such a comment
+(a line of it that starts a block, ending the paragraph it opened in; one that opens a
+line in a list item or a quote, whose next line lacks the container's prefix), the rule
+refuses it (see ``_Held``).
 A link's text followed by ``](`` must have its target on the same line, where the link
 rules see it. A line that starts with ``import`` or ``export`` is ESM (JavaScript) to MDX
 wherever a block starts, so the rule refuses it at the start of any line.
@@ -45,93 +45,92 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
     starts, and what it holds (one a line); an MDX comment left open at a blank line or
     the end is reported where it opened."""
     held: _Held | None = None  # an MDX comment open since an earlier line
+    text: set[int] = set()  # the lines read as text so far
     for index, line in text_lines(lines, lambda: held is not None):  # noqa: B023 - as it is now
+        text.add(index)
         if held is not None and not line.strip():
             yield held.index, held.at, _UNCLOSED_COMMENT
             held = None
             continue
-        if held is not None:
-            yield from held.inside(index, line)
+        if held is not None and (inside := held.inside(line)) is not None:
+            yield index, *inside
         problem, comment, at = _scan(line, held is not None)
         if problem is None and not comment:
             problem, at = _block_problem(lines, index)
         if problem is not None:  # at -1: the comment open since an earlier line is to blame
-            yield (index, at, problem) if held is None or at >= 0 else (*held.opening, problem)
-        if held is not None and (not comment or at > 0):
-            yield from held.closed(index, line)
+            blamed = (index, at) if held is None or at >= 0 else (held.index, held.at)
+            yield *blamed, problem
+        elif held is not None and held.block and (not comment or at > 0) and _text_after(line):
+            yield index, 0, _COMMENT_ALONE  # the comment it closes was no block of its own
         if not comment:
             held = None
         elif held is None or at > 0:  # (at 0, the earlier comment goes on over the line)
-            held = _Held(lines, index, at)
-            if held.contained:
-                yield index, at, _CONTAINED_COMMENT
-    if held is not None:
-        yield held.index, held.at, _UNCLOSED_COMMENT
+            held = _Held(lines, index, at, text)
+            if held.refused is not None:
+                yield index, at, held.refused
 
 
 class _Held:
     """An MDX comment that opens at ``at`` of line ``index`` and goes on over lines.
 
-    MDX reads it as a block of its own only when it is first on a line that starts a
-    block at the top level, and closes alone on its last line; else it is in a paragraph,
-    which a line that starts a block (a list item, a heading, a quote, a fence, a break)
-    ends, open comment and all, and MDX fails to compile the entry. In a list item or a
-    quote, MDX fails on its next line too, unless that line has the container's prefix.
+    First on its line (after any list or quote markers), MDX reads it as a block: one
+    that stands alone at the top level (at the start of a line after a blank one, its
+    last line ending with it) holds anything; in a list item or a quote MDX fails on its
+    next line unless it has the container's prefix, and the rule refuses it there. After
+    text, it is in a paragraph, whose lines may be lazy (less indented than the list
+    item's text) but which a line that starts a block (a list item, a heading, a quote,
+    a fence, a break, an expression) ends, comment and all; in a quote it is refused.
     """
 
-    def __init__(self, lines: Sequence[str], index: int, at: int) -> None:
+    def __init__(self, lines: Sequence[str], index: int, at: int, text: set[int]) -> None:
         self.index, self.at = index, at
-        first = index
-        while first > 0 and lines[first - 1].strip():
+        first = index  # the paragraph's first line (its text lines, not code above it)
+        while (
+            not _OPENS.match(lines[first].expandtabs(4))
+            and first - 1 in text
+            and lines[first - 1].strip()
+        ):
             first -= 1
-        self.in_text = first != index or bool(lines[index][:at].strip()) or at > 3
-        self.need, self.contained = (
-            _continued(lines[first : index + 1]) if self.in_text else (0, False)
-        )
-        self.cut: tuple[int, int] | None = None  # its first line that starts a block
+        self.block = _MARKERS.fullmatch(lines[index][:at].expandtabs(4)) is not None
+        self.need = 0  # how far the text of the list item it is in is indented
+        self.refused: str | None = None
+        if self.block:
+            self.refused = None if at == 0 and first == index else _COMMENT_ALONE
+        else:
+            head = lines[first].expandtabs(4)
+            while (item := LIST_ITEM.match(head, self.need)) is not None:
+                self.need = item.end()
+            if _QUOTED.match(head, self.need):
+                self.refused = _COMMENT_QUOTED
+            self.need = self.need or len(head) - len(head.lstrip(" "))
 
-    @property
-    def opening(self) -> tuple[int, int]:
-        return self.index, self.at
-
-    def inside(self, index: int, line: str) -> Iterator[tuple[int, int, str]]:
-        """What a line of the comment holds, checked as text (it may have opened where MDX
-        reads code, a fence in a blockquote, say, and MDX then reads these lines as
-        text), or the block it starts, when that ends the comment's paragraph."""
-        if len(line) - len(line.lstrip(" ")) < self.need:
-            yield index, 0, _LAZY_COMMENT.format(self.need)
-            return
-        if _BLOCK_START.match(line):
-            self.cut = self.cut or (index, len(line) - len(line.lstrip()))
-            if self.in_text:
-                yield index, self.cut[1], _COMMENT_CUT
-                return
-        end = line.find("*/")
-        problem, _comment, at = _scan(line if end < 0 else line[:end], False)
-        if problem is not None:
-            yield index, at, problem
-
-    def closed(self, index: int, line: str) -> Iterator[tuple[int, int, str]]:
-        """The comment closes on ``line``: text after it puts the comment in a paragraph,
-        which its first line that starts a block ended."""
-        end = _comment_end(line, 0)
-        if not self.in_text and self.cut is not None and end > 0 and line[end:].strip():
-            yield *self.cut, _COMMENT_CUT
+    def inside(self, line: str) -> tuple[int, str] | None:
+        """Where a line of the comment holds what MDX would fail on or run: the start of
+        a block, in a paragraph; else raw markup, checked as text (it may have opened
+        where MDX reads code, a fence in a blockquote, say, and then MDX reads these lines
+        as text)."""
+        if not self.block and self.refused is None:  # (a quote's lines: refused already)
+            columns = line.expandtabs(4)
+            indent = len(columns) - len(columns.lstrip(" "))
+            if _STARTS_BLOCK.match(columns, min(indent, self.need)):
+                return len(line) - len(line.lstrip()), _COMMENT_CUT
+        return _in_comment_problem(line)
 
 
-def _continued(paragraph: Sequence[str]) -> tuple[int, bool]:
-    """How far each next line of an MDX comment opened in the last of ``paragraph``'s
-    lines must be indented (the text of the list item the paragraph is in), and whether
-    the paragraph is in a quote (or where the rule cannot tell: a tab, an item whose text
-    is indented five or more), where the comment must close on the line it opens."""
-    starts = [line for line in paragraph if _CONTAINER_START.match(line)]
-    line = starts[-1] if starts else paragraph[0]
-    width = 0
-    while (item := LIST_ITEM.match(line, width)) is not None:
-        width = item.end()
-    if _CONTAINER_START.match(line, width) or "\t" in line[: width or len(line)]:
-        return 0, True
-    return width or len(line) - len(line.lstrip(" ")), False
+def _text_after(line: str) -> bool:
+    """Whether ``line``, where an MDX comment open since an earlier line closes, holds
+    anything after it."""
+    end = _comment_end(line, 0)
+    return end > 0 and bool(line[end:].strip())
+
+
+def _in_comment_problem(line: str) -> tuple[int, str] | None:
+    """Where in ``line`` the part an MDX comment open since an earlier line holds starts
+    raw markup, and what it holds, checked as text: the comment may have opened where MDX
+    reads code (a fence in a blockquote, say), and then MDX reads these lines as text."""
+    end = line.find("*/")
+    problem, _comment, at = _scan(line if end < 0 else line[:end], False)
+    return None if problem is None else (at, problem)
 
 
 def prose_lines(lines: Sequence[str], comments: bool = True) -> Iterator[tuple[int, str]]:
@@ -172,27 +171,32 @@ def markup_problem(line: str) -> str | None:
     return _UNCLOSED_COMMENT if problem is None and comment else problem
 
 
-#: A line that starts a block where it may end a paragraph: a list item, a heading, a
-#: quote, a fence, a thematic break or a setext underline.
-_BLOCK_START = re.compile(
-    r"[ \t]*(?:[-*+][ \t]|[0-9]{1,9}[.)][ \t]|#|>|```|~~~)|[ \t]*(?:([-*_])[ \t]*){3,}$"
-    r"|[ \t]*=+[ \t]*$"
-)
-#: A line that may open a list item or a quote (however indented).
-_CONTAINER_START = re.compile(r"[ \t]*(?:(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)|>)")
-_CONTAINED_COMMENT = (
-    "an MDX comment in a quote must close on the line it opens (the site fails to compile "
-    "one that goes on over lines there); close it with */} on this line"
-)
-_LAZY_COMMENT = (
-    "this line of an MDX comment in a list item must be indented as the item's text "
-    "({} spaces), or the site fails to compile it; indent it, or close the comment on the "
-    "line it opens"
+#: What may stand before an MDX comment that MDX reads as a block: indentation, list item
+#: and quote markers.
+_MARKERS = re.compile(r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)]) +[ >]*)*")
+_QUOTED = re.compile(r" *>")
+#: A line that opens a list item or a quote (a paragraph in it starts there).
+_OPENS = re.compile(r" *(?:(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)|>)")
+#: A line that starts a block (however far in from where the text it would end stands:
+#: MDX has no indented code): a bullet, ``1.``, a heading, a quote, a fence, an
+#: expression, a break or an underline.
+_STARTS_BLOCK = re.compile(
+    r" *(?:[-*+](?:[ \t]|$)|1[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|>|```|~~~|\{"
+    r"|(?:([-*_])[ \t]*(?:\1[ \t]*){2,})$|=+[ \t]*$|-+[ \t]*$)"
 )
 _COMMENT_CUT = (
-    "this line inside an MDX comment starts like a list item, a heading, a quote or a fence, "
-    "which ends the paragraph the comment opened in: the site fails to compile it; start the "
-    "line with other words, or close the comment on the line it opens"
+    "this line inside an MDX comment starts a block (a list item, a heading, a quote, a "
+    "fence), which ends the paragraph the comment opened in: the site fails to compile "
+    "it; start the line with other words, or close the comment on the line it opens"
+)
+_COMMENT_QUOTED = (
+    "an MDX comment in a quote must close on the line it opens (the site fails to compile "
+    "one that goes on over lines there without the quote's '>'); close it with */}"
+)
+_COMMENT_ALONE = (
+    "an MDX comment that opens a line and goes on over lines must stand alone: open it "
+    "with {/* at the start of a line after a blank one, and end its last line with */} "
+    "(elsewhere MDX fails on it or runs what follows); or close it on the line it opens"
 )
 _UNCLOSED_COMMENT = (
     "an MDX comment opened with {/* does not close with */} before a blank line or the end; "
@@ -281,7 +285,10 @@ _ESM_PROBLEM = (
     "(it would run on the site); start the line with other words"
 )
 #: A line after which a paragraph does not go on: blank, or the start of another block.
-_ENDS_PARAGRAPH = re.compile(r"^[ \t]*(?:$|[-*+][ \t]|[0-9]{1,9}[.)][ \t]|#|>|```|~~~)")
+_ENDS_PARAGRAPH = re.compile(
+    r"^[ \t]*(?:$|[-*+][ \t]|[0-9]{1,9}[.)][ \t]|#|>|```|~~~|\{"  # a block, an expression
+    r"|(?:[-*_][ \t]*){3,}$|=+[ \t]*$|-+[ \t]*$)"  # a break, or an underline that makes a heading
+)
 _LAST_LT = "a '<' at the end of a paragraph fails to compile on the site; write it as &lt; or \\<"
 
 

@@ -107,6 +107,21 @@ FOUND = (
     "- item\n{/* a\nb */}\n",
     "  - {/*\na {/* c */} b\n",
     "{/* a\n~~~js\na {/* c */} b\n\nx\n",
+    "Para.\n\n- Serve it:\n\t```\n {console.log(1)}\n",  # a tab is four columns
+    "First release.\n\n- Fixed X.\n\n  {/* note\nmore */}\n",
+    "First release {/* a\n{/* b */}\n",
+    "Faster for n <\n***\n",
+)
+#: Ordinary text the rule passes, and MDX compiles: a comment a bullet goes on with, on
+#: a lazy line, after a tab or a fence; inline code that looks like a fence.
+VALID = (
+    "- A new profile. {/* a comment\n   over two lines */}\n",
+    "- Fixed X {/* see PR\nfor details */} and Y.\n",
+    "- Fixed X {/* see\n\tmore */}\n",
+    "```yaml\n- a: 1\n```\nText {/* c\nd */} more\n",
+    "Text {/* a\n#hashtag b */} more\n",
+    "```x``` is inline.\n\n```bash\necho {x}\n```\n",
+    "Para.\n\n{/* a\n- b\n*/}\n",
 )
 
 
@@ -118,3 +133,12 @@ def test_entries_mdx_fails_on_or_runs_are_refused(text):
     error = compile_mdx({"e": text})["e"]
     assert error is not None or list(_code(mdx_trees({"e": text})["e"]))  # MDX's verdict
     assert list(markup_problems(text.split("\n")))
+
+
+@pytest.mark.parametrize("text", VALID)
+def test_ordinary_text_mdx_compiles_is_passed(text):
+    from mdxc import compile_mdx, require_mdx
+
+    require_mdx()
+    assert compile_mdx({"e": text})["e"] is None  # MDX's verdict
+    assert not list(markup_problems(text.split("\n")))

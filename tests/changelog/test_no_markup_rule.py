@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 from conftest import MINIMAL_REGISTRY, Outcome, Project
 
+from docgen.changelog import markup
 from docgen.changelog.fences import text_lines
 from docgen.changelog.markup import markup_problem, markup_problems
 
@@ -291,11 +292,18 @@ def test_an_mdx_comment_may_go_on_over_lines_but_not_past_a_blank_one() -> None:
     found = markup_problems(["- a {/* one", "", "  */}"])
     assert [(i, at) for i, at, _m in found] == [(0, 4), (2, 4)]
     # A "*/" without "}" closes nothing: the "{" that opened it started an expression.
-    # (A comment's lines are checked as text too: its "```" opens an unclosed code span;
-    # and a line of a list item's comment that is not indented as the item's text is
-    # lazy: MDX fails on it.)
+    # (A comment's lines are checked too: its "```" would end the paragraph it is in.)
     found = markup_problems(["- a {/* one", "  ```", "*/ alert(1) }"])
-    assert [(i, at) for i, at, _m in found] == [(1, 2), (2, 0), (0, 4)]
+    assert [(i, at) for i, at, _m in found] == [(1, 2), (0, 4)]
+    # A comment that opens a line goes on over lines only as a block of its own.
+    assert list(markup_problems(["Para.", "", "{/* a", "- b", "*/}"])) == []
+    for text in (["Para.", "{/* a", "b */}"], ["- {/* a", "  b */}"], ["", "{/* a", "b */} c"]):
+        assert [m for _i, _at, m in markup_problems(text)] == [markup._COMMENT_ALONE], text
+    # In a quote, it closes on its line; lazy lines of a paragraph are MDX's too.
+    assert [m for _i, _at, m in markup_problems(["> a {/* b", "> c */}"])] == [
+        markup._COMMENT_QUOTED
+    ]
+    assert list(markup_problems(["- Fixed X {/* see PR", "for details */} and Y."])) == []
     # A comment closed on a line that opens another: the unclosed one is the second.
     found = markup_problems(["  It retains {/* one", "  two */} async {/* three", "  more", ""])
     assert [(i, at) for i, at, _m in found] == [(1, 16)]
