@@ -23,7 +23,17 @@ from typing import Any
 import jinja2
 
 from docgen.errors import did_you_mean, one_line
-from docgen.registry.model import Agent, Host, Image, Launcher, Model, Product, Profile, Registry
+from docgen.registry.model import (
+    Agent,
+    Host,
+    Image,
+    Launcher,
+    Model,
+    Product,
+    Profile,
+    Registry,
+    Source,
+)
 from docgen.registry.parts import DERIVED, EVERYTHING, Part
 from docgen.render.limits import BoundedEnvironment
 
@@ -211,30 +221,36 @@ PLACES = "registry_places"
 
 def places(registry: Registry) -> str:
     """Where the registry puts each node a template can reach: the location of every
-    ``source`` in its model, in order (one line each)."""
+    ``Source`` in its model (a node's ``source``, an override's ``texts``), in order."""
     found: list[str] = []
     stack: list[Any] = [registry]
     while stack:
         value = stack.pop()
-        if isinstance(value, (str, int, float, bool)) or value is None:
-            continue
-        if isinstance(value, Mapping):
+        if isinstance(value, Source):
+            found.append(f"{value.keypath!r} {value.location}")
+        elif isinstance(value, Mapping):
             stack.extend(reversed(list(value.values())))
         elif isinstance(value, (list, tuple)):
             stack.extend(reversed(value))
         elif hasattr(value, "__dataclass_fields__") and not isinstance(value, type):
-            source = getattr(value, "source", None)
-            if source is not None and hasattr(source, "location"):
-                found.append(f"{source.keypath!r} {source.location}")
-            fields = [f for f in value.__dataclass_fields__ if f not in ("source", "_document")]
+            fields = [f for f in value.__dataclass_fields__ if f != "_document"]
             stack.extend(reversed([getattr(value, f) for f in fields]))
     return "\n".join(found)
+
+
+def _places_in(value: Any) -> bool:
+    """Whether ``value``, read by a template, tells where the registry puts a node: a
+    ``Source``, or a list of them."""
+    if isinstance(value, (list, tuple)):
+        return bool(value) and isinstance(value[0], Source)
+    return isinstance(value, Source)
 
 
 class _ModulePerImport(jinja2.Template):
     """A template whose module (what ``{% import %}`` gives a page) is made for each
     import: Jinja keeps the first one, so what its top level read would be recorded for
-    the first page that imports it only."""
+    the first page that imports it only. (Jinja's own names, private ones:
+    ``tests/core/test_reads_the_cache_sees.py`` fails if a release renames them.)"""
 
     def _get_default_module(self, ctx: Any = None) -> Any:
         self._module = None
@@ -250,15 +266,17 @@ class ReadingEnvironment(BoundedEnvironment):
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         note_object(obj, attribute)
-        if attribute == "source":
+        value = super().getattr(obj, attribute)
+        if _places_in(value):
             self._places()
-        return super().getattr(obj, attribute)
+        return value
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         note_object(obj, argument)
-        if argument == "source":
+        value = super().getitem(obj, argument)
+        if _places_in(value):
             self._places()
-        return super().getitem(obj, argument)
+        return value
 
     def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
         method = getattr(obj, "__wrapped__", obj)

@@ -79,6 +79,16 @@ CASES: dict[str, tuple[dict[str, str], Callable[[Project], None]]] = {
          "Line {{ o['source'].location.line }}.\n{% endfor %}{% endfor %}"},
         _line_above,
     ),
+    "texts-line": (
+        {"probe.mdx.j2": PAGE + "{% for p in profiles %}{% for o in p.overrides %}"
+         "Line {{ o.texts[0].location.line }}.\n{% endfor %}{% endfor %}"},
+        _line_above,
+    ),
+    # A section iterated reads the section: an entry added reaches the page.
+    "section-keys": (
+        {"probe.mdx.j2": PAGE + "{% for h in hosts %}{{ h }} {% endfor %}\n"},
+        _added_host,
+    ),
     # str.format reads the attributes of what it is given itself.
     "str-format": (
         {"profiles/[profile].mdx.j2": PAGE + '{{ "{0.overrides[0].summary}".format(profile) }}\n'},
