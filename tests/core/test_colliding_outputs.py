@@ -153,6 +153,27 @@ def test_a_file_name_too_long_for_a_file_system_is_refused_at_the_id(
     assert project.snapshot() == before
 
 
+def test_a_per_profile_template_whose_own_name_is_too_long_is_blamed_not_the_profile(
+    make_project, run: Run
+) -> None:
+    """A 255-byte template name makes its per-profile page's name too long with any
+    profile id, here a short one: the page is located at the template, whose name is the
+    one to shorten, not at the profile whose id the page's name holds."""
+    template = "[profile]-" + "x" * 238 + ".mdx.j2"
+    assert len(template.encode()) == 255
+    project = make_project(templates={f"profiles/{template}": "Same for every agent.\n"})
+    before = project.snapshot()
+    for command in ("build", "check"):
+        result = run(project, command)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.splitlines()[0] == (
+            f"templates/profiles/{template}: error: the file name of templates/profiles/"
+            f"{template} would be 256 bytes, longer than 255, which no file system holds: "
+            "shorten its name"
+        )
+    assert project.snapshot() == before
+
+
 @pytest.mark.parametrize(("agent", "code"), [("b" * 40, 0), ("b" * 41, 2)])
 def test_a_file_name_of_exactly_255_bytes_is_written(
     make_project, run: Run, agent: str, code: int

@@ -89,6 +89,15 @@ CASES: dict[str, tuple[dict[str, str], Callable[[Project], None]]] = {
         {"probe.mdx.j2": PAGE + "{% for h in hosts %}{{ h }} {% endfor %}\n"},
         _added_host,
     ),
+    # A partial that shows an entry whole (no attribute read) reads the entry it is given.
+    "partial-shows-entry": (
+        {
+            "_partials/len.j2": "{{ p | string | length }}\n",
+            "profiles/[profile].mdx.j2": PAGE
+            + "{% with p = profile %}{% include '_partials/len.j2' %}{% endwith %}",
+        },
+        _summary,
+    ),
     # str.format reads the attributes of what it is given itself.
     "str-format": (
         {"profiles/[profile].mdx.j2": PAGE + '{{ "{0.overrides[0].summary}".format(profile) }}\n'},

@@ -135,6 +135,21 @@ def test_drift_from_the_registry_and_from_the_entries_names_both_causes(make_pro
     ) in github.stdout.splitlines()
 
 
+def test_a_missing_overview_is_out_of_sync_with_the_changelog_entries(make_project, run):
+    """A deleted changelog overview has no old text to find entries in, yet it is made
+    from the changelog entries: the summary names them, not the registry."""
+    project = built(make_project(templates=PLAIN, files=ENTRIES), run)
+    (project.root / "changelog/overview.mdx").unlink()
+    text = run(project, "check")
+    assert text.stdout.splitlines()[0] == (
+        "changelog/overview.mdx:1:1: error: missing: docgen would create it"
+    )
+    assert (text.exit_code, text.stderr) == (
+        1,
+        "1 generated file is out of sync with the changelog entries: run `docgen build`\n",
+    )
+
+
 def test_only_the_release_whose_line_changed_is_blamed(make_project, run):
     project = built(make_project(templates=PLAIN, files=ENTRIES), run)
     project.edit(FIRST, "the first", "our first")

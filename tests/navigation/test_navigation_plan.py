@@ -49,6 +49,27 @@ def test_a_shared_page_gets_a_variant_only_where_the_navigation_lists_it(make_pr
     assert run(project, "check").exit_code == 0
 
 
+def test_a_profiles_region_does_not_publish_a_shared_page_its_variant_does_not_list(
+    make_project, run
+):
+    """A ``profiles`` region lists per-profile pages only: beta's layout holds one but not
+    the shared guide, so the guide gets no beta variant."""
+    beta_models = "          - page: Models\n            path: models.mdx\n"
+    region = "          # docgen:begin profiles\n          # docgen:end\n"
+    layout = nav(["guide"], [])
+    assert layout.endswith(beta_models)
+    project = make_project(
+        templates={"profiles/[profile].mdx.j2": '---\ntitle: "T"\n---\n\nThe same for all.\n'},
+        files={"docs/guide.mdx": SHARED, "docs/index.yml": layout + region},
+    )
+    built = run(project, "build")
+    assert built.exit_code == 0, built.output
+    assert "Alpha agents also read this." in project.read(f"{BUILT}/guide.alpha.generated.mdx")
+    assert not (project.root / f"{BUILT}/guide.beta.generated.mdx").exists()
+    assert "path: profiles/vllm.box.tiny.mdx\n" in project.read("docs/index.yml")
+    assert run(project, "check").exit_code == 0
+
+
 def test_a_variant_the_navigation_drops_is_pruned(make_project, run):
     project = make_project(
         files={"docs/guide.mdx": SHARED, "docs/index.yml": nav(["guide"], ["guide"])}

@@ -278,6 +278,23 @@ def test_a_region_belongs_to_its_variant_whatever_the_order_of_the_variants_keys
     assert [(r.variant, r.begin) for r in nav.regions] == [("alpha", 10), ("beta", 16)]
 
 
+def test_an_empty_region_does_not_move_the_next_variants_region_into_it():
+    """Each probe takes two lines where an empty region held none: the region of the
+    variant right after it is still probed at its own place and owned by that variant,
+    not by the one before (whose layout list the shifted place would fall in)."""
+    from docgen.navigation import read
+
+    text = (
+        "navigation:\n  - tab: guide\n    variants:\n"
+        "      - title: Alpha\n        slug: alpha\n        layout:\n"
+        "          # docgen:begin profiles\n          # docgen:end\n"
+        "      - layout:\n          # docgen:begin profiles\n          # docgen:end\n"
+        "        title: Beta\n        slug: beta\n"
+    )
+    nav = read(text, "docs/index.yml")
+    assert [(r.variant, r.begin) for r in nav.regions] == [("alpha", 7), ("beta", 10)]
+
+
 def test_a_region_after_every_variant_is_refused_when_its_pages_vary(make_project, run):
     after = NAV + "  - section: All profiles\n    contents:\n      # docgen:begin profiles\n"
     made = _profiles_project(make_project, after + "      # docgen:end\n")

@@ -106,6 +106,28 @@ def test_a_partial_that_includes_another_is_rendered_each_time(pages):
     assert sorted(dict(key[1])["x"] for key in kept) == [("int", 1), ("int", 2)]
 
 
+@pytest.mark.parametrize(
+    "partial",
+    [
+        '{% from "_m.j2" import f with context %}{{ f() }}',
+        '{% import "_m.j2" as m with context %}{{ m.f() }}',
+    ],
+    ids=["from-import", "import"],
+)
+def test_a_partial_importing_macros_with_context_shows_each_pages_own_values(pages, partial):
+    """A macro imported with context reads names (here the page's own ``cli``) that the
+    importing partial's free names do not list: each page shows its own value."""
+    templates = {
+        "_m.j2": "{% macro f() %}({{ cli }}){% endmacro %}",
+        "_p.j2": partial,
+        "a.j2": '{% set cli = "one" %}{% include "_p.j2" %}',
+        "b.j2": '{% set cli = "two" %}{% include "_p.j2" %}',
+    }
+    texts, renderer = pages(templates, "a.j2", "b.j2")
+    assert texts == ["(one)", "(two)"]
+    assert renderer.partials.kept() == {}
+
+
 def test_a_profile_of_another_registry_is_not_taken_for_the_plans_own(pages, registry):
     """Two profiles with one id, one of them not this plan's: each renders its own text."""
     [pid] = registry.profiles

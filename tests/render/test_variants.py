@@ -190,6 +190,21 @@ def test_relative_imports_are_rewritten_for_the_deeper_location():
     assert out == 'import { Thing } from "../../../_components/Thing";\n\n[route](other-page)\n'
 
 
+def test_an_import_beside_the_page_stays_relative_in_a_variant_beside_it(make_project, run):
+    """With variants written beside their page, a re-aimed import keeps its leading
+    "./": a bare ``snip.mdx`` would be resolved by MDX as a package, not a file."""
+    settings = 'variants = "docs"\nvariant_pattern = "{dir}/{stem}.{agent}.mdx"\n'
+    page = 'import Snip from "./snip.mdx";\n\nRun `$$acme`.\n\n<Snip />\n'
+    project = make_project(
+        templates={},
+        files={"docgen.toml": settings, "docs/guide.mdx": page, "docs/snip.mdx": "Hi.\n"},
+    )
+    assert run(project, "build").exit_code == 0
+    alpha = project.read("docs/guide.alpha.mdx")
+    assert 'import Snip from "./snip.mdx";' in alpha
+    assert "Run `acme`." in alpha
+
+
 PAGE_ERRORS = [
     (
         "nested",

@@ -493,6 +493,14 @@ def test_a_checkout_with_windows_line_ends_is_in_sync(example, run):
     checked = run(example, "check")
     assert checked.exit_code == 1, checked.output  # drift, not a file docgen does not own
     assert "9 generated files are out of sync with the registry" in checked.output
+    # A build that renders again writes the 9, and leaves every other page as it is, CRLF
+    # (compared by its digest, each file read: no stamps).
+    untouched = example.root / "docs/inference/choose-local-inference-server.mdx"
+    before = untouched.read_bytes()
+    (example.root / ".docgen-cache" / "stamps").unlink()
+    rebuilt = run(example, "build")
+    assert "\n0 written, 9 updated, 0 pruned" in rebuilt.stdout, rebuilt.stdout
+    assert untouched.read_bytes() == before and b"\r\n" in before
 
 
 def test_run_from_a_folder_of_the_project_it_finds_the_project(example, monkeypatch):
