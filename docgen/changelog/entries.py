@@ -16,7 +16,7 @@ from pathlib import Path
 
 from docgen.changelog.markup import prose_lines
 from docgen.config import Project
-from docgen.errors import ConfigError, Location
+from docgen.errors import BREAKING, ConfigError, Location
 from docgen.io.files import Inside, as_lf_text, read_input, vet_name
 from docgen.registry.model import Registry
 
@@ -29,9 +29,6 @@ _LOOSE_VERSION = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
 DATED = re.compile(r"^(\d{4}-\d{2}-\d{2})\.mdx$")
 #: The most of a bad value a message quotes.
 SHOWN = 40
-#: A line break or another control character (C0, DEL, C1, U+2028/U+2029): none may stand
-#: in one line of an entry's text as it is.
-CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def header(registry: Registry) -> str:
@@ -69,7 +66,7 @@ def shown(text: str) -> str:
     """``text`` as a message quotes it: cut to ``SHOWN`` characters, each line break or
     control character as its escape (``\\n``)."""
     cut = text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
-    return CONTROL.sub(lambda m: repr(m[0])[1:-1], cut)
+    return BREAKING.sub(lambda m: repr(m[0])[1:-1], cut)
 
 
 def parse_date(text: str, where: Location) -> _dt.date:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from docgen.changelog.entries import CONTROL, parse_entry, parse_version
+from docgen.changelog.entries import parse_entry, parse_version
 from docgen.changelog.history import check_entry
-from docgen.errors import ConfigError, Location, Problem, surrogate_problem
+from docgen.errors import BREAKING, ConfigError, Location, Problem, surrogate_problem
 from docgen.registry.model import Registry
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def summary_problem(summary: str) -> str | None:
     """Why ``summary`` cannot be a release's summary, one line of text; None when it can."""
-    found = CONTROL.search(summary)
+    found = BREAKING.search(summary)
     if found is not None:
         return (
             f"the summary is one line of text, but it holds U+{ord(found[0]):04X}, a line "

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Any
 
-from docgen.errors import SURROGATE, Problem, did_you_mean, one_line
+from docgen.errors import COMMENT_BREAKING, SURROGATE, Problem, did_you_mean, one_line
 from docgen.registry.host_rules import HostRules
 from docgen.registry.launcher_rules import LauncherRules
 from docgen.registry.schema import dashed_flag
@@ -22,7 +22,6 @@ from docgen.vllm.versions import UnknownRelease, VersionIndex, release_key
 DIRECTIVE_LINE = re.compile(r"</?AgentOnly\b|docgen:(?:begin|end)\b")
 #: What breaks a one-line SPDX field: a line break or other control character (a new line
 #: of the page), or ``*/`` (the end of the MDX comment a changelog entry holds it in).
-SPDX_BREAK = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]|\\*/")
 #: An absolute http(s) URL that joins safely with a root-absolute route: a host, an
 #: optional port and path, no query, fragment, space, quote, bracket or backslash.
 SITE_URL = re.compile(
@@ -93,7 +92,7 @@ class Checker(LauncherRules, HostRules):
         spdx = self.data["product"].get("spdx")
         for name in ("copyright", "license"):
             value = spdx.get(name) if isinstance(spdx, dict) else None
-            found = SPDX_BREAK.search(value) if isinstance(value, str) else None
+            found = COMMENT_BREAKING.search(value) if isinstance(value, str) else None
             if found is not None:
                 char = f"U+{ord(found[0][0]):04X}, a line break or control character"
                 what = "'*/'" if found[0] == "*/" else char
