@@ -13,9 +13,9 @@ import click
 from docgen.terminal import show_problems
 
 
-class Subcommand(click.Command):
-    """A docgen command: a usage error in its own arguments names it (click's parser
-    raises some without their context)."""
+class _NamedUsage:
+    """Where click makes a command's context from its arguments, a usage error names the
+    command (click's parser raises some without their context)."""
 
     def make_context(
         self,
@@ -26,24 +26,18 @@ class Subcommand(click.Command):
     ) -> click.Context:
         path = f"{parent.command_path} {info_name}" if parent is not None else info_name
         with _usage_shown(path):
-            return super().make_context(info_name, args, parent, **extra)
+            return super().make_context(info_name, args, parent, **extra)  # type: ignore[misc,no-any-return]
 
 
-class Commands(click.Group):
+class Subcommand(_NamedUsage, click.Command):
+    """A docgen command, whose usage errors name it."""
+
+
+class Commands(_NamedUsage, click.Group):
     """docgen's command group: a usage error, however the group runs (``docgen.cli.main``
     or click's standalone mode), is shown by ``show_usage_error``."""
 
     command_class = Subcommand
-
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        with _usage_shown(info_name):
-            return super().make_context(info_name, args, parent, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
         with _usage_shown(ctx.command_path):
