@@ -55,13 +55,16 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
         if held is not None and (inside := held.inside(line)) is not None:
             yield index, *inside
         problem, comment, at = _scan(line, held is not None)
-        if problem is None and not comment:
-            problem, at = _block_problem(lines, index)
-        if problem is not None:  # at -1: the comment open since an earlier line is to blame
-            blamed = (index, at) if held is None or at >= 0 else (held.index, held.at)
+        where = at  # where the problem is (``at`` stays where a comment opened)
+        if held is None and _ESM.match(line):  # also where the line opens a comment
+            problem, where = _ESM_PROBLEM, 0
+        elif problem is None and not comment:
+            problem, where = _block_problem(lines, index)
+        if problem is not None:  # -1: the comment open since an earlier line is to blame
+            blamed = (index, where) if held is None or where >= 0 else (held.index, held.at)
             yield *blamed, problem
         elif held is not None and held.block and (not comment or at > 0) and _text_after(line):
-            yield index, 0, _COMMENT_ALONE  # the comment it closes was no block of its own
+            yield index, 0, _TEXT_AFTER  # the comment it closes was no block of its own
         if not comment:
             held = None
         elif held is None or at > 0:  # (at 0, the earlier comment goes on over the line)
@@ -73,13 +76,12 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
 class _Held:
     """An MDX comment that opens at ``at`` of line ``index`` and goes on over lines.
 
-    First on its line (after any list or quote markers), MDX reads it as a block: one
-    that stands alone at the top level (at the start of a line after a blank one, its
-    last line ending with it) holds anything; in a list item or a quote MDX fails on its
-    next line unless it has the container's prefix, and the rule refuses it there. After
-    text, it is in a paragraph, whose lines may be lazy (less indented than the list
-    item's text) but which a line that starts a block (a list item, a heading, a quote,
-    a fence, a break, an expression) ends, comment and all; in a quote it is refused.
+    First on its line (after any list markers), MDX reads it as a block, whose next lines
+    must be indented as far as it (else they are lazy, and MDX fails on them in a list
+    item) and whose last line must end with it (text after it makes it a paragraph's).
+    After text, it is in a paragraph, whose lines may be lazy but which a line that
+    starts a block (a list item, a heading, a quote, a fence, a break, an expression)
+    ends, comment and all. In a quote or a heading, it is refused.
     """
 
     def __init__(self, lines: Sequence[str], index: int, at: int, text: set[int]) -> None:
@@ -91,29 +93,34 @@ class _Held:
             and lines[first - 1].strip()
         ):
             first -= 1
-        self.block = _MARKERS.fullmatch(lines[index][:at].expandtabs(4)) is not None
-        self.need = 0  # how far the text of the list item it is in is indented
+        head, prefix = lines[first].expandtabs(4), lines[index][:at].expandtabs(4)
+        width = 0  # how far the text of the list items the paragraph opens is indented
+        while (item := LIST_ITEM.match(head, width)) is not None:
+            width = item.end()
+        if not width and _OPENS.match(head) and not _QUOTED.match(head):
+            width = len(head)  # an item the rule cannot measure (indented four or more)
+        self.block = _MARKERS.fullmatch(prefix) is not None
+        self.need = len(prefix) if self.block else width or len(head) - len(head.lstrip(" "))
         self.refused: str | None = None
-        if self.block:
-            self.refused = None if at == 0 and first == index else _COMMENT_ALONE
-        else:
-            head = lines[first].expandtabs(4)
-            while (item := LIST_ITEM.match(head, self.need)) is not None:
-                self.need = item.end()
-            if _QUOTED.match(head, self.need):
-                self.refused = _COMMENT_QUOTED
-            self.need = self.need or len(head) - len(head.lstrip(" "))
+        if _QUOTED.match(head, width) or ">" in prefix:
+            self.refused = _COMMENT_QUOTED
+        elif _HEADING.match(lines[index].expandtabs(4)):
+            self.refused = _COMMENT_IN_HEADING
+        elif self.block and first != index and self.need < width:
+            self.refused = _LAZY_COMMENT.format(width)  # a lazy line of the item's text
 
     def inside(self, line: str) -> tuple[int, str] | None:
-        """Where a line of the comment holds what MDX would fail on or run: the start of
-        a block, in a paragraph; else raw markup, checked as text (it may have opened
-        where MDX reads code, a fence in a blockquote, say, and then MDX reads these lines
-        as text)."""
-        if not self.block and self.refused is None:  # (a quote's lines: refused already)
-            columns = line.expandtabs(4)
-            indent = len(columns) - len(columns.lstrip(" "))
-            if _STARTS_BLOCK.match(columns, min(indent, self.need)):
-                return len(line) - len(line.lstrip()), _COMMENT_CUT
+        """Where a line of the comment holds what MDX would fail on or run: a lazy line,
+        in a block; the start of a block, in a paragraph; else raw markup, checked as
+        text (it may have opened where MDX reads code, a fence in a blockquote, say, and
+        then MDX reads these lines as text)."""
+        columns = line.expandtabs(4)
+        indent = len(columns) - len(columns.lstrip(" "))
+        if self.refused is None and self.block and indent < self.need:
+            return 0, _LAZY_COMMENT.format(self.need)
+        starts = _STARTS_BLOCK.match(columns, min(indent, self.need))
+        if self.refused is None and not self.block and starts:
+            return len(line) - len(line.lstrip()), _COMMENT_CUT
         return _in_comment_problem(line)
 
 
@@ -175,13 +182,15 @@ def markup_problem(line: str) -> str | None:
 #: and quote markers.
 _MARKERS = re.compile(r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)]) +[ >]*)*")
 _QUOTED = re.compile(r" *>")
+#: A heading, after any list item or quote markers: one line, whatever it holds.
+_HEADING = re.compile(r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)]) +[ >]*)*#{1,6}(?:[ \t]|$)")
 #: A line that opens a list item or a quote (a paragraph in it starts there).
 _OPENS = re.compile(r" *(?:(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)|>)")
 #: A line that starts a block (however far in from where the text it would end stands:
 #: MDX has no indented code): a bullet, ``1.``, a heading, a quote, a fence, an
 #: expression, a break or an underline.
 _STARTS_BLOCK = re.compile(
-    r" *(?:[-*+](?:[ \t]|$)|1[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|>|```|~~~|\{"
+    r" *(?:[-*+](?:[ \t]|$)|[0-9]{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|>|```|~~~|\{"
     r"|(?:([-*_])[ \t]*(?:\1[ \t]*){2,})$|=+[ \t]*$|-+[ \t]*$)"
 )
 _COMMENT_CUT = (
@@ -193,10 +202,19 @@ _COMMENT_QUOTED = (
     "an MDX comment in a quote must close on the line it opens (the site fails to compile "
     "one that goes on over lines there without the quote's '>'); close it with */}"
 )
-_COMMENT_ALONE = (
-    "an MDX comment that opens a line and goes on over lines must stand alone: open it "
-    "with {/* at the start of a line after a blank one, and end its last line with */} "
-    "(elsewhere MDX fails on it or runs what follows); or close it on the line it opens"
+_TEXT_AFTER = (
+    "text after the */} of an MDX comment that opens a line and goes on over lines puts "
+    "it in a paragraph, where the site may fail on it or run what follows; end the line "
+    "with */}, or close the comment on the line it opens"
+)
+_LAZY_COMMENT = (
+    "this line of an MDX comment that opens a line must be indented at least {} spaces, "
+    "as the comment or the list item's text is, or the site fails to compile it; indent "
+    "it, or close the comment on the line it opens"
+)
+_COMMENT_IN_HEADING = (
+    "an MDX comment in a heading must close on the line it opens (a heading is one line: "
+    "the site fails to compile the rest); close it with */} there"
 )
 _UNCLOSED_COMMENT = (
     "an MDX comment opened with {/* does not close with */} before a blank line or the end; "
@@ -263,17 +281,16 @@ def _scan(line: str, comment: bool) -> tuple[str | None, bool, int]:  # long: on
 
 
 def _block_problem(lines: Sequence[str], index: int) -> tuple[str | None, int]:
-    """What MDX reads otherwise than as text at a paragraph's edge: a line that starts
-    with ``import``/``export`` (ESM wherever a block starts: after a blank line, a
-    thematic break, a blockquote's marker...; the rule does not tell those apart), and a
-    ``<`` that ends a paragraph (a lone ``<`` at a line's end is text only while the
-    paragraph goes on)."""
+    """What MDX reads otherwise than as text at a paragraph's edge: a ``<`` that ends a
+    paragraph or a heading (a lone ``<`` at a line's end is text only while the
+    paragraph goes on). (A line that starts with ``import``/``export`` is ESM wherever
+    a block starts, after a blank line, a break, a quote's marker...: ``markup_problems``
+    refuses it at the start of any line.)"""
     line = lines[index]
-    if _ESM.match(line):  # not only after a blank line: after a rule or a quote too
-        return _ESM_PROBLEM, 0
     text = line.rstrip(" \t")
     following = lines[index + 1] if index + 1 < len(lines) else ""
-    if text.endswith("<") and not text.endswith("\\<") and _ENDS_PARAGRAPH.match(following):
+    ends = _HEADING.match(line.expandtabs(4)) or _ENDS_PARAGRAPH.match(following)
+    if text.endswith("<") and not text.endswith("\\<") and ends:  # a heading is one line
         return _LAST_LT, len(text) - 1
     return None, 0
 

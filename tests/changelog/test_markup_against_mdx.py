@@ -111,6 +111,12 @@ FOUND = (
     "First release.\n\n- Fixed X.\n\n  {/* note\nmore */}\n",
     "First release {/* a\n{/* b */}\n",
     "Faster for n <\n***\n",
+    "import {/* x\n*/} from 'data:text/javascript,console.log(1)'\n",
+    "- a {/* c\n2. d */}\n",
+    "# Release notes {/* draft\nfor review */}\n",
+    "# Fixed a <\nb\n",
+    "- x\n {/* a\n b */}\n",
+    "Para.\n \t1. a\n{/* a\n01. */}\n",
 )
 #: Ordinary text the rule passes, and MDX compiles: a comment a bullet goes on with, on
 #: a lazy line, after a tab or a fence; inline code that looks like a fence.
@@ -122,6 +128,8 @@ VALID = (
     "Text {/* a\n#hashtag b */} more\n",
     "```x``` is inline.\n\n```bash\necho {x}\n```\n",
     "Para.\n\n{/* a\n- b\n*/}\n",
+    "- Fixed X.\n  {/* see PR 12\n  for details */}\n",
+    "- x\n\n  {/* a\n  # b\n  */}\n",
 )
 
 

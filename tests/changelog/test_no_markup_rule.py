@@ -295,10 +295,21 @@ def test_an_mdx_comment_may_go_on_over_lines_but_not_past_a_blank_one() -> None:
     # (A comment's lines are checked too: its "```" would end the paragraph it is in.)
     found = markup_problems(["- a {/* one", "  ```", "*/ alert(1) }"])
     assert [(i, at) for i, at, _m in found] == [(1, 2), (0, 4)]
-    # A comment that opens a line goes on over lines only as a block of its own.
+    # A comment that opens a line is a block: its lines go as far in as it, and no text
+    # follows it on its last line.
     assert list(markup_problems(["Para.", "", "{/* a", "- b", "*/}"])) == []
-    for text in (["Para.", "{/* a", "b */}"], ["- {/* a", "  b */}"], ["", "{/* a", "b */} c"]):
-        assert [m for _i, _at, m in markup_problems(text)] == [markup._COMMENT_ALONE], text
+    assert list(markup_problems(["- Fixed X.", "  {/* see PR 12", "  for details */}"])) == []
+    lazy = markup._LAZY_COMMENT.format(2)
+    assert [m for _i, _at, m in markup_problems(["- {/* a", "b */}"])] == [lazy]
+    assert [m for _i, _at, m in markup_problems(["- item", "{/* a", "b */}"])] == [lazy]
+    text = ["", "{/* a", "b */} c"]
+    assert [m for _i, _at, m in markup_problems(text)] == [markup._TEXT_AFTER]
+    # A heading is one line: a comment opened there never closes.
+    heading = ["# Notes {/* draft", "for review */}"]
+    assert [m for _i, _at, m in markup_problems(heading)] == [markup._COMMENT_IN_HEADING]
+    # ESM is refused at the start of any line, also one that opens a comment.
+    esm = ["import {/* x", "*/} from 'data:text/javascript,console.log(1)'"]
+    assert [(i, at) for i, at, _m in markup_problems(esm)] == [(0, 0)]
     # In a quote, it closes on its line; lazy lines of a paragraph are MDX's too.
     assert [m for _i, _at, m in markup_problems(["> a {/* b", "> c */}"])] == [
         markup._COMMENT_QUOTED
