@@ -24,6 +24,9 @@ from docgen.render.syntax import Fence, opening
 LIST_ITEM = re.compile(r"( {0,3})(?:[-*+]|(\d{1,9})([.)])) {1,4}(?=\S)")
 
 
+#: What a blank line holds, to MDX: spaces and tabs only (not U+00A0, U+3000 or a form
+#: feed, which Python's ``strip`` also takes away).
+BLANKS = " \t"
 #: A fence after any indentation and list markers (``group 1``: where it starts).
 _FENCE_AFTER = re.compile(r" *(?:(?:[-*+]|[0-9]{1,9}[.)]) +)*(```|~~~)")
 
@@ -40,14 +43,14 @@ def text_lines(
         if fence is not None:
             columns = line.expandtabs(4)  # a tab moves to the next multiple of four
             indent = len(columns) - len(columns.lstrip(" "))
-            if not line.strip() or indent >= fence.indent:
+            if not line.strip(BLANKS) or indent >= fence.indent:
                 fence = None if fence.closed_by(line) else fence
                 continue
             # A less indented line ends a list item, and the fence in it; at the top level
             # MDX reads on as code up to the closing fence, which would then open one
             # here. Not knowing which (outside an item), no later fence is trusted.
             fence, unsure = None, unsure or not in_item
-        blank_before = index == 0 or not lines[index - 1].strip()
+        blank_before = index == 0 or not lines[index - 1].strip(BLANKS)
         columns = line.expandtabs(4)
         width, ordered = _items(columns, blank_before, ordered)
         opened = None if commenting() or unsure else _opening(columns, width)

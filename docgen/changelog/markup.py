@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from docgen.changelog.fences import LIST_ITEM, text_lines
+from docgen.changelog.fences import BLANKS, LIST_ITEM, text_lines
 
 #: The rule id of raw markup in a changelog entry.
 MARKUP_RULE = "changelog-no-markup"
@@ -48,7 +48,9 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
     text: set[int] = set()  # the lines read as text so far
     for index, line in text_lines(lines, lambda: held is not None):  # noqa: B023 - as it is now
         text.add(index)
-        if held is not None and not line.strip():
+        if (cr := line.rstrip("\r").find("\r")) >= 0:  # not a CRLF's: a line end to MDX
+            yield index, cr, _LONE_CR
+        if held is not None and not line.strip(BLANKS):
             yield held.index, held.at, _UNCLOSED_COMMENT
             held = None
             continue
@@ -90,7 +92,7 @@ class _Held:
         while (
             not _OPENS.match(lines[first].expandtabs(4))
             and first - 1 in text
-            and lines[first - 1].strip()
+            and lines[first - 1].strip(BLANKS)
         ):
             first -= 1
         head, prefix = lines[first].expandtabs(4), lines[index][:at].expandtabs(4)
@@ -128,7 +130,7 @@ def _text_after(line: str) -> bool:
     """Whether ``line``, where an MDX comment open since an earlier line closes, holds
     anything after it."""
     end = _comment_end(line, 0)
-    return end > 0 and bool(line[end:].strip())
+    return end > 0 and bool(line[end:].strip(BLANKS))
 
 
 def _in_comment_problem(line: str) -> tuple[int, str] | None:
@@ -216,6 +218,10 @@ _COMMENT_IN_HEADING = (
     "an MDX comment in a heading must close on the line it opens (a heading is one line: "
     "the site fails to compile the rest); close it with */} there"
 )
+_LONE_CR = (
+    "a carriage return without a newline is a line end to MDX, and none to an editor or "
+    "to this rule; remove it, or end the line with a newline"
+)
 _UNCLOSED_COMMENT = (
     "an MDX comment opened with {/* does not close with */} before a blank line or the end; "
     "close it, or write '{' as \\{"
@@ -301,10 +307,12 @@ _ESM_PROBLEM = (
     "a line that starts with 'import' or 'export' is JavaScript to MDX where a block starts "
     "(it would run on the site); start the line with other words"
 )
-#: A line after which a paragraph does not go on: blank, or the start of another block.
+#: A line after which a paragraph does not go on: blank, or the start of another block
+#: (a list item, empty too, a heading, a quote, a fence, an expression, a break, or an
+#: underline that makes the paragraph a heading).
 _ENDS_PARAGRAPH = re.compile(
-    r"^[ \t]*(?:$|[-*+][ \t]|[0-9]{1,9}[.)][ \t]|#|>|```|~~~|\{"  # a block, an expression
-    r"|(?:[-*_][ \t]*){3,}$|=+[ \t]*$|-+[ \t]*$)"  # a break, or an underline that makes a heading
+    r"^[ \t]*(?:$|[-*+](?:[ \t]|$)|[0-9]{1,9}[.)](?:[ \t]|$)|#|>|```|~~~|\{"
+    r"|(?:[-*_][ \t]*){3,}$|=+[ \t]*$|-+[ \t]*$)"
 )
 _LAST_LT = "a '<' at the end of a paragraph fails to compile on the site; write it as &lt; or \\<"
 

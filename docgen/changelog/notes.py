@@ -20,7 +20,7 @@ from docgen.changelog.entries import (
 )
 from docgen.changelog.history import check_entry
 from docgen.changelog.links import LINK_RULE, text_link_problems
-from docgen.changelog.markup import MARKUP_RULE
+from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines, without_code
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.registry.model import Registry
@@ -70,13 +70,16 @@ def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registr
         if p.rule in (MARKUP_RULE, LINK_RULE) and p.location
         if section.line <= p.location.line <= end
     ]
-    if not problems:  # the comments gone, what the release body would link to
+    if not problems:  # the comments gone, what the release body would hold or link to
+        lines = plain.split("\n")
+        found = [p.message for p in text_link_problems(plain, entry.path)]
+        found += [message for _index, _at, message in markup_problems(lines)]
         problems = [
             Problem(
-                f"{p.message} (in the release body, once its MDX comments are removed)",
+                f"{message} (in the release body, once its MDX comments are removed)",
                 Location(entry.path, section.line),
             )
-            for p in text_link_problems(plain, entry.path)
+            for message in found
         ]
     if problems:
         raise ConfigError(problems)
@@ -109,11 +112,39 @@ MDX_COMMENT = re.compile(
 
 def _plain(text: str, site_url: str) -> str:
     """A section as plain Markdown: MDX comments gone, root-absolute links on the site."""
-    text = MDX_COMMENT.sub("", text)
+    text = _without_comments(text)
     base = site_url.rstrip("/")
     if base:
         text = ROOT_LINK.sub(lambda m: f"]({base}{m[1]})", text)
     return text.strip("\n") + "\n"
+
+
+def _without_comments(text: str) -> str:
+    """``text`` without its MDX comments, those in code left as they are (in a fenced
+    block or a code span, ``{/* ... */}`` is code that the page shows)."""
+    lines = text.split("\n")
+    prose = {index for index, _line in prose_lines(lines)}
+    out: list[str] = []
+    start = 0
+    for index in range(len(lines) + 1):  # each run of prose lines at once (a comment
+        if index < len(lines) and index in prose:  # may go on over lines)
+            continue
+        if start < index:
+            out.append(_uncommented("\n".join(lines[start:index])))
+        if index < len(lines):
+            out.append(lines[index])
+        start = index + 1
+    return "\n".join(out)
+
+
+def _uncommented(text: str) -> str:
+    """Prose ``text`` without the MDX comments outside its code spans."""
+    seen = "\n".join(without_code(line) for line in text.split("\n"))  # same length
+    kept, at = [], 0
+    for found in MDX_COMMENT.finditer(seen):
+        kept.append(text[at : found.start()])
+        at = found.end()
+    return "".join(kept) + text[at:]
 
 
 def overview_text(
@@ -153,7 +184,6 @@ def _inert(summary: str) -> str:
     """A release's summary line as the overview shows it: as written, or, when it holds
     raw markup (the entry's own error, which ``check`` reports), as plain text, so the
     generated page never runs or renders what the entry should not hold."""
-    from docgen.changelog.markup import markup_problems
 
     # Raw markup (a '<' that ends the line ends the list item too), or what other rules
     # report: an HTML comment, an <AgentOnly> tag, a link neither a route nor a web address.

@@ -184,7 +184,7 @@ class Fence:
 
     def closed_by(self, line: str) -> bool:
         """Whether ``line`` closes this block."""
-        bare = line.lstrip(" \t").rstrip()
+        bare = line.lstrip(" \t").rstrip(" \t\r\n")  # (U+00A0 after it: no closing fence)
         char = self.marker[0]
         return len(bare) >= len(self.marker) and bare.count(char) == len(bare)
 

@@ -117,6 +117,10 @@ FOUND = (
     "# Fixed a <\nb\n",
     "- x\n {/* a\n b */}\n",
     "Para.\n \t1. a\n{/* a\n01. */}\n",
+    "- Fixed a bug.\r\rexport const a = 1\n",  # a lone CR is a line end to MDX
+    "- Ex:\n\n  ```\n\u00a0\n  {x}\n  ```\n",  # U+00A0 is no blank to MDX
+    "- Ex:\n\n  ```\n  foo\n  ```\u00a0\n  ```\n  {x}\n  ```\n",  # nor closes a fence
+    "- Steps:\n  1. Pipe it into the tool with <\n  2)\n",  # an empty item ends it
 )
 #: Ordinary text the rule passes, and MDX compiles: a comment a bullet goes on with, on
 #: a lazy line, after a tab or a fence; inline code that looks like a fence.

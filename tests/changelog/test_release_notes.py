@@ -134,6 +134,30 @@ def test_a_link_to_another_host_keeps_its_address(make_project, run):
     ids=["script-link", "joined-by-removing-a-comment"],
 )
 def test_a_release_body_never_holds_a_link_the_rules_refuse(make_project, run, line, expected):
+    _refused(make_project, run, line, expected)
+
+
+def test_a_release_body_never_holds_raw_markup_once_its_comments_go(make_project, run):
+    line = "Acme v0.2.0 adds < {/* c */}img src=x onerror=alert(1)>."  # a tag once it goes
+    _refused(make_project, run, line, "changelog/2026-02-01.mdx:")
+
+
+def test_a_comment_in_code_is_code_the_release_body_keeps(make_project, run):
+    """In a fenced block or a code span, ``{/* ... */}`` is code the page shows."""
+    code = "\n```js\nconst a = {/* keep */} 1;\n```\n\nKeep `{/* this */}` too.\n"
+    spans = "Acme v0.2.0 adds `{/*` and `*/}` ``<img src=x onerror=alert(1)>``."
+    text = ENTRY.replace("## v0.1.0\n", code + "\n## v0.1.0\n")
+    text = text.replace("Acme v0.2.0 adds a profile.", spans)
+    project = make_project(files={"changelog/2026-02-01.mdx": text})
+    run(project, "build")
+    result = run(project, "release-notes", "v0.2.0")
+    assert "const a = {/* keep */} 1;" in result.stdout, result.output
+    assert "Keep `{/* this */}` too." in result.stdout
+    assert spans in result.stdout  # its code spans as they are: no tag comes out of them
+    assert "A new profile.\n" in result.stdout  # a comment in prose still goes
+
+
+def _refused(make_project, run, line: str, expected: str) -> None:
     text = ENTRY.replace("Acme v0.2.0 adds a profile.", line)
     project = make_project(files={"changelog/2026-02-01.mdx": text})
     run(project, "build")
