@@ -1,4 +1,5 @@
-"""Which lines of a changelog entry MDX reads as fenced code; the others are text.
+"""What of a changelog entry MDX reads as code: which lines are fenced code (the others
+are text), and which parts of a text line are code spans.
 
 A fence counts only when it is indented at most three spaces, or opens a list item
 (``- ```bash``; an ordered item past 1 only where it does start one: after a blank line,
@@ -101,3 +102,32 @@ def _opening(line: str, width: int) -> Fence | None:
     if found is None or (found.indent > 3 if not width else found.indent > 0):
         return None
     return Fence(width, found.marker, found.info) if width else found
+
+
+def without_code(line: str) -> str:
+    """``line`` (text, not fenced code) with each closed code span blanked out, its length
+    kept: what in it MDX reads as markdown rather than as literal code."""
+    out, at = list(line), 0
+    while at < len(line):
+        if line[at] == "\\":
+            at += 2
+        elif line[at] == "`":
+            run = len(line[at:]) - len(line[at:].lstrip("`"))
+            close = closing(line, at + run, run)
+            if close < 0:
+                at += run
+                continue
+            out[at:close] = " " * (close - at)
+            at = close
+        else:
+            at += 1
+    return "".join(out)
+
+
+def closing(line: str, start: int, run: int) -> int:
+    """The index just past the backtick run of exactly ``run`` that closes a code span
+    opened before ``start``, or -1 when none does on this line."""
+    for found in re.finditer(r"`+", line[start:]):
+        if len(found[0]) == run:
+            return start + found.end()
+    return -1

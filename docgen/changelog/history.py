@@ -22,6 +22,7 @@ from docgen.changelog.entries import (
     shown,
     version_problem,
 )
+from docgen.changelog.fences import without_code
 from docgen.changelog.links import (
     DEFINED,
     LINK_RULE,
@@ -30,7 +31,7 @@ from docgen.changelog.links import (
     line_links,
     link_problem,
 )
-from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines, without_code
+from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
 from docgen.errors import Location, Problem
 from docgen.redirects import Routes

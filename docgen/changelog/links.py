@@ -8,8 +8,7 @@ import re
 from collections.abc import Iterator
 
 from docgen.changelog.entries import shown
-from docgen.changelog.fences import text_lines
-from docgen.changelog.markup import without_code
+from docgen.changelog.fences import text_lines, without_code
 from docgen.errors import Location, Problem
 
 #: What may stand before a block's ``[`` on its line: indentation, quote and list markers.

@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
-from docgen.changelog.fences import BLANKS, LIST_ITEM, text_lines
+from docgen.changelog import gfm
+from docgen.changelog.fences import BLANKS, LIST_ITEM, closing, text_lines
 
 #: The rule id of raw markup in a changelog entry.
 MARKUP_RULE = "changelog-no-markup"
@@ -46,19 +47,25 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
     the end is reported where it opened."""
     held: _Held | None = None  # an MDX comment open since an earlier line
     text: set[int] = set()  # the lines read as text so far
+    rows = gfm.table_rows(lines)
     for index, line in text_lines(lines, lambda: held is not None):  # noqa: B023 - as it is now
         text.add(index)
         if (cr := line.rstrip("\r").find("\r")) >= 0:  # not a CRLF's: a line end to MDX
             yield index, cr, _LONE_CR
+        if (tick := gfm.tick_in_link(line)) >= 0:
+            yield index, tick, _TICK_IN_LINK
         if held is not None and not line.strip(BLANKS):
             yield held.index, held.at, _UNCLOSED_COMMENT
             held = None
             continue
         if held is not None and (inside := held.inside(line)) is not None:
             yield index, *inside
-        problem, comment, at = _scan(line, held is not None)
+        if held is None and index in rows:  # each cell on its own
+            problem, comment, at = _table_row(line)
+        else:
+            problem, comment, at = _scan(line, held is not None)
         where = at  # where the problem is (``at`` stays where a comment opened)
-        if held is None and _ESM.match(line):  # also where the line opens a comment
+        if held is None and _ESM.match(line.lstrip("\ufeff")):  # also where a comment opens
             problem, where = _ESM_PROBLEM, 0
         elif problem is None and not comment:
             problem, where = _block_problem(lines, index)
@@ -104,7 +111,7 @@ class _Held:
         self.block = _MARKERS.fullmatch(prefix) is not None
         self.need = len(prefix) if self.block else width or len(head) - len(head.lstrip(" "))
         self.refused: str | None = None
-        if _QUOTED.match(head, width) or ">" in prefix:
+        if _QUOTED.match(head, width) or ">" in prefix or gfm.in_footnote(head):
             self.refused = _COMMENT_QUOTED
         elif _HEADING.match(lines[index].expandtabs(4)):
             self.refused = _COMMENT_IN_HEADING
@@ -124,6 +131,16 @@ class _Held:
         if self.refused is None and not self.block and starts:
             return len(line) - len(line.lstrip()), _COMMENT_CUT
         return _in_comment_problem(line)
+
+
+def _table_row(line: str) -> tuple[str | None, bool, int]:
+    """``_scan`` of a table row's cells, each on its own; a comment left open in a cell
+    is refused (the row ends the cell, and the next line is another row)."""
+    for start, cell in gfm.cells(line):
+        problem, comment, at = _scan(cell, False)
+        if problem is not None or comment:
+            return problem or _COMMENT_IN_TABLE, False, start + at
+    return None, False, 0
 
 
 def _text_after(line: str) -> bool:
@@ -153,26 +170,6 @@ def prose_lines(lines: Sequence[str], comments: bool = True) -> Iterator[tuple[i
         opened[0] = _scan(line, opened[0])[1]
 
 
-def without_code(line: str) -> str:
-    """``line`` (text, not fenced code) with each closed code span blanked out, its length
-    kept: what in it MDX reads as markdown rather than as literal code."""
-    out, at = list(line), 0
-    while at < len(line):
-        if line[at] == "\\":
-            at += 2
-        elif line[at] == "`":
-            run = len(line[at:]) - len(line[at:].lstrip("`"))
-            close = _closing(line, at + run, run)
-            if close < 0:
-                at += run
-                continue
-            out[at:close] = " " * (close - at)
-            at = close
-        else:
-            at += 1
-    return "".join(out)
-
-
 def markup_problem(line: str) -> str | None:
     """What raw markup ``line`` (one line of text, not code) holds, worded with how to
     write it instead; None when it holds none."""
@@ -193,7 +190,8 @@ _OPENS = re.compile(r" *(?:(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)|>)")
 #: expression, a break or an underline.
 _STARTS_BLOCK = re.compile(
     r" *(?:[-*+](?:[ \t]|$)|[0-9]{1,9}[.)](?:[ \t]|$)|#{1,6}(?:[ \t]|$)|>|```|~~~|\{"
-    r"|(?:([-*_])[ \t]*(?:\1[ \t]*){2,})$|=+[ \t]*$|-+[ \t]*$)"
+    r"|(?:([-*_])[ \t]*(?:\1[ \t]*){2,})$|=+[ \t]*$|-+[ \t]*$"
+    rf"|{gfm.DELIMITER_ROW}|{gfm.FOOTNOTE})"  # a table's delimiter row, a footnote
 )
 _COMMENT_CUT = (
     "this line inside an MDX comment starts a block (a list item, a heading, a quote, a "
@@ -201,8 +199,16 @@ _COMMENT_CUT = (
     "it; start the line with other words, or close the comment on the line it opens"
 )
 _COMMENT_QUOTED = (
-    "an MDX comment in a quote must close on the line it opens (the site fails to compile "
-    "one that goes on over lines there without the quote's '>'); close it with */}"
+    "an MDX comment in a quote or a footnote must close on the line it opens (the site "
+    "fails to compile one that goes on over lines there); close it with */}"
+)
+_COMMENT_IN_TABLE = (
+    "an MDX comment in a table cell must close in it (a row is one line, and each '|' ends "
+    "a cell, in backticks too); close it with */} before the next '|'"
+)
+_TICK_IN_LINK = (
+    "a backtick in a link's target or title opens no code span (the link is read first), "
+    "so the rule cannot tell what follows it is code; take it out of the link"
 )
 _TEXT_AFTER = (
     "text after the */} of an MDX comment that opens a line and goes on over lines puts "
@@ -245,7 +251,7 @@ def _scan(line: str, comment: bool) -> tuple[str | None, bool, int]:  # long: on
             at += 2 if line[at + 1 : at + 2] in _PUNCTUATION else 1
         elif char == "`":
             run = len(line[at:]) - len(line[at:].lstrip("`"))
-            close = _closing(line, at + run, run)
+            close = closing(line, at + run, run)
             if close < 0:
                 return (
                     (
@@ -330,12 +336,3 @@ def _comment_end(line: str, start: int) -> int:
     if end < 0:
         return -1
     return end + 3 if line.startswith("*/}", end) else 0
-
-
-def _closing(line: str, start: int, run: int) -> int:
-    """The index just past the backtick run of exactly ``run`` that closes a code span
-    opened before ``start``, or -1 when none does on this line."""
-    for found in re.finditer(r"`+", line[start:]):
-        if len(found[0]) == run:
-            return start + found.end()
-    return -1

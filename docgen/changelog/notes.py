@@ -18,9 +18,10 @@ from docgen.changelog.entries import (
     release_route,
     version_problem,
 )
+from docgen.changelog.fences import without_code
 from docgen.changelog.history import check_entry
 from docgen.changelog.links import LINK_RULE, text_link_problems
-from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines, without_code
+from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.registry.model import Registry

@@ -193,8 +193,8 @@ def test_a_line_rule_has_its_message_and_rule_id(line, message, rule):
 def test_each_refused_link_is_at_its_targets_column():
     """The column is the target's first character, after a good link, a code span holding a
     link-like text (blanked, its length kept), a definition's blanks or an image's ``!``."""
+    from docgen.changelog.fences import without_code
     from docgen.changelog.links import line_links
-    from docgen.changelog.markup import without_code
 
     line = "See [ok](/guide/alpha/set-up), `[x](bad)` and [this](nope) or ![i](javascript:x)."
     found = line_links(without_code(line), WHERE, ROUTES)

@@ -121,6 +121,15 @@ FOUND = (
     "- Ex:\n\n  ```\n\u00a0\n  {x}\n  ```\n",  # U+00A0 is no blank to MDX
     "- Ex:\n\n  ```\n  foo\n  ```\u00a0\n  ```\n  {x}\n  ```\n",  # nor closes a fence
     "- Steps:\n  1. Pipe it into the tool with <\n  2)\n",  # an empty item ends it
+    "[a](/`x) {x} `y)\n",  # a link's target is read before code spans
+    '[a](b "`") {x} `"\n',  # and its title
+    "| a | b |\n| - | - |\n| `x | {x} | y` |\n",  # a table's cells before code spans
+    "a\n| - |\n`x | {x} | y`\n",
+    "text {/* a\n| - |\nb */}\n",  # a delimiter row makes a table of the line above
+    "| a | b |\n| - | - |\n| {/* c\nd */} |\n",
+    "text {/* a\n[^1]: b */}\n",  # a footnote definition starts a block
+    "[^1]: {/* a\nb */}\n",
+    "\ufeffimport x from 'y'\n",  # MDX drops a byte order mark
 )
 #: Ordinary text the rule passes, and MDX compiles: a comment a bullet goes on with, on
 #: a lazy line, after a tab or a fence; inline code that looks like a fence.
@@ -134,6 +143,7 @@ VALID = (
     "Para.\n\n{/* a\n- b\n*/}\n",
     "- Fixed X.\n  {/* see PR 12\n  for details */}\n",
     "- x\n\n  {/* a\n  # b\n  */}\n",
+    "| a | b |\n| - | - |\n| `x` | y |\n",
 )
 
 
