@@ -103,10 +103,10 @@ def _is_file(path: Path) -> bool:
 
 def _not_found(stop: str, registry: str | None = None) -> str:
     where = f"; the search stopped {stop}" if stop else ""
-    holds = "docgen.toml, a pyproject.toml with a [tool.docgen] table, "
-    holds += (
+    files = (
         f"profiles.yaml, or {one_line(registry)} (--registry)" if registry else "or profiles.yaml"
     )
+    holds = f"docgen.toml, a pyproject.toml with a [tool.docgen] table, {files}"
     return (
         f"no docgen project here or in a folder above (a project folder holds {holds})"
         f"{where}; run `docgen init` to make one, or name one with --root"

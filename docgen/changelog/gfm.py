@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from docgen.changelog.fences import BLANKS
+
 #: A table's delimiter row (``| - | :-: |``): pipes, dashes, colons and blanks only.
 DELIMITER_ROW = r"(?=[^\n]*\|)(?=[^\n]*-)[ \t|:-]+$"
 #: A footnote definition's label (``[^1]:``), which starts a block.
@@ -30,11 +32,11 @@ def table_rows(lines: Sequence[str]) -> set[int]:
     delimiter row, and the lines after it up to a blank one."""
     rows: set[int] = set()
     for index, line in enumerate(lines):
-        if index == 0 or not _DELIMITER.match(line) or not lines[index - 1].strip(" \t"):
+        if index == 0 or not _DELIMITER.match(line) or not lines[index - 1].strip(BLANKS):
             continue
         rows.update((index - 1, index))
         after = index + 1
-        while after < len(lines) and lines[after].strip(" \t"):
+        while after < len(lines) and lines[after].strip(BLANKS):
             rows.add(after)
             after += 1
     return rows

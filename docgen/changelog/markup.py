@@ -177,12 +177,13 @@ def markup_problem(line: str) -> str | None:
     return _UNCLOSED_COMMENT if problem is None and comment else problem
 
 
-#: What may stand before an MDX comment that MDX reads as a block: indentation, list item
-#: and quote markers.
-_MARKERS = re.compile(r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)]) +[ >]*)*")
+#: Indentation, list item and quote markers: what may stand before an MDX comment that
+#: MDX reads as a block, or before a heading.
+_CONTAINER_MARKERS = r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)]) +[ >]*)*"
+_MARKERS = re.compile(_CONTAINER_MARKERS)
 _QUOTED = re.compile(r" *>")
 #: A heading, after any list item or quote markers: one line, whatever it holds.
-_HEADING = re.compile(r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)]) +[ >]*)*#{1,6}(?:[ \t]|$)")
+_HEADING = re.compile(rf"{_CONTAINER_MARKERS}#{{1,6}}(?:[ \t]|$)")
 #: A line that opens a list item or a quote (a paragraph in it starts there).
 _OPENS = re.compile(r" *(?:(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)|>)")
 #: A line that starts a block (however far in from where the text it would end stands:

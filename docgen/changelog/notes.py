@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Sequence
+from itertools import groupby
 from typing import TYPE_CHECKING
 
 from docgen.changelog.entries import (
@@ -125,16 +126,11 @@ def _without_comments(text: str) -> str:
     block or a code span, ``{/* ... */}`` is code that the page shows)."""
     lines = text.split("\n")
     prose = {index for index, _line in prose_lines(lines)}
-    out: list[str] = []
-    start = 0
-    for index in range(len(lines) + 1):  # each run of prose lines at once (a comment
-        if index < len(lines) and index in prose:  # may go on over lines)
-            continue
-        if start < index:
-            out.append(_uncommented("\n".join(lines[start:index])))
-        if index < len(lines):
-            out.append(lines[index])
-        start = index + 1
+    out = []
+    # Each run of prose lines at once, since a comment may go on over lines.
+    for in_prose, indexes in groupby(range(len(lines)), key=prose.__contains__):
+        run = "\n".join(lines[index] for index in indexes)
+        out.append(_uncommented(run) if in_prose else run)
     return "\n".join(out)
 
 

@@ -263,6 +263,8 @@ class ReadingEnvironment(BoundedEnvironment):
     the registry objects it hands to ``str.format`` (which reads their attributes itself)."""
 
     template_class = _ModulePerImport
+    #: The registry whose places were last worked out, and its ``places`` text.
+    _kept_places: tuple[Registry, str] | None = None
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         note_object(obj, attribute)
@@ -295,7 +297,6 @@ class ReadingEnvironment(BoundedEnvironment):
                 note_derived(PLACES, self._place_text(registry))
 
     def _place_text(self, registry: Registry) -> str:
-        kept = self.__dict__.get("_kept_places")
-        if kept is None or kept[0] is not registry:
-            kept = self.__dict__["_kept_places"] = (registry, places(registry))
-        return kept[1]
+        if self._kept_places is None or self._kept_places[0] is not registry:
+            self._kept_places = (registry, places(registry))
+        return self._kept_places[1]
