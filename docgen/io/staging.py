@@ -8,6 +8,7 @@ The sweep only deletes, through this module's ``os``.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import os
 import stat
@@ -22,6 +23,8 @@ TMP_SUFFIX = ".docgen-tmp"
 OLD_SUFFIX = ".docgen-old"
 #: The folder under docgen's own folder where new files are staged.
 STAGING = "staging"
+#: The longest file name, in bytes, the common file systems allow.
+_NAME_MAX = 255
 #: Numbers the files this process stages (``PID-N``), so no two of them share a name.
 _NUMBERS = itertools.count(1)
 
@@ -29,6 +32,18 @@ _NUMBERS = itertools.count(1)
 def taken() -> int:
     """A number no other file this process staged has."""
     return next(_NUMBERS)
+
+
+def beside(target: str, tag: str, suffix: str) -> str:
+    """A hidden temporary's path in ``target``'s folder (``.NAME.TAG.docgen-tmp``) that
+    the sweep finds; for a name too long to take the affixes within the 255 bytes a file
+    name may have, the name's digest stands in for it."""
+    folder, name = os.path.split(target)
+    hidden = f".{name}.{tag}{suffix}"
+    if len(os.fsencode(hidden)) > _NAME_MAX:
+        digest = hashlib.sha256(os.fsencode(name)).hexdigest()
+        hidden = f".{digest}.{tag}{suffix}"
+    return os.path.join(folder, hidden)
 
 
 def sweep_temporaries(project: Project, paths: Iterable[str], keep: Collection[str] = ()) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path, PurePath
 from docgen.config import Project
 from docgen.errors import Location, WriteError
 from docgen.io import files, vetting
-from docgen.io.staging import OLD_SUFFIX, STAGING, TMP_SUFFIX, sweep_temporaries, taken
+from docgen.io.staging import OLD_SUFFIX, STAGING, TMP_SUFFIX, beside, sweep_temporaries, taken
 from docgen.io.vetting import Write as Write
 
 __all__ = ["OLD_SUFFIX", "STAGING", "TMP_SUFFIX", "Write", "apply", "sweep_temporaries"]
@@ -148,8 +148,8 @@ def write_atomic(path: str | Path, text: str | bytes | memoryview, new: bool = F
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
     path = os.fspath(path)
-    folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}{TMP_SUFFIX}")
+    folder = os.path.dirname(path)
+    tmp = beside(path, str(os.getpid()), TMP_SUFFIX)
     try:
         mode = None if new else mode_of(path)
         if not os.path.isdir(folder):
@@ -291,14 +291,14 @@ class Transaction:
     def place(self, target: str, n: int, suffix: str) -> str:
         """Where to stage for ``target``: the staging folder when it shares the target
         folder's file system (a rename must not cross one), else beside the target."""
-        folder, name = os.path.split(target)
+        folder = os.path.dirname(target)
         if self.staging is not None:
             if folder not in self.devices:
                 here = os.stat(folder).st_dev
                 self.devices[folder] = here == os.stat(self.staging).st_dev
             if self.devices[folder]:
                 return os.path.join(self.staging, f"{os.getpid()}-{n}{suffix}")
-        return os.path.join(folder, f".{name}.{os.getpid()}{suffix}")
+        return beside(target, str(os.getpid()), suffix)
 
     def commit(self, progress: Callable[[int], None] | None) -> None:
         """Rename every staged text into place and delete every stale file, in order."""

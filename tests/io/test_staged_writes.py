@@ -176,6 +176,26 @@ def test_staging_falls_back_beside_the_target_on_another_file_system(project, mo
     assert not [p for p in tree(project.root) if p.endswith((TMP_SUFFIX, OLD_SUFFIX))]
 
 
+def test_a_name_too_long_for_the_affixes_is_staged_beside_under_its_digest(project, monkeypatch):
+    """A file name of 244 bytes is legal, but with ``.`` and ``.PID.docgen-tmp`` around it
+    no longer: staged beside the target, it gets a short name the sweep still finds."""
+    created = failing(monkeypatch, "open", 0, 0)
+    staging_on_another_device(monkeypatch)
+    name = "é" * 120 + ".mdx"  # 244 bytes in UTF-8
+    (project.root / "docs" / name).write_text("old\n", "utf-8")
+    writes.apply(project, [Write(f"docs/{name}", "new\n"), Write(f"docs/new-{name}", "b\n")])
+    assert (project.root / "docs" / name).read_text("utf-8") == "new\n"
+    assert (project.root / "docs" / f"new-{name}").read_text("utf-8") == "b\n"
+    staged = {Path(p).name for p in created if p.endswith(TMP_SUFFIX)}
+    assert len(staged) == 2 and all(len(os.fsencode(n)) <= 255 for n in staged)
+    assert all(n.startswith(".") for n in staged)
+    assert not [p for p in tree(project.root) if p.endswith((TMP_SUFFIX, OLD_SUFFIX))]
+    left = staging.beside(str(project.root / "docs" / name), "99", OLD_SUFFIX)
+    Path(left).write_text("killed\n", "utf-8")
+    writes.apply(project, [Write(f"docs/{name}", "newer\n")])
+    assert not os.path.lexists(left)
+
+
 def test_a_build_that_cannot_write_exits_2_with_one_located_line(
     make_project: Callable[..., Any], run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
