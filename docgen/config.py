@@ -178,8 +178,11 @@ def _refuse_files_as_folders(root: Path, config: Config) -> None:
         if wrong:
             must, found = ("file", "folder") if key == "export" else ("folder", "file")
             shown = one_line(getattr(config, key))
-            message = f"setting '{key}' must name a {must}; '{shown}' is a {found}"
-            problems.append(Problem(message, setting_location(root, key)))
+            where, setting = setting_location(root, key), f"'{key}'"
+            if not where.line:  # not written in a settings file: the default names it
+                where, setting = Location(shown), f"'{key}' (by default '{shown}')"
+            message = f"setting {setting} must name a {must}; '{shown}' is a {found}"
+            problems.append(Problem(message, where))
     if problems:
         raise ConfigError(problems)
 

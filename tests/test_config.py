@@ -372,6 +372,21 @@ def test_a_path_setting_that_names_the_wrong_kind_is_refused_at_the_setting(
     assert str(caught.value) == f"docgen.toml:2:1: error: setting '{key}' {message}"
 
 
+@pytest.mark.parametrize("files", [{}, {"docgen.toml": 'docs = "docs"\n'}])
+def test_a_default_path_of_the_wrong_kind_is_refused_at_the_path(tmp_path, files):
+    """No settings file says ``changelog``: the error names the file in the way, not a
+    settings file (there may be none) nor a line that does not set it."""
+    root = settings(tmp_path, files)
+    (root / "profiles.yaml").write_text("schema: 1\n", "utf-8")
+    (root / "changelog").write_text("x\n", "utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value) == (
+        "changelog: error: setting 'changelog' (by default 'changelog') must name a folder; "
+        "'changelog' is a file"
+    )
+
+
 def test_a_docgen_toml_with_a_tool_docgen_table_says_where_settings_go(tmp_path):
     root = settings(tmp_path, {"docgen.toml": '[tool.docgen]\ndocs = "docs"\n'})
     assert problems(root) == [

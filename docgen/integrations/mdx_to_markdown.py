@@ -80,12 +80,17 @@ def _string(value: object) -> str | None:
 
 
 def _head(title: str | None, description: str | None) -> str:
-    """A minimal YAML meta block (HTML-escaped: MkDocs themes print titles raw) and the H1."""
+    """A minimal YAML meta block (HTML-escaped: MkDocs themes print titles raw) and the H1.
+
+    The block is written even with nothing in it (``{}``): MkDocs takes the metadata from
+    a YAML block at the top or else from leading ``key: value`` lines, so without one the
+    page's own first lines (a ``---`` block after a comment that was removed, ``Title:``)
+    would be read as metadata, unescaped."""
     fields = {"title": title, "description": description}
     meta = [
         f"{k}: {json.dumps(html.escape(v), ensure_ascii=False)}" for k, v in fields.items() if v
     ]
-    head = "---\n" + "\n".join(meta) + "\n---\n\n" if meta else ""
+    head = "---\n" + ("\n".join(meta) or "{}") + "\n---\n\n"
     return head + (f"# {markdown_text(title)}\n\n" if title else "")
 
 

@@ -139,6 +139,8 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
     def _report_links(self, site: Site) -> None:
         """Each unresolved route, as a warning with ``warn``, else as an INFO note (whose
         text then says ``note``, not ``warning``)."""
+        for problem in site.clashes:
+            log.warning("%s", problem)
         warn = self.config.unresolved_links == "warn"
         for problem in site.unresolved:
             if warn:

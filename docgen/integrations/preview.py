@@ -22,8 +22,9 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
+from urllib.parse import quote
 
 from docgen.changelog.entries import agent_base, entries, entry_date
 from docgen.changelog.history import release_places
@@ -59,6 +60,7 @@ class Site:
     assets: tuple[tuple[str, Path], ...]  # (site uri, file on disk)
     nav: list[NavItem]
     unresolved: tuple[Problem, ...] = field(default=())
+    clashes: tuple[Problem, ...] = field(default=())  # pages left out: another has their address
 
 
 def select_agents(
@@ -88,7 +90,9 @@ def build_site(
     ``where``)."""
     registry = the_plan.registry
     agents = select_agents(registry, wanted, where)
-    sources = [s for s in source_pages(project, the_plan, agents) if s.texts]
+    sources, clashes = _one_per_address(
+        [s for s in source_pages(project, the_plan, agents) if s.texts]
+    )
     releases, released_at = release_pages(project, the_plan, agents, sources)
     routes = {a.id: {s.route for s in (*sources, *releases) if a.id in s.texts} for a in agents}
     links = Links(registry, routes, {**_navigation_routes(project, the_plan), **released_at})
@@ -97,7 +101,36 @@ def build_site(
     home = home_page(registry, agents, pages + dated)
     nav = site_nav(agents, pages, dated)
     assets = tuple(_assets(project, agents))
-    return Site((home, *pages, *dated), assets, nav, tuple(dict.fromkeys(links.unresolved)))
+    unresolved = tuple(dict.fromkeys(links.unresolved))
+    return Site((home, *pages, *dated), assets, nav, unresolved, clashes)
+
+
+def _one_per_address(sources: list[SourcePage]) -> tuple[list[SourcePage], tuple[Problem, ...]]:
+    """MkDocs serves ``a.md`` and ``a/index.md`` both at ``a/`` and shows one of them: the
+    preview keeps ``a/index`` in each agent's section, and says which page it leaves out."""
+    holder: dict[tuple[str, str], SourcePage] = {}
+    left: dict[str, set[str]] = {}  # page -> the agents whose section leaves it out
+    problems = []
+    for source in sorted(sources, key=lambda s: _served(s.route) == s.route):  # index first
+        for agent in source.texts:
+            address = (agent, _served(source.route))
+            if address not in holder:
+                holder[address] = source
+                continue
+            left.setdefault(source.path, set()).add(agent)
+            problems.append(
+                Problem(
+                    f"MkDocs serves this page and {holder[address].path} at the same address "
+                    f"({address[1]}/), so the preview leaves this one out: rename one of them",
+                    Location(source.path),
+                    severity="warning",
+                )
+            )
+    kept = [
+        replace(s, texts={a: t for a, t in s.texts.items() if a not in left.get(s.path, ())})
+        for s in sources
+    ]
+    return [s for s in kept if s.texts], tuple(dict.fromkeys(problems))
 
 
 def release_pages(
@@ -226,7 +259,7 @@ class Links:
         found = self._find(owner, page)
         if found is not None:
             here = posixpath.dirname(f"{agent}/{source.route}")
-            return posixpath.relpath(f"{owner}/{found}.md", here or ".") + anchor
+            return quote(posixpath.relpath(f"{owner}/{found}.md", here or ".")) + anchor
         published = self._published(owner, page, anchor)
         self._report(source, target, published)
         return published
@@ -289,13 +322,16 @@ def _is_file(route: str) -> bool:
 
 
 def _assets(project: Project, agents: Sequence[Agent]) -> Iterator[tuple[str, Path]]:
-    """Images and downloads under the docs folder, copied into every agent's section."""
+    """Images and downloads under the docs folder, copied into every agent's section: each
+    a regular file, or a link to one inside the project root (never one that leads out)."""
     docs = files.listing(project, project.config.docs)
     skip = project.path(project.config.variants)
     suffix = ASSET_SUFFIXES
+    inside = files.inside_of(project)
     found = [Path(f.path) for f in docs.files if PurePosixPath(f.rel).suffix.lower() in suffix]
     for file in sorted(found):
-        if file.is_file() and skip not in file.parents:
+        real = files.readable(file, inside)
+        if real is not None and skip not in file.parents:
             rel = file.relative_to(docs.folder).as_posix()
             for agent in agents:
-                yield f"{agent.id}/{rel}", file
+                yield f"{agent.id}/{rel}", Path(real)

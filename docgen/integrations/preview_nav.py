@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
 from docgen.integrations.mdx_to_markdown import markdown_text
 from docgen.registry.model import Agent, Registry
@@ -52,7 +53,7 @@ def home_page(registry: Registry, agents: Sequence[Agent], pages: Sequence[SiteP
     for agent in agents:
         lines += [f"## {markdown_text(agent.title)}", ""]
         lines += [
-            f"- [{markdown_text(p.title)}]({p.uri})"
+            f"- [{markdown_text(p.title)}]({quote(p.uri)})"  # MkDocs unquotes it
             for p in pages
             if p.uri.startswith(f"{agent.id}/")
         ]

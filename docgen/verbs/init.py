@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shlex
 from contextlib import suppress
+from dataclasses import replace
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
@@ -57,12 +58,15 @@ GITIGNORE = (
 
 
 def ignores_missing(target: Path) -> list[str]:
-    """The lines of ``GITIGNORE`` that a ``.gitignore`` the folder already had lacks."""
-    try:
-        kept = (target / ".gitignore").read_text("utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+    """The lines of ``GITIGNORE`` that a ``.gitignore`` the folder already had lacks: all
+    of them when it is no regular file of at most ``files.MAX_BYTES`` in the folder (a
+    link out of it, a FIFO, a device), which is never read."""
     wanted = [line for line in GITIGNORE.splitlines() if line.startswith("/")]
+    path = target / ".gitignore"
+    if not os.path.lexists(path):
+        return []
+    raw = files.read_quietly(path, files.Inside(target.resolve()), files.MAX_BYTES)
+    kept = [] if raw is None else raw.decode("utf-8", errors="replace").splitlines()
     return [line for line in wanted if line not in {k.strip() for k in kept}]
 
 
@@ -70,8 +74,7 @@ def said(target: Path, made: list[str]) -> list[str]:
     """What ``init`` says of the project it made at ``target``: each file it created, a
     note when the folder's ``.gitignore`` lacks docgen's lines, and the next step, each
     path named from the current folder."""
-    shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
-    shown = str(target) if shown == ".." or shown.startswith("../") else shown
+    shown = _from_here(target)
     lines = [
         f"create {one_line(path if shown == '.' else os.path.join(shown, path))}" for path in made
     ]
@@ -79,6 +82,22 @@ def said(target: Path, made: list[str]) -> list[str]:
         lines.append(f"note: kept .gitignore as it was; add {' and '.join(missing)} to it")
     go = "" if shown == "." else f"cd {one_line(shlex.quote(shown))} && "
     return [*lines, f"next: {go}docgen check && mkdocs serve"]
+
+
+def _from_here(target: Path) -> str:
+    """``target`` as the current folder names it (``.``, ``proj``), or as given when it
+    lies elsewhere."""
+    shown = os.path.relpath(target.resolve(), Path.cwd().resolve())
+    return str(target) if shown == ".." or shown.startswith("../") else shown
+
+
+def _named_from_here(problem: Problem, target: Path) -> Problem:
+    """``problem`` located at a path of the new project (``docs/x.mdx``) as the current
+    folder names it (``proj/docs/x.mdx``), as ``init``'s own lines name its files."""
+    where, shown = problem.location, _from_here(target)
+    if where is None or shown == "." or not where.path or os.path.isabs(where.path):
+        return problem
+    return replace(problem, location=replace(where, path=os.path.join(shown, where.path)))
 
 
 def init(target: Path) -> list[str]:
@@ -108,10 +127,12 @@ def init(target: Path) -> list[str]:
         with suppress(Exception):
             writes.apply(project, [Write(w.path, None) for w in todo])
         _remove_folders([*made, *new])
-        if isinstance(exc, DocgenError) and _found_here(exc, todo):
-            note = Problem(ADOPT, Location(str(target)), "note")
-            raise type(exc)([*exc.problems, note]) from None
-        raise
+        if not isinstance(exc, DocgenError):
+            raise
+        problems = [_named_from_here(p, target) for p in exc.problems]
+        if _found_here(exc, todo, target):
+            problems.append(Problem(ADOPT, Location(str(target)), "note"))
+        raise type(exc)(problems) from None
     return [w.path for w in todo] + [c.path for c in built.report.of(*DRIFTED)]
 
 
@@ -124,10 +145,15 @@ ADOPT = (
 )
 
 
-def _found_here(error: DocgenError, todo: list[Write]) -> bool:
-    """Whether ``error`` is about a file ``init`` did not write: one already there."""
+def _found_here(error: DocgenError, todo: list[Write], target: Path) -> bool:
+    """Whether ``error`` is about a file ``init`` did not write that is still there, once
+    what it wrote is removed again: one the folder already held (not a page the build
+    could not write)."""
     ours = {w.path for w in todo}
-    return any(p.location and p.location.path not in ours for p in error.problems)
+    return any(
+        p.location and p.location.path not in ours and os.path.lexists(target / p.location.path)
+        for p in error.problems
+    )
 
 
 def _scaffold() -> list[Write]:

@@ -178,11 +178,23 @@ def _check_json(flag: Flag, value: object) -> list[str]:
             return [f"{flag.quoted}: {exc}"]
         except json.JSONDecodeError as exc:
             return [] if flag.json_or_str else [f"{flag.quoted} expects JSON: {exc}"]
+    if isinstance(value, (dict, list)) and not _finite(value):
+        return [f"{flag.quoted} holds a number JSON cannot write (infinite or NaN)"]
     if isinstance(value, dict):
         return _check_json_keys(flag, value)
     if isinstance(value, list) or (flag.json_or_str and isinstance(value, str)):
         return []
     return [f"{flag.quoted} expects a JSON object"]
+
+
+def _finite(value: object) -> bool:
+    """Whether JSON can write ``value``: Python writes an infinite float (YAML's ``1e400``,
+    ``.inf``) or NaN as ``Infinity`` or ``NaN``, which no JSON reader must take."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return False
+    return True
 
 
 def _check_json_keys(flag: Flag, mapping: Mapping[Any, Any]) -> list[str]:

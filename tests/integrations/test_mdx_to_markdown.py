@@ -50,7 +50,26 @@ def test_frontmatter_title_survives_spdx_comments_as_meta_and_heading():
 def test_page_without_frontmatter_has_no_title_or_meta():
     result = convert("Just text.\n")
     assert result.title is None
-    assert result.markdown == "Just text.\n"
+    assert get_data(result.markdown) == ("Just text.\n", {})
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # a frontmatter-like block after a comment MDX shows as text, once the comment goes
+        '{/* SPDX */}\n---\nsource: ["<img src=x onerror=alert(1)>"]\n---\n\nBody.\n',
+        '---\nfoo: bar\n---\n---\ntitle: "<img src=x onerror=alert(2)>"\n---\n\nBody.\n',
+        # leading "key: value" lines, which MkDocs reads as MultiMarkdown metadata
+        "Title: &lt;img src=x onerror=alert(3)&gt;\n\nBody.\n",
+        "{/* c */}\n\nTitle: Owned\nTemplate: evil.html\n\nBody.\n",
+    ],
+)
+def test_only_docgens_own_escaped_meta_reaches_mkdocs(page):
+    """MkDocs takes a page's metadata (which themes print raw) from a YAML block at its
+    top, else from leading ``key: value`` lines: none of the page's own text may be it."""
+    body, meta = get_data(convert(page, "docs/a.mdx").markdown)
+    assert meta == {}
+    assert "Body." in body
 
 
 def test_invalid_frontmatter_is_a_located_error():

@@ -438,6 +438,8 @@ def test_titles_and_folder_names_reach_the_theme_as_text(make_project, tmp_path,
         files={
             "docs/<img src=x onerror=alert(3)>/p.mdx": PAGE.format(title="P", body="Text."),
             "docs/evil.mdx": evil,
+            # a block MkDocs would take for the page's metadata once the comment is gone
+            "docs/meta.mdx": '{/* c */}\n---\nsrc: ["<img src=x onerror=alert(4)>"]\n---\n\nB.\n',
             "site_extra/.keep": "",
             "mkdocs.yml": f"site_name: S\ndocs_dir: site_extra\ntheme: {theme}\n"
             "plugins: [docgen]\n",
@@ -469,3 +471,51 @@ def test_a_sections_pages_come_before_its_folders():
 
     pages = [SitePage("a/zeta.md", "Zeta", "", ""), SitePage("a/guide/x.md", "X", "", "")]
     assert section_nav(pages) == [{"Zeta": "a/zeta.md"}, {"Guide": [{"X": "a/guide/x.md"}]}]
+
+
+def test_an_image_linked_from_outside_the_root_is_never_copied(make_project, tmp_path):
+    """A link under docs/ that leads out of the project (or to no regular file) is no
+    asset of the preview: MkDocs would copy what it leads to into the site."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("SECRET\n", "utf-8")
+    project = make_project(files={"docs/images/flow.png": "not really a png"})
+    (project.root / "docs/leak.png").symlink_to(secret)
+    (project.root / "docs/gone.png").symlink_to(tmp_path / "nothing-here")
+    (project.root / "docs/same.png").symlink_to(project.root / "docs/images/flow.png")
+    assets = dict(site_of(project.root).assets)
+    assert "alpha/leak.png" not in assets and "alpha/gone.png" not in assets
+    assert assets["alpha/same.png"] == project.root / "docs/images/flow.png"
+    assert assets["alpha/images/flow.png"] == project.root / "docs/images/flow.png"
+
+
+def test_odd_page_names_link_from_the_home_page_and_a_shared_address_is_a_warning(
+    make_project, tmp_path
+):
+    """Page names are file names: ``#``, ``?``, ``%`` and ``)`` in one must not break the
+    home page's links (``--strict`` checks each). MkDocs serves ``col.md`` and
+    ``col/index.md`` at one address and shows one: the preview says which it leaves out."""
+    names = ["a#b", "a?b", "a%41b", "a)b", "col", "col/index"]
+    pages = {f"docs/{n}.mdx": PAGE.format(title=n, body="Text.") for n in names}
+    project = make_project(
+        files={
+            **pages,
+            "site_extra/.keep": "",
+            "mkdocs.yml": "site_name: S\ndocs_dir: site_extra\nplugins: [docgen]\n",
+        },
+    )
+    site = site_of(project.root)
+    assert [str(p) for p in site.clashes] == [
+        "docs/col.mdx: warning: MkDocs serves this page and docs/col/index.mdx at the same "
+        "address (col/), so the preview leaves this one out: rename one of them"
+    ]
+    uris = {p.uri for p in site.pages}
+    assert {"alpha/col/index.md", "beta/col/index.md"} <= uris and "alpha/col.md" not in uris
+    strict = mkdocs(project.root, "build", "--strict", "--site-dir", str(tmp_path / "site"))
+    assert strict.returncode == 1
+    assert "docs/col.mdx: warning: MkDocs serves this page" in strict.stderr
+    (project.root / "docs/col.mdx").unlink()
+    result = mkdocs(project.root, "build", "--strict", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    home = (tmp_path / "site/index.html").read_text("utf-8")
+    for name in ("a%23b", "a%3Fb", "a%2541b", "a%29b"):
+        assert f'href="alpha/{name}/"' in home

@@ -62,14 +62,15 @@ def test_a_folder_of_the_scaffold_linked_outside_is_refused_before_any_write(tmp
     )
 
 
-def test_init_over_hand_written_docs_removes_exactly_what_it_wrote(tmp_path, place):
+def test_init_over_hand_written_docs_removes_exactly_what_it_wrote(tmp_path, place, monkeypatch):
     page = place / "docs/inference/set-up-vllm.mdx"
     page.parent.mkdir(parents=True)
     page.write_text("---\ntitle: Mine\n---\n\nHand written.\n", "utf-8")
     (place / "site_extra").mkdir()  # an empty folder that was there stays
-    stderr = refused_init(tmp_path, str(place), lines=2)  # the error, then how to adopt
+    monkeypatch.chdir(tmp_path)  # the page is named from here, as init's own lines are
+    stderr = refused_init(tmp_path, "proj", lines=2)  # the error, then how to adopt
     assert stderr.startswith(
-        "docs/inference/set-up-vllm.mdx:1:1: error: written by hand (it has no docgen notice)"
+        "proj/docs/inference/set-up-vllm.mdx:1:1: error: written by hand (it has no docgen notice)"
     )
     assert "note: docgen init scaffolds a new project" in stderr.splitlines()[1]
     assert sorted(p.name for p in place.iterdir()) == ["docs", "site_extra"]
@@ -84,13 +85,16 @@ def test_init_where_no_folder_can_be_made_is_located(tmp_path, target, reason):
     assert stderr == f"{target}: error: cannot make the project folder: {reason}\n"
 
 
-def test_pages_already_there_that_the_scaffold_cannot_build_get_a_note(tmp_path, place):
+def test_pages_already_there_that_the_scaffold_cannot_build_get_a_note(
+    tmp_path, place, monkeypatch
+):
     # An existing docs tree whose pages name other agents: init says why it cannot be
     # built that way and where adopting docgen is described, and leaves the tree as it was.
     page = '---\ntitle: T\n---\n\n<AgentOnly variant="openclaw">\nOnly OpenClaw.\n</AgentOnly>\n'
     (place / "docs").mkdir()
     (place / "docs/page.mdx").write_text(page, "utf-8")
     before = everything(tmp_path)
+    monkeypatch.chdir(place)
     result = invoke_cli(["--root", str(place), "init"])
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
@@ -143,3 +147,32 @@ def test_a_scaffold_file_already_there_is_named_as_a_file_not_a_project(tmp_path
         f"{place / 'templates'}: error: this folder is already here; docgen init never "
         "overwrites files\n"
     )
+
+
+@pytest.mark.parametrize("kind", ["link out", "fifo", "device"])
+def test_a_gitignore_that_is_no_file_of_the_folder_is_kept_and_never_read(place, kind):
+    """A ``.gitignore`` leading out of the folder is not read (nothing outside is), nor
+    is a FIFO (which would block) or a device (``/dev/zero`` never ends): ``init`` keeps
+    it and says which lines to add."""
+    ignore = place / ".gitignore"
+    if kind == "link out":
+        (place.parent / "outside/ignore").write_text("/.cache/\n/site/\n", "utf-8")
+        ignore.symlink_to(place.parent / "outside/ignore")
+    elif kind == "fifo":
+        os.mkfifo(ignore)
+    else:
+        ignore.symlink_to("/dev/zero")
+    result = invoke_cli(["--root", str(place.parent), "init", str(place)])
+    assert result.exit_code == 0, result.output
+    assert "note: kept .gitignore as it was; add /.cache/ and /site/ to it\n" in result.stdout
+    assert os.path.islink(ignore) or not ignore.is_file()
+
+
+def test_a_build_that_cannot_write_its_pages_gets_no_note_on_adopting(tmp_path, place):
+    """The adopting note is for pages the folder already held; a docs folder linked out of
+    the project holds none, and the build only could not write there."""
+    (place.parent / "outside/docs").mkdir()
+    (place / "docs").symlink_to(place.parent / "outside/docs")
+    stderr = refused_init(tmp_path, str(place), lines=4)  # each page it would write
+    assert ": error: refusing to write docs/" in stderr and "note:" not in stderr
+    assert os.listdir(place.parent / "outside/docs") == []

@@ -94,6 +94,21 @@ def catalog() -> Catalog:
             "Expecting ',' delimiter: line 1 column 12 (char 11)",
         ),
         ("speculative-config", 3, "'--speculative-config' expects a JSON object"),
+        # YAML's 1e400 is infinite: Python would write it Infinity, which is no JSON
+        *(
+            (
+                "override-generation-config",
+                value,
+                "'--override-generation-config' holds a number JSON cannot write (infinite or NaN)",
+            )
+            for value in (
+                {"n": float("inf")},
+                {"n": [1, {"m": float("nan")}]},
+                '{"n": NaN}',
+                '{"n": 1e400}',
+                '{"n": -Infinity}',
+            )
+        ),
         ("numa-bind-nodes", [0, "one"], "'--numa-bind-nodes' expects integers, got 'one'"),
         (
             "collect-detailed-traces",
