@@ -24,7 +24,10 @@ if TYPE_CHECKING:
 
 #: The regions docgen writes in a navigation, by name.
 REGIONS = ("profiles",)
-_TITLE = re.compile(r'^title:\s*"?(.*?)"?\s*$', re.MULTILINE)
+_TITLE = re.compile(r"^title:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+#: A title line's value that YAML reads as it stands: double-quoted with no escape, or
+#: plain with nothing YAML gives a meaning.
+_AS_IT_STANDS = re.compile(r'"[^"\\]*"|[^\s"\'#&*!|>%@`{}\[\],?:-][^#:]*')
 
 
 def navigation_written(
@@ -109,9 +112,8 @@ def _entry(
 ) -> list[str]:
     target = variant_path(project, page.path, region.variant) if region.variant else ""
     path = target if target in variants else page.path
-    match = _TITLE.search(page.frontmatter)  # the same whether the plan holds text or not
     slug = PurePosixPath(page.path).stem
-    title = match[1] if match else slug
+    title = _title(page) or slug
     rel = posixpath.relpath(path, posixpath.dirname(nav.path) or ".")
     pad = region.indent
     return [
@@ -119,3 +121,19 @@ def _entry(
         f"{pad}  path: {rel}",
         f"{pad}  slug: {slug}",
     ]
+
+
+def _title(page: Output) -> str | None:
+    """The page's frontmatter title as its readers see it (a generated title is a quoted
+    YAML string: ``mdx_fm`` escapes a quote, a backslash, a line separator); the same
+    whether the plan holds the page's text or not."""
+    match = _TITLE.search(page.frontmatter)
+    if match is None:
+        return None
+    value = match[1]
+    if _AS_IT_STANDS.fullmatch(value):
+        return value[1:-1] if value.startswith('"') else value
+    from docgen.render import frontmatter
+
+    title = frontmatter.read(page.frontmatter, page.path).data.get("title")
+    return title if isinstance(title, str) else None

@@ -1,7 +1,7 @@
 """The MDX filters: each makes a value safe for the MDX context it lands in.
 
 Every ``{{ value }}`` is escaped as MDX prose (``finalize``) unless a context filter
-(``mdx_cell``, ``mdx_code``, ``mdx_fm``, ``code_block``, ``in_code``) already made it
+(``mdx_cell``, ``mdx_code``, ``mdx_attr``, ``mdx_fm``, ``code_block``, ``in_code``) made it
 safe, so registry text can never become markup, JSX or an expression.
 """
 
@@ -65,6 +65,10 @@ def mdx_cell(value: Any) -> Markup:
 
 def mdx_code(value: Any, in_table: bool = False) -> Markup:
     return _safe(mdx.inline_code(str(value), in_table=in_table))
+
+
+def mdx_attr(value: Any) -> Markup:
+    return _safe(mdx.attribute_string(str(value)))
 
 
 def mdx_fm(value: Any) -> Markup:

@@ -116,6 +116,13 @@ def code_block(text: str, lang: str = "") -> str:
     return f"{fence}{lang}\n{body}{fence}\n"
 
 
+def attribute_string(text: str) -> str:
+    """Text for a double-quoted JSX attribute value (``title="..."``), on one line: MDX
+    decodes character references there and takes everything else as it is (``{``, ``<``,
+    a backslash), so only ``&`` and ``"`` are escaped."""
+    return _one_line(text).replace("&", "&amp;").replace('"', "&quot;")
+
+
 @lru_cache(maxsize=8192)
 def frontmatter_string(text: str) -> str:
     """A double-quoted YAML (and JSON) scalar holding the text, safe on one frontmatter line."""

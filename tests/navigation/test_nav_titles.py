@@ -29,3 +29,26 @@ def test_a_title_is_the_frontmatters_in_a_plan_with_text_or_digests(text, title)
     shown = [_entry(None, nav, region, p, set()) for p in (page, page.digest_only())]  # type: ignore[arg-type]
     assert shown[0] == shown[1]
     assert shown[0][0] == f'  - page: "{title}"'
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'title: "DGX Spark \\"GB10\\" C:\\\\x"',  # as mdx_fm writes a quote and a backslash
+        'title: "a\\u2028b \\u00e9"',
+        "title: 'it''s \"quoted\"'",
+        'title: A "b" c',
+        "title: plain # a comment",
+        'title: "The Page"',
+        "title: The Page",
+    ],
+)
+def test_a_title_reaches_the_navigation_as_the_frontmatter_says_it(line):
+    """The navigation's YAML reads the title the page's frontmatter gives, escaped once."""
+    import yaml
+
+    page = Output("docs/profiles/p.mdx", f"---\n{line}\n---\n\nBody.\n", "t.mdx.j2")
+    nav = SimpleNamespace(path="docs/index.yml")
+    region = NavRegion("profiles", "", 1, 2, "  ")
+    entry = _entry(None, nav, region, page.digest_only(), set())  # type: ignore[arg-type]
+    assert yaml.safe_load(entry[0].strip()[2:])["page"] == yaml.safe_load(line)["title"]

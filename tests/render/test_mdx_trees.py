@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from mdxc import mdx_trees, require_mdx
 
-from docgen.render.mdx import escape_cell, escape_prose
+from docgen.render.mdx import attribute_string, escape_cell, escape_prose
 
 WORD = "Qzxq"
 # JavaScript's \s: what micromark counts as whitespace beside emphasis.
@@ -290,3 +290,33 @@ def test_harness_gives_trees_without_positions() -> None:
         "children": [{"type": "paragraph", "children": [emphasis]}],
     }
     assert isinstance(trees["bad"], str) and trees["bad"].startswith("1:")
+
+
+def attribute_values(tree: Any) -> list[Any]:
+    """The value of every JSX attribute in the tree, in document order."""
+    found: list[Any] = []
+    if isinstance(tree, dict):
+        found += [a.get("value") for a in tree.get("attributes", [])]
+        for child in tree.get("children", []):
+            found += attribute_values(child)
+    return found
+
+
+@settings(max_examples=3, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
+@given(st.lists(texts, min_size=60, max_size=60))
+def attributes_property(batch: list[str]) -> None:
+    pages = {
+        str(n): f'<Warning title="{attribute_string(t)} Preview">\nx\n</Warning>\n\n'
+        f'Inline <Tip title="{attribute_string(t)}">y</Tip>.\n'
+        for n, t in enumerate([*EXAMPLES, *batch, 'N1x "beta" &amp; \\{x} <b>'])
+    }
+    trees = mdx_trees(pages)
+    for n, text in enumerate([*EXAMPLES, *batch, 'N1x "beta" &amp; \\{x} <b>']):
+        assert attribute_values(trees[str(n)]) == [f"{text} Preview", text], text
+
+
+def test_an_attribute_value_reads_as_the_text() -> None:
+    """``mdx_attr``: in a double-quoted JSX attribute, MDX decodes character references and
+    takes everything else as it is; the value the compiler reads is the text."""
+    require_mdx()
+    attributes_property()
