@@ -38,6 +38,8 @@ def part_digests(data: Mapping[str, Any]) -> dict[Part, str]:
     """The digest of every part of a validated registry document's ``data``."""
     sections = {name: data.get(name) or {} for name in KEYED}
     out: dict[Part, str] = {(name,): _digest(data.get(name)) for name in WHOLE}
+    # The launcher's args have the argv words the vLLM settings' extra flags give them.
+    out[("launcher",)] = _digest(data.get("launcher"), out[("vllm",)])
     for name in ("hosts", "images", "models"):
         for key, value in sections[name].items():
             out[(name, key)] = _digest(value)

@@ -8,6 +8,7 @@ import datetime
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+import jinja2
 from markupsafe import Markup
 
 from docgen.registry.model import Host, ModelOnHost, Registry
@@ -51,10 +52,20 @@ def markup_text(item: Any) -> str:
     return str(item) if isinstance(item, Markup) else mdx.escape_prose(str(item))
 
 
-def join(items: Iterable[Any], separator: str = "", attribute: str | None = None) -> str:
+@jinja2.pass_environment
+def join(
+    environment: jinja2.Environment,
+    items: Iterable[Any],
+    separator: str = "",
+    attribute: str | int | None = None,
+) -> str:
     """Jinja's ``join`` that keeps Markup items as written (Jinja's own returns plain
-    text without autoescape, which docgen would then escape a second time)."""
-    given = [getattr(i, attribute) for i in items] if attribute else list(items)
+    text without autoescape, which docgen would then escape a second time). An
+    ``attribute`` (``"model.hf"``, an index) is looked up as Jinja looks it up, through
+    the environment, which records the read."""
+    from jinja2.filters import make_attrgetter
+
+    given = list(map(make_attrgetter(environment, attribute), items)) if attribute else list(items)
     if any(isinstance(i, Markup) for i in given):
         return Markup(markup_text(separator).join(markup_text(i) for i in given))
     return separator.join(str(i) for i in given)

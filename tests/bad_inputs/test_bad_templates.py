@@ -79,6 +79,28 @@ TEMPLATES = [
         ),
         templates=template("---\ntitle: x\n---\n\n{{ describe(profiles[0]) }}\n"),
     ),
+    *(
+        Case(
+            f"template-turns-a-{kind.lower()}-into-text-{n}",
+            BUILD,
+            (
+                f"templates/models.mdx.j2:5: error: template failed: the template turned a "
+                f"{kind} object into text (with ~, string, pprint, join or format), which a "
+                "page cannot show: print one of its fields",
+            ),
+            templates=template(f"---\ntitle: x\n---\n\n{{{{ {expression} }}}}\n"),
+        )
+        for n, (kind, expression) in enumerate(
+            [
+                ("Profile", '"p: " ~ profiles[0]'),
+                ("Profile", "profiles[0] | string"),
+                ("Host", "hosts.box | pprint"),
+                ("Arg", '"{}".format(profiles[0].args)'),
+                ("Arg", 'profiles[0].args | join(", ")'),
+                ("Registry", "registry | string | length"),
+            ]
+        )
+    ),
     Case(
         "template-prints-a-list",
         BUILD,

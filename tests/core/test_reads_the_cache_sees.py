@@ -39,6 +39,22 @@ def _summary(project: Project) -> None:
     project.write("profiles.yaml", text.replace("Use less memory.", "Use far less memory."))
 
 
+def _label(project: Project) -> None:
+    text = project.read("profiles.yaml")
+    project.write("profiles.yaml", text.replace("label: Tiny 1B", "label: Tiny One B"))
+
+
+def _flag_type(project: Project) -> None:
+    text = project.read("profiles.yaml")
+    project.write("profiles.yaml", text.replace("my-flag: {type: list}", "my-flag: {type: json}"))
+
+
+#: The registry with a launcher whose shared arg is a flag the vLLM section declares.
+LAUNCHED = MINIMAL_REGISTRY + (
+    "launcher:\n  shared_args:\n    my-flag: [a, b]\n"
+    "vllm:\n  extra_flags:\n    my-flag: {type: list}\n"
+)
+
 MACROS = "{% set n = profiles | length %}\n{% macro count() %}{{ n }}{% endmacro %}\n"
 CASES: dict[str, tuple[dict[str, str], Callable[[Project], None]]] = {
     # Jinja makes an imported template's module once and keeps it: its top level ran for
@@ -89,14 +105,27 @@ CASES: dict[str, tuple[dict[str, str], Callable[[Project], None]]] = {
         {"probe.mdx.j2": PAGE + "{% for h in hosts %}{{ h }} {% endfor %}\n"},
         _added_host,
     ),
-    # A partial that shows an entry whole (no attribute read) reads the entry it is given.
-    "partial-shows-entry": (
+    # A partial that reads its entry only through a filter of docgen's own.
+    "partial-joins-entry": (
         {
-            "_partials/len.j2": "{{ p | string | length }}\n",
+            "_partials/join.j2": "{{ [p] | join(attribute='overrides.0.summary') }}\n",
             "profiles/[profile].mdx.j2": PAGE
-            + "{% with p = profile %}{% include '_partials/len.j2' %}{% endwith %}",
+            + "{% with p = profile %}{% include '_partials/join.j2' %}{% endwith %}",
         },
         _summary,
+    ),
+    # join(attribute=) looks up as Jinja does, through the environment, which records it.
+    "join-attribute": (
+        {"profiles/[profile].mdx.j2": PAGE + "{{ [profile] | join(attribute='model.label') }}\n"},
+        _label,
+    ),
+    # The launcher's args have the argv words the vLLM section's extra flags give them.
+    "launcher-tokens": (
+        {
+            "launcher.mdx.j2": PAGE + "{% for a in registry.launcher.shared_args %}"
+            "{{ a.tokens | join(' ') }}\n{% endfor %}"
+        },
+        _flag_type,
     ),
     # str.format reads the attributes of what it is given itself.
     "str-format": (
@@ -111,7 +140,8 @@ def test_an_edit_reaches_a_page_through_what_it_read(
     make_project: Callable[..., Project], run: Callable[..., Outcome], name: str
 ) -> None:
     templates, edit = CASES[name]
-    project = make_project(registry=MINIMAL_REGISTRY, templates=templates)
+    registry = LAUNCHED if name == "launcher-tokens" else MINIMAL_REGISTRY
+    project = make_project(registry=registry, templates=templates)
     assert run(project, "build").exit_code == 0
     edit(project)
     cached = run(project, "check")
