@@ -282,6 +282,15 @@ REGISTRY_REFERENCES = [
         reg("    cli: acme-beta\n", "    cli: acme-beta\n    default: true\n"),
     ),
     Case(
+        "two-default-agents-then-another",  # the agent after them is not blamed
+        BUILD,
+        ("profiles.yaml:19:14: error: more than one agent is the default",),
+        reg(
+            "    cli: acme-beta\n",
+            "    cli: acme-beta\n    default: true\n  - id: gamma\n    title: G\n    cli: g\n",
+        ),
+    ),
+    Case(
         "unknown-vllm-release",
         BUILD,
         (

@@ -193,3 +193,14 @@ def test_redirects_that_take_too_long_to_match_are_a_located_error(monkeypatch):
     assert "matching links against the redirects took more than 2,000,000 steps" in str(
         caught.value
     )
+
+
+def test_of_two_plain_redirects_from_one_source_the_first_wins():
+    assert "/old" not in routes(("/old", "/missing"), ("/old", "/home"))
+    assert "/old" in routes(("/old", "/home"), ("/old", "/missing"))
+
+
+def test_an_empty_optional_parameter_leaves_no_double_slash_in_the_destination():
+    """``/a`` matches ``/a/:x?`` with nothing for ``x``: ``/guide/:x?/alpha/new`` sends it
+    to ``/guide/alpha/new``, a published route (not ``/guide//alpha/new``)."""
+    assert "/a" in routes(("/a/:x?", "/guide/:x?/alpha/new"))

@@ -124,3 +124,29 @@ def test_where_a_line_stands_depends_only_on_the_lines_before_it(lines):
     # variants reads the places of a page's lines only up to its last tag.
     whole = places(lines)
     assert all(places(lines[:k]) == whole[:k] for k in range(len(lines)))
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        # a lone backtick: a blank line ends the paragraph, and the code span it never opened
+        ["Use the `foo", "", '<AgentOnly variant="a">', "x", "</AgentOnly>"],
+        # a fence opened on the line of a "1)" list marker holds the brace
+        [
+            "1) ~~~js",
+            "   const x = {",
+            "   ~~~",
+            "",
+            '<AgentOnly variant="a">',
+            "x",
+            "</AgentOnly>",
+        ],
+    ],
+    ids=["backtick-left-open", "fence-after-paren-marker"],
+)
+def test_a_tag_after_what_closes_at_a_paragraphs_end_stands_at_the_top(lines):
+    """The compiler reads the tag as JSX at the top level (its text is read), and so must
+    docgen, or a variant gets a false "inside an expression" error."""
+    require_mdx()
+    assert "x" in (mdx_text_of({"page": "\n".join(lines) + "\n"})["page"] or "")
+    assert places(lines)[-3:] == [TOP, TOP, TOP]
