@@ -105,7 +105,7 @@ TEMPLATES = [
         "template-divides-by-zero",
         BUILD,
         ("templates/models.mdx.j2:5: error: template failed: division by zero",),
-        templates=template("---\ntitle: x\n---\n\n{{ profiles | length // 0 }}\n"),
+        templates=template("---\ntitle: x\n---\n\n{{ (profiles | length) / 0 }}\n"),
     ),
     Case(
         "template-prints-a-list",
