@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 #: The regions docgen writes in a navigation, by name.
 REGIONS = ("profiles",)
 _TITLE = re.compile(r"^title:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
-#: A title line's value that YAML reads as it stands: double-quoted with no escape, or
-#: plain with nothing YAML gives a meaning.
+#: A title line's value taken as it is written: double-quoted with no escape, or plain
+#: without a character YAML gives a meaning there (a plain number or ``true`` is shown as
+#: written, as the navigation's title); anything else is read by the YAML reader.
 _AS_IT_STANDS = re.compile(r'"[^"\\]*"|[^\s"\'#&*!|>%@`{}\[\],?:-][^#:]*')
 
 

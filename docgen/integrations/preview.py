@@ -330,8 +330,8 @@ def _assets(project: Project, agents: Sequence[Agent]) -> Iterator[tuple[str, Pa
     inside = files.inside_of(project)
     found = [Path(f.path) for f in docs.files if PurePosixPath(f.rel).suffix.lower() in suffix]
     for file in sorted(found):
-        real = files.readable(file, inside)
-        if real is not None and skip not in file.parents:
+        real = None if skip in file.parents else files.readable(file, inside)
+        if real is not None:
             rel = file.relative_to(docs.folder).as_posix()
             for agent in agents:
                 yield f"{agent.id}/{rel}", Path(real)

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import jinja2
+from jinja2.filters import make_attrgetter
 from markupsafe import Markup
 
 from docgen.registry.model import Host, ModelOnHost, Registry
@@ -63,8 +64,6 @@ def join(
     text without autoescape, which docgen would then escape a second time). An
     ``attribute`` (``"model.hf"``, an index) is looked up as Jinja looks it up, through
     the environment, which records the read."""
-    from jinja2.filters import make_attrgetter
-
     given = list(map(make_attrgetter(environment, attribute), items)) if attribute else list(items)
     if any(isinstance(i, Markup) for i in given):
         return Markup(markup_text(separator).join(markup_text(i) for i in given))

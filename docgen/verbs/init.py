@@ -91,10 +91,11 @@ def _from_here(target: Path) -> str:
     return str(target) if shown == ".." or shown.startswith("../") else shown
 
 
-def _named_from_here(problem: Problem, target: Path) -> Problem:
+def _named_from_here(problem: Problem, shown: str) -> Problem:
     """``problem`` located at a path of the new project (``docs/x.mdx``) as the current
-    folder names it (``proj/docs/x.mdx``), as ``init``'s own lines name its files."""
-    where, shown = problem.location, _from_here(target)
+    folder names the project (``shown``: ``proj/docs/x.mdx``), as ``init``'s own lines
+    name its files."""
+    where = problem.location
     if where is None or shown == "." or not where.path or os.path.isabs(where.path):
         return problem
     return replace(problem, location=replace(where, path=os.path.join(shown, where.path)))
@@ -129,7 +130,8 @@ def init(target: Path) -> list[str]:
         _remove_folders([*made, *new])
         if not isinstance(exc, DocgenError):
             raise
-        problems = [_named_from_here(p, target) for p in exc.problems]
+        shown = _from_here(target)
+        problems = [_named_from_here(p, shown) for p in exc.problems]
         if _found_here(exc, todo, target):
             problems.append(Problem(ADOPT, Location(str(target)), "note"))
         raise type(exc)(problems) from None
