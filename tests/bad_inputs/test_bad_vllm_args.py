@@ -121,6 +121,15 @@ VLLM_FLAGS = [
         arg("speculative-config: '{\"method\": mtp}'"),
     ),
     Case(
+        "json-flag-with-an-infinite-number",  # YAML reads 1e400 as infinite
+        BUILD,
+        (
+            "profiles.yaml:41:35: error: '--override-generation-config' holds a number JSON "
+            "cannot write (infinite or NaN)",
+        ),
+        arg("override-generation-config: {n: 1e400}"),
+    ),
+    Case(
         "unknown-json-key",
         BUILD,
         (
