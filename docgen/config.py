@@ -21,6 +21,7 @@ from docgen.errors import (
     Problem,
     did_you_mean,
     one_line,
+    surrogate_problem,
 )
 from docgen.setting_values import PRODUCTS, products_problem, route_problem, text_problem
 from docgen.settings_file import key_location, settings_text, toml_position, tool_location
@@ -188,15 +189,14 @@ def _refuse_files_as_folders(root: Path, config: Config) -> None:
 
 
 def _relative(root: Path, given: str) -> str:
-    path = Path(given)
+    path, where = Path(given), Location(one_line(given) or "--registry")
     if path.is_absolute():
         try:
-            return path.resolve().relative_to(root.resolve()).as_posix()
+            inside = path.resolve().relative_to(root.resolve()).as_posix()
         except ValueError:
-            raise ConfigError.at(
-                Location(one_line(given)), "the registry must lie inside the project root"
-            ) from None
-    return _checked(given, Location(one_line(given) or "--registry"))
+            raise ConfigError.at(where, "the registry must lie inside the project root") from None
+        return _checked(inside, where)
+    return _checked(given, where)
 
 
 def _read_settings(root: Path) -> Config:
@@ -338,6 +338,8 @@ def _checked(value: str, where: Location) -> str:
         )
     if CONTROL.search(value):
         raise ConfigError(Problem(f"path '{shown}' holds a control character", where))
+    if (undecoded := surrogate_problem(value)) is not None:
+        raise ConfigError(Problem(f"path '{shown}' is no file name: {undecoded}", where))
     if any(len(part.encode("utf-8", "replace")) > NAME_BYTES for part in pure.parts):
         raise ConfigError(
             Problem(f"path '{shown}' has a name longer than {NAME_BYTES} bytes", where)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from docgen.config import Project
-from docgen.errors import CONTROL, DocgenError, Location, PageError, decode
+from docgen.errors import CONTROL, DocgenError, Location, PageError, decode, surrogate_problem
 from docgen.io.reads import MAX_BYTES as MAX_BYTES
 from docgen.io.reads import Inside as Inside
 from docgen.io.reads import Refused as Refused
@@ -83,9 +83,18 @@ def as_lf_text(text: str) -> str:
 
 
 def vet_name(rel: str) -> str:
-    """``rel`` (a project-relative path docgen found), unless one of its names holds a
-    control character: then a located error naming it escaped. Such a name would break
-    a line of docgen's output (a newline then ``::error`` forges a workflow command)."""
+    """``rel`` (a project-relative path docgen found), unless one of its names is not
+    UTF-8 or holds a control character: then a located error naming it escaped. No page
+    or site can carry the one (Python keeps an undecodable byte as a lone surrogate); the
+    other would break a line of docgen's output (a newline then ``::error`` forges a
+    workflow command)."""
+    undecoded = surrogate_problem(rel)
+    if undecoded is not None:
+        raise DocgenError.at(
+            Location(rel),
+            f"the file name {undecoded.removeprefix('it ')}; docgen reads and writes only "
+            "files whose names are UTF-8: rename it",
+        )
     found = CONTROL.search(rel)
     if found is None:
         return rel

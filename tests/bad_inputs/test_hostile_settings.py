@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from bad_input_cases import BUILD, Case, check, entry, param
+from conftest import MINIMAL_REGISTRY
 
 from docgen.config import load_project
 
@@ -100,6 +101,15 @@ CASES = [
         ("--registry", "profiles\x01.yaml", "validate"),
         ("profiles\\x01.yaml: error: path 'profiles\\x01.yaml' holds a control character",),
     ),
+    Case(  # the name reached the pages' notices and broke the run when they were encoded
+        "registry-flag-not-utf8",
+        ("--registry", "p\udcff.yaml", "check"),
+        (
+            "p\\udcff.yaml: error: path 'p\\udcff.yaml' is no file name: it holds the byte 0xFF, "
+            "which is not UTF-8",
+        ),
+        files={"p\udcff.yaml": MINIMAL_REGISTRY},
+    ),
     Case(
         "variant-pattern-in-pyproject",
         BUILD,
@@ -128,3 +138,14 @@ def test_every_field_is_accepted(make_project):
     config = load_project(project.root).config
     assert config.variant_pattern == "{dir}/x{stem}.{agent}.mdx"
     assert config.release_route == "r/{year}/{month}/{day}/y"
+
+
+def test_an_absolute_registry_flag_is_checked_as_a_relative_one_is(make_project, run):
+    """An absolute ``--registry`` inside the root was taken as it was, unchecked."""
+    project = make_project(files={"p\x1b.yaml": MINIMAL_REGISTRY})
+    before = project.snapshot()
+    result = run(project, "--registry", str(project.root / "p\x1b.yaml"), "check")
+    assert (result.exit_code, result.stdout) == (2, "")
+    shown = f"{project.root}/p\\x1b.yaml"
+    assert result.stderr == f"{shown}: error: path 'p\\x1b.yaml' holds a control character\n"
+    assert project.snapshot() == before
