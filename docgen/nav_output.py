@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from docgen.config import Project, variant_path
-from docgen.errors import ConfigError, Location, Problem
+from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.outputs import Output
 
 if TYPE_CHECKING:
@@ -29,6 +29,9 @@ _TITLE = re.compile(r"^title:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
 #: without a character YAML gives a meaning there (a plain number or ``true`` is shown as
 #: written, as the navigation's title); anything else is read by the YAML reader.
 _AS_IT_STANDS = re.compile(r'"[^"\\]*"|[^\s"\'#&*!|>%@`{}\[\],?:-][^#:]*')
+#: What follows a title line whose value ends with it: no line that continues a plain
+#: value (indented, or after a blank line).
+_LINE_ENDS_VALUE = re.compile(r"\n?(?:$|[^ \t\n])")
 
 
 def navigation_written(
@@ -101,6 +104,7 @@ def refuse_unknown(nav: Navigation) -> None:
 def filled(project: Project, nav: Navigation, pages: Sequence[Output], variants: set[str]) -> str:
     """The navigation's text with each region holding the per-profile ``pages`` (their
     generated variants where ``variants`` holds their paths)."""
+    _refuse_shared_slugs(nav, pages)
     lines = nav.text.split("\n")
     for region in reversed(nav.regions):  # from the bottom: line numbers stay true
         entries = [_entry(project, nav, region, page, variants) for page in pages]
@@ -113,15 +117,52 @@ def _entry(
 ) -> list[str]:
     target = variant_path(project, page.path, region.variant) if region.variant else ""
     path = target if target in variants else page.path
-    slug = PurePosixPath(page.path).stem
+    slug = _slug(page)
     title = _title(page) or slug
     rel = posixpath.relpath(path, posixpath.dirname(nav.path) or ".")
     pad = region.indent
     return [
         f"{pad}- page: {json.dumps(title)}",
-        f"{pad}  path: {rel}",
-        f"{pad}  slug: {slug}",
+        f"{pad}  path: {_scalar(rel)}",
+        f"{pad}  slug: {_scalar(slug)}",
     ]
+
+
+def _slug(page: Output) -> str:
+    """The last part of a page's route: its file's stem, or its folder's name for an
+    ``index`` page (``profiles/<id>/index.mdx``)."""
+    path = PurePosixPath(page.path)
+    return path.parent.name if path.stem == "index" and path.parent.name else path.stem
+
+
+def _refuse_shared_slugs(nav: Navigation, pages: Sequence[Output]) -> None:
+    """Two pages a region would list under one slug (two per-profile templates, say) are
+    a located error at the region: a reader could reach only one of them."""
+    first: dict[str, str] = {}
+    for page in pages:
+        other = first.setdefault(_slug(page), page.path)
+        if other != page.path:
+            raise ConfigError.at(
+                Location(nav.path, nav.regions[0].begin, 1),
+                f"this region would list {one_line(other)} and {one_line(page.path)} under "
+                f"one slug, '{one_line(_slug(page))}', so a reader could reach only one: "
+                "give their templates' files different names",
+            )
+
+
+#: A path or slug YAML reads as the text it is when written plain: a letter, ``_`` or a
+#: relative ``./`` or ``../`` first, then only letters, digits and ``_./-``, and not a
+#: word YAML 1.1 reads as a boolean or null.
+_PLAIN = re.compile(r"(?:[A-Za-z_]|\.\.?/)[A-Za-z0-9_./-]*")
+_YAML_WORDS = re.compile(r"(?i:y|yes|n|no|true|false|on|off|null)")
+
+
+def _scalar(text: str) -> str:
+    """``text`` as a YAML value on one line: plain where YAML reads it as written,
+    double-quoted otherwise (a `` #`` starts a comment, a ``: `` a mapping)."""
+    if _PLAIN.fullmatch(text) and not _YAML_WORDS.fullmatch(text):
+        return text
+    return json.dumps(text)
 
 
 def _title(page: Output) -> str | None:
@@ -132,7 +173,8 @@ def _title(page: Output) -> str | None:
     if match is None:
         return None
     value = match[1]
-    if _AS_IT_STANDS.fullmatch(value):
+    ends = _LINE_ENDS_VALUE.match(page.frontmatter, match.end()) is not None
+    if ends and _AS_IT_STANDS.fullmatch(value):
         return value[1:-1] if value.startswith('"') else value
     from docgen.render import frontmatter
 

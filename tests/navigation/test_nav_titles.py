@@ -41,6 +41,10 @@ def test_a_title_is_the_frontmatters_in_a_plan_with_text_or_digests(text, title)
         "title: plain # a comment",
         'title: "The Page"',
         "title: The Page",
+        "title: Plain title\n  continued here",  # a plain value goes on in an indented line
+        "title: Plain title\n\n  after a blank line",
+        'title: "Quoted"\ndescription: d',
+        "title: 1.5",
     ],
 )
 def test_a_title_reaches_the_navigation_as_the_frontmatter_says_it(line):
@@ -51,4 +55,4 @@ def test_a_title_reaches_the_navigation_as_the_frontmatter_says_it(line):
     nav = SimpleNamespace(path="docs/index.yml")
     region = NavRegion("profiles", "", 1, 2, "  ")
     entry = _entry(None, nav, region, page.digest_only(), set())  # type: ignore[arg-type]
-    assert yaml.safe_load(entry[0].strip()[2:])["page"] == yaml.safe_load(line)["title"]
+    assert yaml.safe_load(entry[0].strip()[2:])["page"] == str(yaml.safe_load(line)["title"])

@@ -453,3 +453,77 @@ def _refused(made, run, error: str) -> None:  # type: ignore[no-untyped-def]
         assert outcome.exit_code == 2, outcome.output
         assert outcome.stderr.startswith(error), outcome.stderr
         assert made.snapshot() == before
+
+
+def test_a_path_yaml_would_cut_at_a_comment_is_written_quoted(make_project, run):
+    """A variants folder named ``v #x`` was written plain: YAML read ``path: v``."""
+    import yaml
+
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": NAV, "docgen.toml": 'variants = "docs/v #x: y"\n'},
+    )
+    assert run(made, "build").exit_code == 0
+    nav = yaml.safe_load(made.read("docs/index.yml"))
+    contents = nav["navigation"][0]["variants"][0]["layout"][0]["contents"]
+    assert [page["path"] for page in contents] == [
+        f"v #x: y/profiles/{p}.alpha.generated.mdx" for p in ("vllm.box.tiny-two", "vllm.box.tiny")
+    ]
+    assert (made.root / "docs" / contents[0]["path"]).is_file()
+    assert run(made, "check").exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("profile", "shown"),
+    [("true", '"true"'), ("no", '"no"'), ("1e3", '"1e3"'), ("tiny", "tiny")],
+)
+def test_a_slug_yaml_would_read_as_another_type_is_written_quoted(
+    make_project, run, profile, shown
+):
+    import yaml
+
+    made = make_project(
+        registry=MINIMAL_REGISTRY.replace("vllm.box.tiny:", f'"{profile}":'),
+        templates={"profiles/[profile].mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": NAV},
+    )
+    outcome = run(made, "build")
+    assert outcome.exit_code == 0, outcome.output
+    assert made.read("docs/index.yml").count(f"  slug: {shown}\n") == 2
+    nav = yaml.safe_load(made.read("docs/index.yml"))
+    contents = nav["navigation"][0]["variants"][1]["layout"][0]["contents"]
+    assert [page["slug"] for page in contents] == [profile]
+
+
+def test_an_index_page_per_profile_takes_its_folders_name_as_its_slug(make_project, run):
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={"profiles/[profile]/index.mdx.j2": PROFILE_PAGE},
+        files={"docs/index.yml": NAV},
+    )
+    assert run(made, "build").exit_code == 0
+    text = made.read("docs/index.yml")
+    assert "slug: index" not in text
+    assert text.count("slug: vllm.box.tiny-two\n") == text.count("slug: vllm.box.tiny\n") == 2
+    assert "path: _build/agent-variants/profiles/vllm.box.tiny/index.alpha.generated.mdx" in text
+
+
+def test_two_pages_a_region_would_list_under_one_slug_are_a_located_error(make_project, run):
+    """Two per-profile templates gave every profile two entries with one slug: only one
+    of each pair could be reached."""
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={
+            "profiles/[profile].mdx.j2": PROFILE_PAGE,
+            "more/[profile].mdx.j2": PROFILE_PAGE,
+        },
+        files={"docs/index.yml": NAV},
+    )
+    _refused(
+        made,
+        run,
+        "docs/index.yml:10:1: error: this region would list docs/more/vllm.box.tiny-two.mdx and "
+        "docs/profiles/vllm.box.tiny-two.mdx under one slug, 'vllm.box.tiny-two', so a reader "
+        "could reach only one: give their templates' files different names\n",
+    )
