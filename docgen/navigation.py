@@ -38,8 +38,6 @@ from docgen.registry.yaml_errors import refuse_foreign_breaks
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
 #: Most items a navigation may list, counting what aliases repeat (NemoClaw's: about 300).
 MAX_ITEMS = 100_000
-#: The words of a title, as a slug takes them.
-_WORDS = re.compile(r"[A-Za-z0-9]+")
 
 
 @dataclass(frozen=True)
@@ -183,8 +181,12 @@ def _round_trip(text: str, path: str) -> Any:
 
 
 def slug_of(title: str) -> str:
-    """A title's slug, as a node without its own ``slug`` gets one."""
-    return "-".join(word.lower() for word in _WORDS.findall(title))
+    """A title's slug, as Fern gives one to a node without its own ``slug``: lodash's
+    ``kebabCase`` (pydash's port of it), which splits camel case and digits from letters
+    (``vLLM Profiles`` is ``v-llm-profiles``, ``GB10`` is ``gb-10``) and folds accents."""
+    from pydash import kebab_case
+
+    return str(kebab_case(title))
 
 
 def parse(data: Any, path: str) -> Navigation:
