@@ -27,7 +27,7 @@ from typing import Any
 
 from docgen.config import Project
 from docgen.errors import ConfigError, DocgenError, Location, Problem, decode, one_line
-from docgen.io.files import PageForm, all_crlf, as_lf_text
+from docgen.io.files import PageForm, as_lf_text, form_of
 from docgen.io.reads import Inside, read_input_bytes
 from docgen.nav_regions import NavRegion as NavRegion
 from docgen.nav_regions import outside_regions as outside_regions
@@ -129,7 +129,7 @@ def load(project: Project) -> Navigation | None:
     # A Windows checkout's CRLF line ends hold the same navigation (and its regions); the
     # file is written back in the form it has. What its regions hold is docgen's to write,
     # from the rest: a plan never reads it (nor does the cache key, see docgen.inputs).
-    form = PageForm(all_crlf(text), raw.startswith(codecs.BOM_UTF8))
+    form = form_of(text, raw.startswith(codecs.BOM_UTF8))
     text = as_lf_text(text)
     list(regions(text, rel))  # a marker out of place is an error before the regions go
     return replace(read(outside_regions(text, keep_lines=True), rel), form=form)

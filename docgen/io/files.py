@@ -43,11 +43,47 @@ class PageForm(NamedTuple):
 
     crlf: bool = False
     bom: bool = False
+    #: A file that ends some lines with CRLF and others with LF: its lines (as LF text)
+    #: and whether each ends with CRLF.
+    mixed: tuple[tuple[str, ...], tuple[bool, ...]] | None = None
 
     def written(self, text: str) -> str:
-        """``text`` (LF, no BOM) as the file holds it."""
-        text = text.replace("\n", "\r\n") if self.crlf else text
+        """``text`` (LF, no BOM) as the file holds it: in a file of mixed line ends, each
+        line the file held ends as it did, and each other line as the one before it."""
+        if self.mixed is not None:
+            text = _with_line_ends(text, *self.mixed)
+        elif self.crlf:
+            text = text.replace("\n", "\r\n")
         return "\ufeff" + text if self.bom else text
+
+
+def form_of(text: str, bom: bool) -> PageForm:
+    """The form of a file's ``text`` (its line ends as read, without the BOM)."""
+    crlf = text.count("\r\n")
+    if crlf == 0 or crlf == text.count("\n"):
+        return PageForm(crlf > 0, bom)
+    lines = text.split("\n")
+    ends = tuple(line.endswith("\r") for line in lines[:-1])
+    return PageForm(False, bom, (tuple(as_lf_text(text).split("\n")), ends))
+
+
+def _with_line_ends(text: str, held: tuple[str, ...], crlf: tuple[bool, ...]) -> str:
+    """LF ``text`` with the line ends of the file that ``held`` these lines (``crlf``
+    tells which ended with CRLF): lines it still holds keep theirs (found as difflib
+    matches them), and a new line ends as the line before it."""
+    from difflib import SequenceMatcher
+
+    lines = text.split("\n")
+    ends = [False] * (len(lines) - 1)
+    matcher = SequenceMatcher(None, held, lines, autojunk=False)
+    for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
+        for j in range(j1, min(j2, len(ends))):
+            if tag == "equal" and i1 + j - j1 < len(crlf):
+                ends[j] = crlf[i1 + j - j1]
+            else:
+                ends[j] = ends[j - 1] if j else crlf[0]
+    ended = zip(lines[:-1], ends, strict=True)
+    return "".join(line + ("\r\n" if end else "\n") for line, end in ended) + lines[-1]
 
 
 def read_page(project: Project, path: Path) -> tuple[str, PageForm]:
@@ -63,7 +99,7 @@ def read_page(project: Project, path: Path) -> tuple[str, PageForm]:
         raise
     bom = text.startswith("\ufeff")  # MDX reads the frontmatter after it, as docgen must
     text = text[1:] if bom else text
-    return as_lf_text(text), PageForm(all_crlf(text), bom)
+    return as_lf_text(text), form_of(text, bom)
 
 
 def all_crlf(text: str) -> bool:

@@ -6,6 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from docgen import config
 from docgen.errors import PageError
@@ -164,3 +166,29 @@ def test_a_page_is_written_back_with_crlf_only_when_every_line_had_it(text, crlf
     from docgen.io.files import all_crlf
 
     assert all_crlf(text) is crlf
+
+
+LINES = st.lists(st.text(st.sampled_from("ab #\r\t"), max_size=4), min_size=1, max_size=12)
+
+
+@given(LINES, st.lists(st.booleans(), min_size=12, max_size=12), st.booleans())
+def test_a_page_is_written_back_with_the_line_ends_it_was_read_with(lines, crlf, bom):
+    """Whatever mix of CRLF and LF a file holds, its text written back unchanged is the
+    file again, byte for byte."""
+    raw = (
+        "".join(line + ("\r\n" if end else "\n") for line, end in zip(lines, crlf, strict=False))
+        + "z"
+    )
+    text = raw.replace("\r\n", "\n")
+    assert files.form_of(raw, bom).written(text) == ("\ufeff" if bom else "") + raw
+
+
+def test_lines_a_region_adds_to_a_mixed_file_end_as_the_line_before_them():
+    raw = "a\r\nbegin\r\nold\nend\nz\r\n"
+    form = files.form_of(raw, False)
+    assert (
+        form.written("a\nbegin\nnew 1\nnew 2\nend\nz\n")
+        == "a\r\nbegin\r\nnew 1\r\nnew 2\r\nend\nz\r\n"
+    )
+    assert files.form_of("a\r\nb\r\n", False).written("a\nx\nb\n") == "a\r\nx\r\nb\r\n"
+    assert files.form_of("a\nb\n", False).written("a\nx\nb\n") == "a\nx\nb\n"

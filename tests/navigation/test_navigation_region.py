@@ -527,3 +527,36 @@ def test_two_pages_a_region_would_list_under_one_slug_are_a_located_error(make_p
         "docs/profiles/vllm.box.tiny-two.mdx under one slug, 'vllm.box.tiny-two', so a reader "
         "could reach only one: give their templates' files different names\n",
     )
+
+
+def _outside_regions(lines: list[bytes]) -> list[bytes]:
+    """The lines (each with its line end) that no region holds."""
+    out, inside = [], False
+    for line in lines:
+        if b"# docgen:end" in line:
+            inside = False
+        if not inside:
+            out.append(line)
+        if b"# docgen:begin" in line:
+            inside = True
+    return out
+
+
+@pytest.mark.parametrize("crlf_lines", [(0,), (2, 3, 20), tuple(range(1, 40))])
+def test_a_navigation_of_mixed_line_ends_keeps_each_line_end_outside_its_regions(
+    make_project, run, crlf_lines
+):
+    """Every line of the file ended as the whole file did: one CRLF line in an LF file
+    lost its CR, and a CRLF file with one LF line got it. A region's new lines end as its
+    begin marker does."""
+    lines = NAV.split("\n")[:-1]
+    mixed = [line + ("\r\n" if n in crlf_lines else "\n") for n, line in enumerate(lines)]
+    made = _profiles_project(make_project, "".join(mixed))
+    assert run(made, "build").exit_code == 0
+    built = (made.root / "docs/index.yml").read_bytes().splitlines(keepends=True)
+    assert _outside_regions(built) == _outside_regions([line.encode() for line in mixed])
+    entries = [line for line in built if b"slug: vllm.box" in line]
+    begins = [n for n, line in enumerate(lines) if "docgen:begin" in line]
+    assert [e.endswith(b"\r\n") for e in entries] == [b in crlf_lines for b in begins for _ in "12"]
+    assert run(made, "check").exit_code == 0
+    assert run(made, "build").stdout.endswith(" 0 pruned, 8 unchanged\n")
