@@ -59,9 +59,15 @@ def regions(text: str, path: str) -> Iterator[NavRegion]:
     start = 0
     for number, line in enumerate(text.split("\n"), start=1):
         opened, closed = _BEGIN.fullmatch(line), _END.fullmatch(line)
-        if (opened and begin) or (closed and not begin):
-            word = "a region inside another" if opened else "'# docgen:end' without a begin"
-            raise ConfigError.at(Location(path, number, 1), f"{word}: close each region once")
+        if opened and begin:
+            message = (
+                f"region '{begin[2]}' is not closed with '# docgen:end' before the next "
+                f"begin (line {number}): regions do not nest; close each region once"
+            )
+            raise ConfigError.at(Location(path, start, 1), message)
+        if closed and not begin:
+            message = "'# docgen:end' without a begin: close each region once"
+            raise ConfigError.at(Location(path, number, 1), message)
         if opened:
             begin, start = opened, number
         elif closed and begin is not None:

@@ -150,7 +150,8 @@ def test_a_page_without_variants_is_listed_at_its_own_path(make_project, run):
         ),
         (
             NAV.replace("              # docgen:end\n", "", 1),
-            "docs/index.yml:16:1: error: a region inside another: close each region once",
+            "docs/index.yml:10:1: error: region 'profiles' is not closed with '# docgen:end' "
+            "before the next begin (line 16): regions do not nest; close each region once",
         ),
         (
             NAV.replace("                  # docgen:end\n", ""),
