@@ -340,3 +340,19 @@ def test_an_empty_note_is_a_located_error(project: Project, run: Run, text: str)
         RELEASE,
         [f"{NOTE}: error: the note is empty: say what changed in a sentence, or delete the file"],
     )
+
+
+def test_notes_that_make_an_entry_larger_than_docgen_reads_are_refused(project, run):
+    """A note just under the 4 MB a note may hold grew past the 4 MB an entry may hold as
+    its lines became indented bullets: the entry was written, the note removed, and
+    `check`, `build` and `release-notes` refused the history ever after."""
+    project.write(NOTE, ("y" * 66 + "\n") * 58_900)
+    refused(
+        project,
+        run,
+        RELEASE,
+        [
+            f"{DAY}: error: the changelog entry would be 4.1 MB; docgen reads changelog "
+            "entries up to 4 MB: release fewer or shorter notes at once"
+        ],
+    )
