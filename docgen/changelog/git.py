@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from docgen.config import Project
-from docgen.errors import ConfigError, Location, RegistryError
+from docgen.errors import ConfigError, Location, RegistryError, one_line
 from docgen.io.files import MAX_BYTES, as_lf_text
 
 #: The option a git failure is reported against, unless the caller names another.
@@ -37,7 +37,7 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> tuple[
             f"{project.config.registry} leads outside the git repository: git has no history of it",
         ) from None
     _known_revision(project.root, ref, at)
-    what = f"{project.config.registry} at revision '{ref}'"
+    what = f"{project.config.registry} at revision '{one_line(ref)}'"
     spec = f"{ref}:{rel.as_posix()}"
     found = _object(project.root, spec, at)
     if found is None and not _listed(project.root, ref, rel.as_posix()):
@@ -88,7 +88,7 @@ def text_at(project: Project, ref: str, path: str, option: str = SINCE) -> str |
     found = _object(project.root, f"{ref}:./{path}", at)
     if found is None or found[1] != "blob":
         return None
-    text = _decode(_blob(project.root, found, f"{path} at revision '{ref}'", at))
+    text = _decode(_blob(project.root, found, f"{path} at revision '{one_line(ref)}'", at))
     return as_lf_text(text)  # as the file on disk is read
 
 
@@ -146,7 +146,7 @@ def _known_revision(cwd: Path, ref: str, at: Location) -> str:
     in a shallow clone."""
     verify = ("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     try:
-        return _text(cwd, *verify, what=f"revision '{ref}'", at=at).strip()
+        return _text(cwd, *verify, what=f"revision '{one_line(ref)}'", at=at).strip()
     except ConfigError:
         shallow = _text(cwd, "rev-parse", "--is-shallow-repository", what="git", at=at).strip()
         if shallow == "true":
@@ -158,7 +158,7 @@ def _known_revision(cwd: Path, ref: str, at: Location) -> str:
             )
         else:
             hint = ""
-        raise ConfigError.at(at, f"unknown git revision '{ref}'{hint}") from None
+        raise ConfigError.at(at, f"unknown git revision '{one_line(ref)}'{hint}") from None
 
 
 def _text(cwd: Path, *args: str, what: str, at: Location) -> str:

@@ -12,7 +12,7 @@ from docgen.changelog import changes as change_kinds
 from docgen.changelog import entries as changelog
 from docgen.changelog import history
 from docgen.config import Config, Project
-from docgen.errors import ConfigError, Location, Problem
+from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.plan import Output, Plan
 from docgen.registry.model import Registry
 
@@ -164,7 +164,7 @@ def _gate_problem(project: Project, ref: str, changes: list[change_kinds.Change]
     """The gate's finding, at the first released change."""
     first = change_kinds.released(changes)[0].source
     return Problem(
-        f"the registry changed since {ref} "
+        f"the registry changed since {one_line(ref)} "
         f"({change_kinds.counted(change_kinds.released(changes))}) but "
         f"there is no new changelog entry or note in {project.config.fragments}/: "
         "run `docgen changelog` or add a note",
@@ -231,8 +231,9 @@ def _repeated(project: Project, since: str) -> list[str]:
     if not earlier:
         return []
     return [
-        f"--since: note: {', '.join(earlier)} already released changes since {since}; this "
-        "release describes them again (give --since the revision of that release)"
+        f"--since: note: {', '.join(earlier)} already released changes since "
+        f"{one_line(since)}; this release describes them again (give --since the revision "
+        "of that release)"
     ]
 
 

@@ -259,6 +259,17 @@ def test_since_takes_one_revision_not_a_range_or_an_option(committed, run, ref):
     )
 
 
+@pytest.mark.parametrize("verb", [["diff", "--since"], ["check", "--changelog-since"]])
+def test_a_revision_with_a_line_break_is_named_on_one_line(committed, run, verb):
+    """A newline in the revision was printed raw: the error took two lines, the second
+    free to start with ``::error``."""
+    result = run(committed, *verb, "x\n::error file=a::forged")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert (
+        result.stderr == f"{verb[-1]}: error: unknown git revision 'x\\n::error file=a::forged'\n"
+    )
+
+
 REGISTERED = edit(
     BASE,
     ("    notes: Box default.\n", "    notes: Box default.\n    min_compute_capability: '8.9'\n"
