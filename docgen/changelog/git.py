@@ -51,14 +51,24 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> tuple[
 def merge_base(project: Project, ref: str, option: str = SINCE) -> str:
     """Where the history of ``HEAD`` meets that of ``ref`` (``git merge-base``): what a
     branch changed is measured from there, not from a ``ref`` that has moved on since.
-    ``ref`` itself where git finds no such commit (a shallow clone, unrelated history,
-    no commit yet), and an unknown ``ref`` is refused as ``_known_revision`` refuses it."""
-    itself = _known_revision(project.root, ref, Location(option))
+    ``ref`` itself where git finds no such commit (unrelated history, no commit yet); in
+    a shallow clone that is an error (the commit may lie in history not fetched), and an
+    unknown ``ref`` is refused as ``_known_revision`` refuses it."""
+    at = Location(option)
+    itself = _known_revision(project.root, ref, at)
     found = _run(project.root, "merge-base", ref, "HEAD")
     base = _decode(found.stdout).strip()
-    if found.returncode != 0 or not base:
-        return ref
-    return ref if base == itself else base  # named as given where it is that commit
+    if found.returncode == 0 and base:
+        return ref if base == itself else base  # named as given where it is that commit
+    if _shallow(project.root, at):  # the meeting point may lie in history not fetched
+        raise ConfigError.at(
+            at,
+            f"this shallow clone does not hold where the history of HEAD meets "
+            f"'{one_line(ref)}', so what this branch changed cannot be told from what "
+            f"'{one_line(ref)}' changed since: fetch the history between them (`git fetch "
+            "--unshallow`, or `fetch-depth: 0` with actions/checkout)",
+        )
+    return ref
 
 
 def release_headings_at(project: Project, ref: str, folder: str, option: str = SINCE) -> set[str]:
@@ -148,8 +158,7 @@ def _known_revision(cwd: Path, ref: str, at: Location) -> str:
     try:
         return _text(cwd, *verify, what=f"revision '{one_line(ref)}'", at=at).strip()
     except ConfigError:
-        shallow = _text(cwd, "rev-parse", "--is-shallow-repository", what="git", at=at).strip()
-        if shallow == "true":
+        if _shallow(cwd, at):
             hint = " (this is a shallow clone: fetch more history, e.g. `git fetch --unshallow`)"
         elif _run(cwd, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
             hint = (
@@ -159,6 +168,11 @@ def _known_revision(cwd: Path, ref: str, at: Location) -> str:
         else:
             hint = ""
         raise ConfigError.at(at, f"unknown git revision '{one_line(ref)}'{hint}") from None
+
+
+def _shallow(cwd: Path, at: Location) -> bool:
+    """Whether the repository at ``cwd`` is a shallow clone."""
+    return _text(cwd, "rev-parse", "--is-shallow-repository", what="git", at=at).strip() == "true"
 
 
 def _text(cwd: Path, *args: str, what: str, at: Location) -> str:

@@ -316,3 +316,42 @@ def test_diff_shows_a_newline_or_an_escape_in_registry_text_without_obeying_it(m
     assert result.exit_code == 0, result.output
     [line] = [x for x in result.stdout.splitlines() if "Two" in x]
     assert line.endswith("-> Two\\nlines \\x1b]0;title\\x07"), line
+
+
+def test_a_shallow_clone_without_the_branch_point_is_a_clear_error(make_project, run, tmp_path):
+    """actions/checkout clones one commit deep: the gate compared the branch with the base
+    itself and blamed it for what the base changed since (a false failure, and `diff`
+    showed the base's change reversed)."""
+    project = make_project()
+    git(project, "init", "-q", "-b", "main")
+    git(project, "add", ".")
+    commit(project, "base")
+    git(project, "checkout", "-q", "-b", "feature")
+    project.write("docs/extra.md", "branch work\n")
+    git(project, "add", ".")
+    commit(project, "feature")
+    git(project, "checkout", "-q", "main")
+    project.write("profiles.yaml", TUNED)
+    project.write("changelog.d/tuned.md", "Tuned memory.\n")
+    git(project, "add", ".")
+    commit(project, "tuned on main")
+    full, shallow = tmp_path / "full", tmp_path / "shallow"
+    source = f"file://{project.root}"
+    for clone, depth in ((full, []), (shallow, ["--depth", "1"])):
+        subprocess.run(
+            ["git", "clone", "-q", *depth, "-b", "feature", source, str(clone)], check=True
+        )
+        fetch = ["git", "fetch", "-q", *depth, "origin", "main:refs/remotes/origin/main"]
+        subprocess.run(fetch, cwd=clone, check=True)
+        assert run(Project(clone), "build").exit_code == 0
+    assert run(Project(full), "check", "--changelog-since", "origin/main").exit_code == 0
+    before = Project(shallow).snapshot()
+    result = run(Project(shallow), "check", "--changelog-since", "origin/main")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "--changelog-since: error: this shallow clone does not hold where the history of "
+        "HEAD meets 'origin/main', so what this branch changed cannot be told from what "
+        "'origin/main' changed since: fetch the history between them (`git fetch "
+        "--unshallow`, or `fetch-depth: 0` with actions/checkout)\n"
+    )
+    assert Project(shallow).snapshot() == before
