@@ -19,9 +19,15 @@ from docgen.changelog.entries import (
     release_route,
     version_problem,
 )
-from docgen.changelog.fences import without_code
+from docgen.changelog.fences import text_lines, without_code
 from docgen.changelog.history import check_entry
-from docgen.changelog.links import LINK_RULE, text_link_problems
+from docgen.changelog.links import (
+    DEFINED,
+    DEFINITION,
+    LINK_RULE,
+    NEXT_TARGET,
+    text_link_problems,
+)
 from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, one_line
@@ -90,7 +96,7 @@ def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registr
 def relative_links_warning(notes: str, site_url: str) -> Problem | None:
     """A warning when ``notes`` keep root-absolute links relative for want of a site URL
     (a release body on another site would link nowhere)."""
-    links = ROOT_LINK.findall(notes)
+    links = [target for _index, _at, target in root_targets(notes)]
     if site_url.rstrip("/") or not links:
         return None
     if len(links) == 1:
@@ -117,8 +123,30 @@ def _plain(text: str, site_url: str) -> str:
     text = _without_comments(text)
     base = site_url.rstrip("/")
     if base:
-        text = ROOT_LINK.sub(lambda m: f"]({base}{m[1]})", text)
+        lines = text.split("\n")
+        for index, at, _target in reversed(root_targets(text)):  # from the end: ``at`` holds
+            lines[index] = lines[index][:at] + base + lines[index][at:]
+        text = "\n".join(lines)
     return text.strip("\n") + "\n"
+
+
+def root_targets(text: str) -> list[tuple[int, int, str]]:
+    """Each root-absolute link target in ``text`` outside code, in order: the index of its
+    line, where it starts there, and the target. An inline link's, and a reference
+    definition's (``[name]: /route``, its target on its line or the next); what a code
+    span or a fenced block shows is code, not a link."""
+    lines = text.split("\n")
+    found: list[tuple[int, int, str]] = []
+    defined = -1  # the line of a definition whose target is on the next line
+    for index, line in text_lines(lines):
+        seen = without_code(line)
+        matches = [*ROOT_LINK.finditer(seen), *DEFINITION.finditer(seen)]
+        if defined == index - 1 and (target := NEXT_TARGET.match(seen)) is not None:
+            matches.append(target)
+        defined = index if DEFINED.match(seen) else -1
+        at_root = (m for m in matches if m[1].startswith("/") and not m[1].startswith("//"))
+        found += sorted((index, m.start(1), line[m.start(1) : m.end(1)]) for m in at_root)
+    return found
 
 
 def _without_comments(text: str) -> str:

@@ -196,6 +196,39 @@ def test_a_link_in_code_is_text_for_the_release_body_as_for_check(released, run)
     assert "`[y](javascript:void(0))`" in result.stdout
 
 
+def test_code_stays_as_written_and_definitions_get_the_site_url(make_project, run):
+    """A link in a code span or a fenced block is code the body shows as written (it got
+    the site URL); a reference definition's target is a link like an inline one (it stayed
+    relative: a broken link in a release body)."""
+    body = (
+        "- Put `[docs](/guide/alpha/models)` in your README.\n"
+        "- See [the guide][g] and [the FAQ][f].\n\n"
+        "```md\n[docs](/guide/alpha/models)\n[c]: /guide/alpha/models\n```\n\n"
+        "[g]: /guide/alpha/models\n"
+        '[f]:\n  /guide/alpha/faq "FAQ"\n'
+    )
+    text = ENTRY.replace("## v0.1.0\n", body + "\n## v0.1.0\n")
+    project = make_project(files={"changelog/2026-02-01.mdx": text})
+    project.write(
+        "templates/faq.mdx.j2", '---\ntitle: "FAQ"\n---\n\nQuestions about {{ product.name }}.\n'
+    )
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
+    result = run(project, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    site = "https://docs.example.com"
+    expected = body.replace("[g]: /", f"[g]: {site}/").replace(
+        "  /guide/alpha/faq", f"  {site}/guide/alpha/faq"
+    )
+    assert result.stdout.endswith(expected)
+    bare = run(project, "release-notes", "v0.2.0")
+    assert bare.stdout.endswith(body)
+    assert bare.stderr == (
+        "release-notes: warning: neither product.site_url nor --site-url is set, so 4 "
+        "root-absolute links, such as '/guide/alpha/models', stay relative\n"
+    )
+
+
 def test_a_control_character_in_an_entry_reaches_the_terminal_as_its_escape(make_project, run):
     """An entry is untrusted text: a bidirectional override or an escape sequence in it is
     printed as its escape, never raw; its line ends and tabs stay as they are."""
