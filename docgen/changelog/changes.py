@@ -15,7 +15,7 @@ KINDS = (
     "arg-added", "arg-removed", "arg-changed", "arg-restated", "args-reordered",
     "env-changed", "launcher-changed",
     "host-default-changed", "support-changed", "selection-changed",
-    "override-added", "override-removed", "override-changed",
+    "override-added", "override-removed", "override-renamed", "override-changed",
     "image-changed", "model-changed", "expect-changed", "evidence-changed",
     "host-changed", "image-updated", "model-added", "model-removed",
     "agent-changed", "product-changed", "vllm-changed",
@@ -35,6 +35,8 @@ LEFT_OUT = {
     "is that profile's image-changed",
     "model-added": "a model no profile serves yet: the profile-added change says when one does",
     "model-removed": "a model no profile served any longer: profile-removed said so",
+    "override-renamed": "an override's id, with the same args: operators set the same "
+    "thing, and its new heading is the pages' to show",
     "agent-changed": "the agents the docs are written for, not what any of them runs",
     "product-changed": "the product's names and links in the docs, not what it runs",
     "vllm-changed": "what validation accepts, not what any command runs",

@@ -280,33 +280,34 @@ def _written(value: Any) -> str:
 def _override_changes(old: Profile, new: Profile, ctx: dict[str, Any]) -> Iterator[Change]:
     before = {o.id: o for o in old.overrides}
     after = {o.id: o for o in new.overrides}
+    renamed = _override_renames(before, after)
     for oid, override in after.items():
-        if oid not in before:
-            yield Change(
-                "override-added",
-                new.id,
-                oid,
-                None,
-                _override_text(override),
-                override.source,
-                {**ctx, "override": override},
-            )
-        elif (shown := _override_difference(before[oid], override)) is not None:
-            was, now, where = shown
-            yield Change(
-                "override-changed", new.id, oid, was, now, where, {**ctx, "override": override}
-            )
+        here = {**ctx, "override": override}
+        was = before.get(renamed.get(oid, oid))
+        if oid in renamed:
+            yield Change("override-renamed", new.id, oid, renamed[oid], oid, override.source, here)
+        if was is None:
+            text = _override_text(override)
+            yield Change("override-added", new.id, oid, None, text, override.source, here)
+        elif (shown := _override_difference(was, override)) is not None:
+            yield Change("override-changed", new.id, oid, *shown, here)
     for oid, override in before.items():
-        if oid not in after:
-            yield Change(
-                "override-removed",
-                new.id,
-                oid,
-                _override_text(override),
-                None,
-                new.source,
-                {**ctx, "override": override},
-            )
+        if oid not in after and oid not in renamed.values():
+            text = _override_text(override)
+            here = {**ctx, "override": override}
+            yield Change("override-removed", new.id, oid, text, None, new.source, here)
+
+
+def _override_renames(before: dict[str, Override], after: dict[str, Override]) -> dict[str, str]:
+    """New id -> old id of a profile's one override whose id changed and args did not:
+    exactly one removed and one added, with the same argv (anything else stays removed
+    and added: the same setting must not be announced as new and as gone)."""
+    added = [o for oid, o in after.items() if oid not in before]
+    removed = [o for oid, o in before.items() if oid not in after]
+    one = len(added) == 1 and len(removed) == 1
+    if one and _override_text(added[0]) == _override_text(removed[0]):
+        return {added[0].id: removed[0].id}
+    return {}
 
 
 def _override_text(override: Override) -> str:

@@ -376,6 +376,72 @@ EDITS = [
             )
         ],
     ),
+    Edit(  # it was announced as added and as removed, the same setting both ways
+        "override-renamed",
+        BASE + TIGHT,
+        BASE + TIGHT.replace("tight:", "snug:"),
+        [
+            change(
+                "override-renamed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.snug", 50, 7),
+                name="snug",
+                old="tight",
+                new="snug",
+            )
+        ],
+    ),
+    Edit(  # renamed, and its summary changed too
+        "override-renamed-and-described-anew",
+        BASE + TIGHT,
+        BASE + TIGHT.replace("tight:", "snug:").replace("least memory", "less memory"),
+        [
+            change(
+                "override-renamed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.snug", 50, 7),
+                name="snug",
+                old="tight",
+                new="snug",
+            ),
+            change(
+                "override-changed",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.snug.summary", 51, 9),
+                name="snug",
+                old="Use the least memory.",
+                new="Use the less memory.",
+            ),
+        ],
+    ),
+    Edit(  # two overrides gone and one new: no telling which was renamed
+        "override-renamed-ambiguously",
+        BASE + TIGHT + TIGHT.replace("tight:", "also:"),
+        BASE + TIGHT.replace("tight:", "snug:"),
+        [
+            change(
+                "override-added",
+                "vllm.box.tiny",
+                source(f"{TINY}.overrides.snug", 50, 7),
+                name="snug",
+                new="--gpu-memory-utilization 0.2",
+            ),
+            change(
+                "override-removed",
+                "vllm.box.tiny",
+                TINY_AT,
+                name="tight",
+                old="--gpu-memory-utilization 0.2",
+            ),
+            change(
+                "override-removed",
+                "vllm.box.tiny",
+                TINY_AT,
+                name="also",
+                old="--gpu-memory-utilization 0.2",
+            ),
+        ],
+    ),
     Edit(
         "override-args-changed",
         BASE,

@@ -138,7 +138,7 @@ def test_a_bullet_template_gets_the_profiles_overrides_args_and_model_behind_eac
     make_project, run
 ):
     gone = "      gone:\n        summary: Old.\n        args: {max-num-seqs: 1}\n"
-    tight = "      tight:\n        summary: Less.\n        args: {max-num-seqs: 1}\n"
+    tight = "      tight:\n        summary: Less.\n        args: {max-num-seqs: 2}\n"
     tradeoff = "          - It lowers throughput.\n"
     old = edit(BASE, (tradeoff, tradeoff + gone))
     new = edit(
