@@ -118,9 +118,11 @@ def entry_files(project: Project) -> list[Path]:
 
 
 def fragment_files(project: Project) -> list[Path]:
-    """The notes waiting for the next release, sorted; refuse one outside the root."""
+    """The notes waiting for the next release, sorted; refuse one outside the root. A
+    hidden file (``.#note.md``, an editor's lock or swap file) is no note."""
     folder = project.path(project.config.fragments)
-    files = sorted(folder.glob("*.md")) if folder.is_dir() else []
+    found = folder.glob("*.md") if folder.is_dir() else []
+    files = sorted(path for path in found if not path.name.startswith("."))
     return _inside_root(project, files, "changelog fragment")
 
 

@@ -252,6 +252,27 @@ def test_fragments_are_merged_then_removed_and_same_day_release_goes_on_top(make
     assert run(project, "check").exit_code == 0
 
 
+def test_hidden_files_in_the_notes_folder_are_no_notes(make_project, run):
+    """An editor's lock (``.#fix.md``, a dangling link) stopped the release ("cannot read
+    changelog note"), and a hidden ``.draft.md`` was merged and deleted."""
+    import os
+
+    project = base_project(make_project, run)
+    project.write("changelog.d/fix.md", "Fixed the Beta installer.\n")
+    project.write("changelog.d/.draft.md", "Not ready.\n")
+    os.symlink("root@host.1234:1700000000", project.root / "changelog.d/.#fix.md")
+    result = release(run, project, "v1.0.0")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "merged and removed fix.md"
+    text = project.read("changelog/2026-01-02.mdx")
+    assert "- Fixed the Beta installer.\n" in text and "Not ready" not in text
+    assert sorted(p.name for p in (project.root / "changelog.d").iterdir()) == [
+        ".#fix.md",
+        ".draft.md",
+    ]
+    assert run(project, "check").exit_code == 0
+
+
 def test_a_new_release_leaves_the_tree_in_sync(example, run):
     """`changelog` refreshes what the entries generate (the overview) in the same command."""
     assert run(example, "check").exit_code == 0
