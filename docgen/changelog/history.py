@@ -92,6 +92,8 @@ def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Prob
 
 #: The most problems said of one changelog entry.
 MAX_ENTRY_PROBLEMS = 100
+#: The rule id of an entry whose file name is not a real date.
+NAME_RULE = "changelog-file-name"
 
 
 def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Iterator[Problem]:
@@ -145,7 +147,7 @@ def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
             Problem(
                 f"changelog file name '{name}' is not a real date as YYYY-MM-DD.mdx",
                 Location(entry.path, 1),
-                rule="changelog-file-name",
+                rule=NAME_RULE,
             )
         )
     expected = header(registry)

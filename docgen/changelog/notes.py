@@ -20,7 +20,7 @@ from docgen.changelog.entries import (
     version_problem,
 )
 from docgen.changelog.fences import text_lines, without_code
-from docgen.changelog.history import check_entry
+from docgen.changelog.history import NAME_RULE, check_entry
 from docgen.changelog.links import (
     DEFINED,
     DEFINITION,
@@ -45,13 +45,18 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
     """One release's section as plain Markdown for a release body (``0.2.0`` names
     release ``v0.2.0`` too, as a tag is often written either way)."""
     wanted = {version, f"v{version}"} if not version.startswith("v") else {version}
-    for entry in entries(project):
-        for section in entry.sections:
-            if section.version in wanted:
-                heading = f"## {section.version}\n"
-                plain = _plain(heading + "\n".join(section.lines), site_url)
-                _refuse_unsafe(entry, section, plain, registry)
-                return plain
+    found = [(e, s) for e in entries(project) for s in e.sections if s.version in wanted]
+    if len(found) > 1:  # which one is the release? `check` refuses the history too
+        (first, _), (entry, section) = found[:2]
+        raise ConfigError.at(
+            Location(entry.path, section.line),
+            f"version {section.version} is already released in {first.path}",
+        )
+    for entry, section in found:
+        heading = f"## {section.version}\n"
+        plain = _plain(heading + "\n".join(section.lines), site_url)
+        _refuse_unsafe(entry, section, plain, registry)
+        return plain
     named = version if version.startswith("v") or not version[:1].isdigit() else f"v{version}"
     if VERSION.fullmatch(named) is None:  # malformed as typed; a leading zero as a version
         problem = version_problem(named)
@@ -68,15 +73,20 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
 
 
 def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registry) -> None:
-    """Refuse to print a release whose text holds raw markup or a link the changelog rules
-    refuse (what ``check`` reports of its lines), or whose plain Markdown does once its MDX
-    comments are gone (``[x]{/**/}(javascript:...)`` becomes a link)."""
+    """Refuse to print a release of an entry whose file name is no date, or whose text
+    holds raw markup or a link the changelog rules refuse (what ``check`` reports), or
+    whose plain Markdown does once its MDX comments are gone (``[x]{/**/}(javascript:...)``
+    becomes a link)."""
     end = section.line + len(section.lines)
     problems = [
         p
         for p in check_entry(entry, registry, set())
-        if p.rule in (MARKUP_RULE, LINK_RULE) and p.location
-        if section.line <= p.location.line <= end
+        if p.rule == NAME_RULE
+        or (
+            p.rule in (MARKUP_RULE, LINK_RULE)
+            and p.location is not None
+            and section.line <= p.location.line <= end
+        )
     ]
     if not problems:  # the comments gone, what the release body would hold or link to
         lines = plain.split("\n")

@@ -229,6 +229,28 @@ def test_code_stays_as_written_and_definitions_get_the_site_url(make_project, ru
     )
 
 
+def test_a_release_in_two_entries_is_refused_as_check_refuses_it(released, run):
+    """One of the two was printed, exit 0, while `check` refused the history."""
+    released.write("changelog/2026-03-01.mdx", ENTRY.replace("adds a profile", "is another"))
+    assert run(released, "check").exit_code == 1
+    result = run(released, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "changelog/2026-03-01.mdx:6: error: version v0.2.0 is already released in "
+        "changelog/2026-02-01.mdx\n"
+    )
+
+
+def test_a_release_in_an_entry_check_refuses_by_its_name_is_refused(make_project, run):
+    project = make_project(files={"changelog/notes.mdx": ENTRY})
+    result = run(project, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "changelog/notes.mdx:1: error: changelog file name 'notes.mdx' is not a real date as "
+        "YYYY-MM-DD.mdx\n"
+    )
+
+
 def test_a_control_character_in_an_entry_reaches_the_terminal_as_its_escape(make_project, run):
     """An entry is untrusted text: a bidirectional override or an escape sequence in it is
     printed as its escape, never raw; its line ends and tabs stay as they are."""
