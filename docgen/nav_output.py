@@ -146,7 +146,8 @@ def _refuse_shared_slugs(nav: Navigation, pages: Sequence[Output]) -> None:
                 Location(nav.path, nav.regions[0].begin, 1),
                 f"this region would list {one_line(other)} and {one_line(page.path)} under "
                 f"one slug, '{one_line(_slug(page))}', so a reader could reach only one: "
-                "give their templates' files different names",
+                "give one of their templates a file name of its own around [profile] "
+                "(such as '[profile]-more.mdx.j2')",
             )
 
 

@@ -21,13 +21,14 @@ from docgen.changelog.entries import (
     parse_version,
     read_changelog_as_written,
     read_changelog_file,
+    refuse_unreadable,
     within_root,
 )
 from docgen.changelog.note_text import note_bullets
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location
-from docgen.io.files import MAX_BYTES, Inside, all_crlf, as_lf_text, read_input
+from docgen.io.files import Inside, all_crlf, as_lf_text, read_input
 from docgen.registry.model import Registry
 from docgen.render import mdx
 from docgen.render.pages import PROFILE_SLOT, page_path, page_templates
@@ -304,21 +305,7 @@ def create_entry(
     text = entry_text(registry, release, existing)
     if written is not None and all_crlf(written):
         text = text.replace("\n", "\r\n")  # the entry keeps the line ends it has
-    _refuse_unreadable_size(path, text)
-    return Written(path, text, release.section(), tuple(fragments))
-
-
-def _refuse_unreadable_size(path: str, text: str) -> None:
-    """An entry larger than docgen reads is a located error before anything is written:
-    ``check``, ``build`` and ``release-notes`` would refuse it ever after (notes just
-    under the limit grow as they become indented bullets)."""
-    size = len(text.encode("utf-8", "surrogatepass"))
-    if size > MAX_BYTES:
-        raise ConfigError.at(
-            Location(path),
-            f"the changelog entry would be {size / 1e6:.1f} MB; docgen reads changelog "
-            f"entries up to {MAX_BYTES / 1e6:.0f} MB: release fewer or shorter notes at once",
-        )
+    return Written(path, refuse_unreadable(path, text), release.section(), tuple(fragments))
 
 
 def _leads(summary: str, start: str) -> bool:

@@ -17,7 +17,7 @@ from pathlib import Path
 from docgen.changelog.markup import prose_lines
 from docgen.config import Project
 from docgen.errors import BREAKING, ConfigError, Location
-from docgen.io.files import Inside, as_lf_text, read_input, vet_name
+from docgen.io.files import MAX_BYTES, Inside, as_lf_text, read_input, vet_name
 from docgen.registry.model import Registry
 
 #: One number of a version: no leading zero (as semver), at most 9 digits.
@@ -138,6 +138,20 @@ def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:
                 "the project root; docgen reads only files inside it",
             )
     return files
+
+
+def refuse_unreadable(path: str, text: str) -> str:
+    """The text of a new entry file ``path``, unless it is larger than docgen reads: a
+    located error before anything is written (``check``, ``build`` and ``release-notes``
+    would refuse it ever after; notes just under the limit grow as indented bullets)."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise ConfigError.at(
+            Location(path),
+            f"the changelog entry would be {size / 1e6:.1f} MB; docgen reads changelog "
+            f"entries up to {MAX_BYTES / 1e6:.0f} MB: release fewer or shorter notes at once",
+        )
+    return text
 
 
 def within_root(project: Project, path: Path) -> bool:

@@ -242,7 +242,7 @@ def test_a_value_a_template_reads_by_subscript_is_a_read(example):
     """``profile["model"]["hf"]`` reads through the environment's item lookup: an edit of
     that model's Hugging Face ID must render the page again."""
     example.write(
-        "templates/subscripts/[profile].mdx.j2",
+        "templates/subscripts/[profile]-sub.mdx.j2",
         '# {{ profile["id"] }}\n\nIt serves {{ profile["model"]["hf"] | mdx_code }}.\n',
     )
     project = load_project(example.root)
@@ -308,7 +308,7 @@ def test_a_record_keeps_only_the_partials_some_page_still_includes(example):
     """A partial keyed by a plain value (a model's label) and reading nothing would hold
     forever: once no page includes it, the next record leaves it out."""
     example.write(
-        "templates/labels/[profile].mdx.j2",
+        "templates/labels/[profile]-label.mdx.j2",
         '# Label\n\n{% with v = profile.model.label %}{% include "_partials/label.j2" %}'
         "{% endwith %}\n",
     )

@@ -526,7 +526,8 @@ def test_two_pages_a_region_would_list_under_one_slug_are_a_located_error(make_p
         run,
         "docs/index.yml:10:1: error: this region would list docs/more/vllm.box.tiny-two.mdx and "
         "docs/profiles/vllm.box.tiny-two.mdx under one slug, 'vllm.box.tiny-two', so a reader "
-        "could reach only one: give their templates' files different names\n",
+        "could reach only one: give one of their templates a file name of its own around "
+        "[profile] (such as '[profile]-more.mdx.j2')\n",
     )
 
 
