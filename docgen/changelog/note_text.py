@@ -15,17 +15,28 @@ from __future__ import annotations
 import re
 
 from docgen.changelog.fences import LIST_ITEM
-from docgen.errors import ConfigError, Location
+from docgen.errors import CONTROL, ConfigError, Location, text_location
 from docgen.render.syntax import Fence, opening
 
 #: One bullet: each line as the entry shows it, with its line number in the note.
 Bullet = list[tuple[int, str]]
 _LINE_END = re.compile(r"\r\n|\r|\n")
+#: A control character a note may not hold: any but a tab and the line ends.
+_UNSHOWN = re.compile(f"(?![\t\n\r]){CONTROL.pattern}")
 
 
 def note_bullets(text: str, path: str = "") -> list[Bullet]:
     """The bullets ``text`` makes (none for a note without text); a code block the note
-    opens and never closes is a located error at its fence (in ``path``)."""
+    opens and never closes, or a control character (``CONTROL`` but a tab or a line end),
+    is a located error (in ``path``)."""
+    found = _UNSHOWN.search(text)
+    if found is not None:
+        raise ConfigError.at(
+            text_location(path, text, found.start()),
+            f"the note holds U+{ord(found[0]):04X}, a control character no page shows as "
+            "text (an escape, or a bidirectional override that reorders what a reader "
+            "sees): remove it",
+        )
     bullets: list[Bullet] = []
     fence: Fence | None = None
     margin, base, listed, opened_at, pending, pad = 0, -1, False, 0, False, ""

@@ -373,13 +373,31 @@ def test_a_same_day_release_keeps_an_entrys_windows_line_ends(make_project, run)
     assert b"## v1.0.1" in written and written.count(b"\n") == written.count(b"\r\n")
 
 
-def test_a_dry_run_prints_a_notes_control_characters_as_escapes(make_project, run):
-    """A note is untrusted text: what a dry run prints of it never holds a raw escape
-    sequence or bidirectional override, and its line ends stay as they are."""
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+@pytest.mark.parametrize(
+    ("text", "at", "code"),
+    [
+        ("- Fixed a \x1b[31mred\x1b[0m flip.\n", "1:11", "001B"),
+        ("- Fixed a\n  \u202eflip.\n", "2:3", "202E"),
+        ("- Fixed\ta \x00 flip.\r\n", "1:11", "0000"),
+        ("- Fixed a \u2028flip.\n", "1:11", "2028"),
+    ],
+)
+def test_a_note_holding_a_control_character_is_refused_at_it(
+    make_project, run, text, at, code, dry_run
+):
+    """A note is untrusted text: an escape sequence or a bidirectional override in it
+    went into the entry, and so into the published page, which shows the text reordered
+    (a tab and the line ends are text)."""
     project = base_project(make_project, run)
-    project.write("changelog.d/fix.md", "- Fixed a \x1b[31mred\x1b[0m \u202eflip.\n")
-    args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0", "--dry-run"]
+    project.write("changelog.d/fix.md", text)
+    before = project.snapshot()
+    args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0", *dry_run]
     result = run(project, *args, "--date", "2026-01-02")
-    assert result.exit_code == 0, result.output
-    assert "- Fixed a \\x1b[31mred\\x1b[0m \\u202eflip.\n" in result.stdout
-    assert not {"\x1b", "\u202e"} & set(result.stdout)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        f"changelog.d/fix.md:{at}: error: the note holds U+{code}, a control character no "
+        "page shows as text (an escape, or a bidirectional override that reorders what a "
+        "reader sees): remove it\n"
+    )
+    assert project.snapshot() == before
