@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from docgen.errors import Problem
+from docgen.errors import Problem, one_line
 from docgen.outputs import Output
 from docgen.registry.model import Source
 from docgen.stamps import Stamps, Stat
@@ -54,6 +54,9 @@ class Change:
     #: The (key path, text) of every value of that older registry: a value it holds
     #: unchanged cannot be behind the drift.
     kept: frozenset[tuple[Any, str]] = frozenset()
+    #: Whether the file changed since docgen wrote it while nothing it is made of did (a
+    #: hand edit, which ``docgen build`` would undo): known only with the build's cache.
+    edited: bool = False
 
     def shown(self, name: str | None = None) -> Shown:
         """What a report shows of this changed file: where it first differs, a unified
@@ -88,6 +91,18 @@ class Change:
     @property
     def why(self) -> str:
         """Why this file fails ``check``, naming its real cause."""
+        if self.status == CHANGED and self.edited:
+            made = self.output.origin if self.output else ""
+            by_template = made.endswith(".j2")  # else a region of a page, or a variant
+            where = (
+                f"{one_line(made)} or the registry"
+                if by_template
+                else "the templates or the registry"
+            )
+            return (
+                "edited since docgen wrote it, though nothing it is made of changed: "
+                f"`docgen build` would undo the edit; make it in {where} instead"
+            )
         if self.status == CHANGED:
             return f"out of date with {self.cause}"
         return WHY[self.status]

@@ -114,7 +114,10 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
     elif drifted:
         n = len(drifted)
         count = f"{n} generated file{'s are' if n > 1 else ' is'}"
-        lines.append(Line(f"{count} out of sync with {causes(drifted)}: run `docgen build`", "err"))
+        undo = " (it undoes the hand edits)" if any(c.edited for c in drifted) else ""
+        lines.append(
+            Line(f"{count} out of sync with {causes(drifted)}: run `docgen build`{undo}", "err")
+        )
     return lines
 
 
@@ -138,6 +141,7 @@ def check_json(report: Report, root: Path | None = None) -> dict[str, Any]:
             shown = change.shown()
             item["line"] = shown.line
             item["diff"] = shown.diff
+            item["edited"] = change.edited
             item["sources"] = [
                 {
                     "key": s.name,

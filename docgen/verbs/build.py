@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docgen import parallel, stamps, sync
-from docgen.changes import DRIFTED, STALE, Report
+from docgen.changes import CHANGED, DRIFTED, STALE, Report
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.io import files
@@ -144,6 +144,11 @@ def _compared(
         done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
         report = sync.compare(project, the_plan, products, known)
+        # Kept, yet not on disk as kept: the file changed, and nothing it is made of did.
+        report.changes = [
+            replace(c, edited=True) if c.status == CHANGED and c.path in unread else c
+            for c in report.changes
+        ]
     _refuse_lost_templates(project, report)
     return the_plan, digest, report
 

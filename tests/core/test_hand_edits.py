@@ -1,0 +1,48 @@
+"""A hand edit of a file docgen writes, as `check` tells it: with the build's cache, a file
+that changed while nothing it is made of did is said to be edited by hand (`docgen build`
+would undo the edit), naming the template to make it in; without the cache (a fresh clone)
+it is drift like any other. The verdict is the same either way."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from docgen import cache
+
+PAGE = "docs/inference/set-up-vllm.mdx"
+TEMPLATE = "templates/inference/set-up-vllm.mdx.j2"
+EDITED = (
+    "edited since docgen wrote it, though nothing it is made of changed: `docgen build` "
+    f"would undo the edit; make it in {TEMPLATE} or the registry instead"
+)
+
+
+def test_a_hand_edit_is_named_so_and_the_template_to_make_it_in(example, run):
+    assert run(example, "build").exit_code == 0
+    example.edit(PAGE, "## Use an Existing Server", "## Use Your Existing Server")
+    checked = run(example, "check")
+    assert checked.exit_code == 1
+    lines = checked.stdout.splitlines()
+    assert lines[0].startswith(f"{PAGE}:") and lines[0].endswith(f": error: {EDITED}")
+    assert checked.stderr.endswith("run `docgen build` (it undoes the hand edits)\n")
+    report = json.loads(run(example, "check", "--format", "json").stdout)
+    assert [(f["path"], f["edited"]) for f in report["files"] if f["status"] == "changed"] == [
+        (PAGE, True)
+    ]
+    shutil.rmtree(example.root / cache.FOLDER)  # a fresh clone cannot tell
+    fresh = run(example, "check")
+    assert fresh.exit_code == 1
+    assert fresh.stdout.splitlines()[0].endswith(": error: out of date with the registry")
+    assert "hand edit" not in fresh.stdout
+
+
+def test_a_registry_edit_is_not_taken_for_a_hand_edit(example, run):
+    assert run(example, "build").exit_code == 0
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
+    checked = run(example, "check")
+    assert checked.exit_code == 1
+    assert "edited since docgen wrote it" not in checked.stdout
+    assert "out of date with the registry" in checked.stdout
+    report = json.loads(run(example, "check", "--format", "json").stdout)
+    assert not any(f.get("edited") for f in report["files"])
