@@ -107,3 +107,10 @@ def _before_the_command(exc: click.UsageError, name: str | None, command: str) -
     return (
         f"{name} is an option of {root.command_path} itself: it goes before the command ({where})"
     )
+
+
+def one_older_state(since: str | None, since_file: str | None) -> None:
+    """Refuse, as a usage error of the command, neither or both of ``--since`` and
+    ``--since-file`` (``diff``, ``changelog``)."""
+    if (since is None) == (since_file is None):
+        raise click.UsageError("give exactly one of --since REF and --since-file FILE")

@@ -26,19 +26,11 @@ _UNSHOWN = re.compile(f"(?![\t\n\r]){CONTROL.pattern}")
 
 
 def note_bullets(text: str, path: str = "") -> list[Bullet]:
-    """The bullets ``text`` makes (none for a note without text); a code block the note
-    opens and never closes, or a control character (``CONTROL`` but a tab or a line end),
-    is a located error (in ``path``)."""
-    found = _UNSHOWN.search(text)
-    if found is not None:
-        raise ConfigError.at(
-            text_location(path, text, found.start()),
-            f"the note holds U+{ord(found[0]):04X}, a control character no page shows as "
-            "text (an escape, or a bidirectional override that reorders what a reader "
-            "sees): remove it",
-        )
+    """The bullets ``text`` makes (none for a note without text); a code block it never
+    closes, or a control character but a tab or line end, is a located error in ``path``."""
+    _refuse_controls(text, path)
     bullets: list[Bullet] = []
-    fence: Fence | None = None
+    fence: Fence | None = None  # the code block the lines are in, if any
     margin, base, listed, opened_at, pending, pad = 0, -1, False, 0, False, ""
     for number, raw in enumerate(_LINE_END.split(text), start=1):
         line = raw.rstrip()
@@ -51,13 +43,12 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
             continue
         if not stripped:
             continue
-        if base < 0:
+        if base < 0:  # the first line of text: it says whether the note is a list
             base, listed = indent, _item(stripped)
         if not bullets or pending or (listed and indent == base and _item(stripped)):
             item = _item(stripped) and (not pending or indent == base)
             content = stripped[1:].lstrip() if item else stripped
-            pending = not content  # a lone "-": its bullet starts on the next line
-            if pending:
+            if pending := not content:  # a lone "-": its bullet starts on the next line
                 continue
             bullets.append([(number, f"- {content}")])
             margin = indent + len(stripped) - len(content)
@@ -74,6 +65,17 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
             f"end it with {fence.marker} on a line of its own",
         )
     return bullets
+
+
+def _refuse_controls(text: str, path: str) -> None:
+    found = _UNSHOWN.search(text)
+    if found is not None:
+        raise ConfigError.at(
+            text_location(path, text, found.start()),
+            f"the note holds U+{ord(found[0]):04X}, a control character no page shows as "
+            "text (an escape, or a bidirectional override that reorders what a reader "
+            "sees): remove it",
+        )
 
 
 def _opened(content: str) -> tuple[Fence | None, int]:

@@ -145,10 +145,8 @@ def _compared(
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
         report = sync.compare(project, the_plan, products, known)
         # Kept, yet not on disk as kept: the file changed, and nothing it is made of did.
-        report.changes = [
-            replace(c, edited=True) if c.status == CHANGED and c.path in unread else c
-            for c in report.changes
-        ]
+        edited = {c.path for c in report.of(CHANGED)} & unread
+        report.changes = [replace(c, edited=c.path in edited) for c in report.changes]
     _refuse_lost_templates(project, report)
     return the_plan, digest, report
 

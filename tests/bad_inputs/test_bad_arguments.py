@@ -106,12 +106,14 @@ CLI_ARGS = [
     Case(
         "diff-without-since",
         ("diff",),
-        ("docgen: error: give exactly one of --since REF and --since-file FILE",),
+        ("docgen diff: error: give exactly one of --since REF and --since-file FILE",),
+        usage=True,
     ),
     Case(
         "diff-both-bases",
         ("diff", "--since", "HEAD", "--since-file", "old.yaml"),
-        ("docgen: error: give exactly one of --since REF and --since-file FILE",),
+        ("docgen diff: error: give exactly one of --since REF and --since-file FILE",),
+        usage=True,
         files={"old.yaml": OLD},
     ),
     Case(

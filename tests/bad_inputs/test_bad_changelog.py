@@ -49,7 +49,8 @@ CHANGELOG_ARGS = [
     Case(
         "changelog-no-base",
         ("changelog", "--version", "v1.0.1", "--date", "2026-01-03"),
-        ("docgen: error: give exactly one of --since REF and --since-file FILE",),
+        ("docgen changelog: error: give exactly one of --since REF and --since-file FILE",),
+        usage=True,
     ),
     Case(
         "changelog-missing-base-file",
