@@ -215,13 +215,21 @@ class WriteError(DocgenError):
 
 
 def did_you_mean(name: str, candidates: Iterable[str], quote: str = "'") -> str:
-    """Return ``"; did you mean 'x'?"`` for the closest candidates, or ``""``."""
+    """Return ``"; did you mean 'x'?"`` for the closest candidates (up to three, none
+    much farther than the closest: ``tool-call-parsr`` is not offered ``offload-params``
+    beside ``tool-call-parser``), or ``""``."""
     import difflib
 
     close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
     if not close:
         return ""
+    ratio = [difflib.SequenceMatcher(None, name, found).ratio() for found in close]
+    close = [found for found, r in zip(close, ratio, strict=True) if r >= ratio[0] - _NEAR]
     return f"; did you mean {_listed(close, 'or', quote)}?"
+
+
+#: How much less alike than the closest candidate another may be, and still be offered.
+_NEAR = 0.15
 
 
 def known_as(name: str, candidates: Iterable[str], what: str) -> str:

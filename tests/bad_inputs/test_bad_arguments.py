@@ -34,7 +34,7 @@ CLI_ARGS = [
         ("serve-command", "vllm.box.tiny", "--extra-args-json", '["--max-num-seq", "4"]'),
         (
             "--extra-args-json: error: token 1 ('--max-num-seq'): unknown option '--max-num-seq'; "
-            "did you mean '--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+            "did you mean '--max-num-seqs'?",
         ),
     ),
     Case(

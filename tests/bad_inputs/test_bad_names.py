@@ -250,7 +250,7 @@ NAMES = [
             "profiles.yaml:38:23: error: profiles.vllm.box.tiny.expect.absent.[0] "
             f"'quantization\\n' is malformed: {NEWLINE}",
             "profiles.yaml:38:23: error: unknown vLLM flag '--quantization\\n'; did you mean "
-            "'--quantization', '--quantization-config' or '--allow-deprecated-quantization'?",
+            "'--quantization'?",
         ),
         reg("    args:\n", '    expect: {absent: ["quantization\\n"]}\n    args:\n'),
     ),
@@ -259,7 +259,7 @@ NAMES = [
         BUILD,
         (
             "profiles.yaml:52:5: error: extra_values names unknown vLLM flag '--dtype\\n'; did you "
-            "mean '--dtype' or '--lora-dtype'?",
+            "mean '--dtype'?",
             f"profiles.yaml:52:5: error: invalid id 'dtype\\n' in vllm.extra_values: {NEWLINE}; "
             f"{FLAG}",
         ),

@@ -39,7 +39,7 @@ TEMPLATES = [
         BUILD,
         (
             "templates/models.mdx.j2:5: error: template failed: 'model_table' is undefined; did "
-            "you mean 'models_table', 'host_defaults_table' or 'profiles_table'?",
+            "you mean 'models_table'?",
         ),
         templates=template("---\ntitle: x\n---\n\n{{ model_table() }}\n"),
     ),

@@ -14,7 +14,7 @@ VLLM_FLAGS = [
         BUILD,
         (
             "profiles.yaml:41:7: error: unknown vLLM flag '--max-num-seq'; did you mean "
-            "'--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+            "'--max-num-seqs'?",
         ),
         arg("max-num-seq: 2"),
     ),
@@ -134,7 +134,7 @@ VLLM_FLAGS = [
         BUILD,
         (
             "profiles.yaml:41:27: error: unknown key 'cudagraph_mod' in '--compilation-config'; "
-            "did you mean 'cudagraph_mode', 'cudagraph_mm_encoder' or 'cudagraph_num_of_warmups'?",
+            "did you mean 'cudagraph_mode'?",
         ),
         arg("compilation-config: {cudagraph_mod: FULL}"),
     ),
@@ -149,7 +149,7 @@ VLLM_FLAGS = [
         BUILD,
         (
             "profiles.yaml:52:5: error: extra_values names unknown vLLM flag '--kv-cache-dtyp'; "
-            "did you mean '--kv-cache-dtype', '--mamba-cache-dtype' or '--kv-cache-metrics'?",
+            "did you mean '--kv-cache-dtype'?",
         ),
         MINIMAL_REGISTRY + "vllm:\n  extra_values:\n    kv-cache-dtyp: [fp9]\n",
     ),

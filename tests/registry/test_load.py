@@ -125,7 +125,7 @@ BROKEN = [
         "unknown-flag",
         broken("      max-num-seqs: 2", "      max-num-seq: 2"),
         "profiles.yaml:41:7: error: unknown vLLM flag '--max-num-seq'; did you mean "
-        "'--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+        "'--max-num-seqs'?",
     ),
     (
         "flag-type",

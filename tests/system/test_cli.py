@@ -253,7 +253,7 @@ def test_serve_command_errors(example, run):
         (
             [SPARK, "--extra-args-json", '["--max-num-seq", "2"]'],
             "--extra-args-json: error: token 1 ('--max-num-seq'): unknown option '--max-num-seq'; "
-            "did you mean '--max-num-seqs', '--max-num-active-seqs' or '--max-num-queued-reqs'?",
+            "did you mean '--max-num-seqs'?",
         ),
         (
             [SPARK, "--extra-args-json", '["--max-num-seqs", "2\\u0007"]'],
