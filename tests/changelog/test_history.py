@@ -12,6 +12,7 @@ from conftest import MINIMAL_REGISTRY, Outcome, Project
 from docgen import config
 from docgen.changelog import history
 from docgen.changelog.entries import parse_entry
+from docgen.changelog.history import MAX_ENTRY_PROBLEMS
 from docgen.errors import Location, Problem
 from docgen.registry.load import load_bytes
 
@@ -188,6 +189,19 @@ BROKEN = [
             f"{DAY}:13: error: v1.0.0 comes after v1.0.0: list releases newest first",
             f"{DAY}:13: error: version v1.0.0 is already released in {DAY}",
         ],
+    ),
+    (  # each repeat is blamed on the first file to release it, not on the one before
+        "version-repeated-in-three-files",
+        {DAY: VALID, "changelog/2026-01-03.mdx": VALID, "changelog/2026-01-04.mdx": VALID},
+        [
+            f"changelog/2026-01-03.mdx:6: error: version v1.0.0 is already released in {DAY}",
+            f"changelog/2026-01-04.mdx:6: error: version v1.0.0 is already released in {DAY}",
+        ],
+    ),
+    (  # the sixth level is a heading too
+        "h6-heading",
+        {DAY: VALID + "\n###### Notes\n"},
+        [f"{DAY}:13: error: headings in changelog entries are '## vX.Y.Z', got '###### Notes'"],
     ),
     (
         "two-rules-on-one-line",
@@ -371,3 +385,25 @@ def test_a_bracketed_label_and_a_colon_then_words_is_no_definition():
         entry(section("v1.0.0", "/guide/alpha/models")) + "- [Breaking]:\n  The profile changed.\n"
     )
     assert history.check_entry(parse_entry(DAY, text), registry, set()) == []
+
+
+@pytest.mark.parametrize("count", [100, 101])
+def test_an_entry_says_at_most_a_hundred_problems(make_project, run, count):
+    """Exactly the bound is said in full; past it, the first hundred and a line that says
+    more were left out."""
+    assert MAX_ENTRY_PROBLEMS == 100
+    lines = history_check(make_project, run, {DAY: VALID + "\n{\n" * count}).stdout.splitlines()
+    more = "more problems in this entry are not listed (the first 100 are)"
+    assert [line.endswith(more) for line in lines] == [False] * 100 + [True] * (count - 100)
+
+
+def test_the_spdx_header_is_not_held_to_the_markup_rules(make_project, run):
+    """The header is the registry's own text in an MDX comment: a copyright naming a mail
+    address in angle brackets is no raw markup there."""
+    holder = "Copyright (c) 2026 Acme Inc. <legal@acme.example>"
+    registry = MINIMAL_REGISTRY.replace("Copyright (c) 2026 Acme Inc.", holder)
+    head = HEADER.replace("Copyright (c) 2026 Acme Inc.", holder)
+    project = make_project(registry=registry, files={DAY: entry(head=head)})
+    assert run(project, "build").exit_code == 0
+    checked = run(project, "check")
+    assert checked.exit_code == 0, checked.output
