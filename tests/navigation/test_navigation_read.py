@@ -126,6 +126,13 @@ def test_slugs_come_from_titles_unless_given_and_skip_slug_skips_one(make_projec
     assert [v.slug for v in nav.variants] == ["for-alpha-agents", "b"]
 
 
+def test_skip_slug_false_keeps_the_sections_slug(make_project):
+    nav = nav_of(make_project, SMALL.replace("skip-slug: true", "skip-slug: false"))
+    assert [p.route for p in nav.pages][3] == (
+        "/the-user-guide/for-alpha-agents/deep-dive/hidden-group/two"
+    )
+
+
 def test_a_tabs_own_slug_leads_its_routes(make_project):
     text = SMALL.replace("display-name: The User Guide", "display-name: X\n    slug: ug")
     nav = nav_of(make_project, text)
@@ -172,6 +179,14 @@ def test_without_a_navigation_file_there_is_none(make_project):
             "navigation:\n  - tab: t\ntabs:\n  t:\n    slug: a/b\n",
             "docs/index.yml:5:11: error: slug 'a/b' is not a path segment",
         ),
+        (  # a route's segment of only dots would climb out of the route
+            'navigation:\n  - page: A\n    path: a.mdx\n    slug: ".."\n',
+            "docs/index.yml:4:11: error: slug '..' is not a path segment",
+        ),
+        (
+            "navigation:\n  - page: A\n    path: a.mdx\n    slug: -x\n",
+            "docs/index.yml:4:11: error: slug '-x' is not a path segment",
+        ),
     ],
     ids=[
         "yaml",
@@ -182,6 +197,8 @@ def test_without_a_navigation_file_there_is_none(make_project):
         "changelog-slug",
         "page-slug",
         "tab-slug",
+        "dots-slug",
+        "dash-first-slug",
     ],
 )
 def test_a_wrong_navigation_is_a_located_error(make_project, text, message):
@@ -228,6 +245,11 @@ def test_a_fern_changelog_node_publishes_its_entries_by_date(make_project):
         ("history", "/the-user-guide/b/old-notes"),
     ]
     [node] = nav.changelogs_of("docs/changelog")
+    unnamed = text.replace(
+        "            title: Release Notes\n            slug: release-notes\n", ""
+    )
+    untitled = navigation.read(unnamed, "docs/index.yml")  # neither a slug nor a title
+    assert untitled.changelogs[0].route == "/the-user-guide/b/changelog"
     assert node.release(2026, 1, 2) == "/the-user-guide/b/release-notes/2026/1/2"
     assert str(node.where) == "docs/index.yml:27:24"
 

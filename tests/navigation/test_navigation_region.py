@@ -565,3 +565,16 @@ def test_a_navigation_of_mixed_line_ends_keeps_each_line_end_outside_its_regions
     assert [e.endswith(b"\r\n") for e in entries] == [b in crlf_lines for b in begins for _ in "12"]
     assert run(made, "check").exit_code == 0
     assert run(made, "build").stdout.endswith(" 0 pruned, 8 unchanged\n")
+
+
+def test_markers_with_blanks_after_them_are_markers(make_project, run):
+    """An editor may leave spaces or a tab after a marker: the region still ends there."""
+    text = NAV.replace("# docgen:end\n", "# docgen:end \t\n").replace(
+        "# docgen:begin profiles\n", "# docgen:begin profiles  \n"
+    )
+    made = _profiles_project(make_project, text)
+    assert run(made, "build").exit_code == 0
+    built = made.read("docs/index.yml")
+    assert built.count("slug: vllm.box.tiny-two\n") == 2 and "stale" not in built
+    assert built.count("# docgen:end \t\n") == 2  # the author's bytes, as they were
+    assert run(made, "check").exit_code == 0
