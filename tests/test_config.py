@@ -118,6 +118,23 @@ def test_settings_in_both_files_are_refused(tmp_path):
     )
 
 
+def test_settings_beside_an_empty_tool_table_are_refused(tmp_path):
+    """An empty [tool.docgen] still says the settings are there: keep one place."""
+    root = settings(
+        tmp_path,
+        {"docgen.toml": 'docs = "from-toml"\n', "pyproject.toml": "[tool.docgen]\n"},
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value).startswith("docgen.toml: error: settings are in both")
+
+
+def test_a_setting_named_tool_in_pyproject_is_an_unknown_setting(tmp_path):
+    """Only a docgen.toml's [tool.docgen] line gets the "remove the line" advice."""
+    root = settings(tmp_path, {"pyproject.toml": "[tool.docgen]\ntool = 1\n"})
+    assert problems(root) == ["pyproject.toml:2:1: error: unknown setting 'tool'"]
+
+
 @pytest.mark.parametrize("make", ["folder", "fifo", "device"])
 def test_a_settings_name_that_holds_no_file_is_refused(tmp_path, make):
     root = settings(tmp_path, {})

@@ -65,6 +65,13 @@ CASES = [
         "route of its own, got 'r/{year}/{month}{day}'",
         "fields-side-by-side",
     ),
+    route(  # digits alone between two fields keep no days apart: 2026011 is two days
+        "r/{year}0{month}/{day}",
+        "setting 'release_route' must name {year}, {month} and {day}, with text between any "
+        "two of them (such as 'release-notes/{year}/{month}/{day}'): each release needs a "
+        "route of its own, got 'r/{year}0{month}/{day}'",
+        "only-digits-between",
+    ),
     Case(
         "variant-pattern-with-a-parenthesis",
         BUILD,
