@@ -203,3 +203,20 @@ def test_a_link_the_setting_chose_that_no_route_publishes_is_blamed_on_the_setti
         "docgen.toml:1:1: error: link '/guide/alpha/faq' does not resolve to a page the "
         "project publishes\n"
     )
+
+
+def test_the_overview_links_releases_to_a_changelog_node_outside_every_variant(make_project, run):
+    """A navigation without variants publishes the entries where its changelog node says,
+    for every agent: the overview links each release there (not to the release_route
+    setting's route, which nothing publishes)."""
+    entry = (
+        "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+        " * SPDX-License-Identifier: Apache-2.0\n */}\n\n"
+        "## v1.0.0\n\nAcme v1.0.0 tunes the Big Box profile.\n\n- It uses less memory.\n"
+    )
+    project = make_project(
+        files={"docs/index.yml": NAV_WITH_RELEASES, "changelog/2026-01-02.mdx": entry}
+    )
+    assert run(project, "build").exit_code == 0
+    assert "[v1.0.0](/release-notes/2026/1/2)" in project.read("changelog/overview.mdx")
+    assert run(project, "check").exit_code == 0

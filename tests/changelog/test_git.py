@@ -355,3 +355,39 @@ def test_a_shallow_clone_without_the_branch_point_is_a_clear_error(make_project,
         "--unshallow`, or `fetch-depth: 0` with actions/checkout)\n"
     )
     assert Project(shallow).snapshot() == before
+
+
+def test_a_repository_of_sha256_objects_is_read_as_any_other(make_project, run):
+    """git names an object by 64 hex digits there: the committed registry was taken for
+    one that "did not exist"."""
+    project = make_project()
+    init = subprocess.run(
+        ["git", "init", "-q", "--object-format=sha256"], cwd=project.root, capture_output=True
+    )
+    if init.returncode != 0:
+        pytest.skip("this git cannot make a repository of sha256 objects")
+    git(project, "add", ".")
+    commit(project, "base")
+    project.write("profiles.yaml", TUNED)
+    result = run(project, "diff", "--since", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(
+        "profiles.yaml:40:7: arg-changed vllm.box.tiny gpu-memory-utilization: 0.5 -> 0.6\n"
+    )
+
+
+def test_a_settings_file_that_was_a_folder_at_the_revision_is_no_settings_then(make_project, run):
+    """What the settings named at a revision is read from its settings files; one that was
+    a folder then held none (the gate stopped with "a tree, not a file")."""
+    project = make_project()
+    git(project, "init", "-q")
+    project.write("docgen.toml/README", "a folder, then\n")
+    git(project, "add", ".")
+    commit(project, "base")
+    (project.root / "docgen.toml/README").unlink()
+    (project.root / "docgen.toml").rmdir()
+    project.write("profiles.yaml", TUNED)
+    project.write("changelog.d/tuned.md", "Tuned memory.\n")
+    assert run(project, "build").exit_code == 0
+    result = run(project, "check", "--changelog-since", "HEAD")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
