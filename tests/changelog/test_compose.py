@@ -252,6 +252,19 @@ def test_fragments_are_merged_then_removed_and_same_day_release_goes_on_top(make
     assert run(project, "check").exit_code == 0
 
 
+def test_a_release_of_notes_alone_is_not_said_to_update_profiles(make_project, run):
+    """The default summary spoke of updated profiles when no profile changed."""
+    project = make_project(files={"old.yaml": MINIMAL_REGISTRY})
+    assert run(project, "build").exit_code == 0
+    project.write("changelog.d/fix.md", "Fixed a typo.\n")
+    result = run(project, "changelog", "--since-file", "old.yaml",
+                 "--version", "v1.0.0", "--date", "2026-01-02", "--dry-run")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout == "## v1.0.0\n\nAcme v1.0.0 brings the changes below.\n\n- Fixed a typo.\n"
+    )
+
+
 def test_hidden_files_in_the_notes_folder_are_no_notes(make_project, run):
     """An editor's lock (``.#fix.md``, a dangling link) stopped the release ("cannot read
     changelog note"), and a hidden ``.draft.md`` was merged and deleted."""
