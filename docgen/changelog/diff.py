@@ -8,10 +8,11 @@ the registry node behind it (in the newer state where it exists, else the older)
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from docgen.changelog import git
 from docgen.changelog.changes import Change, arg_value, shown
@@ -33,17 +34,19 @@ def registry_at(project: Project, ref: str, option: str = git.SINCE) -> Registry
 def registry_file(project: Project, path: str) -> Registry:
     """The registry in the file ``path`` (project-relative, or absolute): a file the user
     named, so it may lie anywhere, but it is read as the registry is (a regular file of at
-    most ``MAX_BYTES``; never a FIFO or a device). A name inside the project is read only
-    inside it: a link there that leads out (untrusted, as the tree is) is refused."""
+    most ``MAX_BYTES``; never a FIFO or a device, but for standard input, ``-``, and a pipe
+    outside the project, as a process substitution gives). A name inside the project is
+    read only inside it: a link there that leads out (untrusted, as the tree is) is
+    refused."""
     if path == "-":  # standard input: ``git show REV:profiles.yaml | docgen diff ...``
         if sys.stdin is None:  # started with it closed (``<&-``)
             raise RegistryError.at(Location("--since-file"), "there is no standard input to read")
-        raw = sys.stdin.buffer.read(files.MAX_BYTES + 1)
-        if len(raw) > files.MAX_BYTES:
-            raise RegistryError.at(Location(STDIN), f"the registry is over {files.MAX_BYTES} bytes")
-        return _history(raw, STDIN)
+        return _history(_streamed(sys.stdin.buffer, STDIN), STDIN)
     target = Path(os.path.normpath(project.root / path))  # an absolute path stays itself
     within = target.is_relative_to(project.root)
+    if not within and _a_pipe(target):  # a process substitution: <(git show REV:profiles.yaml)
+        with open(target, "rb") as pipe:
+            return _history(_streamed(pipe, path), path)
     inside = files.Inside(project.root) if within else None
     # Named as every file of the project is, from its root (from docs/, ../old.yaml too).
     shown = target.relative_to(project.root).as_posix() if within else path
@@ -53,6 +56,23 @@ def registry_file(project: Project, path: str) -> Registry:
 
 #: How the older registry read from standard input is named in locations.
 STDIN = "<stdin>"
+
+
+def _streamed(stream: BinaryIO, name: str) -> bytes:
+    """What a pipe holds, up to ``MAX_BYTES`` (more is a located error)."""
+    raw = stream.read(files.MAX_BYTES + 1)
+    if len(raw) > files.MAX_BYTES:
+        raise RegistryError.at(Location(name), f"the registry is over {files.MAX_BYTES} bytes")
+    return raw
+
+
+def _a_pipe(path: Path) -> bool:
+    """Whether ``path`` (outside the project: named on the command line) is a pipe, as a
+    shell's process substitution gives (``/dev/fd/63``)."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _history(raw: bytes, name: str) -> Registry:

@@ -3,7 +3,9 @@ changelog files changed since one (the gate), and the exact error for each failu
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -303,6 +305,32 @@ def test_the_older_registry_may_come_from_standard_input(make_project, run):
         check=False,
     )
     assert broken.returncode == 2 and broken.stderr.decode().startswith("<stdin>:"), broken.stderr
+
+
+def test_the_older_registry_may_come_from_a_process_substitution(make_project, run):
+    """``--since-file <(git show HEAD:profiles.yaml)`` names a pipe outside the project
+    (``/dev/fd/63``): it is read as standard input is. A pipe inside the project is not
+    (the tree is untrusted: nothing may make a check wait on it)."""
+    import shutil
+
+    if shutil.which("bash") is None:
+        pytest.skip("no bash to make a process substitution")
+    project = make_project()
+    project.write("old.yaml", MINIMAL_REGISTRY)
+    project.write("profiles.yaml", TUNED)
+    from_file = run(project, "diff", "--since-file", "old.yaml").stdout
+    command = f"{sys.executable} -m docgen --root . diff --since-file <(cat old.yaml)"
+    done = subprocess.run(
+        ["bash", "-c", command], cwd=project.root, capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert done.stdout == from_file
+    os.mkfifo(project.root / "old.fifo")
+    refused = run(project, "diff", "--since-file", "old.fifo")
+    assert (refused.exit_code, refused.stderr) == (
+        2,
+        "old.fifo: error: the registry is a FIFO, not a file; docgen reads only regular files\n",
+    )
 
 
 def test_diff_shows_a_newline_or_an_escape_in_registry_text_without_obeying_it(make_project, run):
