@@ -193,7 +193,7 @@ def _since_commit(
 
     ``check`` computes this in a forked copy while it renders, and asks only on drift."""
     from docgen.blame import removed_sources
-    from docgen.changelog.diff import since_commit
+    from docgen.changelog.older import since_commit
 
     found = since_commit(project, working, ("HEAD", base) if base else ("HEAD",))
     if found is None:

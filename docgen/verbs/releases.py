@@ -25,18 +25,18 @@ def base_registry(
 ) -> Registry:
     """The older registry state named by ``--since REF`` or ``--since-file FILE`` (a git
     failure is reported against ``option``, the one that gave ``since``)."""
-    from docgen.changelog import diff
+    from docgen.changelog import older
 
     if (since is None) == (since_file is None):
         raise ConfigError.at(
             Location("docgen"), "give exactly one of --since REF and --since-file FILE"
         )
     if since is not None:
-        return diff.registry_at(project, since, option)
+        return older.registry_at(project, since, option)
     assert since_file is not None
     if not since_file:  # "" would name the project's own folder
         raise ConfigError.at(Location("--since-file"), "give the file of the older registry")
-    return diff.registry_file(project, since_file)
+    return older.registry_file(project, since_file)
 
 
 def changes_since(
@@ -79,6 +79,7 @@ def write_changelog(
         written = compose.create_entry(project, registry, changes, version, day, summary, routes)
         hints = [str(h) for h in change_kinds.guard_hints(changes)]
         hints += _repeated(project, since) if since else []
+        hints += _out_of_order(project, version, day)
         written = replace(written, hints=tuple(hints))
         if dry_run:
             return written
@@ -89,6 +90,31 @@ def write_changelog(
         merged = [Write(f.relative_to(project.root).as_posix(), None) for f in written.fragments]
         done = sync.apply(project, refresh, also=[entry, *merged])
     return replace(written, refreshed=tuple((c.status, c.path) for c in done))
+
+
+def _out_of_order(project: Project, version: str, day: str) -> list[str]:
+    """A warning when the new release is dated before a release of a lower version (a
+    typo in ``--date``, or a release of an older line, which may be meant): the overview
+    lists releases by version, and their dates would then run backwards."""
+
+    def number(text: str) -> tuple[int, ...]:
+        found = changelog.VERSION.fullmatch(text)
+        return tuple(map(int, found.groups())) if found else ()
+
+    earlier = [
+        (entry.day, section.version)
+        for entry in changelog.entries(project)
+        if changelog.entry_date(entry.day) is not None and entry.day > day
+        for section in entry.sections
+        if () < number(section.version) < number(version)
+    ]
+    if not earlier:
+        return []
+    then, which = max(earlier)
+    return [
+        f"--date: warning: {version} is dated {day}, before {which} ({then}), a lower version: "
+        "the overview lists releases by version, so their dates run backwards there"
+    ]
 
 
 def _routes(project: Project, registry: Registry, day: str) -> set[str]:

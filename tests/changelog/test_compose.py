@@ -265,6 +265,24 @@ def test_a_release_of_notes_alone_is_not_said_to_update_profiles(make_project, r
     )
 
 
+def test_a_release_dated_before_a_lower_version_is_written_with_a_warning(make_project, run):
+    """A typo in --date went unremarked, and the overview's dates ran backwards; a later
+    release of an older line (a backport) is no such thing."""
+    project = base_project(make_project, run)
+    project.write("changelog.d/a.md", "First.\n")
+    assert release(run, project, "v0.3.0", "2026-12-07").exit_code == 0
+    project.write("changelog.d/b.md", "Second.\n")
+    early = release(run, project, "v0.4.0", "2026-12-01")
+    assert early.exit_code == 0, early.output
+    assert early.stdout.splitlines()[-1] == (
+        "--date: warning: v0.4.0 is dated 2026-12-01, before v0.3.0 (2026-12-07), a lower "
+        "version: the overview lists releases by version, so their dates run backwards there"
+    )
+    project.write("changelog.d/c.md", "Backport.\n")
+    backport = release(run, project, "v0.2.9", "2026-12-08")
+    assert backport.exit_code == 0 and "--date: warning" not in backport.output
+
+
 def test_hidden_files_in_the_notes_folder_are_no_notes(make_project, run):
     """An editor's lock (``.#fix.md``, a dangling link) stopped the release ("cannot read
     changelog note"), and a hidden ``.draft.md`` was merged and deleted."""

@@ -189,19 +189,19 @@ def test_what_changed_is_learned_from_the_registry_the_plan_loaded(
 ):
     """The copy that learns what changed since the commit starts once the plan has the
     working registry, and shares it: only the committed one is built for the blame."""
-    from docgen.changelog import diff
+    from docgen.changelog import older
 
     committed_before(example, run)
     example.edit("profiles.yaml", MTP, "")
     seen = tmp_path / "seen"
-    real = diff.since_commit
+    real = older.since_commit
 
     def spied(project, working, revisions):
         with seen.open("a", encoding="utf-8") as log:  # a forked copy writes here too
             log.write("shared\n" if working is not None else "built again\n")
         return real(project, working, revisions)
 
-    monkeypatch.setattr(diff, "since_commit", spied)
+    monkeypatch.setattr(older, "since_commit", spied)
     assert len(blamed(example, run)) == 1
     assert seen.read_text("utf-8") == "shared\n"
 
