@@ -42,7 +42,7 @@ def registry_file(project: Project, path: str) -> Registry:
     target = Path(os.path.normpath(project.root / path))  # an absolute path stays itself
     within = target.is_relative_to(project.root)
     if not within and _a_pipe(target):  # a process substitution: <(git show REV:profiles.yaml)
-        with open(target, "rb") as pipe:
+        with _opened_pipe(target) as pipe:
             return _history(_streamed(pipe, path), path)
     inside = files.Inside(project.root) if within else None
     # Named as every file of the project is, from its root (from docs/, ../old.yaml too).
@@ -61,6 +61,15 @@ def _streamed(stream: BinaryIO, name: str) -> bytes:
     if len(raw) > files.MAX_BYTES:
         raise RegistryError.at(Location(name), f"the registry is over {files.MAX_BYTES} bytes")
     return raw
+
+
+def _opened_pipe(path: Path) -> BinaryIO:
+    """The pipe at ``path``, opened without waiting for a writer (a FIFO nothing writes
+    to reads as empty at once, and never stops the command), then read as one reads a
+    pipe: up to what its writer, if any, ends with."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
 
 
 def _a_pipe(path: Path) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import pickle
-import re
 import shutil
 import stat
 import subprocess
@@ -14,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import Outcome, Project
+from conftest import Outcome, Project, as_any_drift
 
 from docgen import cache
 from docgen import plan as plan_module
@@ -314,17 +313,6 @@ STILL_FAILS_AFTER_BUILD = {"setting-docs", "setting-routes", "settings-file-docg
 HAND_EDITS = {"hand-page-region-edited", "generated-page-edited"}
 
 
-def _as_any_drift(output: str) -> str:
-    """A check's output with a hand edit worded as any drift is (as without the cache)."""
-    output = re.sub(
-        r"edited since docgen wrote it, though nothing it is made of changed: `docgen build` "
-        r"would undo the edit; make it in .*? instead",
-        "out of date with the registry",
-        output,
-    )
-    return output.replace(" (it undoes the hand edits)", "")
-
-
 @pytest.fixture
 def full_example(example: Project) -> Project:
     # Without the navigation every page is published for every agent, so an added page
@@ -364,7 +352,7 @@ def test_check_gives_the_same_verdict_with_and_without_the_cache(
     # Only the cache can tell a hand edit (the file changed, nothing it is made of did),
     # and says so; the verdict, the diff and every other word are the same.
     assert ("edited since docgen wrote it" in cached.output) == (name in HAND_EDITS)
-    assert (cached.exit_code, _as_any_drift(cached.output)) == (fresh.exit_code, fresh.output)
+    assert (cached.exit_code, as_any_drift(cached.output)) == (fresh.exit_code, fresh.output)
     assert fresh.exit_code == verdict, fresh.output
     if verdict == 0:
         assert fresh.stdout.endswith(" generated files match the registry\n")

@@ -27,7 +27,8 @@ def test_check_json_has_a_stable_documented_shape(example, run):
     assert report["in_sync"] is False
     changed = [f for f in report["files"] if f["status"] == "changed"]
     setup = next(f for f in changed if f["path"] == "docs/inference/set-up-vllm.mdx")
-    assert set(setup) == {"path", "status", "line", "diff", "sources"}
+    assert set(setup) == {"path", "status", "line", "diff", "edited", "sources"}
+    assert setup["edited"] is False  # a registry edit, not a hand edit
     assert "+  --max-num-seqs 12" in setup["diff"]
     assert setup["sources"] == [
         {
