@@ -183,10 +183,21 @@ def _round_trip(text: str, path: str) -> Any:
 def slug_of(title: str) -> str:
     """A title's slug, as Fern gives one to a node without its own ``slug``: lodash's
     ``kebabCase`` (pydash's port of it), which splits camel case and digits from letters
-    (``vLLM Profiles`` is ``v-llm-profiles``, ``GB10`` is ``gb-10``) and folds accents."""
+    (``vLLM Profiles`` is ``v-llm-profiles``, ``GB10`` is ``gb-10``) and folds accents.
+    A title of plain ASCII words is split as lodash splits it, without importing pydash
+    (lodash's own fast path: ``_ASCII_WORDS``)."""
+    if not _UNICODE_WORD.search(title):
+        return "-".join(word.lower() for word in _ASCII_WORDS.findall(title))
     from pydash import kebab_case
 
     return str(kebab_case(title))
+
+
+#: lodash's ``hasUnicodeWord``: a title it splits with its full word pattern (a case or
+#: digit boundary inside a word, or any character but ASCII letters, digits and spaces).
+_UNICODE_WORD = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[0-9][a-zA-Z]|[a-zA-Z][0-9]|[^a-zA-Z0-9 ]")
+#: The words of any other title, as lodash's ``asciiWords`` finds them.
+_ASCII_WORDS = re.compile(r"[A-Za-z0-9]+")
 
 
 def parse(data: Any, path: str) -> Navigation:
