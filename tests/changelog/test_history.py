@@ -198,6 +198,18 @@ BROKEN = [
             f"changelog/2026-01-04.mdx:6: error: version v1.0.0 is already released in {DAY}",
         ],
     ),
+    (  # hand-written into the entry (a note holding one is refused before it is written)
+        "control-character",
+        {DAY: VALID + "- A \u202eflip.\n\n```\nraw\x1b[2J\tcode\n```\n"},
+        [
+            f"{DAY}:12:5: error: the entry holds U+202E, a control character no page shows as "
+            "text (an escape, or a bidirectional override that reorders what a reader sees): "
+            "remove it",
+            f"{DAY}:15:4: error: the entry holds U+001B, a control character no page shows as "
+            "text (an escape, or a bidirectional override that reorders what a reader sees): "
+            "remove it",
+        ],
+    ),
     (  # the sixth level is a heading too
         "h6-heading",
         {DAY: VALID + "\n###### Notes\n"},
