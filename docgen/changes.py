@@ -97,7 +97,7 @@ class Change:
             where = (
                 f"{one_line(made)} or the registry"
                 if by_template
-                else "the templates or the registry"
+                else "the file its notice names (or a template), or the registry"
             )
             return (
                 "edited since docgen wrote it, though nothing it is made of changed: "

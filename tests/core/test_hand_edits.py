@@ -46,3 +46,18 @@ def test_a_registry_edit_is_not_taken_for_a_hand_edit(example, run):
     assert "out of date with the registry" in checked.stdout
     report = json.loads(run(example, "check", "--format", "json").stdout)
     assert not any(f.get("edited") for f in report["files"])
+
+
+def test_a_hand_edit_of_a_variant_points_at_the_file_its_notice_names(example, run):
+    """A variant is made from a page (itself a template's, or written by hand): its
+    notice names the file to edit."""
+    assert run(example, "build").exit_code == 0
+    variant = "docs/_build/agent-variants/inference/set-up-vllm.openclaw.generated.mdx"
+    assert f"{TEMPLATE} (the openclaw variant)" in example.read(variant)  # what it names
+    example.edit(variant, "## Use an Existing Server", "## Use Your Existing Server")
+    first = run(example, "check").stdout.splitlines()[0]
+    assert first.startswith(f"{variant}:") and first.endswith(
+        ": error: edited since docgen wrote it, though nothing it is made of changed: "
+        "`docgen build` would undo the edit; make it in the file its notice names (or a "
+        "template), or the registry instead"
+    )
