@@ -54,9 +54,9 @@ class Change:
     #: The (key path, text) of every value of that older registry: a value it holds
     #: unchanged cannot be behind the drift.
     kept: frozenset[tuple[Any, str]] = frozenset()
-    #: Whether the file changed since docgen wrote it while nothing it is made of did (a
-    #: hand edit, which ``docgen build`` would undo): known only with the build's cache.
-    edited: bool = False
+    #: Whether the plan kept this output's digest from the build that stored it (nothing
+    #: it is made of changed since): known only with the build's cache.
+    kept_as_built: bool = False
 
     def shown(self, name: str | None = None) -> Shown:
         """What a report shows of this changed file: where it first differs, a unified
@@ -89,23 +89,35 @@ class Change:
         return CHANGELOG if self.status != CHANGED or self.behind() else REGISTRY
 
     @property
+    def edited(self) -> bool:
+        """Whether this changed file reads as a hand edit: its output was kept as built
+        (nothing it is made of changed since), and no registry entry is behind what
+        differs (pages a checkout brought back from another registry state are not)."""
+        return self.status == CHANGED and self.kept_as_built and not self.behind()
+
+    @property
     def why(self) -> str:
         """Why this file fails ``check``, naming its real cause."""
-        if self.status == CHANGED and self.edited:
-            made = self.output.origin if self.output else ""
-            by_template = made.endswith(".j2")  # else a region of a page, or a variant
-            where = (
-                f"{one_line(made)} or the registry"
-                if by_template
-                else "the file its notice names (or a template), or the registry"
-            )
+        if self.edited:
             return (
                 "edited since docgen wrote it, though nothing it is made of changed: "
-                f"`docgen build` would undo the edit; make it in {where} instead"
+                f"`docgen build` would undo the edit; make it in {self._made_in()} instead"
             )
         if self.status == CHANGED:
             return f"out of date with {self.cause}"
         return WHY[self.status]
+
+    def _made_in(self) -> str:
+        """Where an edit of this output belongs: its template, the changelog entries, the
+        registry, or (a variant, a region) the file its notice names."""
+        made = self.output.origin if self.output else ""
+        if self.output is not None and self.output.basis == "changelog":
+            return "the changelog entries"
+        if self.output is not None and self.output.kind == "export":
+            return "the registry"
+        if made.endswith(".j2"):
+            return f"{one_line(made)} or the registry"
+        return "the file its notice names (or a template), or the registry"
 
     @property
     def behind_label(self) -> str:

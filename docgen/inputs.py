@@ -23,7 +23,7 @@ from docgen.config import Project
 from docgen.io import files, user_cache
 from docgen.render.syntax import NOTICE_REACH, owned
 
-FORMAT = b"docgen-plan-cache-5\n"
+FORMAT = b"docgen-plan-cache-6\n"
 
 
 def key(project: Project) -> str:

@@ -114,10 +114,13 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
     elif drifted:
         n = len(drifted)
         count = f"{n} generated file{'s are' if n > 1 else ' is'}"
-        undo = " (it undoes the hand edits)" if any(c.edited for c in drifted) else ""
-        lines.append(
-            Line(f"{count} out of sync with {causes(drifted)}: run `docgen build`{undo}", "err")
-        )
+        hand = sum(c.edited for c in drifted)
+        if hand == n:
+            verdict = f"{count} edited by hand: `docgen build` would undo the edits"
+        else:
+            undo = " (it undoes the hand edits)" if hand else ""
+            verdict = f"{count} out of sync with {causes(drifted)}: run `docgen build`{undo}"
+        lines.append(Line(verdict, "err"))
     return lines
 
 

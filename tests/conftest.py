@@ -250,4 +250,9 @@ def as_any_drift(output: str) -> str:
         "out of date with the registry",
         output,
     )
+    output = re.sub(
+        r"(generated files? (?:is|are)) edited by hand: `docgen build` would undo the edits",
+        r"\1 out of sync with the registry: run `docgen build`",
+        output,
+    )
     return output.replace(" (it undoes the hand edits)", "")

@@ -96,7 +96,7 @@ def unpickled(payload: memoryview | None) -> object | None:
     try:
         found: object = pickle.loads(payload)  # noqa: S301 - sealed by this user's own key
         return found
-    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError):
+    except (pickle.UnpicklingError, EOFError, AttributeError, ImportError, ValueError, TypeError):
         return None
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docgen import parallel, stamps, sync
-from docgen.changes import CHANGED, DRIFTED, STALE, Report
+from docgen.changes import DRIFTED, STALE, Report
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.io import files
@@ -144,9 +144,8 @@ def _compared(
         done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
         report = sync.compare(project, the_plan, products, known)
-        # Kept, yet not on disk as kept: the file changed, and nothing it is made of did.
-        edited = {c.path for c in report.of(CHANGED)} & unread
-        report.changes = [replace(c, edited=c.path in edited) for c in report.changes]
+        # Kept as built, yet not on disk as built: perhaps a hand edit (``Change.edited``).
+        report.changes = [replace(c, kept_as_built=c.path in unread) for c in report.changes]
     _refuse_lost_templates(project, report)
     return the_plan, digest, report
 

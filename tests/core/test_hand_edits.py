@@ -25,7 +25,9 @@ def test_a_hand_edit_is_named_so_and_the_template_to_make_it_in(example, run):
     assert checked.exit_code == 1
     lines = checked.stdout.splitlines()
     assert lines[0].startswith(f"{PAGE}:") and lines[0].endswith(f": error: {EDITED}")
-    assert checked.stderr.endswith("run `docgen build` (it undoes the hand edits)\n")
+    assert checked.stderr.endswith(
+        "1 generated file is edited by hand: `docgen build` would undo the edits\n"
+    )
     report = json.loads(run(example, "check", "--format", "json").stdout)
     assert [(f["path"], f["edited"]) for f in report["files"] if f["status"] == "changed"] == [
         (PAGE, True)
@@ -61,3 +63,23 @@ def test_a_hand_edit_of_a_variant_points_at_the_file_its_notice_names(example, r
         "`docgen build` would undo the edit; make it in the file its notice names (or a "
         "template), or the registry instead"
     )
+
+
+def test_pages_a_checkout_brought_back_from_another_registry_are_not_hand_edits(example, run):
+    """The build's cache knew the current registry, and git put back the pages of the
+    committed one: drift the registry is behind, not a hand edit (it was called one)."""
+    import subprocess
+
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run([*git, *args], cwd=example.root, check=True, capture_output=True)
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
+    assert run(example, "build").exit_code == 0
+    subprocess.run([*git, "checkout", "--", "docs"], cwd=example.root, check=True)
+    checked = run(example, "check")
+    assert checked.exit_code == 1
+    assert "edited since docgen wrote it" not in checked.stdout
+    assert "out of date with the registry" in checked.stdout
+    assert "registry entry behind it: profiles.yaml:" in checked.stdout
+    report = json.loads(run(example, "check", "--format", "json").stdout)
+    assert not any(f.get("edited") for f in report["files"])
