@@ -12,8 +12,10 @@ file whose path holds a control character (``vet_name``), as every lister of inp
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import NamedTuple
 
@@ -69,21 +71,58 @@ def form_of(text: str, bom: bool) -> PageForm:
 
 def _with_line_ends(text: str, held: tuple[str, ...], crlf: tuple[bool, ...]) -> str:
     """LF ``text`` with the line ends of the file that ``held`` these lines (``crlf``
-    tells which ended with CRLF): lines it still holds keep theirs (found as difflib
-    matches them), and a new line ends as the line before it."""
-    from difflib import SequenceMatcher
-
+    tells which ended with CRLF). docgen changes such a file only between the markers of
+    its regions (``docgen:begin`` ... ``docgen:end``), so the lines are matched by place:
+    each stretch outside the regions, and each marker, keeps its ends, and a region's
+    lines end as its begin marker does. Should the markers not pair up (no region of
+    docgen's), each line ends as most of the file's did."""
     lines = text.split("\n")
-    ends = [False] * (len(lines) - 1)
-    matcher = SequenceMatcher(None, held, lines, autojunk=False)
-    for tag, i1, _i2, j1, j2 in matcher.get_opcodes():
-        for j in range(j1, min(j2, len(ends))):
-            if tag == "equal" and i1 + j - j1 < len(crlf):
-                ends[j] = crlf[i1 + j - j1]
-            else:
-                ends[j] = ends[j - 1] if j else crlf[0]
+    ends = _ends_by_place(held, crlf, lines)
+    if ends is None:
+        ends = [sum(crlf) * 2 > len(crlf)] * (len(lines) - 1)
     ended = zip(lines[:-1], ends, strict=True)
     return "".join(line + ("\r\n" if end else "\n") for line, end in ended) + lines[-1]
+
+
+#: A line that opens or closes a region docgen writes (a navigation's or a page's).
+_MARKER = re.compile(r"docgen:(begin|end)\b")
+
+
+def _ends_by_place(
+    held: tuple[str, ...], crlf: tuple[bool, ...], lines: list[str]
+) -> list[bool] | None:
+    """Each of ``lines``' ends (but the last line's), matched by place with ``held``'s
+    (see ``_with_line_ends``); None when the markers or a stretch outside the regions do
+    not pair up."""
+    old = [i for i, line in enumerate(held) if _MARKER.search(line)]
+    new = [j for j, line in enumerate(lines) if _MARKER.search(line)]
+    if [held[i] for i in old] != [lines[j] for j in new]:
+        return None
+
+    def end_of(i: int) -> bool:  # the last line has none: as the line before it
+        return crlf[i] if i < len(crlf) else bool(crlf and crlf[-1])
+
+    ends: list[bool] = []
+    inside = False
+    stretches = zip(_stretches(old, len(held)), _stretches(new, len(lines)), strict=True)
+    for (i0, i1), (j0, j1) in stretches:
+        if inside:  # a region's lines: as its begin marker ends
+            ends += [end_of(i0 - 1)] * (j1 - j0)
+        elif i1 - i0 != j1 - j0:
+            return None
+        else:
+            ends += [end_of(i) for i in range(i0, i1)]
+        if i1 < len(held):  # the marker after the stretch keeps its own end
+            ends.append(end_of(i1))
+            inside = "docgen:begin" in held[i1]
+    return ends[: len(lines) - 1]
+
+
+def _stretches(marks: list[int], count: int) -> list[tuple[int, int]]:
+    """The runs of line indexes between the ``marks`` (and before the first, after the
+    last), each as (start, stop)."""
+    bounds = [-1, *marks, count]
+    return [(a + 1, b) for a, b in pairwise(bounds)]
 
 
 def read_page(project: Project, path: Path) -> tuple[str, PageForm]:

@@ -183,12 +183,26 @@ def test_a_page_is_written_back_with_the_line_ends_it_was_read_with(lines, crlf,
     assert files.form_of(raw, bom).written(text) == ("\ufeff" if bom else "") + raw
 
 
-def test_lines_a_region_adds_to_a_mixed_file_end_as_the_line_before_them():
-    raw = "a\r\nbegin\r\nold\nend\nz\r\n"
+def test_lines_a_region_adds_to_a_mixed_file_end_as_its_begin_marker():
+    raw = "a\r\n# docgen:begin p\r\nold\n# docgen:end\nz\r\n"
     form = files.form_of(raw, False)
-    assert (
-        form.written("a\nbegin\nnew 1\nnew 2\nend\nz\n")
-        == "a\r\nbegin\r\nnew 1\r\nnew 2\r\nend\nz\r\n"
+    assert form.written("a\n# docgen:begin p\nnew 1\nnew 2\n# docgen:end\nz\n") == (
+        "a\r\n# docgen:begin p\r\nnew 1\r\nnew 2\r\n# docgen:end\nz\r\n"
     )
     assert files.form_of("a\r\nb\r\n", False).written("a\nx\nb\n") == "a\r\nx\r\nb\r\n"
     assert files.form_of("a\nb\n", False).written("a\nx\nb\n") == "a\nx\nb\n"
+
+
+def test_lines_outside_the_regions_keep_their_ends_where_their_text_repeats():
+    """Matched by text (difflib), a line outside the region could pair with a like line
+    inside it and take another's end, and repeated lines made it quadratic."""
+    raw = "a\na\r\n{/* docgen:begin p */}\nb\n{/* docgen:end */}\na\r\nb\n" + "#\r\n#\n" * 20_000
+    new = raw.replace("\r\n", "\n").replace("\nb\n{/* docgen:end", "\na\na\nb\n{/* docgen:end", 1)
+    out = files.form_of(raw, False).written(new)
+    assert out.startswith("a\na\r\n{/* docgen:begin p */}\na\na\nb\n{/* docgen:end */}\na\r\nb\n")
+    assert out.endswith("#\r\n#\n" * 20_000)
+
+
+def test_a_mixed_file_without_regions_ends_its_lines_as_most_of_it_did():
+    form = files.form_of("a\r\nb\r\nc\n", False)
+    assert form.written("a\nb\nc\nd\n") == "a\r\nb\r\nc\r\nd\r\n"
