@@ -296,15 +296,15 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     project = state.project()
     options["since_file"] = state.given_file(options["since_file"])
     written = write_changelog(project, dry_run=dry_run, notify=notify, **options)
-    if dry_run:
+    if dry_run:  # the section alone on stdout: its notes and warnings go to stderr
         click.echo(printable(written.section), nl=False)  # notes are untrusted text
-        return
-    state.say(f"write {state.shown(written.path)} ({options['version']})")
-    state.print(written_line(status, path) for status, path in written.refreshed)
-    for fragment in written.fragments:
-        state.say(f"merged and removed {fragment.name}")
-    for hint in written.hints:
-        state.say(hint)
+    else:
+        state.say(f"write {state.shown(written.path)} ({options['version']})")
+        state.print(written_line(status, path) for status, path in written.refreshed)
+        for fragment in written.fragments:
+            state.say(f"merged and removed {fragment.name}")
+    for hint in () if state.quiet else written.hints:
+        click.echo(hint, err=dry_run)
 
 
 @command("release-notes", quiet="Print only the notes and errors, no warnings.")

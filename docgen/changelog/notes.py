@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from docgen.navigation import NavChangelog, Navigation
 
 #: A root-absolute link's target (``](/route)``; not ``](//host/...)``, which is a host's).
-ROOT_LINK = re.compile(r"\]\((/(?!/)[^)]*)\)")
+ROOT_LINK = re.compile(r"\]\([ \t]*(/(?!/)[^)]*)\)")
 
 
 def release_notes(project: Project, registry: Registry, version: str, site_url: str) -> str:

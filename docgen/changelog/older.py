@@ -41,7 +41,8 @@ def registry_file(project: Project, path: str) -> Registry:
         return _history(_streamed(sys.stdin.buffer, STDIN), STDIN)
     target = Path(os.path.normpath(project.root / path))  # an absolute path stays itself
     within = target.is_relative_to(project.root)
-    if not within and _a_pipe(target):  # a process substitution: <(git show REV:profiles.yaml)
+    beyond = not Path(os.path.realpath(target)).is_relative_to(project.root)
+    if beyond and _a_pipe(target):  # a process substitution: <(git show REV:profiles.yaml)
         with _opened_pipe(target) as pipe:
             return _history(_streamed(pipe, path), path)
     inside = files.Inside(project.root) if within else None

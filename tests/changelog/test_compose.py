@@ -278,6 +278,11 @@ def test_a_release_dated_before_a_lower_version_is_written_with_a_warning(make_p
         "--date: warning: v0.4.0 is dated 2026-12-01, before v0.3.0 (2026-12-07), a lower "
         "version: the overview lists releases by version, so their dates run backwards there"
     )
+    project.write("changelog.d/c.md", "Again.\n")
+    dry = run(project, "changelog", "--version", "v0.5.0", "--since-file", "old.yaml",
+              "--date", "2026-12-02", "--dry-run")  # fmt: skip
+    assert dry.exit_code == 0 and dry.stdout.startswith("## v0.5.0\n"), dry.output
+    assert "--date: warning: v0.5.0 is dated 2026-12-02, before v0.3.0" in dry.stderr  # before
     project.write("changelog.d/c.md", "Backport.\n")
     backport = release(run, project, "v0.2.9", "2026-12-08")
     assert backport.exit_code == 0 and "--date: warning" not in backport.output

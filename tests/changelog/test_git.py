@@ -331,6 +331,12 @@ def test_the_older_registry_may_come_from_a_process_substitution(make_project, r
         2,
         "old.fifo: error: the registry is a FIFO, not a file; docgen reads only regular files\n",
     )
+    # named from outside the project, through a link or /proc, it is the project's FIFO still
+    outside = project.root.parent / "to-the-fifo"
+    outside.symlink_to(project.root / "old.fifo")
+    for given in (str(outside), f"/proc/self/root{project.root}/old.fifo"):
+        linked = run(project, "diff", "--since-file", given)
+        assert linked.exit_code == 2 and "is a FIFO, not a file" in linked.stderr, linked.output
 
 
 def test_diff_shows_a_newline_or_an_escape_in_registry_text_without_obeying_it(make_project, run):

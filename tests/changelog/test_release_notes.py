@@ -202,7 +202,7 @@ def test_code_stays_as_written_and_definitions_get_the_site_url(make_project, ru
     relative: a broken link in a release body)."""
     body = (
         "- Put `[docs](/guide/alpha/models)` in your README.\n"
-        "- See [the guide][g] and [the FAQ][f].\n\n"
+        "- See [the guide][g] and [the FAQ][f], or [this]( /guide/alpha/models).\n\n"
         "```md\n[docs](/guide/alpha/models)\n[c]: /guide/alpha/models\n```\n\n"
         "[g]: /guide/alpha/models\n"
         '[f]:\n  /guide/alpha/faq "FAQ"\n'
@@ -217,14 +217,16 @@ def test_code_stays_as_written_and_definitions_get_the_site_url(make_project, ru
     result = run(project, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
     assert (result.exit_code, result.stderr) == (0, ""), result.output
     site = "https://docs.example.com"
-    expected = body.replace("[g]: /", f"[g]: {site}/").replace(
-        "  /guide/alpha/faq", f"  {site}/guide/alpha/faq"
+    expected = (
+        body.replace("( /guide", f"( {site}/guide")
+        .replace("[g]: /", f"[g]: {site}/")
+        .replace("  /guide/alpha/faq", f"  {site}/guide/alpha/faq")
     )
     assert result.stdout.endswith(expected)
     bare = run(project, "release-notes", "v0.2.0")
     assert bare.stdout.endswith(body)
     assert bare.stderr == (
-        "release-notes: warning: neither product.site_url nor --site-url is set, so 4 "
+        "release-notes: warning: neither product.site_url nor --site-url is set, so 5 "
         "root-absolute links, such as '/guide/alpha/models', stay relative\n"
     )
 
