@@ -21,7 +21,7 @@ from docgen.changelog.entries import (
     parse_version,
     read_changelog_as_written,
     read_changelog_file,
-    refuse_unreadable,
+    refuse_oversized,
     within_root,
 )
 from docgen.changelog.note_text import note_bullets
@@ -305,7 +305,7 @@ def create_entry(
     text = entry_text(registry, release, existing)
     if written is not None and all_crlf(written):
         text = text.replace("\n", "\r\n")  # the entry keeps the line ends it has
-    return Written(path, refuse_unreadable(path, text), release.section(), tuple(fragments))
+    return Written(path, refuse_oversized(path, text), release.section(), tuple(fragments))
 
 
 def _leads(summary: str, start: str) -> bool:

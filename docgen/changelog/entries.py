@@ -140,7 +140,7 @@ def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:
     return files
 
 
-def refuse_unreadable(path: str, text: str) -> str:
+def refuse_oversized(path: str, text: str) -> str:
     """The text of a new entry file ``path``, unless it is larger than docgen reads: a
     located error before anything is written (``check``, ``build`` and ``release-notes``
     would refuse it ever after; notes just under the limit grow as indented bullets)."""

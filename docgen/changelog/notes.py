@@ -52,9 +52,9 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
             Location(entry.path, section.line),
             f"version {section.version} is already released in {first.path}",
         )
-    for entry, section in found:
-        heading = f"## {section.version}\n"
-        plain = _plain(heading + "\n".join(section.lines), site_url)
+    if found:
+        entry, section = found[0]
+        plain = _plain(f"## {section.version}\n" + "\n".join(section.lines), site_url)
         _refuse_unsafe(entry, section, plain, registry)
         return plain
     named = version if version.startswith("v") or not version[:1].isdigit() else f"v{version}"

@@ -66,8 +66,8 @@ def _streamed(stream: BinaryIO, name: str) -> bytes:
 
 def _opened_pipe(path: Path) -> BinaryIO:
     """The pipe at ``path``, opened without waiting for a writer (a FIFO nothing writes
-    to reads as empty at once, and never stops the command), then read as one reads a
-    pipe: up to what its writer, if any, ends with."""
+    to reads as empty at once), then read as standard input is: until its writers close
+    it (one that never does keeps the command waiting, as a terminal's input would)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     os.set_blocking(fd, True)
     return os.fdopen(fd, "rb")
