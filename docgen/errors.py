@@ -60,6 +60,19 @@ def surrogate_problem(text: str) -> str | None:
     return f"it holds a lone surrogate (U+{code:04X}), which is no character"
 
 
+#: A control character no page shows as text: ``CONTROL`` but a tab (the texts searched
+#: for it are lines: a line end ends them).
+UNSHOWN = re.compile(f"(?!\t){CONTROL.pattern}")
+
+
+def unshown_problem(found: str, what: str) -> str:
+    """Why ``what`` (``the note``) may not hold the ``UNSHOWN`` character ``found``."""
+    return (
+        f"{what} holds U+{ord(found):04X}, a control character no page shows as text (an "
+        "escape, or a bidirectional override that reorders what a reader sees): remove it"
+    )
+
+
 def printable(text: str) -> str:
     """``text`` with every ``CONTROL`` character but newline and tab written as its escape
     (``\\u202e``): what docgen prints of an input's text, a message or a diff."""

@@ -33,7 +33,7 @@ from docgen.changelog.links import (
 )
 from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
-from docgen.errors import CONTROL, Location, Problem
+from docgen.errors import UNSHOWN, Location, Problem, unshown_problem
 from docgen.redirects import Routes
 from docgen.registry.model import Registry
 
@@ -94,8 +94,6 @@ def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Prob
 MAX_ENTRY_PROBLEMS = 100
 #: The rule id of an entry whose file name is not a real date.
 NAME_RULE = "changelog-file-name"
-#: A control character an entry may not hold: any but a tab (a line end ends its line).
-_UNSHOWN = re.compile(f"(?!\t){CONTROL.pattern}")
 
 
 def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Iterator[Problem]:
@@ -169,16 +167,10 @@ def _file_level(entry: Entry, registry: Registry) -> list[Problem]:
 
 def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> list[Problem]:
     problems = []
-    if (control := _UNSHOWN.search(line)) is not None:
-        problems.append(
-            Problem(
-                f"the entry holds U+{ord(control[0]):04X}, a control character no page shows "
-                "as text (an escape, or a bidirectional override that reorders what a reader "
-                "sees): remove it",
-                Location(where.path, where.line, control.start() + 1),
-                rule="changelog-control-character",
-            )
-        )
+    if (control := UNSHOWN.search(line)) is not None:
+        at = Location(where.path, where.line, control.start() + 1)
+        message = unshown_problem(control[0], "the entry")
+        problems.append(Problem(message, at, rule="changelog-control-character"))
     if HTML_COMMENT.search(line):
         problems.append(
             Problem(

@@ -15,14 +15,12 @@ from __future__ import annotations
 import re
 
 from docgen.changelog.fences import LIST_ITEM
-from docgen.errors import CONTROL, ConfigError, Location, text_location
+from docgen.errors import UNSHOWN, ConfigError, Location, unshown_problem
 from docgen.render.syntax import Fence, opening
 
 #: One bullet: each line as the entry shows it, with its line number in the note.
 Bullet = list[tuple[int, str]]
 _LINE_END = re.compile(r"\r\n|\r|\n")
-#: A control character a note may not hold: any but a tab and the line ends.
-_UNSHOWN = re.compile(f"(?![\t\n\r]){CONTROL.pattern}")
 
 
 def note_bullets(text: str, path: str = "") -> list[Bullet]:
@@ -68,14 +66,10 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
 
 
 def _refuse_controls(text: str, path: str) -> None:
-    found = _UNSHOWN.search(text)
-    if found is not None:
-        raise ConfigError.at(
-            text_location(path, text, found.start()),
-            f"the note holds U+{ord(found[0]):04X}, a control character no page shows as "
-            "text (an escape, or a bidirectional override that reorders what a reader "
-            "sees): remove it",
-        )
+    for number, line in enumerate(_LINE_END.split(text), start=1):
+        if (found := UNSHOWN.search(line)) is not None:
+            where = Location(path, number, found.start() + 1)
+            raise ConfigError.at(where, unshown_problem(found[0], "the note"))
 
 
 def _opened(content: str) -> tuple[Fence | None, int]:
