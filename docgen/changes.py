@@ -6,6 +6,7 @@ compares, ``docgen.report`` shows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from docgen.errors import Problem, one_line
@@ -88,7 +89,7 @@ class Change:
             return REGISTRY
         return CHANGELOG if self.status != CHANGED or self.behind() else REGISTRY
 
-    @property
+    @cached_property  # asked by the verdict, the file's line and the JSON alike
     def edited(self) -> bool:
         """Whether this changed file reads as a hand edit: its output was kept as built
         (nothing it is made of changed since), and no registry entry is behind what

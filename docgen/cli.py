@@ -28,7 +28,7 @@ from docgen.terminal import (
     show_problems,
     user_errors,
 )
-from docgen.usage_errors import Commands, one_older_state
+from docgen.usage_errors import Commands, one_base
 
 #: Help of ``--traceback``, before or after the command name.
 TRACEBACK = "On an internal error (a bug in docgen), also print the Python traceback."
@@ -265,7 +265,7 @@ def diff(state: State, since: str | None, since_file: str | None, fmt: str) -> N
     from docgen.changelog.changes import counted
     from docgen.verbs.releases import changes_since
 
-    one_older_state(since, since_file)
+    one_base(since, since_file)
     project = state.project()
     _registry, changes = changes_since(project, since, state.given_file(since_file))
     if fmt == "json":
@@ -292,7 +292,7 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     from docgen.report import written_line
     from docgen.verbs.releases import write_changelog
 
-    one_older_state(options["since"], options["since_file"])
+    one_base(options["since"], options["since_file"])
     project = state.project()
     options["since_file"] = state.given_file(options["since_file"])
     written = write_changelog(project, dry_run=dry_run, notify=notify, **options)

@@ -109,7 +109,7 @@ def _before_the_command(exc: click.UsageError, name: str | None, command: str) -
     )
 
 
-def one_older_state(since: str | None, since_file: str | None) -> None:
+def one_base(since: str | None, since_file: str | None) -> None:
     """Refuse, as a usage error of the command, neither or both of ``--since`` and
     ``--since-file`` (``diff``, ``changelog``)."""
     if (since is None) == (since_file is None):

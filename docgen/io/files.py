@@ -61,9 +61,8 @@ class PageForm(NamedTuple):
 
 def form_of(text: str, bom: bool) -> PageForm:
     """The form of a file's ``text`` (its line ends as read, without the BOM)."""
-    crlf = text.count("\r\n")
-    if crlf == 0 or crlf == text.count("\n"):
-        return PageForm(crlf > 0, bom)
+    if "\r\n" not in text or all_crlf(text):
+        return PageForm("\r\n" in text, bom)
     lines = text.split("\n")
     ends = tuple(line.endswith("\r") for line in lines[:-1])
     return PageForm(False, bom, (tuple(as_lf_text(text).split("\n")), ends))

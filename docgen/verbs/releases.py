@@ -23,14 +23,11 @@ if TYPE_CHECKING:
 def base_registry(
     project: Project, since: str | None, since_file: str | None, option: str = "--since"
 ) -> Registry:
-    """The older registry state named by ``--since REF`` or ``--since-file FILE`` (a git
+    """The older registry state named by ``--since REF`` or ``--since-file FILE``, exactly
+    one of them (the command line refuses others: ``usage_errors.one_base``; a git
     failure is reported against ``option``, the one that gave ``since``)."""
     from docgen.changelog import older
 
-    if (since is None) == (since_file is None):
-        raise ConfigError.at(
-            Location("docgen"), "give exactly one of --since REF and --since-file FILE"
-        )
     if since is not None:
         return older.registry_at(project, since, option)
     assert since_file is not None
@@ -97,16 +94,13 @@ def _out_of_order(project: Project, version: str, day: str) -> list[str]:
     typo in ``--date``, or a release of an older line, which may be meant): the overview
     lists releases by version, and their dates would then run backwards."""
 
-    def number(text: str) -> tuple[int, ...]:
-        found = changelog.VERSION.fullmatch(text)
-        return tuple(map(int, found.groups())) if found else ()
-
+    number = partial(changelog.parse_version, where=Location("--version"))  # checked already
     earlier = [
         (entry.day, section.version)
         for entry in changelog.entries(project)
         if changelog.entry_date(entry.day) is not None and entry.day > day
-        for section in entry.sections
-        if () < number(section.version) < number(version)
+        for section in entry.sections  # each a release heading's well-written version
+        if number(section.version) < number(version)
     ]
     if not earlier:
         return []
