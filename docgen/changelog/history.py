@@ -11,6 +11,7 @@ from docgen import redirects
 from docgen.changelog.entries import (
     HEADING,
     Entry,
+    Section,
     agent_base,
     entries,
     entry_date,
@@ -63,17 +64,17 @@ def check_history(project: Project, registry: Registry, routes: set[str]) -> lis
         entry = read_entry(project, path)
         problems += check_entry(entry, registry, routes)
         for section in entry.sections:
-            where = Location(entry.path, section.line)
             if section.version in seen:
-                problems.append(
-                    Problem(
-                        f"version {section.version} is already released in {seen[section.version]}",
-                        where,
-                        rule="changelog-version-unique",
-                    )
-                )
+                problems.append(released_again(entry, section, seen[section.version]))
             seen.setdefault(section.version, entry.path)
     return problems
+
+
+def released_again(entry: Entry, section: Section, first: str) -> Problem:
+    """The release ``section`` of ``entry`` repeats one the entry file ``first`` holds."""
+    where = Location(entry.path, section.line)
+    message = f"version {section.version} is already released in {first}"
+    return Problem(message, where, rule="changelog-version-unique")
 
 
 def check_entry(entry: Entry, registry: Registry, routes: set[str]) -> list[Problem]:

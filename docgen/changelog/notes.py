@@ -20,7 +20,7 @@ from docgen.changelog.entries import (
     version_problem,
 )
 from docgen.changelog.fences import text_lines, without_code
-from docgen.changelog.history import NAME_RULE, check_entry
+from docgen.changelog.history import NAME_RULE, check_entry, released_again
 from docgen.changelog.links import (
     DEFINED,
     DEFINITION,
@@ -48,10 +48,7 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
     found = [(e, s) for e in entries(project) for s in e.sections if s.version in wanted]
     if len(found) > 1:  # which one is the release? `check` refuses the history too
         (first, _), (entry, section) = found[:2]
-        raise ConfigError.at(
-            Location(entry.path, section.line),
-            f"version {section.version} is already released in {first.path}",
-        )
+        raise ConfigError([released_again(entry, section, first.path)])
     if found:
         entry, section = found[0]
         plain = _plain(f"## {section.version}\n" + "\n".join(section.lines), site_url)
