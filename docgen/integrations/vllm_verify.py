@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,17 +18,14 @@ from typing import Any
 
 from docgen.config import Project
 from docgen.errors import Location
-from docgen.integrations import vllm_answer, vllm_env
+from docgen.integrations import shell, vllm_answer, vllm_env
 from docgen.registry.model import Arg, Override, Profile
-from docgen.render.syntax import CLOSING, CODE, roles
 from docgen.vllm.versions import release_key
 
 PROBE = Path(__file__).with_name("vllm_probe.py")
 PROBE_ENV = {"VLLM_TARGET_DEVICE": "cpu", "HF_HUB_OFFLINE": "1", "VLLM_NO_USAGE_STATS": "1"}
 PROBE_TIMEOUT = 300  # seconds; importing vLLM takes 6-20 s, each command about 1 ms
 PROBE_OUTPUT_CAP = 16_000_000  # bytes of stdout and stderr; vLLM's answer and logs: ~100 kB
-SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
-_OPERATOR = re.compile(r"^[();<>|&]+$")
 _OPTION = re.compile(r"--[A-Za-z0-9][\w.-]*")
 
 
@@ -119,89 +115,16 @@ def _override_command(profile: Profile, override: Override, release: str) -> Sho
 
 def page_commands(path: str, text: str) -> Iterator[Shown]:
     """The ``vllm serve`` commands in the shell code blocks of one page."""
-    for line, command in _shell_lines(text):
+    for line, command in shell.logical_lines(text):
         try:
-            words = _words(command)
+            words = shell.words(command)
         except ValueError as exc:
             if "vllm serve" in command:
                 yield Shown((), Location(path, line, 1), "this command", problem=str(exc))
             continue
-        argv = _serve_argv(words)
+        argv = shell.serve_argv(words)
         if argv is not None:
             yield Shown(tuple(argv), Location(path, line, 1), "this command")
-
-
-def _shell_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(line number, logical line) in shell code blocks, as bash reads them.
-
-    A backslash at the end of a line joins the next one; a quote left open does too
-    (with the newline kept, inside the quoted word).
-    """
-    pending: str | None = None
-    start = 0
-    lines = text.splitlines()
-    for number, (line, (role, fence)) in enumerate(zip(lines, roles(lines), strict=True), 1):
-        if role == CLOSING and pending is not None:
-            yield start, _unprompt(pending)
-        if role != CODE:
-            pending = None
-            continue
-        if fence is None or fence.language.lower() not in SHELL_LANGUAGES:
-            continue
-        if pending is None:
-            start, pending = number, ""
-        body, joined = _continued(line)
-        pending += body
-        if not joined and _quotes_closed(pending):
-            yield start, _unprompt(pending)
-            pending = None
-        elif not joined:
-            pending += "\n"
-
-
-def _continued(line: str) -> tuple[str, bool]:
-    """A line without its continuation backslash, and whether one was there."""
-    stripped = line.rstrip()
-    trailing = len(stripped) - len(stripped.rstrip("\\"))
-    if trailing % 2:
-        return stripped[:-1], True
-    return line, False
-
-
-def _quotes_closed(text: str) -> bool:
-    try:
-        _words(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _unprompt(line: str) -> str:
-    stripped = line.lstrip()
-    return stripped[2:] if stripped.startswith("$ ") else line
-
-
-def _words(command: str) -> list[str]:
-    """Shell words as bash splits them; a ``#`` that starts a word starts a comment."""
-    lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""
-    words: list[str] = []
-    for word in lexer:
-        if word.startswith("#"):
-            break
-        words.append(word)
-    return words
-
-
-def _serve_argv(words: Sequence[str]) -> list[str] | None:
-    """``["vllm", "serve", ...]`` up to the first shell operator, or None if absent."""
-    for at in range(len(words) - 1):
-        if words[at].rsplit("/", 1)[-1] == "vllm" and words[at + 1] == "serve":
-            rest = list(words[at + 2 :])
-            end = next((i for i, w in enumerate(rest) if _OPERATOR.match(w)), len(rest))
-            return ["vllm", "serve", *rest[:end]]
-    return None
 
 
 def collect(project: Project) -> list[Shown]:

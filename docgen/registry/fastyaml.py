@@ -256,7 +256,7 @@ def _resolve(event: Any, path: str) -> Any:
             raise _Fallback(event, f"the number '{value}'")
         if _INT.match(value):
             return _integer(value, event, path)
-        if _FLOAT.match(value):
+        if _FLOAT.match(value) and _NUMBER_12.match(value):  # ``.5e3`` is text to ruamel
             return float(value)
     elif first in _WORD_START:
         if _NULL.match(value):

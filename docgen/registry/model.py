@@ -9,7 +9,6 @@ part by part for incremental rendering.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -19,8 +18,8 @@ from typing import Any
 from docgen.errors import Location
 from docgen.registry.source import KeyPath
 from docgen.registry.vllm_settings import VllmSettings
+from docgen.vllm.argv import same_argv
 from docgen.vllm.catalog import Catalog
-from docgen.vllm.values import scalar_text
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -252,14 +251,16 @@ class Profile:
 
     def steps_for(self, override: Override | None) -> tuple[Step, ...]:
         """The steps that run before the command with ``override`` applied: each one whose
-        ``when`` values the command sets (the last value of each flag wins)."""
-        values = {
-            a.name: a.value for a in (*self.effective_args, *(override.args if override else ()))
-        }
+        ``when`` values the registry's command sets, the model's flags included (the last
+        value of each flag wins)."""
+        model = (("revision", self.model.revision), ("served-model-name", self.model.served_name))
+        values: dict[str, Any] = {name: value for name, value in model if value}
+        args = (*self.effective_args, *(override.args if override else ()))
+        values.update((a.name, a.value) for a in args)
         return tuple(
             step
             for step in self.launcher_steps
-            if all(name in values and _same(values[name], want) for name, want in step.when.items())
+            if all(name in values and same_argv(values[name], v) for name, v in step.when.items())
         )
 
     def arg(self, name: str) -> Arg | None:
@@ -267,14 +268,6 @@ class Profile:
 
     def override(self, override_id: str) -> Override | None:
         return next((o for o in self.overrides if o.id == override_id), None)
-
-
-def _same(value: Any, wanted: Any) -> bool:
-    """Two registry values that give the same argv: scalars by their text (``4`` and
-    ``"4"``), JSON values whatever the order of their keys."""
-    if isinstance(value, (dict, list)) or isinstance(wanted, (dict, list)):
-        return json.dumps(value, sort_keys=True) == json.dumps(wanted, sort_keys=True)
-    return scalar_text(value) == scalar_text(wanted)
 
 
 @dataclass(frozen=True)

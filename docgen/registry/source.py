@@ -24,6 +24,7 @@ KeyPath = tuple[Any, ...]
 
 #: Most nodes a document may expand to once aliases are followed.
 MAX_NODES = 1_000_000
+_RECURSIVE = "recursive YAML alias: a node contains itself"
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ def load_text(text: str, path: str) -> Document:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     check_depth(text, path)
+    _refuse_other_version(text, path)
     yaml = YAML(typ="rt")
     yaml.Constructor = _constructor()
     yaml.allow_duplicate_keys = False
@@ -82,18 +84,42 @@ def load_text(text: str, path: str) -> Document:
     return _convert(root, path)
 
 
+def _refuse_other_version(text: str, path: str) -> None:
+    """A ``%YAML`` directive for another version than 1.2 (in the directives that open
+    the file) is a located error: under ``%YAML 1.1`` ruamel.yaml reads ``010`` as 8 and
+    ``yes`` as true, unlike the same file without it."""
+    for number, line in enumerate(text.lstrip("\ufeff").split("\n"), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if not line.startswith("%"):
+            return  # past the directives
+        words = line.split()
+        if words[0] == "%YAML" and words[1:2] != ["1.2"]:
+            raise RegistryError.at(
+                Location(path, number, 1),
+                f"the registry is YAML 1.2, but the directive '{one_line(line.strip())}' "
+                "asks for another version: remove it",
+            )
+
+
 @cache
 def _constructor() -> Any:
     """The round-trip constructor, with timestamps left as strings (checked later) and
     integers longer than ``MAX_INT_DIGITS`` digits refused at their place."""
-    from ruamel.yaml.constructor import RoundTripConstructor
+    from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
 
     class Constructor(RoundTripConstructor):
-        pass
+        def construct_object(self, node: Any, deep: bool = False) -> Any:
+            # ruamel.yaml reads an alias to a node still being built as null (``&r {a: *r}``
+            # as ``{a: null}``): a value the file does not hold.
+            if node in self.recursive_objects and node not in self.constructed_objects:
+                raise ConstructorError(None, None, _RECURSIVE, node.start_mark)
+            return super().construct_object(node, deep)
 
     Constructor.add_constructor(None, _refused_tag)  # a tag no constructor knows
     Constructor.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
     Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_int)
+    Constructor.add_constructor("tag:yaml.org,2002:str", _text)  # ``!!str 5`` too
     for kind in ("set", "omap", "pairs", "binary"):  # no JSON value: nothing reads them
         Constructor.add_constructor(f"tag:yaml.org,2002:{kind}", _refused_tag)
     return Constructor
@@ -110,6 +136,11 @@ def _refused_tag(constructor: Any, node: Any) -> Any:
         "a string, a number, a boolean, null, a list or a mapping)"
     )
     raise ConstructorError(None, None, problem, node.start_mark)
+
+
+def _text(constructor: Any, node: Any) -> str:
+    """A string, tagged ``!!str`` or not (ruamel.yaml keeps a tagged one as an object)."""
+    return str(constructor.construct_scalar(node))
 
 
 def _timestamp_as_text(constructor: Any, node: Any) -> str:
@@ -148,9 +179,7 @@ class _Converter:
 
     def _guarded(self, node: Any, keypath: KeyPath, walk: Any) -> Any:
         if id(node) in self.stack:
-            raise RegistryError.at(
-                self.positions.of_value(keypath), "recursive YAML alias: a node contains itself"
-            )
+            raise RegistryError.at(self.positions.of_value(keypath), _RECURSIVE)
         self.stack.append(id(node))
         try:
             return walk(node, keypath)

@@ -80,7 +80,8 @@ def said(target: Path, made: list[str]) -> list[str]:
     ]
     if missing := ignores_missing(target):
         lines.append(f"note: kept .gitignore as it was; add {' and '.join(missing)} to it")
-    go = "" if shown == "." else f"cd {one_line(shlex.quote(shown))} && "
+    folder = f"./{shown}" if shown.startswith("-") else shown  # ``cd -x`` takes an option
+    go = "" if shown == "." else f"cd {one_line(shlex.quote(folder))} && "
     return [*lines, f"next: {go}docgen check && mkdocs serve"]
 
 

@@ -33,6 +33,14 @@ def flag_tokens(flag: Flag, value: object) -> list[str]:
     return [flag.option, scalar_text(value)]
 
 
+def same_argv(value: object, wanted: object) -> bool:
+    """Two registry values that give the same argv: scalars by their text (``4`` and
+    ``"4"``), JSON values whatever the order of their keys."""
+    if isinstance(value, (dict, list)) or isinstance(wanted, (dict, list)):
+        return json.dumps(value, sort_keys=True) == json.dumps(wanted, sort_keys=True)
+    return scalar_text(value) == scalar_text(wanted)
+
+
 def option_like(flag: Flag, value: object) -> list[str]:
     """Problems with a registry value whose argv token vLLM's parser would take for an
     option (``--port``, ``-x``): a flag of its own in the command docgen prints, which

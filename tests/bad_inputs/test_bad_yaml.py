@@ -174,7 +174,7 @@ REGISTRY_SYNTAX = [
     Case(
         "yaml-recursive-alias",
         BUILD,
-        ("profiles.yaml:19:8: error: hosts.box must be a mapping, got null",),
+        ("profiles.yaml:19:8: error: recursive YAML alias: a node contains itself",),
         reg("hosts:\n  box: {name: Big Box, arch: amd64}", "hosts: &h\n  box: *h"),
     ),
     Case(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -114,6 +116,31 @@ def test_an_open_quote_continues_on_the_next_line_as_in_bash():
 def test_a_continuation_at_the_end_of_a_block_still_counts():
     shown = list(verify.page_commands("p.md", "```console\nvllm serve m \\\n  --a 1 \\\n```\n"))
     assert [s.argv for s in shown] == [("vllm", "serve", "m", "--a", "1")]
+
+
+#: Commands whose lines join as bash joins them: a backslash ending a line inside single
+#: quotes is a character; inside double quotes or outside, it joins the next line.
+AS_BASH_READS = [
+    "vllm serve m --chat-template 'a \\\nb' --x 1",
+    'vllm serve m --chat-template "a \\\nb" --x 1',
+    "vllm serve m \\\n  --x 'it''s' # it's a comment \\\n",
+    "vllm serve m --x 'one\\\\' \\\n  --y \"two\\\\\" --z\\ 3",
+    "vllm serve m --x 'a\n\\\nb' \\\n  -O3",
+]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("command", AS_BASH_READS)
+def test_a_page_command_is_read_as_bash_runs_it(command):
+    """The argv verify-vllm hands to vLLM's parser is the one bash passes to vllm."""
+    ran = subprocess.run(
+        ["bash", "-c", command.replace("vllm serve", "printf '%s\\0' vllm serve", 1)],
+        capture_output=True,
+        check=True,
+    )
+    bash_argv = tuple(ran.stdout.decode().split("\0")[:-1])
+    shown = list(verify.page_commands("p.md", f"```bash\n{command}\n```\n"))
+    assert [s.argv for s in shown] == [bash_argv]
 
 
 def test_missing_environment_says_how_to_create_it_and_exits_2(make_project, run, tmp_path):

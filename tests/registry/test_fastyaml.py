@@ -52,6 +52,18 @@ def test_each_spelling_of_a_boolean_or_null_reads_as_the_careful_path_reads_it(w
     assert json.dumps(fast.data) == json.dumps(careful.data)
 
 
+@pytest.mark.parametrize(
+    "number", [".5e3", "-.5E3", ".1E1", "+.9e3", ".5e+3", "1.5e3", "5e3", ".5"]
+)
+def test_each_spelling_of_a_number_reads_as_the_careful_path_reads_it(number):
+    """ruamel.yaml reads ``.5e3`` as text, ``.5e+3`` and ``5e3`` as numbers: one file
+    must read the same whether or not something in it sends it down the careful path."""
+    text = f"a: {number}\nb: [{number}]\n"
+    fast, careful = load_fast(text, "p"), load_text(text, "p")
+    assert fast is not None
+    assert _typed(fast.data) == _typed(careful.data)
+
+
 def test_an_empty_stream_is_left_to_the_careful_path():
     assert load_fast("", "p") is None
     assert load_fast("# only a comment\n", "p") is None
@@ -137,7 +149,7 @@ TRICKY = [
     ".inf", "-.Inf", ".NaN", "nan", "true", "True", "TRUE", "false", "yes", "no", "on", "off",
     "null", "Null", "NULL", "~", "12:30", "2026-01-02", "1.0.0", "v1", "0.4", "a b", "x-y",
     "--flag", "é", "a#b", "3.14e+2", "0b101", "0X1F", "09", "0_1", "05d9e1c3a0", "01-ai/Yi",
-    "0e1", "00",
+    "0e1", "00", ".5e3", "-.5E3", ".1E1", ".5e+3", "+.5e-3", "1.5e3", "-5E3",
 ]  # fmt: skip
 plain = st.one_of(st.sampled_from(TRICKY), st.from_regex(r"[a-z][a-z0-9_.-]{0,8}", fullmatch=True))
 scalar_text = st.one_of(

@@ -345,3 +345,22 @@ def test_an_older_state_that_breaks_a_start_rule_is_still_a_diff_base(make_proje
     result = run(project, "diff", "--since-file", "old.yaml")
     assert result.exit_code == 0, result.output
     assert "arg-added vllm.box.tiny tool-call-parser" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("model_field", "when"),
+    [
+        ("served_name: tiny", "{served-model-name: tiny}"),
+        ("revision: 0123abc", "{revision: 0123abc}"),
+    ],
+)
+def test_a_step_whose_when_the_model_sets_runs(model_field, when):
+    """The model's ``--served-model-name`` and ``--revision`` are in the command as much
+    as the profile's args are: a ``when`` on them is met."""
+    text = with_edits(
+        ("when: {load-format: fastsafetensors}", f"when: {when}"),
+        ("    label: Tiny 1B\n", f"    label: Tiny 1B\n    {model_field}\n"),
+    )
+    profile = registry(text).profiles["vllm.box.tiny"]
+    assert [s.id for s in profile.steps] == ["install-loader", "warm-up"]
+    assert serve_command(profile).steps[0] == ("pip", "install", "vllm[fastsafetensors]")

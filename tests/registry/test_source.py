@@ -70,8 +70,24 @@ def test_recursive_alias_does_not_hang():
     with pytest.raises(RegistryError) as info:
         load_bytes(text.encode(), "loop.yaml")
     assert str(info.value).splitlines()[0] == (
-        "loop.yaml:19:8: error: hosts.box must be a mapping, got null"
+        "loop.yaml:19:8: error: recursive YAML alias: a node contains itself"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [("a:\n  hf: &r {a: *r}\n", "p:2:7"), ("a: &r [*r, 1]\n", "p:1:4")],
+    ids=["mapping", "list"],
+)
+def test_an_alias_inside_its_own_node_is_refused_not_read_as_null(text, where):
+    """ruamel.yaml reads such an alias as null, a value the file does not hold."""
+    with pytest.raises(RegistryError) as info:
+        load_bytes(text.encode(), "p")
+    assert str(info.value) == f"{where}: error: recursive YAML alias: a node contains itself"
+
+
+def test_an_alias_repeated_outside_its_node_is_read():
+    assert load_text("x: &a [1]\ny: [*a, *a]\n", "p").data == {"x": [1], "y": [[1], [1]]}
 
 
 @pytest.mark.parametrize(
@@ -98,3 +114,29 @@ def test_duplicate_key_names_the_line_of_its_first_definition(tmp_path: Path, te
     with pytest.raises(RegistryError) as caught:
         load(tmp_path / "d.yaml", "d.yaml")
     assert str(caught.value.problems[0]) == expected
+
+
+@pytest.mark.parametrize(("value", "read"), [("!!str Example", "Example"), ("!!str 5", "5")])
+def test_a_string_tagged_str_is_read_as_a_string(value, read):
+    """YAML's own ``!!str`` tag: ruamel.yaml keeps such a scalar as a tagged object,
+    which the schema then called "not a string"."""
+    text = MINIMAL_REGISTRY.replace("name: Acme", f"name: {value}", 1)
+    assert "name: !!str" in text
+    assert load_bytes(text.encode(), "p.yaml").product.name == read
+
+
+@pytest.mark.parametrize("directive", ["%YAML 1.1", "%YAML 1.3"])
+def test_a_directive_for_another_yaml_version_is_refused(directive):
+    """Under ``%YAML 1.1`` ruamel.yaml reads ``010`` as 8 and ``yes`` as true."""
+    text = f"# registry\n{directive}\n---\n{MINIMAL_REGISTRY}"
+    with pytest.raises(RegistryError) as info:
+        load_bytes(text.encode(), "p.yaml")
+    assert str(info.value) == (
+        f"p.yaml:2:1: error: the registry is YAML 1.2, but the directive '{directive}' asks "
+        "for another version: remove it"
+    )
+
+
+def test_a_directive_for_yaml_1_2_is_read():
+    text = f"%YAML 1.2\n---\n{MINIMAL_REGISTRY}"
+    assert load_bytes(text.encode(), "p.yaml").product.name == "Acme"

@@ -572,6 +572,23 @@ def test_init_says_how_to_enter_a_folder_whose_name_has_a_space(tmp_path, monkey
     assert made.stdout.splitlines()[-1] == "next: cd 'my demo' && docgen check && mkdocs serve"
 
 
+def test_init_says_how_to_enter_a_folder_whose_name_starts_with_a_dash(tmp_path, monkeypatch):
+    """``cd -dash`` is an option to cd (``cd: -d: invalid option``)."""
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(tmp_path)
+    made = invoke_cli(["init", "--", "-dash"])
+    assert made.exit_code == 0, made.output
+    hint = made.stdout.splitlines()[-1]
+    assert hint == "next: cd ./-dash && docgen check && mkdocs serve"
+    entered = subprocess.run(
+        ["bash", "-c", hint.removeprefix("next: ").split(" && ")[0] + " && pwd"],
+        capture_output=True,
+        text=True,
+    )
+    assert entered.stdout.strip() == str(tmp_path / "-dash")
+
+
 def test_an_empty_since_file_is_refused_at_its_option(example, run):
     result = run(example, "diff", "--since-file", "")
     assert (result.exit_code, result.stderr) == (
