@@ -30,7 +30,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from docgen.errors import DocgenError, Location
+from docgen.errors import DocgenError, Location, Problem
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -59,6 +59,7 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
     made: set[str] = set()  # the site paths of the pages this plugin made
     own_nav = False  # whether mkdocs.yml left the nav to the plugin
     config_file = ""  # mkdocs.yml, as MkDocs found it
+    site: Site | None = None  # planned before this build cleaned the site folder
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         folder = Path(config.config_file_path or ".").resolve().parent
@@ -67,16 +68,21 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
         self.config_file = config.config_file_path or ""
         return config
 
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Plan the site before MkDocs empties ``site_dir``: a broken input fails the
+        build with the site of the last good one still there."""
+        self.site = self._site()
+
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
-        site = self._site()
+        site, self.site = self.site or self._site(), None
         self.made = set()
         for page in site.pages:
             if page.uri == "index.md" and files.get_file_from_path("index.md") is not None:
                 continue
-            files.append(File.generated(config, page.uri, content=page.markdown))
+            _add(files, File.generated(config, page.uri, content=page.markdown), config)
             self.made.add(page.uri)
         for uri, path in site.assets:
-            files.append(File.generated(config, uri, abs_src_path=str(path)))
+            _add(files, File.generated(config, uri, abs_src_path=str(path)), config)
         if self.own_nav:
             config.nav = site.nav
         self._report_links(site)
@@ -169,6 +175,18 @@ def _allowed_attributes() -> dict[str, set[str]]:
     attributes = {tag: set(names) for tag, names in nh3.ALLOWED_ATTRIBUTES.items()}
     attributes["*"] = {"class", "id", "title", "lang"}
     return attributes
+
+
+def _add(files: Files, made: File, config: MkDocsConfig) -> None:
+    """``made`` in the site, in place of a file of MkDocs' docs folder at its address,
+    which is said as a warning (MkDocs would replace it with a Python warning)."""
+    found = files.get_file_from_path(made.src_uri)
+    if found is not None:
+        files.remove(found)
+        where = Location(os.path.join(os.path.relpath(config.docs_dir), found.src_uri))
+        why = "docgen's preview serves its own file at this address; this one is not served"
+        log.warning("%s", Problem(why, where, severity="warning"))
+    files.append(made)
 
 
 def located(exc: DocgenError) -> str:

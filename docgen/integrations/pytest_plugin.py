@@ -28,8 +28,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         default=None,
         help=(
-            "Project root for --docgen [default: the nearest folder from where pytest runs "
-            "up to its rootdir that holds docgen.toml, [tool.docgen] or profiles.yaml; "
+            "Project root for --docgen, relative to where pytest runs (in addopts: to the "
+            "configuration file's folder) [default: the nearest folder from where pytest "
+            "runs up to its rootdir that holds docgen.toml, [tool.docgen] or profiles.yaml; "
             "else the rootdir]."
         ),
     )
@@ -57,12 +58,21 @@ def _project_root(config: pytest.Config) -> Path:
 
     given = config.getoption("docgen_root")
     if given:
-        return Path(given)
+        return _base_of_root(config) / str(given)
     rootdir = Path(config.rootpath).absolute()
     found = nearest_project(Path(config.invocation_params.dir))
     if found is not None and (found == rootdir or rootdir in found.parents):
         return found
     return rootdir
+
+
+def _base_of_root(config: pytest.Config) -> Path:
+    """Where a relative ``--docgen-root`` starts: the folder pytest runs in when the
+    command line gives it, else (``addopts``) the folder of the configuration file."""
+    typed = config.invocation_params.args
+    if any(str(arg).split("=")[0] == "--docgen-root" for arg in typed):
+        return Path(config.invocation_params.dir)
+    return Path(config.inipath.parent if config.inipath else config.rootpath)
 
 
 class DocgenFailure(Exception):

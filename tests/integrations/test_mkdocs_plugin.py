@@ -193,6 +193,34 @@ def test_registry_error_fails_the_build_with_the_located_message(site_project, t
     assert "Traceback" not in result.stderr
 
 
+def test_a_registry_error_leaves_the_last_good_site_in_place(site_project, tmp_path):
+    """MkDocs empties the site folder after ``on_pre_build``: the plan fails there, first."""
+    site = tmp_path / "site"
+    assert mkdocs(site_project.root, "build", "--site-dir", str(site)).returncode == 0
+    before = sorted(p.relative_to(site) for p in site.rglob("*"))
+    site_project.edit("profiles.yaml", "max-num-seqs: 4", "max-num-seqz: 4")
+    result = mkdocs(site_project.root, "build", "--site-dir", str(site))
+    assert result.returncode == 1 and "unknown vLLM" in result.stderr
+    assert sorted(p.relative_to(site) for p in site.rglob("*")) == before
+    assert (site / "index.html").is_file()
+
+
+def test_a_static_file_at_a_plugin_pages_address_is_a_warning_not_a_traceback(
+    site_project, tmp_path
+):
+    site_project.write("site_extra/hermes/inference/set-up-vllm.md", "# Shadow\n")
+    strict = mkdocs(site_project.root, "build", "--strict", "--site-dir", str(tmp_path / "s"))
+    assert strict.returncode == 1
+    assert (
+        "site_extra/hermes/inference/set-up-vllm.md: warning: docgen's preview serves its own "
+        "file at this address; this one is not served"
+    ) in strict.stderr
+    assert "Traceback" not in strict.stderr and "DeprecationWarning" not in strict.stderr
+    assert mkdocs(site_project.root, "build", "--site-dir", str(tmp_path / "s")).returncode == 0
+    page = (tmp_path / "s/hermes/inference/set-up-vllm/index.html").read_text("utf-8")
+    assert "nemohermes onboard" in page and "Shadow" not in page
+
+
 def test_plugin_root_option_and_an_in_process_build(site_project, tmp_path):
     preview = site_project.root / "preview"
     (preview / "extra").mkdir(parents=True)

@@ -97,3 +97,25 @@ def test_without_a_root_it_checks_the_project_pytest_runs_in(pytester, example, 
     outcomes = result.parseoutcomes()
     assert outcomes.get("passed", 0) > 3 and "failed" not in outcomes, result.stdout.str()
     assert "registry file not found" not in result.stdout.str()
+
+
+def test_a_relative_root_in_addopts_starts_at_the_configuration_files_folder(
+    pytester, example, monkeypatch
+):
+    """``addopts = "--docgen --docgen-root site"`` means the same from any subfolder; on
+    the command line a relative root starts where pytest runs, as any path there does."""
+    import shutil
+
+    site = pytester.path / "site"
+    shutil.copytree(example.root, site)
+    (site / "pyproject.toml").unlink()
+    (pytester.path / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\naddopts = "--docgen --docgen-root site -p no:cacheprovider"\n',
+        "utf-8",
+    )
+    monkeypatch.chdir(site / "docs")
+    result = pytester.runpytest_subprocess("-q")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) > 3 and "failed" not in outcomes, result.stdout.str()
+    typed = pytester.runpytest_subprocess("--docgen", "--docgen-root", "..", "-q")
+    assert "failed" not in typed.parseoutcomes(), typed.stdout.str()
