@@ -1,6 +1,7 @@
 """The rules that tie hosts to the rest of the registry: a host's default image exists and
-every image a host runs is built for its arch, a model is registered only for hosts that
-exist, and a model's support state and selection on a host agree with its profile there."""
+every image a host runs is built for its arch, a host's default profile is one it offers,
+a model is registered only for hosts that exist, and a model's support state and selection
+on a host agree with its profile there."""
 
 from __future__ import annotations
 
@@ -52,6 +53,18 @@ class HostRules:
                     where,
                     f"image '{iid}' is built for {platform}, but host '{hid}' is {arch}",
                 )
+
+    def _default_profiles(self) -> Iterator[Problem]:
+        """A host's default profile is one the host offers by itself: not explicit-only
+        (used only when named) and not disabled (not offered at all)."""
+        for pid, profile in (self.data.get("profiles") or {}).items():
+            for field, never in (("selection", "explicit-only"), ("support", "disabled")):
+                if profile.get("default") and profile.get(field) == never:
+                    yield self.at(
+                        ("profiles", pid, field),
+                        f"profile '{pid}' is its host's default, but a default cannot be "
+                        f"{never}; drop 'default: true' or choose another {field}",
+                    )
 
     def _model_hosts(self) -> Iterator[Problem]:
         """A model is registered only for hosts the registry has, and its support state

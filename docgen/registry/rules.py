@@ -57,6 +57,7 @@ class Checker(LauncherRules, HostRules):
         _collect(problems, self._image_releases)
         _collect(problems, self._launcher)
         _collect(problems, self._model_hosts)
+        _collect(problems, self._default_profiles)
         _collect(problems, self._host_images)
         _collect(problems, self._image_platforms)
         defaults: dict[str, str] = {}
@@ -176,7 +177,7 @@ class Checker(LauncherRules, HostRules):
         for oid, override in (profile.get("overrides") or {}).items():
             yield from self._args((*base, "overrides", oid, "args"), override["args"])
         shared = yield from self._omissions(base, profile)
-        yield from self._expect(base, profile, {**shared, **profile["args"]})
+        yield from self._expect(base, profile, shared)
         yield from self._requirements(base, profile, shared)
         for index, item in enumerate(profile.get("evidence") or []):
             yield from self._date((*base, "evidence", index, "date"), item["date"])
@@ -217,10 +218,13 @@ class Checker(LauncherRules, HostRules):
         return self.at(keypath, message, key=True)
 
     def _expect(
-        self, base: KeyPath, profile: dict[str, Any], args: dict[str, Any]
+        self, base: KeyPath, profile: dict[str, Any], shared: dict[str, Any]
     ) -> Iterator[Problem]:
-        """``expect`` guards the command: the launcher's shared args count as set."""
+        """``expect`` guards the command: the launcher's shared args and the model's flags
+        count as set."""
         expect = profile.get("expect") or {}
+        model = self._model_flags(profile)
+        args = {**model, **shared, **profile["args"]}
         for index, name in enumerate(expect.get("absent") or []):
             keypath = (*base, "expect", "absent", index)
             if dashed_flag(name) is not None:
@@ -236,17 +240,25 @@ class Checker(LauncherRules, HostRules):
                     key=True,
                 )
             elif name in args:
+                where = (
+                    "launcher.shared_args sets it; list it in the profile's launcher.omit_args"
+                    if name in shared
+                    else f"its model's {_MODEL_FLAGS[name]} sets it"
+                )
                 yield self.at(
-                    keypath,
-                    f"profile '{base[-1]}' expects '--{name}' to be absent, but "
-                    "launcher.shared_args sets it; list it in the profile's "
-                    "launcher.omit_args",
+                    keypath, f"profile '{base[-1]}' expects '--{name}' to be absent, but {where}"
                 )
         for name, wanted in (expect.get("present") or {}).items():
-            yield from self._present((*base, "expect", "present", name), args, name, wanted)
+            keypath = (*base, "expect", "present", name)
+            yield from self._present(keypath, args, name, wanted, shared)
+
+    def _model_flags(self, profile: dict[str, Any]) -> dict[str, Any]:
+        """The flags its model adds to a profile's command (``--served-model-name``...)."""
+        model = (self.data.get("models") or {}).get(profile.get("model")) or {}
+        return {flag: model[key] for flag, key in _MODEL_FLAGS.items() if key in model}
 
     def _present(
-        self, keypath: KeyPath, args: dict[str, Any], name: str, wanted: Any
+        self, keypath: KeyPath, args: dict[str, Any], name: str, wanted: Any, shared: Any
     ) -> Iterator[Problem]:
         if dashed_flag(name) is not None:
             return  # the schema refuses the name, saying to drop the dashes
@@ -262,12 +274,21 @@ class Checker(LauncherRules, HostRules):
             return
         have = self.catalog.tokens(name, args[name])
         if have != self.catalog.tokens(name, wanted):
-            own = name in self.data["profiles"][pid]["args"]
+            profile = self.data["profiles"][pid]
+            setter, where = (
+                ("its args set", ("profiles", pid, "args", name))
+                if name in profile["args"]
+                else ("launcher.shared_args sets", ("launcher", "shared_args", name))
+                if name in shared
+                else (
+                    f"its model's {_MODEL_FLAGS[name]} sets",
+                    ("models", profile["model"], _MODEL_FLAGS[name]),
+                )
+            )
             yield self.at(
-                ("profiles", pid, "args", name) if own else ("launcher", "shared_args", name),
+                where,
                 f"profile '{pid}' expects '--{name}' to be {scalar_text(wanted)}, "
-                f"but {'its args set' if own else 'launcher.shared_args sets'} "
-                f"{scalar_text(args[name])}",
+                f"but {setter} {scalar_text(args[name])}",
             )
 
     def _date(self, keypath: KeyPath, value: str) -> Iterator[Problem]:
@@ -277,6 +298,10 @@ class Checker(LauncherRules, HostRules):
             yield self.at(
                 keypath, f"invalid date '{one_line(value)}'; expected a real date as YYYY-MM-DD"
             )
+
+
+#: The flags a model adds to its profiles' commands, and the model field that sets each.
+_MODEL_FLAGS = {"served-model-name": "served_name", "revision": "revision"}
 
 
 def site_url_problem(url: str) -> str | None:

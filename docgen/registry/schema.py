@@ -240,6 +240,11 @@ def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
         return f"{name} must not be empty"
     if kind in ("exclusiveMinimum", "minimum"):
         return f"{name} must be greater than {error.validator_value}, got {got}"
+    if kind == "maximum":  # a byte count: the export's JSON readers in JavaScript, exactly
+        return (
+            f"{name} must be at most {error.validator_value} (2^53 - 1, the largest integer "
+            f"JavaScript reads exactly), got {got}"
+        )
     return f"{name}: {error.message}"
 
 

@@ -103,16 +103,22 @@ def override_setting(product: Product, override: Override) -> str:
 
 
 def override_command(product: Product, profile: Profile, override: Override, cli: str) -> str:
-    """The environment-variable command an operator pastes to apply ``override``.
+    """The environment-variable command an operator pastes to apply ``override``: the
+    model setting selects the profile, or ``--profile`` an explicit-only one, which is
+    used only when named.
 
     ``cli`` stays as given: it is the product's CLI token, which each agent variant
     replaces with its own CLI. ``product.onboard`` is words the schema keeps shell-safe;
     quoting each one changes nothing for those and keeps any other word one argument.
     """
     lines = [assignment(k, v) for k, v in product.provider_env.items()]
-    lines.append(assignment(product.model_env, profile.model.id))
+    words = [cli, *(quote(word) for word in product.onboard.split(" "))]
+    if profile.selection == "explicit-only":  # the model setting picks an automatic profile
+        words += ["--profile", quote(profile.id)]
+    else:
+        lines.append(assignment(product.model_env, profile.model.id))
     lines.append(override_setting(product, override))
-    lines.append(" ".join([cli, *(quote(word) for word in product.onboard.split(" "))]))
+    lines.append(" ".join(words))
     return " \\\n  ".join(lines)
 
 

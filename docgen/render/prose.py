@@ -119,7 +119,7 @@ def feature(arg: Any) -> Markup | None:
 
 def enabled_features(profile: Profile, but: str = "") -> list[Markup]:
     """The features a profile turns on, in registry order, leaving out flag ``but``."""
-    found = (feature(arg) for arg in profile.args if arg.name != but)
+    found = (feature(arg) for arg in profile.effective_args if arg.name != but)
     return [f for f in found if f is not None]
 
 
@@ -128,7 +128,7 @@ def _registered(profile: Profile) -> str | None:
     kinds = [
         kind
         for kind, flags in (("parsers", PARSERS), ("acceleration backends", BACKENDS))
-        if any(profile.arg(flag) for flag in flags)
+        if any(arg.name in flags for arg in profile.effective_args)
     ]
     return f"its registered {' and '.join(kinds)}" if kinds else None
 
@@ -137,7 +137,7 @@ def describe(profile: Profile) -> Description:
     enables: list[str] = []
     disables: list[str] = []
     uses: list[str] = []
-    for arg in profile.args:
+    for arg in profile.effective_args:  # the launcher's shared args are in its command too
         on = feature(arg)
         if on is not None:
             enables.append(on)

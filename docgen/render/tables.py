@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import jinja2
@@ -21,10 +22,12 @@ def _code(value: str) -> Markup:
 
 
 def gb(size: int | None, digits: int = 2) -> str:
-    """Bytes as decimal gigabytes with two decimals, like NemoClaw: ``9.60 GB``."""
+    """Bytes as decimal gigabytes with two decimals: ``9.60 GB``, as NemoClaw's own docs
+    test writes them, ``(bytes / 1e9).toFixed(2)``. JavaScript rounds the double's exact
+    value half up (``0.125`` gives ``0.13``), where Python's format rounds a tie to even."""
     if size is None:
         return ""
-    return f"{size / 1e9:.{digits}f} GB"
+    return f"{Decimal(size / 1e9).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)} GB"
 
 
 def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:

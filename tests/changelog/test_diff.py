@@ -15,6 +15,8 @@ from conftest import MINIMAL_REGISTRY, Outcome, Project
 from docgen.changelog.changes import LEFT_OUT
 
 BASE = MINIMAL_REGISTRY
+#: The profile as no host's default (a default cannot be explicit-only).
+NOT_DEFAULT = BASE.replace("    host: box\n    default: true\n", "    host: box\n", 1)
 DIGEST_A = "sha256:" + "a" * 64
 DIGEST_B = "sha256:" + "b" * 64
 IMAGE_A = f"example.org/vllm:1.0@{DIGEST_A}"
@@ -335,8 +337,8 @@ EDITS = [
     ),
     Edit(
         "selection-changed",
-        BASE,
-        edit(BASE, ("    image: img\n", "    image: img\n    selection: explicit-only\n")),
+        NOT_DEFAULT,
+        edit(NOT_DEFAULT, ("    image: img\n", "    image: img\n    selection: explicit-only\n")),
         [
             change(
                 "selection-changed",

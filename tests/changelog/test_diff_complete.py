@@ -97,6 +97,11 @@ ADDITIONS = [
         ("profiles", "vllm.linux-amd64-nvidia.single.qwen3-6-27b-fp8", "host"),
         ["dgx-spark"],
     ),
+    (
+        "profiles.*.selection (of a profile that is no host's default)",
+        ("profiles", "vllm.linux-amd64-nvidia.single.qwen3-6-27b-fp8", "selection"),
+        ["automatic"],
+    ),
     ("models.*.served_name", ("models", "qwen3.6-27b", "served_name"), ["qwen-27b"]),
     ("models.*.revision", ("models", "qwen3.6-27b", "revision"), ["e89b16e"]),
     ("hosts.*.notes", ("hosts", "n1x", "notes"), ["Deferred preview."]),
@@ -151,6 +156,8 @@ NO_OTHER_VALUE = {
     "change; no page shows a host's arch",
     "images.*.platform": "the first image runs on arm64 hosts, so its platform alone cannot "
     "change; ADDITIONS changes the platform of an image no profile runs",
+    "profiles.*.selection": "the first profile that sets it is its host's default, which "
+    "cannot be explicit-only; ADDITIONS changes it on a profile that is no default",
 }
 
 

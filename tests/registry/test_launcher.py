@@ -12,7 +12,7 @@ from conftest import MINIMAL_REGISTRY
 from docgen.export import export_data
 from docgen.registry.load import load_bytes
 from docgen.registry.rules import Checker
-from docgen.registry.serve import serve_command
+from docgen.registry.serve import override_command, serve_command
 from docgen.registry.source import load_text
 
 LAUNCHER = """\
@@ -364,3 +364,72 @@ def test_a_step_whose_when_the_model_sets_runs(model_field, when):
     profile = registry(text).profiles["vllm.box.tiny"]
     assert [s.id for s in profile.steps] == ["install-loader", "warm-up"]
     assert serve_command(profile).steps[0] == ("pip", "install", "vllm[fastsafetensors]")
+
+
+def test_an_explicit_only_profiles_override_is_applied_by_its_id_not_its_model():
+    """The model setting selects a model's automatic profile on the host; an explicit-only
+    profile is used only when named (``onboard --profile ID``)."""
+    text = with_edits(
+        ("    host: box\n    default: true\n", "    host: box\n    selection: explicit-only\n")
+    )
+    profile = registry(text).profiles["vllm.box.tiny"]
+    product = registry(text).product
+    assert override_command(product, profile, profile.overrides[0], "$$acme") == (
+        'ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.3"]\' \\\n'
+        "  $$acme onboard --non-interactive --profile vllm.box.tiny"
+    )
+    automatic = registry().profiles["vllm.box.tiny"]
+    assert override_command(product, automatic, automatic.overrides[0], "$$acme").startswith(
+        "ACME_MODEL=tiny \\\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("field", "never"), [("selection", "explicit-only"), ("support", "disabled")]
+)
+def test_a_default_profile_is_one_its_host_offers(field, never):
+    """A page then said both "selects this profile by default" and "does not change the
+    default" (or "does not offer this profile")."""
+    text = with_edits(
+        (
+            "    host: box\n    default: true\n",
+            f"    host: box\n    default: true\n    {field}: {never}\n",
+        )
+    )
+    assert problems(text) == [
+        f"p.yaml:37:{len(field) + 7}: error: profile 'vllm.box.tiny' is its host's default, "
+        f"but a default cannot be {never}; drop 'default: true' or choose another {field}"
+    ]
+
+
+def test_expect_sees_the_flags_the_model_adds():
+    """``--served-model-name`` and ``--revision`` come from the model: ``expect`` guards
+    the whole command."""
+    model = (
+        "    label: Tiny 1B\n",
+        "    label: Tiny 1B\n    served_name: tiny\n    revision: 0123abc\n",
+    )
+    absent = with_edits(
+        model,
+        (
+            "    args:\n      max-model-len",
+            "    expect: {absent: [revision]}\n    args:\n      max-model-len",
+        ),
+    )
+    assert problems(absent) == [
+        "p.yaml:40:23: error: profile 'vllm.box.tiny' expects '--revision' to be absent, "
+        "but its model's revision sets it"
+    ]
+    present = with_edits(
+        model,
+        (
+            "    args:\n      max-model-len",
+            "    expect: {present: {served-model-name: tiny}}\n    args:\n      max-model-len",
+        ),
+    )
+    assert problems(present) == []
+    other = present.replace("served-model-name: tiny}", "served-model-name: big}")
+    assert problems(other) == [
+        "p.yaml:31:18: error: profile 'vllm.box.tiny' expects '--served-model-name' to be big, "
+        "but its model's served_name sets tiny"
+    ]

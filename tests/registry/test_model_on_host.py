@@ -49,8 +49,7 @@ def test_a_host_entry_declares_its_own_support_and_selection():
 def test_a_profile_host_takes_the_profiles_state():
     text = TWO_HOSTS.replace(
         "    host: box\n    default: true\n",
-        "    host: box\n    default: true\n    support: experimental\n"
-        "    selection: explicit-only\n",
+        "    host: box\n    support: experimental\n    selection: explicit-only\n",
     )
     assert facts(text) == [("box", "experimental", "explicit-only", "")]
 

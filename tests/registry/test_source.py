@@ -140,3 +140,18 @@ def test_a_directive_for_another_yaml_version_is_refused(directive):
 def test_a_directive_for_yaml_1_2_is_read():
     text = f"%YAML 1.2\n---\n{MINIMAL_REGISTRY}"
     assert load_bytes(text.encode(), "p.yaml").product.name == "Acme"
+
+
+def test_a_byte_count_past_what_javascript_reads_exactly_is_refused():
+    """Sizes print as ``(bytes / 1e9).toFixed(2)`` and the export is read by JavaScript:
+    past 2^53 - 1 a count loses its last digits."""
+    size = "\n    download_bytes: 9007199254740992"
+    text = MINIMAL_REGISTRY.replace("    notes: Box default.", f"    notes: Box default.{size}", 1)
+    with pytest.raises(RegistryError) as info:
+        load_bytes(text.encode(), "p.yaml")
+    assert str(info.value) == (
+        "p.yaml:32:21: error: models.tiny.download_bytes must be at most 9007199254740991 "
+        "(2^53 - 1, the largest integer JavaScript reads exactly), got 9007199254740992"
+    )
+    exact = text.replace("9007199254740992", "9007199254740991")
+    assert load_bytes(exact.encode(), "p.yaml").models["tiny"].download_bytes == 2**53 - 1

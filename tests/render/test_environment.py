@@ -4,6 +4,8 @@ the minimal registry and a folder of small templates, no project and no CLI.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -320,3 +322,20 @@ def test_settings_sentences_take_the_product_or_its_name(render):
     )
     given, named = render(source).rstrip("\n").split("|")
     assert given == named and given
+
+
+#: Byte counts whose gigabytes lie on or next to a rounding tie (0.125 is exact in binary).
+SIZES = [
+    *(k * 125_000_000 for k in range(1, 80, 2)),
+    995_000_000, 2_675_000_000, 1_015_000_000, 1_234_567_890, 9_600_000_000, 0, 1,
+    9_007_199_254_740_991,
+]  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+def test_gb_rounds_as_nemoclaws_docs_test_does_with_javascripts_tofixed():
+    """NemoClaw's docs test checks each size as ``(bytes / 1e9).toFixed(2) GB``: node is
+    the judge (Python's format rounds ties to even: 0.125 gives 0.12, JavaScript 0.13)."""
+    script = f"for (const b of {SIZES}) console.log((b / 1e9).toFixed(2) + ' GB')"
+    ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    assert [environment.gb(size) for size in SIZES] == ran.stdout.splitlines()

@@ -231,3 +231,17 @@ def test_lists_mixing_markup_and_text_escape_the_text_once(make_project, run):
         r"`a<b` / c\<d",
         r"c\<d, e\<f",
     ]
+
+
+def test_the_launchers_shared_args_are_described_as_the_profiles_own():
+    """The command holds the shared args: the sentences that restate it name them too."""
+    from docgen.registry.load import load_bytes
+    from docgen.render.prose import describe, enabled_features
+
+    launcher = "launcher:\n  shared_args:\n    async-scheduling: true\n    max-num-seqs: 8\n"
+    text = MINIMAL_REGISTRY.replace("      max-num-seqs: 2\n", "") + launcher
+    profile = load_bytes(text.encode(), "p.yaml").profiles["vllm.box.tiny"]
+    described = describe(profile)
+    assert described.enables == ("async scheduling",)
+    assert "eight concurrent sequences" in described.uses
+    assert enabled_features(profile) == ["async scheduling"]

@@ -86,7 +86,12 @@ def test_an_experimental_and_a_disabled_profile_say_what_that_means(example, run
         "This profile is Experimental: its validation is bounded, and it does not establish "
         "general support for other models, images, or serving arguments.",
     ]
-    example.edit("profiles.yaml", "    support: experimental\n", "    support: disabled\n")
+    # A host's default cannot be disabled: the disabled profile is no longer N1x's default.
+    example.edit(
+        "profiles.yaml",
+        "    host: n1x\n    default: true\n    support: experimental\n",
+        "    host: n1x\n    support: disabled\n",
+    )
     assert state_block(built(example, run), N1X) == [
         "NemoClaw does not offer this profile: it is disabled.",
     ]
