@@ -1,0 +1,66 @@
+"""Phrases and table cells at their edges, each pinned because a mutation round found
+it untested."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+from conftest import MINIMAL_REGISTRY
+from markupsafe import Markup
+
+from docgen.registry.builder import _history_tokens
+from docgen.registry.load import load_bytes
+from docgen.render.prose import article, count, enabled_features, feature
+from docgen.render.tables import join, models_table
+
+
+@pytest.mark.parametrize("number", range(1, 10))
+def test_a_count_up_to_nine_is_a_word(number):
+    words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    assert count(number, "concurrent sequence").startswith(words[number - 1] + " ")
+
+
+@pytest.mark.parametrize(
+    ("word", "said"), [("hybrid8", "a"), ("fp8", "an"), ("hf8", "an"), ("hy", "a")]
+)
+def test_the_article_follows_how_the_word_is_read(word, said):
+    """A letter is spelled out (an fp8) unless a vowel or ``y`` after it makes it a word."""
+    assert article(word) == said
+
+
+def test_a_speculative_method_named_in_capitals_is_multi_token_prediction():
+    arg = type("Arg", (), {"name": "speculative-config", "value": {"method": "MTP"}})()
+    assert feature(arg) == "multi-token prediction (MTP) speculative decoding"
+
+
+def test_enabled_features_leave_out_the_flag_asked_to():
+    args = "      async-scheduling: true\n      speculative-config: {method: mtp}\n"
+    text = MINIMAL_REGISTRY.replace("      max-num-seqs: 2\n", args)
+    profile = load_bytes(text.encode(), "p.yaml").profiles["vllm.box.tiny"]
+    assert enabled_features(profile, "speculative-config") == ["async scheduling"]
+    assert len(enabled_features(profile)) == 2
+
+
+def test_a_separator_joining_markup_is_escaped_for_mdx():
+    joined = join(jinja2.Environment(), [Markup("`a`"), Markup("`b`")], " {and} ")
+    assert joined == Markup("`a` \\{and} `b`")
+
+
+def test_a_model_no_profile_serves_shows_none_for_its_hosts():
+    spare = "  spare:\n    hf: acme/Spare-1B\n    label: Spare 1B\n"
+    text = MINIMAL_REGISTRY.replace("models:\n", f"models:\n{spare}")
+    table = str(models_table(load_bytes(text.encode(), "p.yaml")))
+    assert "| `spare` | `acme/Spare-1B` | None |" in table
+
+
+@pytest.mark.parametrize(
+    ("value", "tokens"),
+    [
+        (True, ("--gone",)),
+        (False, ("--no-gone",)),
+        ({"a": 1, "b": [1, 2]}, ("--gone", '{"a":1,"b":[1,2]}')),
+        (0.5, ("--gone", "0.5")),
+    ],
+)
+def test_an_older_states_unknown_flag_is_written_as_the_catalog_writes_flags(value, tokens):
+    assert _history_tokens("gone", value) == tokens
