@@ -76,13 +76,14 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         site, self.site = self.site or self._site(), None
         self.made = set()
+        served = {file.dest_uri: file for file in files}  # MkDocs' docs_dir, by address
         for page in site.pages:
             if page.uri == "index.md" and files.get_file_from_path("index.md") is not None:
                 continue
-            _add(files, File.generated(config, page.uri, content=page.markdown), config)
+            _add(files, File.generated(config, page.uri, content=page.markdown), served)
             self.made.add(page.uri)
         for uri, path in site.assets:
-            _add(files, File.generated(config, uri, abs_src_path=str(path)), config)
+            _add(files, File.generated(config, uri, abs_src_path=str(path)), served)
         if self.own_nav:
             config.nav = site.nav
         self._report_links(site)
@@ -177,13 +178,14 @@ def _allowed_attributes() -> dict[str, set[str]]:
     return attributes
 
 
-def _add(files: Files, made: File, config: MkDocsConfig) -> None:
-    """``made`` in the site, in place of a file of MkDocs' docs folder at its address,
-    which is said as a warning (MkDocs would replace it with a Python warning)."""
-    found = files.get_file_from_path(made.src_uri)
+def _add(files: Files, made: File, served: dict[str, File]) -> None:
+    """``made`` in the site, in place of a file of MkDocs' docs folder at its address
+    (``a.md`` or ``a/index.md`` for the page ``a``), which is said as a warning: MkDocs
+    would replace it with a Python warning, or overwrite it in the built site."""
+    found = served.pop(made.dest_uri, None)
     if found is not None:
         files.remove(found)
-        where = Location(os.path.join(os.path.relpath(config.docs_dir), found.src_uri))
+        where = Location(os.path.join(os.path.relpath(found.src_dir or "."), found.src_uri))
         why = "docgen's preview serves its own file at this address; this one is not served"
         log.warning("%s", Problem(why, where, severity="warning"))
     files.append(made)

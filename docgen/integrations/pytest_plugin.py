@@ -7,6 +7,8 @@ template errors become one failing item that shows the located messages.
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -68,9 +70,11 @@ def _project_root(config: pytest.Config) -> Path:
 
 def _base_of_root(config: pytest.Config) -> Path:
     """Where a relative ``--docgen-root`` starts: the folder pytest runs in when the
-    command line gives it, else (``addopts``) the folder of the configuration file."""
-    typed = config.invocation_params.args
-    if any(str(arg).split("=")[0] == "--docgen-root" for arg in typed):
+    command line or ``PYTEST_ADDOPTS`` gives it, else (the configuration file's
+    ``addopts``) that file's folder."""
+    typed = [*map(str, config.invocation_params.args)]
+    typed += shlex.split(os.environ.get("PYTEST_ADDOPTS", ""))
+    if any(arg.split("=")[0] == "--docgen-root" for arg in typed):
         return Path(config.invocation_params.dir)
     return Path(config.inipath.parent if config.inipath else config.rootpath)
 

@@ -90,6 +90,7 @@ class Builder:
                     _frozen(step.get("when") or {}),
                     step.get("summary", ""),
                     self.src("launcher", "before_serve", sid, text=shlex.join(step["run"])),
+                    self._when_argv(sid, step.get("when") or {}),
                 )
                 for sid, step in steps
             ),
@@ -171,6 +172,10 @@ class Builder:
             else:
                 out[hid] = ModelOnHost(hid, own, None, *state)
         return out
+
+    def _when_argv(self, sid: str, when: dict[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        keypath = ("launcher", "before_serve", sid, "when")
+        return tuple((a.name, a.tokens) for a in self.args(keypath, when))
 
     def args(self, base: KeyPath, args: dict[str, Any]) -> tuple[Arg, ...]:
         out = []

@@ -18,7 +18,7 @@ from typing import Any
 from docgen.errors import Location
 from docgen.registry.source import KeyPath
 from docgen.registry.vllm_settings import VllmSettings
-from docgen.vllm.argv import same_argv
+from docgen.vllm.argv import same_object
 from docgen.vllm.catalog import Catalog
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -171,6 +171,7 @@ class Step:
     when: Mapping[str, Any]  # flag -> value: runs for a profile whose args set each one
     summary: str
     source: Source
+    when_argv: tuple[tuple[str, tuple[str, ...]], ...] = ()  # each flag's argv words
 
 
 @dataclass(frozen=True)
@@ -251,16 +252,20 @@ class Profile:
 
     def steps_for(self, override: Override | None) -> tuple[Step, ...]:
         """The steps that run before the command with ``override`` applied: each one whose
-        ``when`` values the registry's command sets, the model's flags included (the last
-        value of each flag wins)."""
+        ``when`` values give the argv words the registry's command gives each flag, the
+        model's flags included (the last value of each flag wins)."""
         model = (("revision", self.model.revision), ("served-model-name", self.model.served_name))
-        values: dict[str, Any] = {name: value for name, value in model if value}
-        args = (*self.effective_args, *(override.args if override else ()))
-        values.update((a.name, a.value) for a in args)
+        argv: dict[str, tuple[str, ...]] = {f: (f"--{f}", v) for f, v in model if v}
+        values: dict[str, Any] = {f: v for f, v in model if v}
+        for a in (*self.effective_args, *(override.args if override else ())):
+            argv[a.name], values[a.name] = a.tokens, a.value
         return tuple(
             step
             for step in self.launcher_steps
-            if all(name in values and same_argv(values[name], v) for name, v in step.when.items())
+            if all(
+                argv.get(name) == words or same_object(values.get(name), step.when[name])
+                for name, words in step.when_argv
+            )
         )
 
     def arg(self, name: str) -> Arg | None:

@@ -286,8 +286,7 @@ class Renderer:
             TypeError,
             KeyError,
             AttributeError,
-            ZeroDivisionError,
-            OverflowError,
+            ArithmeticError,  # division by zero, overflow, a precision decimal refuses
             LookupError,
             IndexError,
             RecursionError,

@@ -25,6 +25,8 @@ def gb(size: int | None, digits: int = 2) -> str:
     """Bytes as decimal gigabytes with two decimals: ``9.60 GB``, as NemoClaw's own docs
     test writes them, ``(bytes / 1e9).toFixed(2)``. JavaScript rounds the double's exact
     value half up (``0.125`` gives ``0.13``), where Python's format rounds a tie to even."""
+    if not 0 <= digits <= 20:  # as toFixed's own bound, within what a decimal holds exactly
+        raise ValueError(f"gb takes 0 to 20 decimals, got {digits}")
     if size is None:
         return ""
     return f"{Decimal(size / 1e9).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)} GB"

@@ -33,12 +33,11 @@ def flag_tokens(flag: Flag, value: object) -> list[str]:
     return [flag.option, scalar_text(value)]
 
 
-def same_argv(value: object, wanted: object) -> bool:
-    """Two registry values that give the same argv: scalars by their text (``4`` and
-    ``"4"``), JSON values whatever the order of their keys."""
-    if isinstance(value, (dict, list)) or isinstance(wanted, (dict, list)):
-        return json.dumps(value, sort_keys=True) == json.dumps(wanted, sort_keys=True)
-    return scalar_text(value) == scalar_text(wanted)
+def same_object(value: object, wanted: object) -> bool:
+    """Two JSON objects that mean the same whatever the order of their keys (their argv
+    words keep the order as written)."""
+    both = isinstance(value, dict) and isinstance(wanted, dict)
+    return both and json.dumps(value, sort_keys=True) == json.dumps(wanted, sort_keys=True)
 
 
 def option_like(flag: Flag, value: object) -> list[str]:

@@ -205,14 +205,17 @@ def test_a_registry_error_leaves_the_last_good_site_in_place(site_project, tmp_p
     assert (site / "index.html").is_file()
 
 
+@pytest.mark.parametrize(
+    "shadow", ["hermes/inference/set-up-vllm.md", "hermes/inference/set-up-vllm/index.md"]
+)
 def test_a_static_file_at_a_plugin_pages_address_is_a_warning_not_a_traceback(
-    site_project, tmp_path
+    site_project, tmp_path, shadow
 ):
-    site_project.write("site_extra/hermes/inference/set-up-vllm.md", "# Shadow\n")
+    site_project.write(f"site_extra/{shadow}", "# Shadow\n")
     strict = mkdocs(site_project.root, "build", "--strict", "--site-dir", str(tmp_path / "s"))
     assert strict.returncode == 1
     assert (
-        "site_extra/hermes/inference/set-up-vllm.md: warning: docgen's preview serves its own "
+        f"site_extra/{shadow}: warning: docgen's preview serves its own "
         "file at this address; this one is not served"
     ) in strict.stderr
     assert "Traceback" not in strict.stderr and "DeprecationWarning" not in strict.stderr

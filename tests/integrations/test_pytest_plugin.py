@@ -119,3 +119,6 @@ def test_a_relative_root_in_addopts_starts_at_the_configuration_files_folder(
     assert outcomes.get("passed", 0) > 3 and "failed" not in outcomes, result.stdout.str()
     typed = pytester.runpytest_subprocess("--docgen", "--docgen-root", "..", "-q")
     assert "failed" not in typed.parseoutcomes(), typed.stdout.str()
+    monkeypatch.setenv("PYTEST_ADDOPTS", "--docgen-root ..")  # typed too: from where it runs
+    from_env = pytester.runpytest_subprocess("-q")
+    assert "failed" not in from_env.parseoutcomes(), from_env.stdout.str()

@@ -433,3 +433,20 @@ def test_expect_sees_the_flags_the_model_adds():
         "p.yaml:31:18: error: profile 'vllm.box.tiny' expects '--served-model-name' to be big, "
         "but its model's served_name sets tiny"
     ]
+
+
+def test_a_when_on_a_list_flag_matches_the_words_the_command_gives():
+    """``served-model-name`` takes several words: ``[tiny]`` and the model's ``tiny``
+    give the same argv, as ``expect: present`` already judged."""
+    text = with_edits(
+        ("when: {load-format: fastsafetensors}", "when: {served-model-name: [tiny]}"),
+        ("    label: Tiny 1B\n", "    label: Tiny 1B\n    served_name: tiny\n"),
+    )
+    assert [s.id for s in registry(text).profiles["vllm.box.tiny"].steps] == [
+        "install-loader",
+        "warm-up",
+    ]
+    other = text.replace(
+        "when: {served-model-name: [tiny]}", "when: {served-model-name: [tiny, x]}"
+    )
+    assert [s.id for s in registry(other).profiles["vllm.box.tiny"].steps] == ["warm-up"]

@@ -339,3 +339,9 @@ def test_gb_rounds_as_nemoclaws_docs_test_does_with_javascripts_tofixed():
     script = f"for (const b of {SIZES}) console.log((b / 1e9).toFixed(2) + ' GB')"
     ran = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
     assert [environment.gb(size) for size in SIZES] == ran.stdout.splitlines()
+
+
+def test_a_precision_gb_cannot_reach_is_a_located_template_error(render):
+    (problem,) = failure(render, "x\n{{ 1234 | gb(40) }}\n")
+    assert problem.location == Location("tpl/page.mdx.j2", 2)
+    assert problem.message == "template failed: gb takes 0 to 20 decimals, got 40"
