@@ -30,8 +30,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         default=None,
         help=(
-            "Project root for --docgen, relative to where pytest runs (in addopts: to the "
-            "configuration file's folder) [default: the nearest folder from where pytest "
+            "Project root for --docgen, relative to where pytest runs (in the configuration "
+            "file's addopts: to its folder) [default: the nearest folder from where pytest "
             "runs up to its rootdir that holds docgen.toml, [tool.docgen] or profiles.yaml; "
             "else the rootdir]."
         ),
