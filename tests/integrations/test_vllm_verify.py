@@ -422,3 +422,18 @@ def test_the_static_start_rules_give_vllm_s_own_verdicts(vllm_python):
         if broken:  # vLLM's message names both flags of the rule
             other = broken[0].needs or broken[0].excludes
             assert f"--{broken[0].flag}" in verdict and f"--{other}" in verdict, verdict
+
+
+def test_the_readmes_example_names_the_line_the_page_shows_the_command_at():
+    """The README's sample rejection points at the Nemotron command of the built setup
+    page: it went stale once when the launcher's steps moved the command down."""
+    readme = (REPO / "README.md").read_text("utf-8")
+    said = re.search(r"also shown at docs/inference/set-up-vllm\.mdx:(\d+):1", readme)
+    assert said is not None
+    page = (REPO / "docs/inference/set-up-vllm.mdx").read_text("utf-8")
+    lines = [
+        s.location.line
+        for s in verify.page_commands("docs/inference/set-up-vllm.mdx", page)
+        if "nvidia/NVIDIA-Nemotron-3-Nano-4B-FP8" in s.argv
+    ]
+    assert lines == [int(said[1])]
