@@ -257,6 +257,10 @@ class _ModulePerImport(jinja2.Template):
         return super()._get_default_module(ctx)
 
 
+#: Most values docgen looks through in what a template hands to a string method.
+_HANDED_WALK = 10_000
+
+
 class ReadingEnvironment(BoundedEnvironment):
     """The bounded environment, recording the registry object behind each attribute or
     item a template reads, where the registry puts a node whose ``source`` it reads, and
@@ -283,12 +287,31 @@ class ReadingEnvironment(BoundedEnvironment):
     def call(self, context: Any, obj: Any, /, *args: Any, **kwargs: Any) -> Any:
         method = getattr(obj, "__wrapped__", obj)
         if _stack and isinstance(getattr(method, "__self__", None), str):
-            for value in (*args, *kwargs.values()):
-                for each in value.values() if isinstance(value, Mapping) else (value,):
-                    if part_of(each) is not None or type(each) is Registry:
-                        note_object(each)
-                        self._places()
+            self._handed_to_format([*args, *kwargs.values()])
         return super().call(context, obj, *args, **kwargs)
+
+    def _handed_to_format(self, values: list[Any]) -> None:
+        """What a string method such as ``str.format`` is given, which it reads itself:
+        each registry entry in it, in lists and mappings too, is read whole, with where the
+        registry puts its nodes; another object of docgen's (an arg, an override, a
+        source) stands for the whole registry, and so does more than it is worth walking."""
+        for _ in range(_HANDED_WALK):
+            if not values:
+                return
+            each = values.pop()
+            if isinstance(each, Mapping):
+                values += [*each.keys(), *each.values()]
+            elif isinstance(each, (Sequence, set, frozenset)) and not isinstance(each, str):
+                values += list(each)
+            elif part_of(each) is not None or type(each) is Registry:
+                note_object(each)
+                self._places()
+            elif type(each).__module__.startswith("docgen."):
+                note(EVERYTHING)
+                self._places()
+        if values:
+            note(EVERYTHING)
+            self._places()
 
     def _places(self) -> None:
         if _stack:
