@@ -192,3 +192,23 @@ def test_a_file_name_of_exactly_255_bytes_is_written(
     variant = f"{profile}.{agent}.generated.mdx"
     assert len(variant.encode()) == 255 + len(agent) - 40
     assert any(p.name == variant for p in project.root.rglob("*.mdx")) == (code == 0)
+
+
+def test_a_variant_over_a_hand_written_page_blames_the_variants_setting(
+    make_project, run: Run
+) -> None:
+    """The setting is on line 1: blamed there, not at the agent (whose id is no fault)."""
+    project = make_project(
+        files={
+            "docgen.toml": 'variants = "docs"\n',
+            "docs/guide.mdx": f'---\ntitle: "G"\n---\n\n{SHARED}',
+            "docs/guide.alpha.generated.mdx": '---\ntitle: "Mine"\n---\n\nHand.\n',
+        }
+    )
+    refused(
+        project,
+        run,
+        "docgen.toml:1:1: error: two outputs would be written to docs/guide.alpha.generated.mdx: "
+        "the hand-written page docs/guide.alpha.generated.mdx and the 'alpha' variant of "
+        "docs/guide.mdx; change the setting 'variants' so each has a path of its own",
+    )

@@ -138,12 +138,14 @@ CASES: dict[str, tuple[dict[str, str], Callable[[Project], None]]] = {
         _label,
     ),
     "str-format-in-a-nested-mapping": (
-        {"profiles/[profile].mdx.j2": PAGE + '{{ "{0[a][b].model.label}".format({"a": {"b": profile}}) }}\n'},
+        {"profiles/[profile].mdx.j2": PAGE
+         + '{{ "{0[a][b].model.label}".format({"a": {"b": profile}}) }}\n'},
         _label,
     ),
     # ... and an object that is no registry entry (an arg, an override) with its place.
     "str-format-of-an-arg": (
-        {"args.mdx.j2": PAGE + '{% for a in profiles[0].args %}{{ "{0.name} {0.source.location.line}".format(a) }}\n{% endfor %}'},
+        {"args.mdx.j2": PAGE + "{% for a in profiles[0].args %}"
+         '{{ "{0.name} {0.source.location.line}".format(a) }}\n{% endfor %}'},
         _line_above,
     ),
     "str-format-of-an-override": (
