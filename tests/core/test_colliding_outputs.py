@@ -212,3 +212,22 @@ def test_a_variant_over_a_hand_written_page_blames_the_variants_setting(
         "the hand-written page docs/guide.alpha.generated.mdx and the 'alpha' variant of "
         "docs/guide.mdx; change the setting 'variants' so each has a path of its own",
     )
+
+
+def test_a_template_page_at_a_per_profile_pages_path_blames_the_templates_first(
+    make_project, run: Run
+) -> None:
+    """Two templates make one page, and the export lands there too: renaming a template is
+    the fix, not moving the export."""
+    per_profile = '---\ntitle: "{{ profile.id }}"\n---\n\nText.\n'
+    project = make_project(
+        templates={
+            "inference/[profile].mdx.j2": per_profile,
+            "inference/vllm.box.tiny.mdx.j2": '---\ntitle: "T"\n---\n\nText.\n',
+        },
+        files={"docgen.toml": 'export = "docs/inference/vllm.box.tiny.mdx"\n'},
+    )
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("templates/inference/"), result.stderr
+    assert "rename one of them" in result.stderr and "setting 'export'" not in result.stderr

@@ -117,3 +117,12 @@ def test_a_changelog_link_is_compared_as_a_normal_path():
 
     project = SimpleNamespace(config=SimpleNamespace(changelog_link="docs/./inference/a.mdx"))
     refuse_unknown_link(project, ["docs/inference/a.mdx"])  # no error
+
+
+def test_a_page_is_published_for_its_agents_in_the_order_it_names_them():
+    from docgen.render.audience import published_for
+
+    page = variants.parse(
+        SOURCE, "---\ntitle: G\nagent-variants: [beta, alpha]\n---\n\nText.\n", AGENTS
+    )
+    assert [a.id for a in published_for(page, AGENTS)] == ["beta", "alpha"]
