@@ -22,6 +22,8 @@ from docgen.vllm.argv import same_object
 from docgen.vllm.catalog import Catalog
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
+#: The flags a model adds to its profiles' commands (argv order), and the field that sets each.
+MODEL_FLAGS = {"revision": "revision", "served-model-name": "served_name"}
 
 
 def dotted(keypath: KeyPath) -> str:
@@ -133,6 +135,11 @@ class Model:
     #: The hosts the model is registered for beyond its profiles' own, by host id.
     hosts: Mapping[str, ModelOnHost] = field(default_factory=lambda: EMPTY)
 
+    @property
+    def flags(self) -> dict[str, str]:
+        """The flags this model adds to its profiles' commands, where it sets them."""
+        return {flag: getattr(self, key) for flag, key in MODEL_FLAGS.items() if getattr(self, key)}
+
 
 @dataclass(frozen=True)
 class Arg:
@@ -233,16 +240,12 @@ class Profile:
         flags, then ``args``."""
         head: list[str] = [t for a in self.shared_args for t in a.tokens]
         names = {a.name for a in self.effective_args}
-        if self.model.revision and "revision" not in names:
-            head += ["--revision", self.model.revision]
-        if self.model.served_name and "served-model-name" not in names:
-            head += ["--served-model-name", self.model.served_name]
+        head += [t for f, v in self.model.flags.items() if f not in names for t in (f"--{f}", v)]
         return (*head, *(t for a in self.args for t in a.tokens))
 
     @property
     def effective_args(self) -> tuple[Arg, ...]:
-        """The registry args of its command: the launcher's shared args this profile keeps,
-        then its own (the model's ``--revision`` and ``--served-model-name`` aside)."""
+        """The args of its command: the shared args it keeps, then its own (not model.flags)."""
         return (*self.shared_args, *self.args)
 
     @property
@@ -254,9 +257,8 @@ class Profile:
         """The steps that run before the command with ``override`` applied: each one whose
         ``when`` values give the argv words the registry's command gives each flag, the
         model's flags included (the last value of each flag wins)."""
-        model = (("revision", self.model.revision), ("served-model-name", self.model.served_name))
-        argv: dict[str, tuple[str, ...]] = {f: (f"--{f}", v) for f, v in model if v}
-        values: dict[str, Any] = {f: v for f, v in model if v}
+        values: dict[str, Any] = dict(self.model.flags)
+        argv: dict[str, tuple[str, ...]] = {f: (f"--{f}", v) for f, v in values.items()}
         for a in (*self.effective_args, *(override.args if override else ())):
             argv[a.name], values[a.name] = a.tokens, a.value
         return tuple(

@@ -11,6 +11,7 @@ from typing import Any
 from docgen.errors import COMMENT_BREAKING, SURROGATE, Problem, did_you_mean, one_line
 from docgen.registry.host_rules import HostRules
 from docgen.registry.launcher_rules import LauncherRules
+from docgen.registry.model import MODEL_FLAGS
 from docgen.registry.schema import dashed_flag
 from docgen.registry.source import Document, KeyPath, Positions, walk_leaves
 from docgen.registry.vllm_settings import VllmSettings
@@ -243,7 +244,7 @@ class Checker(LauncherRules, HostRules):
                 where = (
                     "launcher.shared_args sets it; list it in the profile's launcher.omit_args"
                     if name in shared
-                    else f"its model's {_MODEL_FLAGS[name]} sets it"
+                    else f"its model's {MODEL_FLAGS[name]} sets it"
                 )
                 yield self.at(
                     keypath, f"profile '{base[-1]}' expects '--{name}' to be absent, but {where}"
@@ -255,7 +256,7 @@ class Checker(LauncherRules, HostRules):
     def _model_flags(self, profile: dict[str, Any]) -> dict[str, Any]:
         """The flags its model adds to a profile's command (``--served-model-name``...)."""
         model = (self.data.get("models") or {}).get(profile.get("model")) or {}
-        return {flag: model[key] for flag, key in _MODEL_FLAGS.items() if key in model}
+        return {flag: model[key] for flag, key in MODEL_FLAGS.items() if key in model}
 
     def _present(
         self, keypath: KeyPath, args: dict[str, Any], name: str, wanted: Any, shared: Any
@@ -281,8 +282,8 @@ class Checker(LauncherRules, HostRules):
                 else ("launcher.shared_args sets", ("launcher", "shared_args", name))
                 if name in shared
                 else (
-                    f"its model's {_MODEL_FLAGS[name]} sets",
-                    ("models", profile["model"], _MODEL_FLAGS[name]),
+                    f"its model's {MODEL_FLAGS[name]} sets",
+                    ("models", profile["model"], MODEL_FLAGS[name]),
                 )
             )
             yield self.at(
@@ -298,10 +299,6 @@ class Checker(LauncherRules, HostRules):
             yield self.at(
                 keypath, f"invalid date '{one_line(value)}'; expected a real date as YYYY-MM-DD"
             )
-
-
-#: The flags a model adds to its profiles' commands, and the model field that sets each.
-_MODEL_FLAGS = {"served-model-name": "served_name", "revision": "revision"}
 
 
 def site_url_problem(url: str) -> str | None:
