@@ -27,6 +27,16 @@ def commit(project, message: str) -> None:
     git(project, "-c", "user.email=a@b", "-c", "user.name=a", "commit", "-qm", message)
 
 
+def commit_as_folder(project, path: str, message: str) -> None:
+    """Commit ``path`` as a folder holding one file, then take the folder out of the work
+    tree (the path is free for what the test writes there next)."""
+    project.write(f"{path}/README", "a folder, then\n")
+    git(project, "add", ".")
+    commit(project, message)
+    (project.root / path / "README").unlink()
+    (project.root / path).rmdir()
+
+
 def test_since_git_revision_and_the_changelog_gate(make_project, run):
     project = make_project()
     git(project, "init", "-q")
@@ -258,11 +268,7 @@ def test_a_registry_missing_from_the_working_tree_is_not_found_not_new(repo):
 
 def test_a_folder_where_the_registry_was_is_refused_in_gits_words(repo):
     git(repo, "rm", "-q", "site/profiles.yaml")
-    repo.write("site/profiles.yaml/x", "a folder then\n")
-    git(repo, "add", ".")
-    commit(repo, "a folder")
-    (repo.root / "site/profiles.yaml/x").unlink()
-    (repo.root / "site/profiles.yaml").rmdir()
+    commit_as_folder(repo, "site/profiles.yaml", "a folder")
     repo.write("site/profiles.yaml", MINIMAL_REGISTRY)
     with pytest.raises(ConfigError) as caught:
         docgen_git.registry_bytes_at(site(repo), "HEAD")
@@ -415,11 +421,7 @@ def test_a_settings_file_that_was_a_folder_at_the_revision_is_no_settings_then(m
     a folder then held none (the gate stopped with "a tree, not a file")."""
     project = make_project()
     git(project, "init", "-q")
-    project.write("docgen.toml/README", "a folder, then\n")
-    git(project, "add", ".")
-    commit(project, "base")
-    (project.root / "docgen.toml/README").unlink()
-    (project.root / "docgen.toml").rmdir()
+    commit_as_folder(project, "docgen.toml", "base")
     project.write("profiles.yaml", TUNED)
     project.write("changelog.d/tuned.md", "Tuned memory.\n")
     assert run(project, "build").exit_code == 0
