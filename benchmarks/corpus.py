@@ -471,7 +471,7 @@ def profile_entry(
     entry["args"] = args = profile_args(spec, tp, rng)
     if expect := expectations(args, rng):
         entry["expect"] = expect
-    if rng.random() < 0.25:
+    if rng.random() < 0.25 and entry["selection"] == "automatic":  # chosen by id: no override
         entry["overrides"] = overrides(args, rng)
     if rng.random() < 0.2:
         entry["evidence"] = evidence(host["name"], args, rng)

@@ -1,5 +1,6 @@
 """The rules that tie hosts to the rest of the registry: a host's default image exists and
-every image a host runs is built for its arch, a host's default profile is one it offers,
+every image a host runs is built for its arch, a host's default profile is one it offers
+(and one it offers only when named takes no operator override),
 a model is registered only for hosts that exist, and a model's support state and selection
 on a host agree with its profile there."""
 
@@ -65,6 +66,25 @@ class HostRules:
                         f"profile '{pid}' is its host's default, but a default cannot be "
                         f"{never}; drop 'default: true' or choose another {field}",
                     )
+
+    def _named_profiles_overrides(self) -> Iterator[Problem]:
+        """An explicit-only profile takes no override: it is chosen by its id (``onboard
+        --profile``), which the product refuses beside its extra-args setting (NemoClaw:
+        "NEMOCLAW_SERVING_PRESET conflicts with NEMOCLAW_VLLM_EXTRA_ARGS_JSON"), so no
+        command the docs could print applies one."""
+        product = self.data.get("product") or {}
+        setting = product.get("extra_args_env", "EXTRA_ARGS_JSON")
+        for pid, profile in (self.data.get("profiles") or {}).items():
+            if profile.get("selection") != "explicit-only":
+                continue
+            for oid in profile.get("overrides") or {}:
+                yield self.at(
+                    ("profiles", pid, "overrides", oid),
+                    f"profile '{pid}' is explicit-only: it is chosen by its id (--profile), "
+                    f"which cannot be combined with {setting}, so override '{oid}' can never "
+                    "be applied; drop the override or make the profile automatic",
+                    key=True,
+                )
 
     def _model_hosts(self) -> Iterator[Problem]:
         """A model is registered only for hosts the registry has, and its support state

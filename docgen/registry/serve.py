@@ -104,21 +104,23 @@ def override_setting(product: Product, override: Override) -> str:
 
 def override_command(product: Product, profile: Profile, override: Override, cli: str) -> str:
     """The environment-variable command an operator pastes to apply ``override``: the
-    model setting selects the profile, or ``--profile`` an explicit-only one, which is
-    used only when named.
+    model setting selects the profile. An explicit-only profile has none (the registry
+    rules refuse its overrides): it is chosen by its id, which the product does not
+    combine with the extra-args setting, so asking for one is an error.
 
     ``cli`` stays as given: it is the product's CLI token, which each agent variant
     replaces with its own CLI. ``product.onboard`` is words the schema keeps shell-safe;
     quoting each one changes nothing for those and keeps any other word one argument.
     """
+    if profile.selection == "explicit-only":
+        raise ValueError(
+            f"profile '{profile.id}' is explicit-only: it is chosen by its id, which cannot "
+            f"be combined with {product.extra_args_env}, so no command applies an override"
+        )
     lines = [assignment(k, v) for k, v in product.provider_env.items()]
-    words = [cli, *(quote(word) for word in product.onboard.split(" "))]
-    if profile.selection == "explicit-only":  # the model setting picks an automatic profile
-        words += ["--profile", quote(profile.id)]
-    else:
-        lines.append(assignment(product.model_env, profile.model.id))
+    lines.append(assignment(product.model_env, profile.model.id))
     lines.append(override_setting(product, override))
-    lines.append(" ".join(words))
+    lines.append(" ".join([cli, *(quote(word) for word in product.onboard.split(" "))]))
     return " \\\n  ".join(lines)
 
 

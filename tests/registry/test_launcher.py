@@ -5,6 +5,7 @@ flags, all checked by ``validate`` and used by every consumer of the command."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from conftest import MINIMAL_REGISTRY
@@ -366,22 +367,29 @@ def test_a_step_whose_when_the_model_sets_runs(model_field, when):
     assert serve_command(profile).steps[0] == ("pip", "install", "vllm[fastsafetensors]")
 
 
-def test_an_explicit_only_profiles_override_is_applied_by_its_id_not_its_model():
-    """The model setting selects a model's automatic profile on the host; an explicit-only
-    profile is used only when named (``onboard --profile ID``)."""
-    text = with_edits(
-        ("    host: box\n    default: true\n", "    host: box\n    selection: explicit-only\n")
+def test_an_explicit_only_profile_takes_no_override():
+    """It is chosen by its id (``onboard --profile``), which NemoClaw refuses beside
+    its extra-args setting: an override there is a registry error, and the command
+    helper refuses to print one for it."""
+    explicit = (
+        "    host: box\n    default: true\n",
+        "    host: box\n    selection: explicit-only\n",
     )
-    profile = registry(text).profiles["vllm.box.tiny"]
-    product = registry(text).product
-    assert override_command(product, profile, profile.overrides[0], "$$acme") == (
-        'ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.3"]\' \\\n'
-        "  $$acme onboard --non-interactive --profile vllm.box.tiny"
-    )
+    assert problems(with_edits(explicit)) == [
+        "p.yaml:44:7: error: profile 'vllm.box.tiny' is explicit-only: it is chosen by its "
+        "id (--profile), which cannot be combined with ACME_EXTRA_ARGS_JSON, so override "
+        "'small' can never be applied; drop the override or make the profile automatic"
+    ]
     automatic = registry().profiles["vllm.box.tiny"]
-    assert override_command(product, automatic, automatic.overrides[0], "$$acme").startswith(
+    product = registry().product
+    assert override_command(product, automatic, automatic.overrides[0], "$$acme") == (
         "ACME_MODEL=tiny \\\n"
+        '  ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.3"]\' \\\n'
+        "  $$acme onboard --non-interactive"
     )
+    named = replace(automatic, selection="explicit-only")
+    with pytest.raises(ValueError, match="explicit-only: it is chosen by its id"):
+        override_command(product, named, automatic.overrides[0], "$$acme")
 
 
 @pytest.mark.parametrize(
@@ -396,10 +404,12 @@ def test_a_default_profile_is_one_its_host_offers(field, never):
             f"    host: box\n    default: true\n    {field}: {never}\n",
         )
     )
-    assert problems(text) == [
+    assert problems(text)[0] == (
         f"p.yaml:37:{len(field) + 7}: error: profile 'vllm.box.tiny' is its host's default, "
         f"but a default cannot be {never}; drop 'default: true' or choose another {field}"
-    ]
+    )
+    # An explicit-only profile's override is refused too (test above), and nothing else.
+    assert len(problems(text)) == (2 if never == "explicit-only" else 1)
 
 
 def test_expect_sees_the_flags_the_model_adds():

@@ -51,6 +51,7 @@ def test_a_profile_host_takes_the_profiles_state():
         "    host: box\n    default: true\n",
         "    host: box\n    support: experimental\n    selection: explicit-only\n",
     )
+    text = text[: text.index("    overrides:\n")]  # chosen by its id, it takes none
     assert facts(text) == [("box", "experimental", "explicit-only", "")]
 
 
