@@ -78,6 +78,9 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
     for change in changes:
         if change.kind == "profile-renamed" and change.source is not None:
             gone.append(replace(change.source, text=change.old))
+        if change.kind in _ENTRY_FIELDS and change.old and not change.new:
+            gone += _field_sources(old, change)  # a model's notes, a host's notes, deleted
+            continue
         if change.new is not None or change.source is None:
             continue
         if change.kind == "profile-removed":
@@ -89,6 +92,16 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
         else:
             gone.append(change.source)
     return tuple(s for s in gone if s.text)
+
+
+#: The section whose entry's own field a change kind names.
+_ENTRY_FIELDS = {"model-changed": "models", "host-changed": "hosts", "image-updated": "images"}
+
+
+def _field_sources(old: Registry, change: Any) -> list[Source]:
+    """Where the field a change deleted stood in the older registry."""
+    entry = getattr(old, _ENTRY_FIELDS[change.kind]).get(change.subject)
+    return [s for s in (entry.texts if entry else ()) if s.keypath[-1] == change.name]
 
 
 def _only_in(removed: list[str], old: Registry, new: Registry) -> dict[str, list[str]]:

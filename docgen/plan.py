@@ -29,7 +29,7 @@ from docgen.parallel import MANY, beside
 from docgen.provenance import profile_sources, registry_sources
 from docgen.registry.model import Registry
 from docgen.render.pages import PageContext, PageInfo
-from docgen.render.regions import custom_regions
+from docgen.render.regions import custom_regions, refuse_in_generated
 from docgen.render.syntax import notice, owned, with_notice
 from docgen.units import Job, every_unit, unit_key
 
@@ -282,6 +282,7 @@ def _template_unit(
     from docgen.render.variants import is_shared
 
     try:
+        refuse_in_generated(job.path, raw)
         found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
     except PageError as exc:  # the page is the templates': said where in them
         loaded, folder = renderer.partials.sources.sources, project.config.templates

@@ -4,13 +4,14 @@ drift names the nodes whose text the changed lines show."""
 
 from __future__ import annotations
 
-from docgen.registry.model import Profile, Registry, Source
+from docgen.registry.model import Host, Image, Model, Profile, Registry, Source
 
 
 def profile_sources(profile: Profile) -> tuple[Source, ...]:
-    out = [profile.source, profile.model.source, profile.host.source]
+    out = [profile.source, profile.model.source, *profile.model.texts]
+    out += [profile.host.source, *profile.host.texts]
     if profile.image:
-        out.append(profile.image.source)
+        out += [profile.image.source, *profile.image.texts]
     out += [a.source for a in profile.args]
     for override in profile.overrides:
         out += [override.source, *(a.source for a in override.args), *override.texts]
@@ -33,9 +34,9 @@ def registry_sources(reg: Registry) -> tuple[Source, ...]:
 
 def _collect_sources(reg: Registry) -> tuple[Source, ...]:
     out: list[Source] = [a.source for a in reg.agents]
-    out += [h.source for h in reg.hosts.values()]
-    out += [i.source for i in reg.images.values()]
-    out += [m.source for m in reg.models.values()]
+    entries: list[Host | Image | Model] = [*reg.hosts.values(), *reg.images.values()]
+    for entry in [*entries, *reg.models.values()]:
+        out += [entry.source, *entry.texts]
     for profile in reg.profiles.values():
         out += profile_sources(profile)
     return tuple(dict.fromkeys(out))

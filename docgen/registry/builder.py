@@ -129,6 +129,7 @@ class Builder:
             h.get("notes", ""),
             self.src("hosts", hid, text=h["name"]),
             h.get("image", ""),
+            self._texts("hosts", hid, h, "name"),
         )
 
     def image(self, iid: str, i: dict[str, Any]) -> Image:
@@ -142,6 +143,7 @@ class Builder:
             i.get("notes", ""),
             self.src("images", iid, text=i.get("digest", "")),
             i.get("unpacked_bytes"),
+            self._texts("images", iid, i, "digest"),
         )
 
     def model(self, mid: str, m: dict[str, Any]) -> Model:
@@ -157,6 +159,16 @@ class Builder:
             m.get("notes", ""),
             self.src("models", mid, text=m["hf"]),
             _frozen(self._model_hosts(m)),
+            self._texts("models", mid, m, "hf"),
+        )
+
+    def _texts(self, section: str, key: str, entry: dict[str, Any], own: str) -> tuple[Source, ...]:
+        """The entry's other text fields (a model's label, notes, compute capability), each
+        a node of its own for blame: drift they cause names them, not only the entry."""
+        return tuple(
+            self.src(section, key, name, text=value)
+            for name, value in entry.items()
+            if name != own and isinstance(value, str) and value
         )
 
     def _model_hosts(self, m: dict[str, Any]) -> dict[str, ModelOnHost]:

@@ -1,10 +1,9 @@
 """The typed, immutable registry that templates and every verb receive.
 
-Objects here are built by ``registry.builder`` after validation; each keeps the
-key path and file location of the YAML node it came from. The ``vllm`` section travels
-as ``VllmSettings``, and ``Registry.catalog`` gives the vLLM catalog a profile's args are
-checked against; the validated document stays only privately, for ``Registry.parts`` to digest
-part by part for incremental rendering.
+Objects here are built by ``registry.builder`` after validation; each keeps the key path and
+file location of the YAML node it came from (``texts``: of its other text fields, for blame).
+``Registry.catalog`` gives the vLLM catalog a profile's args are checked against; the
+validated document stays privately, for ``Registry.parts`` to digest part by part.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from docgen.errors import Location
-from docgen.registry.source import KeyPath
+from docgen.registry.source import KeyPath, dotted
 from docgen.registry.vllm_settings import VllmSettings
 from docgen.vllm.argv import same_object
 from docgen.vllm.catalog import Catalog
@@ -24,11 +23,6 @@ from docgen.vllm.catalog import Catalog
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 #: The flags a model adds to its profiles' commands (argv order), and the field that sets each.
 MODEL_FLAGS = {"revision": "revision", "served-model-name": "served_name"}
-
-
-def dotted(keypath: KeyPath) -> str:
-    """``('profiles', 'x', 'args', 'dtype')`` -> ``profiles.x.args.dtype``."""
-    return ".".join(f"[{k}]" if isinstance(k, int) else str(k) for k in keypath)
 
 
 @dataclass(frozen=True)
@@ -85,6 +79,7 @@ class Host:
     source: Source
     #: The image id a profile on this host runs when it names none ("" for none).
     image: str = ""
+    texts: tuple[Source, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -98,6 +93,7 @@ class Image:
     notes: str
     source: Source
     unpacked_bytes: int | None = None
+    texts: tuple[Source, ...] = field(default=(), compare=False)
 
     @property
     def tag(self) -> str:
@@ -134,6 +130,7 @@ class Model:
     source: Source
     #: The hosts the model is registered for beyond its profiles' own, by host id.
     hosts: Mapping[str, ModelOnHost] = field(default_factory=lambda: EMPTY)
+    texts: tuple[Source, ...] = field(default=(), compare=False)
 
     @property
     def flags(self) -> dict[str, str]:

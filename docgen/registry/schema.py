@@ -17,8 +17,7 @@ from importlib import resources
 from typing import Any
 
 from docgen.errors import CONTROL, Problem, did_you_mean, one_line
-from docgen.registry.model import dotted
-from docgen.registry.source import Positions
+from docgen.registry.source import Positions, dotted
 
 _TYPE_NAMES = {
     "string": "a string",

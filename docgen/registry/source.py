@@ -22,6 +22,12 @@ from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
 
+
+def dotted(keypath: KeyPath) -> str:
+    """``('profiles', 'x', 'args', 'dtype')`` -> ``profiles.x.args.dtype``."""
+    return ".".join(f"[{k}]" if isinstance(k, int) else str(k) for k in keypath)
+
+
 #: Most nodes a document may expand to once aliases are followed.
 MAX_NODES = 1_000_000
 _RECURSIVE = "recursive YAML alias: a node contains itself"

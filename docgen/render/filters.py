@@ -96,4 +96,9 @@ def fm_comment(value: Any) -> Markup:
 def storage_parts(estimate: StorageEstimate) -> list[Markup]:
     """Each part of a storage estimate as a page names it: the size in GB to three decimals
     as code, then what it is (``model files``)."""
+    if estimate is None:
+        raise ValueError(
+            "storage_parts was given none: storage_estimate(p) is none for a profile whose "
+            "image or model size the registry does not state; test it with {% if %} first"
+        )
     return [_safe(f"{mdx_code(gb(size, 3))} {what}") for what, size in estimate.parts]

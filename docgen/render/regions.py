@@ -69,6 +69,26 @@ def find(path: str, lines: list[str]) -> list[Region]:
     return regions
 
 
+def refuse_in_generated(path: str, text: str) -> None:
+    """A page a template writes holds no region: docgen fills regions only in hand-written
+    pages, so markers a template prints would keep whatever lies between them, stale, in a
+    page every check calls in sync. Markers inside fenced code are examples, as anywhere."""
+    if not has_markers(text):
+        return
+    problems = [
+        Problem(
+            f"region '{region.name}' in a page a template writes: docgen fills regions only "
+            "in hand-written pages; call the helper here instead (models_table(), "
+            "host_defaults_table(), serve_command(p), override_command(p, o), or "
+            "{% include %} the region's template)",
+            Location(path, region.line),
+        )
+        for region in find(path, text.split("\n"))
+    ]
+    if problems:
+        raise PageError(problems)
+
+
 def _in_code(lines: list[str]) -> list[bool]:
     """Which lines lie in fenced code, where a marker is an example, not a region."""
     from docgen.render.syntax import PROSE, roles

@@ -27,8 +27,10 @@ def gb(size: int | None, digits: int = 2) -> str:
     value half up (``0.125`` gives ``0.13``), where Python's format rounds a tie to even."""
     if not 0 <= digits <= 20:  # as toFixed's own bound, within what a decimal holds exactly
         raise ValueError(f"gb takes 0 to 20 decimals, got {digits}")
-    if size is None:
-        return ""
+    if size is None:  # a blank figure on a page: "approximately ` `"
+        raise ValueError(
+            "gb was given none: the registry does not state this size; test it with {% if %} first"
+        )
     return f"{Decimal(size / 1e9).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)} GB"
 
 

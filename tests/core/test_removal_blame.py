@@ -366,3 +366,33 @@ def test_a_removed_profile_is_not_blamed_for_a_value_another_profile_held_too(ma
         if f["status"] == "changed"
     }
     assert behind["docs/vllm.box.tiny.mdx"] == {"profiles.vllm.box.tiny.args.max-num-seqs"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "behind"),
+    [
+        (
+            "    notes: Supported override.\n",
+            "    notes: Supported override only.\n",
+            "profiles.yaml:70:5 models.qwen3.6-27b.notes",
+        ),
+        (
+            '    label: Qwen3.6 27B FP8\n    min_compute_capability: "8.9"\n',
+            '    label: Qwen3.6 27B FP8\n    min_compute_capability: "9.0"\n',
+            "profiles.yaml:68:5 models.qwen3.6-27b.min_compute_capability",
+        ),
+        (
+            "    notes: Supported override.\n",
+            "",
+            "HEAD:profiles.yaml:70:5 models.qwen3.6-27b.notes",
+        ),
+    ],
+    ids=["changed", "changed-capability", "deleted"],
+)
+def test_a_models_own_field_is_blamed_for_the_table_row_it_changes(example, run, old, new, behind):
+    """A model's notes or compute capability show only in the models table: drift there
+    named no registry entry (its hf id, the model's one node before, did not change)."""
+    registry = example.read("profiles.yaml")
+    committed(example, run, registry, registry)
+    example.edit("profiles.yaml", old, new)
+    assert blamed(example, run) == [f"registry entry behind it: {behind}"]

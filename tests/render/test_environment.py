@@ -138,13 +138,35 @@ def test_in_code_and_fm_comment_replace_nul(render):
 def test_gb_and_sentence_list_filters(render):
     assert environment.gb(1234567890) == "1.23 GB"
     assert environment.gb(9600000000, 1) == "9.6 GB"
-    assert environment.gb(None) == ""
     # gb gives plain text, so the page escapes it like any other value
     assert render("{{ 1234567890 | gb }}\n") == mdx.escape_prose("1.23 GB") + "\n"
     assert render("{{ ['a'] | sentence_list }}; {{ ['a', 'b'] | sentence_list('or') }}\n") == (
         "a; a or b\n"
     )
     assert environment.sentence_list(["a", "b", "c"]) == "a, b, and c"
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        (
+            "About {{ none | gb | mdx_code }} on disk\n",
+            "gb was given none: the registry does not state this size; test it with {% if %} first",
+        ),
+        (
+            "{{ none | storage_parts | sentence_list }}\n",
+            "storage_parts was given none: storage_estimate(p) is none for a profile whose "
+            "image or model size the registry does not state; test it with {% if %} first",
+        ),
+    ],
+)
+def test_a_size_the_registry_does_not_state_is_a_located_error(render, source, message):
+    """It printed a blank figure ("About ` ` on disk") or failed on 'NoneType'."""
+    (problem,) = failure(render, source, none=None)
+    assert (problem.message, problem.location) == (
+        f"template failed: {message}",
+        Location("tpl/page.mdx.j2", 1),
+    )
 
 
 def test_table_escapes_plain_cells_and_keeps_markup_cells():

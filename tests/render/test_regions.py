@@ -206,3 +206,31 @@ def test_markers_in_fenced_code_are_an_example_not_a_region(make_project, run) -
     text = project.read(PAGE)
     assert text.startswith(f"# Ref\n\n{example}\n{{/* docgen:begin host-defaults */}}\n\n|")
     assert run(project, "check").exit_code == 0
+
+
+def test_a_region_a_template_prints_is_a_located_error(make_project, run) -> None:
+    """docgen fills regions only in hand-written pages: a template that kept one (moved
+    over from a hand-written page) left the region's old content in the page, and every
+    check called it in sync. Markers in a fenced example stay an example."""
+    template = (
+        '---\ntitle: "Models"\n---\n\n```mdx\n{/* docgen:begin host-defaults */}\n'
+        "{/* docgen:end */}\n```\n\n{/* docgen:begin models-table */}\n| old |\n"
+        "{/* docgen:end */}\n"
+    )
+    project = make_project(templates={"models.mdx.j2": template})
+    before = project.snapshot()
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr.splitlines()) == (
+        2,
+        [
+            "templates/models.mdx.j2:10: error: region 'models-table' in a page a template "
+            "writes: docgen fills regions only in hand-written pages; call the helper here "
+            "instead (models_table(), host_defaults_table(), serve_command(p), "
+            "override_command(p, o), or {% include %} the region's template) (line 10 of the "
+            "text it renders for docs/models.mdx)"
+        ],
+    )
+    assert project.snapshot() == before
+    fenced = template[: template.index("\n\n{/* docgen:begin")] + "\n"
+    project.write("templates/models.mdx.j2", fenced)
+    assert run(project, "build").exit_code == 0
