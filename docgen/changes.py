@@ -58,6 +58,8 @@ class Change:
     #: Whether the plan kept this output's digest from the build that stored it (nothing
     #: it is made of changed since): known only with the build's cache.
     kept_as_built: bool = False
+    #: Where the link that stands at this output's path leads (project-relative), if one does.
+    link: str = ""
 
     def shown(self, name: str | None = None) -> Shown:
         """What a report shows of this changed file: where it first differs, a unified
@@ -68,7 +70,8 @@ class Change:
         from docgen.drift_diff import LineDiff
 
         lines = LineDiff(self.old or "", self.output.text if self.output else "")
-        return Shown(lines.first_line, lines.unified(name or self.path), self._behind(lines))
+        first = 1 if self.link else lines.first_line  # a link may lead to the same text
+        return Shown(first, lines.unified(name or self.path), self._behind(lines))
 
     def behind(self) -> list[Source]:
         """The registry entries (or changelog entries) whose text appears in the lines
@@ -94,11 +97,16 @@ class Change:
         """Whether this changed file reads as a hand edit: its output was kept as built
         (nothing it is made of changed since), and no registry entry is behind what
         differs (pages a checkout brought back from another registry state are not)."""
-        return self.status == CHANGED and self.kept_as_built and not self.behind()
+        return not self.link and self.status == CHANGED and self.kept_as_built and not self.behind()
 
     @property
     def why(self) -> str:
         """Why this file fails ``check``, naming its real cause."""
+        if self.link:
+            return (
+                f"a symbolic link to {one_line(self.link)}, where docgen writes a file of its "
+                "own: `docgen build` replaces the link"
+            )
         if self.edited:
             return (
                 "edited since docgen wrote it, though nothing it is made of changed: "

@@ -76,10 +76,10 @@ def _frontmatter(text: str) -> str:
 def on_disk(root: reads.Inside, output: Output) -> os.stat_result | None:
     """The stat of the file at ``output``'s path, inside ``root``, taken before it was
     read, when it holds exactly its text; else None (also for a file that cannot be read
-    there, or leads outside)."""
+    there, or leads outside, or stands at a symbolic link: a file of its own goes there)."""
     try:
-        real, info = reads.lookup(os.path.join(root.root, output.path), root)
-        raw = None if real is None else reads.read_bytes(real)
+        real, info, link = reads.looked_up(os.path.join(root.root, output.path), root)
+        raw = None if real is None or link else reads.read_bytes(real)
         if raw is None:
             return None
         text = output.text.encode()

@@ -66,9 +66,15 @@ def compare_outputs(
             if output.stat:
                 report.hold(output.path, output.digest, output.stat, known)
             continue
-        real, info = _found(os.path.join(base, output.path), inside, output.path)
+        real, info, link = _found(os.path.join(base, output.path), inside, output.path)
         if real is None:
             foreign.append(_outside(output))
+            continue
+        if link:  # a file of its own goes here
+            found = _read(real, output.path)
+            old = None if found is None else found.decode("utf-8", errors="replace")
+            to = os.path.relpath(real, base).replace(os.sep, "/")
+            report.changes.append(Change(output.path, CHANGED, output, old, link=to))
             continue
         if known is not None and info is not None and known.hold(output.path, output.digest, info):
             report.changes.append(Change(output.path, UNCHANGED, output, None))
@@ -112,13 +118,14 @@ def _against(found: bytes, output: Output) -> tuple[bool, str | None]:
     return False, text if "\r\n" in output.text else files.as_lf_text(text)
 
 
-def _found(target: str, inside: files.Inside, path: str) -> tuple[str | None, Any]:
-    """Where the file at ``target`` really lies (None: outside the root) and what lies
-    there (None: nothing yet, a new file, when its folder is inside)."""
+def _found(target: str, inside: files.Inside, path: str) -> tuple[str | None, Any, bool]:
+    """Where the file at ``target`` really lies (None: outside the root), what lies there
+    (None: nothing yet, a new file, when its folder is inside) and whether ``target``
+    itself is a symbolic link."""
     try:
-        return files.lookup(target, inside)
+        return files.looked_up(target, inside)
     except (FileNotFoundError, NotADirectoryError):
-        return inside.real(target, link=False), None
+        return inside.real(target, link=False), None, False
     except OSError as exc:  # a folder this user may not look into
         raise _unreadable(path, exc) from None
 

@@ -14,11 +14,10 @@ import hmac
 import io
 import os
 import pickle
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-
-from docgen.io import reads
 
 #: The size of a seal (an HMAC-SHA-256).
 SEAL = hashlib.sha256().digest_size
@@ -41,11 +40,15 @@ def key_file() -> Path:
 
 
 def secret(create: bool = False) -> bytes | None:
-    """This user's 32-byte cache key; made (readable by this user only) when ``create``."""
+    """This user's 32-byte cache key; made (readable by this user only) when ``create``.
+
+    A key anyone else could know seals nothing: one that is not this user's own regular
+    file (a link, another user's file, or one others may read or write, as in a shared
+    ``XDG_CACHE_HOME``) is no key, since whoever reads it could seal a cache file that
+    docgen would then unpickle."""
     path = key_file()
-    if os.path.lexists(path):  # a regular file of 32 bytes, never a FIFO or a device
-        found = reads.read_quietly(path, None, 32)
-        return found if found is not None and len(found) == 32 else None
+    if os.path.lexists(path):
+        return _own_key(path)
     if not create:
         return None
     try:
@@ -59,6 +62,22 @@ def secret(create: bool = False) -> bytes | None:
         return secret()
     except OSError:
         return None
+
+
+def _own_key(path: Path) -> bytes | None:
+    """The 32 bytes of ``path`` when it is this user's private regular file, else None."""
+    try:  # never through a link, never a FIFO or a device (O_NONBLOCK: no wait to open)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        owner = getattr(os, "getuid", lambda: info.st_uid)()
+        private = info.st_uid == owner and not info.st_mode & 0o077
+        if not stat.S_ISREG(info.st_mode) or not private or info.st_size != 32:
+            return None
+        found = handle.read(33)
+    return found if len(found) == 32 else None
 
 
 def seal(key: bytes, payload: bytes | memoryview) -> bytes:

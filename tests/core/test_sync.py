@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -322,14 +323,14 @@ def test_a_folder_this_user_may_not_look_into_is_a_located_error(
 
     assert run(example, "build").exit_code == 0
     example.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 6\n")
-    real = files.lookup
+    real = files.looked_up
 
     def denied(text: str, inside: object) -> object:
         if "/docs/profiles/" in text:
             raise PermissionError(13, "Permission denied")
         return real(text, inside)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(files, "lookup", denied)
+    monkeypatch.setattr(files, "looked_up", denied)
     before = example.snapshot()
     result = run(example, "build")
     assert result.exit_code == 2, result.output
@@ -371,3 +372,30 @@ def test_a_folder_whose_name_only_begins_with_another_folders_is_looked_through(
     assert "docs-changelog/old.json:1:1: error: stale" in check.stdout
     assert run(project, "build").exit_code == 0
     assert not (project.root / "docs-changelog/old.json").exists()
+
+
+@pytest.mark.parametrize("cached", [True, False], ids=["with the cache", "fresh clone"])
+def test_an_output_that_is_a_link_to_a_copy_is_drift_and_build_writes_the_file(
+    make_project, run, cached
+):
+    """A link inside the root at an output's path, to a copy of that page: ``check`` read
+    the page through it and passed, then ``build`` pruned the copy as a stale generated
+    file, left the link dangling and said the tree was in sync."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    if not cached:
+        shutil.rmtree(project.root / ".docgen-cache")
+    page = project.root / "docs/models.mdx"
+    (project.root / "docs/copy.mdx").write_bytes(page.read_bytes())
+    page.unlink()
+    page.symlink_to("copy.mdx")
+    check = run(project, "check")
+    assert check.exit_code == 1
+    assert [line for line in check.stdout.splitlines() if ": error: " in line] == [
+        "docs/models.mdx:1:1: error: a symbolic link to docs/copy.mdx, where docgen writes a "
+        "file of its own: `docgen build` replaces the link",
+        "docs/copy.mdx:1:1: error: stale: no template or registry entry produces it any more",
+    ]
+    assert run(project, "build").exit_code == 0
+    assert not page.is_symlink() and not (project.root / "docs/copy.mdx").exists()
+    assert run(project, "check").exit_code == 0

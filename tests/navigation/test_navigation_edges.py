@@ -1,0 +1,99 @@
+"""What mutation testing found unpinned in the navigation: the item limit's edge, which
+variant lists a page, a region's path outside the navigation's folder, misplaced markers,
+and a redirect source that must match the whole route."""
+
+from __future__ import annotations
+
+import pytest
+from test_navigation_plan import BUILT, SHARED, nav
+from test_navigation_read import nav_of
+from test_redirects import routes
+
+from docgen import navigation
+from docgen.errors import ConfigError
+
+
+def pages(count: int) -> str:
+    """A navigation of ``count`` pages, one item each."""
+    return "navigation:\n" + "".join(f"  - page: P{i}\n    path: p{i}.mdx\n" for i in range(count))
+
+
+SAME_FOR_ALL = '---\ntitle: "T"\n---\n\nSame for every agent.\n'
+REGION = (
+    "navigation:\n  - section: Profiles\n    contents:\n"
+    "      # docgen:begin profiles\n      # docgen:end\n"
+)
+
+
+def test_a_navigation_may_list_exactly_as_many_items_as_the_limit(make_project, monkeypatch):
+    """The limit is the most items a navigation lists: one more is the located error."""
+    monkeypatch.setattr(navigation, "MAX_ITEMS", 3)
+    assert len(nav_of(make_project, pages(3)).pages) == 3
+    with pytest.raises(ConfigError) as caught:
+        navigation.read(pages(4), "docs/index.yml")
+    assert str(caught.value).startswith(
+        "docs/index.yml:8:5: error: the navigation lists more than 3 items and variants"
+    )
+
+
+def test_a_variant_listed_only_in_another_agents_layout_is_not_made(make_project, run):
+    """Beta's variant path in alpha's layout publishes the page for neither agent."""
+    text = nav(["guide"], []).replace("guide.alpha.generated", "guide.beta.generated")
+    project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": text})
+    assert run(project, "build").exit_code == 0
+    assert not (project.root / BUILT).exists()
+
+
+def test_a_page_outside_the_navigations_folder_is_listed_by_a_plain_relative_path(
+    make_project, run
+):
+    """A navigation in ``fern/`` lists ``../docs/...`` unquoted, as an author writes it."""
+    project = make_project(
+        templates={"profiles/[profile].mdx.j2": SAME_FOR_ALL},
+        files={"docgen.toml": 'navigation = "fern/nav.yml"\n', "fern/nav.yml": REGION},
+    )
+    assert run(project, "build").exit_code == 0
+    assert project.read("fern/nav.yml") == REGION.replace(
+        "      # docgen:end\n",
+        '      - page: "T"\n        path: ../docs/profiles/vllm.box.tiny.mdx\n'
+        "        slug: vllm.box.tiny\n      # docgen:end\n",
+    )
+    assert run(project, "check").exit_code == 0
+
+
+def _refused(make_project, run, text: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    project = make_project(
+        templates={"profiles/[profile].mdx.j2": SAME_FOR_ALL}, files={"docs/index.yml": text}
+    )
+    before = project.snapshot()
+    result = run(project, "build")
+    assert (result.exit_code, result.stdout, result.stderr) == (2, "", message + "\n")
+    assert project.snapshot() == before
+
+
+def test_an_end_marker_without_a_begin_is_a_located_error(make_project, run):
+    """A stray ``# docgen:end`` is refused at its line, not ignored."""
+    text = REGION.replace("      # docgen:begin profiles\n", "", 1)
+    message = "docs/index.yml:4:1: error: '# docgen:end' without a begin: close each region once"
+    _refused(make_project, run, text, message)
+
+
+def test_a_region_whose_pages_would_break_the_yaml_is_refused_at_its_begin(make_project, run):
+    """Markers among a page's keys: the pages written there would make the file no YAML;
+    the refusal says where the region is and why, not what the probe broke."""
+    text = (
+        "navigation:\n  - page: A\n    path: a.mdx\n    # docgen:begin profiles\n    # docgen:end\n"
+    )
+    message = (
+        "docs/index.yml:4:1: error: the pages docgen writes in this region, indented as its "
+        "'# docgen:begin' line, would not be read as navigation pages: put the markers in a "
+        "list of a layout's or a section's contents, indented as its items"
+    )
+    _refused(make_project, run, text, message)
+
+
+def test_a_redirect_source_matches_the_whole_route_not_a_prefix():
+    """``/guide/:agent/old`` does not take ``/guide/alpha/old/more`` for its own."""
+    redirected = routes(("/guide/:agent/old", "/guide/:agent/new"))
+    assert "/guide/alpha/old" in redirected
+    assert "/guide/alpha/old/more" not in redirected
