@@ -36,6 +36,7 @@ from docgen.registry.yaml_errors import refuse_foreign_breaks
 
 #: A slug a navigation may give: one path segment of a route, nothing a link could break on.
 SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
+_NO_LINK = "which no link reaches: give its node a slug of letters, digits, '-', '_', '.', '~'"
 #: Most items a navigation may list, counting what aliases repeat (NemoClaw's: about 300).
 MAX_ITEMS = 100_000
 
@@ -263,6 +264,7 @@ class _Reader:
             route = "/" + "/".join([*slugs, self.slug(item, "title") or "changelog"])
             where = located(item, "changelog", self.path)
             self.changelogs.append(NavChangelog(folder, route, where, self.current))
+            self.linkable(route, where)
         elif "layout" in item:
             yield from self.items(self.list_of(item, "layout"), slugs)
 
@@ -310,6 +312,13 @@ class _Reader:
             self.problems.append(Problem(message, located(node, "slug", self.path)))
             return slug_of(text)
         return text
+
+    def linkable(self, route: str, where: Location) -> None:
+        """docgen links to each release under a changelog's route: a title beyond ASCII
+        gives a segment Fern publishes but calls every link to broken (``日本語-リリース``)."""
+        if bad := next((s for s in route.split("/")[1:] if not SLUG.fullmatch(s)), None):
+            said = f"the changelog's route {one_line(route)} holds '{one_line(bad)}', "
+            self.problems.append(Problem(said + _NO_LINK, where))
 
     def page(self, item: Mapping[str, Any], slugs: list[str]) -> NavPage:
         given = str(item.get("path", ""))

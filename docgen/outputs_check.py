@@ -13,14 +13,16 @@ every changelog bullet links to.
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from docgen.config import NAME_BYTES, Project, setting_location
+from docgen.config import NAME_BYTES, Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location, Problem, did_you_mean, one_line
 
 if TYPE_CHECKING:
+    from docgen.navigation import Navigation
     from docgen.plan import Output
     from docgen.registry.model import Agent, Registry
 
@@ -178,3 +180,39 @@ def refuse_unknown_link(project: Project, pages: Sequence[str]) -> None:
         f"setting 'changelog_link' names '{one_line(given)}', which is no page docgen "
         f"publishes{did_you_mean(page, pages)}",
     )
+
+
+def refuse_unmade_variants(
+    project: Project,
+    nav: Navigation | None,
+    outputs: Sequence[Output],
+    pages: Sequence[str],
+    agents: Sequence[str],
+) -> None:
+    """A navigation entry in the variants folder that no output is, where docgen knows it is
+    wrong: a variant of one of the project's ``pages`` (listed in another agent's layout,
+    or of a page that has none for that agent), or a file there now (its page renamed or
+    gone: a build would prune it). Fern would fail on the file, or publish the page for
+    nobody, while every file docgen writes is in sync. A variant of a page the project
+    lacks (a tree not yet whole) is left to Fern's check."""
+    folder = project.config.variants.rstrip("/") + "/"
+    made = {o.path for o in outputs if o.path.startswith(folder)}
+    unmade = (
+        [p for p in nav.pages if p.path.startswith(folder) and p.path not in made] if nav else []
+    )
+    if not unmade or nav is None:
+        return
+    known = {variant_path(project, page, agent) for page in pages for agent in agents}
+    inside = os.path.join(project.root, "")
+    problems = [
+        Problem(
+            f"{nav.path} lists {one_line(page.path)}, a variant docgen does not make: list "
+            "the variant of a page that exists, in the layout of the agent it is for"
+            f"{did_you_mean(page.path, made)}",
+            page.where,
+        )
+        for page in unmade
+        if page.path in known or os.path.lexists(inside + page.path)
+    ]
+    if problems:
+        raise ConfigError(problems)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from docgen import incremental, inputs
+from docgen import incremental, inputs, outputs_check
 from docgen.config import Project
 from docgen.config import variant_path as variant_path
 from docgen.errors import Location, TemplateError
@@ -50,9 +50,8 @@ def plan(
 ) -> Plan:
     """Render every output of ``project`` in memory; raise on the first broken input.
 
-    Each page (a template page, once per profile for a ``[profile]`` template, or a
-    hand-written page) is one unit of work: the page and its agent variants. Units are
-    independent, so large projects share them with a forked process (see parallel).
+    Each page (a template page, once per profile for a ``[profile]`` template, or a hand-written
+    page) is one unit: the page and its variants, shared with a forked process (parallel).
     With the ``record`` of an earlier plan of the same inputs (see ``incremental``), a
     unit whose reads are unchanged keeps its outputs' digests instead of rendering,
     unless one of its outputs is in ``render``; the plan is then not ``complete``. For
@@ -100,6 +99,7 @@ def _planned(
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     refuse_long_names(project, reg, outputs, variant_path)
     refuse_unknown_link(project, [path for path, _ in pages])
+    outputs_check.refuse_unmade_variants(project, nav, outputs, [r.path for r in done], everyone)
     return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
 
 

@@ -55,6 +55,7 @@ def compare_outputs(
     project: Project, outputs: Iterable[Output], known: Stamps | None = None
 ) -> Report:
     """Classify some outputs (no stale files: ``compare`` adds those); refuse foreign files."""
+    # long: one pass that classifies each output, every case a short branch of its own
     report = Report()
     foreign: list[Problem] = []
     unowned: list[Output] = []
@@ -71,10 +72,7 @@ def compare_outputs(
             foreign.append(_outside(output))
             continue
         if link:  # a file of its own goes here
-            found = _read(real, output.path)
-            old = None if found is None else found.decode("utf-8", errors="replace")
-            to = os.path.relpath(real, base).replace(os.sep, "/")
-            report.changes.append(Change(output.path, CHANGED, output, old, link=to))
+            report.changes.append(_linked(output, real, base))
             continue
         if known is not None and info is not None and known.hold(output.path, output.digest, info):
             report.changes.append(Change(output.path, UNCHANGED, output, None))
@@ -95,6 +93,14 @@ def compare_outputs(
     if foreign:
         raise OwnershipError(foreign)
     return report
+
+
+def _linked(output: Output, real: str, base: str) -> Change:
+    """An output whose path holds a symbolic link (to ``real``, inside the root): drift,
+    whatever it leads to, since a build writes a file of its own in its place."""
+    found = _read(real, output.path)
+    old = None if found is None else found.decode("utf-8", errors="replace")
+    return Change(output.path, CHANGED, output, old, link=os.path.relpath(real, base))
 
 
 def _against(found: bytes, output: Output) -> tuple[bool, str | None]:

@@ -21,8 +21,9 @@ inside it:
   break, a setext underline or a table delimiter row; a heading's closing `#` run; an
   `import `/`export ` that would start ESM (its first letter becomes a character
   reference). Block syntax does not start inside a table cell;
-- the `:` of `https://` or the `.` of `www.` when a URL literal would show an escape raw,
-  and the `@` of an address that a `_` before the text would start.
+- the `:` of `https://` or the `.` of `www.` when a URL literal would show an escape raw
+  or take a `>` into its address, and the `@` of an address that a `_` before the text
+  would start.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def _mark_literals(text: str, marks: set[int], esm: bool) -> None:
         email = email_at_start(written)
         if email is not None:
             marks.add(offsets.index(email))
-    if marks and _URL_HINT.search(text):
+    if (marks or ">" in text) and _URL_HINT.search(text):
         written, offsets, consumed = _write(text, marks, esm)
         escapes = [offsets[i] for i in marks]
         marks.update(offsets.index(p) for p in autolinks_to_break(written, escapes, consumed))

@@ -178,14 +178,18 @@ def _literal_at(
 
 def autolinks_to_break(text: str, escapes: Collection[int], consumed: Collection[int]) -> list[int]:
     """Positions in text (MDX output) of the `:` or `.` whose escape keeps a URL literal from
-    taking one of `escapes` (backslashes docgen wrote) raw. Positions in `consumed` belong to
-    an escape or a character reference and start nothing. The character before text is
-    unknown: a literal there may start or not, so both are followed."""
+    taking one of `escapes` (backslashes docgen wrote) raw, or a `>` (``<https://x.com>``
+    would link ``https://x.com>``, a host no browser or Fern accepts; remark's own pass
+    then links the text without it). Positions in `consumed` belong to an escape or a
+    character reference and start nothing. The character before text is unknown: a
+    literal there may start or not, so both are followed."""
     found: list[int] = []
     i = 0
     while i < len(text):
         email, link = _literal_at(text, i, consumed)
-        if link is not None and any(link[0] < e < link[1] for e in escapes):
+        if link is not None and (
+            any(link[0] < e < link[1] for e in escapes) or ">" in text[link[0] : link[1]]
+        ):
             found.append(link[0])  # broken: micromark goes on at the next character
         elif i and email is not None:
             i = email  # the literal consumes its text

@@ -239,6 +239,8 @@ def test_a_shared_page_the_navigation_lists_as_it_is_is_refused(make_project, ru
     assert not (project.root / BUILT).exists()
     plain = SHARED.replace("<AgentOnly", "<Note").replace("</AgentOnly>", "</Note>")
     project.write("docs/guide.mdx", plain.replace('variant="alpha"', ""))
+    variant = "            path: _build/agent-variants/guide.alpha.generated.mdx\n"
+    project.write("docs/index.yml", listed.replace(variant, "            path: guide.mdx\n"))
     assert run(project, "build").exit_code == 0
 
 

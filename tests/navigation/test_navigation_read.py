@@ -189,6 +189,18 @@ def test_without_a_navigation_file_there_is_none(make_project):
             "navigation:\n  - page: A\n    path: a.mdx\n    slug: -x\n",
             "docs/index.yml:4:11: error: slug '-x' is not a path segment",
         ),
+        (  # Fern publishes it, and calls every link to a release there broken
+            "navigation:\n  - changelog: ../changelog\n    title: 日本語 リリース\n",
+            "docs/index.yml:2:16: error: the changelog's route /日本語-リリース holds "
+            "'日本語-リリース', which no link reaches: give its node a slug of letters, "
+            "digits, '-', '_', '.', '~'",
+        ),
+        (  # no UTF-8 file can hold it (a build failed writing the overview)
+            "navigation:\n  - section: S\n    title: x\n    contents:\n"
+            '      - changelog: ../changelog\n        title: "\\ud83d\\ude00 Notes"\n',
+            "docs/index.yml:5:20: error: the changelog's route /s/\ud83d\ude00-notes holds "
+            "'\ud83d\ude00-notes', which no link reaches",
+        ),
     ],
     ids=[
         "yaml",
@@ -201,6 +213,8 @@ def test_without_a_navigation_file_there_is_none(make_project):
         "tab-slug",
         "dots-slug",
         "dash-first-slug",
+        "changelog-title-beyond-ascii",
+        "changelog-title-surrogate",
     ],
 )
 def test_a_wrong_navigation_is_a_located_error(make_project, text, message):

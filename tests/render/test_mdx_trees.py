@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from mdxc import mdx_trees, require_mdx
@@ -320,3 +321,33 @@ def test_an_attribute_value_reads_as_the_text() -> None:
     takes everything else as it is; the value the compiler reads is the text."""
     require_mdx()
     attributes_property()
+
+
+def _link_urls(node: Any) -> list[str]:
+    found = [node["url"]] if node.get("type") == "link" else []
+    for child in node.get("children", []):
+        found += _link_urls(child)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("text", "urls"),
+    [
+        ("DGX <https://x.com> Spark", ["https://x.com"]),
+        ("see https://x.com> now", ["https://x.com"]),
+        ("<www.x.com>", ["http://www.x.com"]),
+        ("plain https://x.com here", ["https://x.com"]),
+    ],
+)
+def test_a_url_in_registry_text_links_without_a_closing_angle_bracket(text, urls):
+    """GFM's literal autolink took the `>` of ``<https://x.com>`` into the address
+    (``https://x.com>``), a host Fern's check calls an invalid URL; with the literal
+    broken, remark links the address alone (the real compiler is the judge)."""
+    require_mdx()
+    pages = {
+        "prose": f"Before {escape_prose(text)}.\n",
+        "cell": f"| h |\n| --- |\n| {escape_cell(text)} |\n",
+    }
+    for kind, tree in mdx_trees(pages).items():
+        assert tree is not None, kind
+        assert _link_urls(tree) == urls, kind
