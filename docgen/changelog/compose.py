@@ -24,7 +24,7 @@ from docgen.changelog.entries import (
     refuse_oversized,
     within_root,
 )
-from docgen.changelog.note_text import note_bullets
+from docgen.changelog.note_text import note_bullets, note_lines
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location
@@ -150,6 +150,10 @@ class Release:
     #: Where each line of ``section()`` came from when a person wrote it (a note's line,
     #: the ``--summary`` flag); None for what docgen worded.
     origins: tuple[Location | None, ...] = ()
+    #: Per line of a note, how much longer the note's line is than this one (its own
+    #: marker and indentation, where docgen wrote ``- ``): a column there is this much
+    #: on. None for any other line (a flag or a setting has no column of this line).
+    shifts: tuple[int | None, ...] = ()
 
     def section(self) -> str:
         body = "\n".join(self.bullets)
@@ -186,10 +190,13 @@ def compose(
         # The closing link names the page the changelog_link setting chose.
         lines = bullets[-1].split("\n")
         origins += [setting if link and link in line else None for line in lines]
+    shifts: list[int | None] = [None] * len(origins)
     for note in notes:
+        raws = note_lines(note.text)
         for written in note_bullets(note.text, note.path):
             bullets.append("\n".join(line for _number, line in written))
             origins += [Location(note.path, number) for number, _line in written]
+            shifts += [len(raws[number - 1].rstrip()) - len(line) for number, line in written]
     if summary:  # the user's own words, after the product's name (registry text, escaped)
         name = registry.product.name
         lead = f"{mdx.escape_prose(name)} {version}"
@@ -200,7 +207,7 @@ def compose(
         line = renderer.render(SUMMARY_TEMPLATE, SUMMARY_TEMPLATE, context).strip()
     if not line.endswith((".", ":", "!", "?")):
         line += "."
-    return Release(version, line, tuple(bullets), tuple(origins))
+    return Release(version, line, tuple(bullets), tuple(origins), tuple(shifts))
 
 
 def _link_sentence(project: Project, registry: Registry) -> Markup | str:

@@ -23,6 +23,11 @@ Bullet = list[tuple[int, str]]
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
+def note_lines(text: str) -> list[str]:
+    """A note's lines, numbered (from 1) as ``note_bullets`` numbers them."""
+    return _LINE_END.split(text)
+
+
 def note_bullets(text: str, path: str = "") -> list[Bullet]:
     """The bullets ``text`` makes (none for a note without text); a code block it never
     closes, or a control character but a tab or line end, is a located error in ``path``."""

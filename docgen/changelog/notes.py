@@ -61,7 +61,7 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
         raise ConfigError.at(
             Location("release-notes"), version_problem(version) if malformed else problem
         )
-    known = sorted(known_versions(project))
+    known = sorted(known_versions(project), key=_release_order)
     raise ConfigError.at(
         Location("release-notes"),
         f"no release {one_line(version)} in "
@@ -177,6 +177,13 @@ def _uncommented(text: str) -> str:
         kept.append(text[at : found.start()])
         at = found.end()
     return "".join(kept) + text[at:]
+
+
+def _release_order(version: str) -> tuple[int, ...]:
+    """A known version's place among releases (v0.0.40 before v0.0.101; one no release
+    heading could hold, last)."""
+    found = VERSION.fullmatch(version)
+    return (0, *(int(n) for n in found.groups())) if found else (1,)
 
 
 def overview_text(

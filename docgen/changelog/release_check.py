@@ -48,9 +48,12 @@ def refuse_broken(
     text = f"{head}\n{section}" if head else section
     offset = head.count("\n") + 1 if head else 0
     found = check_entry(parse_entry(path, text), registry, routes)
-    origins = {  # the entry's line number -> where the user wrote that line
-        offset + number: origin
-        for number, origin in enumerate(release.origins, start=1)
+    origins = {  # the entry's line number -> where the user wrote that line, and its shift
+        offset + number: (origin, shift)
+        for number, (origin, shift) in enumerate(
+            zip(release.origins, release.shifts or [None] * len(release.origins), strict=True),
+            start=1,
+        )
         if origin is not None
     }
     problems = [_placed(p, origins) for p in found]
@@ -59,12 +62,15 @@ def refuse_broken(
         raise ConfigError(problems)
 
 
-def _placed(problem: Problem, origins: dict[int, Location]) -> Problem:
-    """``problem`` at the note line or flag its line came from; one in what docgen worded
-    stays at the entry's line, and says so."""
+def _placed(problem: Problem, origins: dict[int, tuple[Location, int | None]]) -> Problem:
+    """``problem`` at the note line (and column) or flag its line came from; one in what
+    docgen worded stays at the entry's line, and says so."""
     where = problem.location
-    origin = origins.get(where.line) if where is not None else None
-    if origin is not None:
+    found = origins.get(where.line) if where is not None and where.line else None
+    if found is not None:
+        origin, shift = found
+        if shift is not None and where is not None and where.col:
+            origin = replace(origin, col=max(1, where.col + shift))
         return replace(problem, location=origin)
     return replace(problem, message=f"{problem.message} (in the release docgen would write)")
 

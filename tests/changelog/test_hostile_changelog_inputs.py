@@ -95,7 +95,7 @@ NOTES = [
      "replaced in changelog entries; write the CLI name literally"),
     ("agent-only", "Fixed.\n\n<AgentOnly agent=\"alpha\">x</AgentOnly>\n", 3, "<AgentOnly> is "
      "not resolved in changelog entries"),
-    ("relative-link", "- adds [things](relative/page).\n", 1, "relative link 'relative/page': "
+    ("relative-link", "- adds [things](relative/page).\n", "1:17", "relative link 'relative/page': "
      "changelog links must be root-absolute routes such as /user-guide/..."),
     ("heading-later", "- adds things.\n\n## v0.0.1\n\n- fake release\n", 3, "headings in "
      "changelog entries are '## vX.Y.Z' at the start of a line, got a heading in a list item "
@@ -131,7 +131,7 @@ def test_every_broken_note_and_the_summary_are_reported_in_one_run(project, run)
             "write the CLI name literally",
             "changelog.d/a.md:1: error: HTML comments are not allowed in changelog entries; "
             "use {/* ... */}",
-            "changelog.d/b.md:2: error: relative link 'rel': changelog links must be "
+            "changelog.d/b.md:2:11: error: relative link 'rel': changelog links must be "
             "root-absolute routes such as /user-guide/...",
         ],
     )

@@ -151,7 +151,7 @@ def test_without_an_spdx_header_a_notes_problem_is_still_at_its_line(make_projec
     note = "- fixes one thing.\n- adds {x} here.\n"
     _project, result = released(make_project, run, bare, {"changelog.d/n.md": note})
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr.startswith("changelog.d/n.md:2: error: '{' starts an MDX expression")
+    assert result.stderr.startswith("changelog.d/n.md:2:8: error: '{' starts an MDX expression")
 
 
 def test_an_existing_entry_of_that_day_that_is_not_utf8_is_named_an_entry(make_project, run):

@@ -79,27 +79,27 @@ def test_a_summary_with_markup_is_refused_at_the_flag(project, run, summary, mes
 
 
 NOTES = [
-    ("script", "- adds things.\n  <script>alert(1)</script>\n", 2, f"'<s' {TAG}"),
-    ("expression", "- adds {alert(1)} things.\n", 1, OPEN),
-    ("reference-definition", "- adds [x][y].\n\n[y]: vbscript:msgbox\n", 3, "link "
+    ("script", "- adds things.\n  <script>alert(1)</script>\n", "2:3", f"'<s' {TAG}"),
+    ("expression", "- adds {alert(1)} things.\n", "1:8", OPEN),
+    ("reference-definition", "- adds [x][y].\n\n[y]: vbscript:msgbox\n", "3:6", "link "
      f"'vbscript:msgbox' uses the scheme 'vbscript:'; {SCHEMES}"),
-    ("link-on-next-line", "- adds [x](\n  javascript:alert(1)).\n", 1, "a link's target must "
+    ("link-on-next-line", "- adds [x](\n  javascript:alert(1)).\n", "1:10", "a link's target must "
      "be on the same line as its text: [text](/route)"),
-    ("brackets-in-link-text", "- adds [the [beta] guide](javascript:alert(1)).\n", 1,
+    ("brackets-in-link-text", "- adds [the [beta] guide](javascript:alert(1)).\n", "1:27",
      f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
     ("link-around-an-image", "- adds [![badge](https://example.org/b.svg)](javascript:x).\n",
-     1, f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
-    ("lt-ends-a-paragraph", "- keeps latency <\n", 1, "a '<' at the end of a paragraph fails "
+     "1:46", f"link 'javascript:x' uses the scheme 'javascript:'; {SCHEMES}"),
+    ("lt-ends-a-paragraph", "- keeps latency <\n", "1:17", "a '<' at the end of a paragraph fails "
      "to compile on the site; write it as &lt; or \\<"),
-    ("lt-ends-a-list-item", "- keeps latency <\n- adds things.\n", 1, "a '<' at the end of a "
+    ("lt-ends-a-list-item", "- keeps latency <\n- adds things.\n", "1:17", "a '<' at the end of a "
      "paragraph fails to compile on the site; write it as &lt; or \\<"),
-    ("image-script", "- adds ![x](javascript:alert(1)).\n", 1,
+    ("image-script", "- adds ![x](javascript:alert(1)).\n", "1:13",
      f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
-    ("image-data", "- adds ![y](data:image/svg+xml,x).\n", 1, "link 'data:image/svg+xml,x' "
+    ("image-data", "- adds ![y](data:image/svg+xml,x).\n", "1:13", "link 'data:image/svg+xml,x' "
      f"uses the scheme 'data:'; {SCHEMES}"),
-    ("image-character-reference", "- adds ![x](java&#x73;cript&#58;alert(1)).\n", 1,
+    ("image-character-reference", "- adds ![x](java&#x73;cript&#58;alert(1)).\n", "1:13",
      f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
-    ("image-entity-tab", "- adds ![x](java&#9;script:alert(1)).\n", 1,
+    ("image-entity-tab", "- adds ![x](java&#9;script:alert(1)).\n", "1:13",
      f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
     ("definition-with-a-title-over-two-lines",
      "- adds [x][g].\n\n[g]:\n  javascript:x \"a\n  b\"\n", 4,
@@ -109,7 +109,7 @@ NOTES = [
     # Link text the patterns cannot follow: the target is still found after its ``](``.
     ("escaped-bracket-in-link-text", "- fixes [a \\] b](javascript:alert(1)).\n", 1,
      f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
-    ("bracket-in-code-span", "- fixes [c `]` d](javascript:alert(1)).\n", 1,
+    ("bracket-in-code-span", "- fixes [c `]` d](javascript:alert(1)).\n", "1:19",
      f"link 'javascript:alert(1)' uses the scheme 'javascript:'; {SCHEMES}"),
     ("link-text-over-two-lines", "- fixes [click\n  me](javascript:alert(2)).\n", 2,
      f"link 'javascript:alert(2)' uses the scheme 'javascript:'; {SCHEMES}"),
@@ -479,3 +479,18 @@ def test_code_the_rule_cannot_place_never_hides_text_mdx_runs(text):
         kind in tree for kind in ("mdxFlowExpression", "mdxTextExpression", "mdxJsx", "mdxjsEsm")
     )
     assert list(markup_problems(text.split("\n"))) != []
+
+
+def test_a_problem_in_a_note_is_at_its_column_in_the_note_as_written(project, run):
+    """The note's own lines, not the bullets docgen makes of them: a paragraph gains a
+    ``- `` and a deeper line loses its indentation in the entry (no column was said)."""
+    project.write(NOTE, "Fixes the <p thing.\n    and {x} here,\n")
+    refused(
+        project,
+        run,
+        RELEASE,
+        [
+            f"{NOTE}:1:11: error: '<p' {TAG}",
+            f"{NOTE}:2:9: error: {OPEN}",
+        ],
+    )

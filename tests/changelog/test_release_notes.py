@@ -281,3 +281,14 @@ def test_a_version_asked_for_is_quoted_on_one_line(released, run):
     assert result.exit_code == 2
     assert result.stderr.startswith("release-notes: error: malformed version '0.2.0\\n'")
     assert result.stderr.count("\n") == 1
+
+
+def test_the_known_versions_are_listed_in_release_order(make_project, run):
+    """v0.0.40 before v0.0.101 (they were listed as text: v0.0.101 first)."""
+    entry = ENTRY.replace("v0.2.0", "v0.0.101").replace("v0.1.0", "v0.0.40")
+    project = make_project(files={"changelog/2026-02-01.mdx": entry})
+    result = run(project, "release-notes", "v9.9.9")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "release-notes: error: no release v9.9.9 in changelog/ (known: v0.0.40, v0.0.101)\n",
+    )
