@@ -78,8 +78,9 @@ def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
     for change in changes:
         if change.kind == "profile-renamed" and change.source is not None:
             gone.append(replace(change.source, text=change.old))
-        if change.kind in _ENTRY_FIELDS and change.old and not change.new:
-            gone += _field_sources(old, change)  # a model's notes, a host's notes, deleted
+        deleted = change.kind in _ENTRY_FIELDS and change.old and not change.new
+        if deleted and (fields := _field_sources(old, change)):
+            gone += fields  # a model's notes, a host's notes, deleted: where they stood
             continue
         if change.new is not None or change.source is None:
             continue

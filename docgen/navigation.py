@@ -19,7 +19,6 @@ from __future__ import annotations
 import codecs
 import os
 import posixpath
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -32,11 +31,10 @@ from docgen.io.reads import Inside, read_input_bytes
 from docgen.nav_regions import NavRegion as NavRegion
 from docgen.nav_regions import outside_regions as outside_regions
 from docgen.nav_regions import owned, regions
+from docgen.nav_slugs import SLUG as SLUG
+from docgen.nav_slugs import SLUG_CHARACTERS, linkable, slug_of
 from docgen.registry.yaml_errors import refuse_foreign_breaks
 
-#: A slug a navigation may give: one path segment of a route, nothing a link could break on.
-SLUG = re.compile(r"[A-Za-z0-9][A-Za-z0-9._~-]*")
-_NO_LINK = "which no link reaches: give its node a slug of letters, digits, '-', '_', '.', '~'"
 #: Most items a navigation may list, counting what aliases repeat (NemoClaw's: about 300).
 MAX_ITEMS = 100_000
 
@@ -181,26 +179,6 @@ def _round_trip(text: str, path: str) -> Any:
         raise ConfigError([unmarked_problem(exc, path, text)]) from None
 
 
-def slug_of(title: str) -> str:
-    """A title's slug, as Fern gives one to a node without its own ``slug``: lodash's
-    ``kebabCase`` (pydash's port of it), which splits camel case and digits from letters
-    (``vLLM Profiles`` is ``v-llm-profiles``, ``GB10`` is ``gb-10``) and folds accents.
-    A title of plain ASCII words is split as lodash splits it, without importing pydash
-    (lodash's own fast path: ``_ASCII_WORDS``)."""
-    if not _UNICODE_WORD.search(title):
-        return "-".join(word.lower() for word in _ASCII_WORDS.findall(title))
-    from pydash import kebab_case
-
-    return str(kebab_case(title))
-
-
-#: lodash's ``hasUnicodeWord``: a title it splits with its full word pattern (a case or
-#: digit boundary inside a word, or any character but ASCII letters, digits and spaces).
-_UNICODE_WORD = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[0-9][a-zA-Z]|[a-zA-Z][0-9]|[^a-zA-Z0-9 ]")
-#: The words of any other title, as lodash's ``asciiWords`` finds them.
-_ASCII_WORDS = re.compile(r"[A-Za-z0-9]+")
-
-
 def parse(data: Any, path: str) -> Navigation:
     """The navigation in ``data`` (the file at the project-relative ``path``, loaded with
     ruamel.yaml's ``lc`` line lookups on each mapping and list)."""
@@ -229,6 +207,7 @@ class _Reader:
         self.problems: list[Problem] = []
         self.current = ""  # the slug of the variant being read
         self.read = 0  # items read: aliases may repeat a list without bound
+        self.unlinkable: dict[str, Location] = {}  # slugs titles gave that no link reaches
 
     def items(self, items: Sequence[Any], slugs: list[str]) -> Iterator[NavPage]:
         for index, item in enumerate(items):
@@ -246,9 +225,9 @@ class _Reader:
                 self.problems.append(Problem(message, located(item, "tab", self.path)))
                 named = ""
             tab = self.tabs.get(named)
-            title = tab.get("display-name", "") if isinstance(tab, Mapping) else ""
             given = self.given(tab) if isinstance(tab, Mapping) else None
-            here = [*slugs, str(given or slug_of(str(title)) or slug_of(str(named)))]
+            derived = self.derived(tab, "display-name") if isinstance(tab, Mapping) else ""
+            here = [*slugs, str(given or derived or slug_of(str(named)))]
             if "variants" in item:
                 yield from self.variant_list(item["variants"], here)
             yield from self.items(self.list_of(item, "layout"), here)
@@ -264,7 +243,8 @@ class _Reader:
             route = "/" + "/".join([*slugs, self.slug(item, "title") or "changelog"])
             where = located(item, "changelog", self.path)
             self.changelogs.append(NavChangelog(folder, route, where, self.current))
-            self.linkable(route, where)
+            if problem := linkable(route, self.unlinkable, where):
+                self.problems.append(problem)
         elif "layout" in item:
             yield from self.items(self.list_of(item, "layout"), slugs)
 
@@ -275,7 +255,7 @@ class _Reader:
             self.count(variants, index)
             if not isinstance(variant, Mapping):
                 continue
-            slug = self.given(variant) or slug_of(str(variant.get("title", "")))
+            slug = self.given(variant) or self.derived(variant, "title")
             self.current = slug
             pages = tuple(self.items(self.list_of(variant, "layout"), [*slugs, slug]))
             self.current = ""
@@ -298,7 +278,7 @@ class _Reader:
         return value
 
     def slug(self, item: Mapping[str, Any], kind: str) -> str:
-        return self.given(item) or slug_of(str(item.get(kind, "")))
+        return self.given(item) or self.derived(item, kind)
 
     def given(self, node: Mapping[str, Any]) -> str:
         """The ``slug`` a node gives ("" for none). A route is made of slugs, and a page
@@ -306,19 +286,19 @@ class _Reader:
         text = str(node.get("slug") or "")
         if text and not SLUG.fullmatch(text):
             message = (
-                f"slug '{one_line(text)}' is not a path segment of a route: use letters, "
-                "digits, '-', '_', '.' and '~', starting with a letter or digit"
+                f"slug '{one_line(text)}' is not a path segment of a route: use {SLUG_CHARACTERS}"
             )
             self.problems.append(Problem(message, located(node, "slug", self.path)))
             return slug_of(text)
         return text
 
-    def linkable(self, route: str, where: Location) -> None:
-        """docgen links to each release under a changelog's route: a title beyond ASCII
-        gives a segment Fern publishes but calls every link to broken (``日本語-リリース``)."""
-        if bad := next((s for s in route.split("/")[1:] if not SLUG.fullmatch(s)), None):
-            said = f"the changelog's route {one_line(route)} holds '{one_line(bad)}', "
-            self.problems.append(Problem(said + _NO_LINK, where))
+    def derived(self, node: Mapping[str, Any], key: str) -> str:
+        """The slug Fern derives from the node's ``key`` (its title); one no link reaches
+        is remembered where that title stands (see ``nav_slugs.linkable``)."""
+        slug = slug_of(str(node.get(key, "")))
+        if key in node and not SLUG.fullmatch(slug):
+            self.unlinkable.setdefault(slug, located(node, key, self.path))
+        return slug
 
     def page(self, item: Mapping[str, Any], slugs: list[str]) -> NavPage:
         given = str(item.get("path", ""))

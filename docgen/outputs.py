@@ -78,7 +78,7 @@ def on_disk(root: reads.Inside, output: Output) -> os.stat_result | None:
     read, when it holds exactly its text; else None (also for a file that cannot be read
     there, or leads outside, or stands at a symbolic link: a file of its own goes there)."""
     try:
-        real, info, link = reads.looked_up(os.path.join(root.root, output.path), root)
+        real, info, link = reads.lookup_link(os.path.join(root.root, output.path), root)
         raw = None if real is None or link else reads.read_bytes(real)
         if raw is None:
             return None

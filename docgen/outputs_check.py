@@ -13,7 +13,6 @@ every changelog bullet links to.
 
 from __future__ import annotations
 
-import os
 import posixpath
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -22,7 +21,7 @@ from docgen.config import NAME_BYTES, Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location, Problem, did_you_mean, one_line
 
 if TYPE_CHECKING:
-    from docgen.navigation import Navigation
+    from docgen.navigation import Navigation, NavPage
     from docgen.plan import Output
     from docgen.registry.model import Agent, Registry
 
@@ -189,30 +188,34 @@ def refuse_unmade_variants(
     pages: Sequence[str],
     agents: Sequence[str],
 ) -> None:
-    """A navigation entry in the variants folder that no output is, where docgen knows it is
-    wrong: a variant of one of the project's ``pages`` (listed in another agent's layout,
-    or of a page that has none for that agent), or a file there now (its page renamed or
-    gone: a build would prune it). Fern would fail on the file, or publish the page for
-    nobody, while every file docgen writes is in sync. A variant of a page the project
-    lacks (a tree not yet whole) is left to Fern's check."""
-    folder = project.config.variants.rstrip("/") + "/"
-    made = {o.path for o in outputs if o.path.startswith(folder)}
-    unmade = (
-        [p for p in nav.pages if p.path.startswith(folder) and p.path not in made] if nav else []
-    )
-    if not unmade or nav is None:
+    """A navigation entry for a variant that does not belong where it stands: another
+    agent's variant in an agent's layout (its readers would get that agent's text), or
+    the variant path of one of the project's ``pages`` that docgen does not make (listed
+    in another agent's layout, or a page that has none for that agent), which Fern fails
+    on or publishes for nobody. A variant of a page the project lacks (a tree not yet
+    whole) is left to Fern's own check; one a renamed page left behind, to ``sync``."""
+    if nav is None:
         return
-    known = {variant_path(project, page, agent) for page in pages for agent in agents}
-    inside = os.path.join(project.root, "")
+    folder = project.config.variants.rstrip("/") + "/"
+    made = {o.path: o.origin for o in outputs if o.kind == "variant"}
     problems = [
-        Problem(
-            f"{nav.path} lists {one_line(page.path)}, a variant docgen does not make: list "
-            "the variant of a page that exists, in the layout of the agent it is for"
-            f"{did_you_mean(page.path, made)}",
-            page.where,
-        )
-        for page in unmade
-        if page.path in known or os.path.lexists(inside + page.path)
+        _unmade(nav, page, f"the {layout.slug} layout lists another agent's variant")
+        for layout in nav.variants
+        if layout.slug in agents
+        for page in layout.pages
+        if page.path in made and variant_path(project, made[page.path], layout.slug) != page.path
     ]
+    unmade = [p for p in nav.pages if p.path.startswith(folder) and p.path not in made]
+    if unmade:
+        known = {variant_path(project, page, agent) for page in pages for agent in agents}
+        problems += [_unmade(nav, p, "docgen does not make it") for p in unmade if p.path in known]
     if problems:
         raise ConfigError(problems)
+
+
+def _unmade(nav: Navigation, page: NavPage, why: str) -> Problem:
+    return Problem(
+        f"{nav.path} lists {one_line(page.path)}, but {why}: list the variant of a page "
+        "that exists, in the layout of the agent it is for",
+        page.where,
+    )

@@ -137,24 +137,7 @@ def drift_failure(change: Change) -> str:
 
 def check_json(report: Report, root: Path | None = None) -> dict[str, Any]:
     """The stable ``check --format json`` shape (version 1)."""
-    files = []
-    for change in report.changes:
-        item: dict[str, Any] = {"path": change.path, "status": change.status}
-        if change.status == CHANGED:
-            shown = change.shown()
-            item["line"] = shown.line
-            item["diff"] = shown.diff
-            item["edited"] = change.edited
-            item["sources"] = [
-                {
-                    "key": s.name,
-                    "file": s.location.path,
-                    "line": s.location.line,
-                    "column": s.location.col,
-                }
-                for s in shown.behind
-            ]
-        files.append(item)
+    files = [_file_json(change) for change in report.changes]
     findings = []
     for finding in report.findings:
         loc, message = _placed(finding, root)
@@ -175,6 +158,28 @@ def check_json(report: Report, root: Path | None = None) -> dict[str, Any]:
         "findings": findings,
         "not_compared": report.not_compared,
     }
+
+
+def _file_json(change: Change) -> dict[str, Any]:
+    """One file of ``check --format json``: its status, and for a changed file where it
+    first differs, its diff, whether it reads as edited, where a link at its path leads
+    and the entries behind it."""
+    item: dict[str, Any] = {"path": change.path, "status": change.status}
+    if change.status == CHANGED:
+        shown = change.shown()
+        item.update(line=shown.line, diff=shown.diff, edited=change.edited)
+        if change.link:
+            item["link"] = change.link
+        item["sources"] = [
+            {
+                "key": s.name,
+                "file": s.location.path,
+                "line": s.location.line,
+                "column": s.location.col,
+            }
+            for s in shown.behind
+        ]
+    return item
 
 
 def check_github(report: Report, root: Path | None = None) -> list[Line]:

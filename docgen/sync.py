@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from docgen import stamps
 from docgen.changes import CHANGED, NEW, OWNABLE, STALE, UNCHANGED, Change, Report
 from docgen.config import Project
-from docgen.errors import Location, OwnershipError, Problem, WriteError
+from docgen.errors import ConfigError, Location, OwnershipError, Problem, WriteError
 from docgen.io import files, writes
 from docgen.io.writes import Write
 from docgen.plan import Output, Plan
@@ -47,8 +47,22 @@ def compare(
     # stale file: one file, compared once.
     found = list(owned_files(project, skip=wanted))
     stale = files.other_files(project, found, wanted) if found else found
+    _refuse_listed_stale(plan, stale)
     report.changes += [Change(p, STALE) for p in stale if products or not cfg.build_product(p)]
     return report
+
+
+def _refuse_listed_stale(plan: Plan, stale: list[str]) -> None:
+    """A stale file the navigation lists (a renamed page's variant): a build would delete
+    the file and leave the entry, which Fern fails on, while check passed."""
+    nav = plan.navigation
+    listed = [page for path in stale for page in nav.listed(path)] if nav else []
+    if nav is not None and listed:
+        why = (
+            "which no page makes any more (its page was renamed or removed) and a build "
+            "would delete: list what replaced it, or remove the entry"
+        )
+        raise ConfigError([Problem(f"{nav.path} lists {p.path}, {why}", p.where) for p in listed])
 
 
 def compare_outputs(
@@ -129,7 +143,7 @@ def _found(target: str, inside: files.Inside, path: str) -> tuple[str | None, An
     (None: nothing yet, a new file, when its folder is inside) and whether ``target``
     itself is a symbolic link."""
     try:
-        return files.looked_up(target, inside)
+        return files.lookup_link(target, inside)
     except (FileNotFoundError, NotADirectoryError):
         return inside.real(target, link=False), None, False
     except OSError as exc:  # a folder this user may not look into

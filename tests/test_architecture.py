@@ -18,7 +18,7 @@ LAYERS = [
     {"io"},
     {"vllm"},
     {"registry"},
-    {"navigation", "nav_regions", "redirects"},
+    {"navigation", "nav_regions", "nav_slugs", "redirects"},
     {"render"},
     {"changelog"},
     {

@@ -24,7 +24,7 @@ from docgen.changelog.entries import (
     refuse_oversized,
     within_root,
 )
-from docgen.changelog.note_text import note_bullets, note_lines
+from docgen.changelog.note_text import note_bullets, placed_bullets
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
 from docgen.errors import ConfigError, Location
@@ -104,30 +104,14 @@ def twins(registry: Registry, changes: Sequence[Change]) -> frozenset[str]:
     return frozenset(i for ids in by_kind.values() if len(ids) > 1 for i in ids)
 
 
-RANK = {
-    kind: n
-    for n, kind in enumerate(
-        (
-            "profile-added",
-            "profile-renamed",
-            "profile-removed",
-            "arg-removed",
-            "arg-changed",
-            "arg-added",
-            "support-changed",
-            "selection-changed",
-            "image-changed",
-            "override-added",
-            "override-changed",
-            "override-removed",
-            "profile-changed",
-            "launcher-changed",
-            "env-changed",
-            "host-default-changed",
-            "model-changed",
-        )
-    )
-}
+#: The order of a group's changes in its bullet, by kind.
+RANK = {kind: n for n, kind in enumerate((
+    "profile-added", "profile-renamed", "profile-removed",
+    "arg-removed", "arg-changed", "arg-added",
+    "support-changed", "selection-changed", "image-changed",
+    "override-added", "override-changed", "override-removed",
+    "profile-changed", "launcher-changed", "env-changed", "host-default-changed", "model-changed",
+))}  # fmt: skip
 
 
 def _rank(change: Change) -> int:
@@ -150,10 +134,7 @@ class Release:
     #: Where each line of ``section()`` came from when a person wrote it (a note's line,
     #: the ``--summary`` flag); None for what docgen worded.
     origins: tuple[Location | None, ...] = ()
-    #: Per line of a note, how much longer the note's line is than this one (its own
-    #: marker and indentation, where docgen wrote ``- ``): a column there is this much
-    #: on. None for any other line (a flag or a setting has no column of this line).
-    shifts: tuple[int | None, ...] = ()
+    shifts: tuple[int | None, ...] = ()  # a note line's, from ``placed_bullets``; else None
 
     def section(self) -> str:
         body = "\n".join(self.bullets)
@@ -178,8 +159,7 @@ def compose(
     registry = renderer.registry
     link = _link_sentence(project, registry)
     bullets = []
-    origins: list[Location | None] = [None, None, Location("--summary") if summary else None]
-    origins.append(None)
+    origins: list[Location | None] = [None, None, Location("--summary") if summary else None, None]
     chosen = project.config.changelog_link
     setting = setting_location(project.root, "changelog_link") if chosen else None
     for group in groups(changes, twins(registry, changes)):
@@ -192,11 +172,10 @@ def compose(
         origins += [setting if link and link in line else None for line in lines]
     shifts: list[int | None] = [None] * len(origins)
     for note in notes:
-        raws = note_lines(note.text)
-        for written in note_bullets(note.text, note.path):
-            bullets.append("\n".join(line for _number, line in written))
-            origins += [Location(note.path, number) for number, _line in written]
-            shifts += [len(raws[number - 1].rstrip()) - len(line) for number, line in written]
+        for text, places in placed_bullets(note.text, note.path):
+            bullets.append(text)
+            origins += [Location(note.path, number) for number, _shift in places]
+            shifts += [shift for _number, shift in places]
     if summary:  # the user's own words, after the product's name (registry text, escaped)
         name = registry.product.name
         lead = f"{mdx.escape_prose(name)} {version}"

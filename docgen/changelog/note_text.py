@@ -23,9 +23,18 @@ Bullet = list[tuple[int, str]]
 _LINE_END = re.compile(r"\r\n|\r|\n")
 
 
-def note_lines(text: str) -> list[str]:
-    """A note's lines, numbered (from 1) as ``note_bullets`` numbers them."""
-    return _LINE_END.split(text)
+def placed_bullets(text: str, path: str) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Each bullet ``note_bullets`` makes, as text, with each of its lines' number in the
+    note and how much longer the note's line is (its own marker and indentation, where
+    the bullet has ``- `` or two spaces): a column of the bullet is that much on there."""
+    raws = _LINE_END.split(text)
+    return [
+        (
+            "\n".join(line for _number, line in written),
+            [(number, len(raws[number - 1].rstrip()) - len(line)) for number, line in written],
+        )
+        for written in note_bullets(text, path)
+    ]
 
 
 def note_bullets(text: str, path: str = "") -> list[Bullet]:

@@ -24,8 +24,8 @@ from docgen.errors import CONTROL, DocgenError, Location, PageError, decode, sur
 from docgen.io.reads import MAX_BYTES as MAX_BYTES
 from docgen.io.reads import Inside as Inside
 from docgen.io.reads import Refused as Refused
-from docgen.io.reads import looked_up as looked_up
 from docgen.io.reads import lookup as lookup
+from docgen.io.reads import lookup_link as lookup_link
 from docgen.io.reads import read_bytes as read_bytes
 from docgen.io.reads import read_head as read_head
 from docgen.io.reads import read_input as read_input

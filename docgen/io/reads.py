@@ -59,11 +59,11 @@ def lookup(text: str, inside: Inside | None) -> tuple[str | None, os.stat_result
     """The real path of ``text`` if it lies inside the root (``text`` itself when
     ``inside`` is None; None when it leaves the root), and what lies there (a link
     followed when it stays inside). Raise OSError when nothing lies at ``text``."""
-    real, info, _link = looked_up(text, inside)
+    real, info, _link = lookup_link(text, inside)
     return real, info
 
 
-def looked_up(text: str, inside: Inside | None) -> tuple[str | None, os.stat_result, bool]:
+def lookup_link(text: str, inside: Inside | None) -> tuple[str | None, os.stat_result, bool]:
     """``lookup``, and whether ``text`` itself is a symbolic link."""
     info = os.lstat(text)
     link = stat.S_ISLNK(info.st_mode)

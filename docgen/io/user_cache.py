@@ -15,6 +15,7 @@ import io
 import os
 import pickle
 import stat
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,22 +44,29 @@ def secret(create: bool = False) -> bytes | None:
     """This user's 32-byte cache key; made (readable by this user only) when ``create``.
 
     A key anyone else could know seals nothing: one that is not this user's own regular
-    file (a link, another user's file, or one others may read or write, as in a shared
-    ``XDG_CACHE_HOME``) is no key, since whoever reads it could seal a cache file that
-    docgen would then unpickle."""
+    file of 32 bytes (a link, another user's file, or one others may read or write, as
+    in a shared ``XDG_CACHE_HOME``) is no key, since whoever reads it could seal a cache
+    file that docgen would then unpickle; ``create`` replaces it (the entry itself, never
+    what a link leads to) with a new key, so a cache the old one sealed is never read."""
     path = key_file()
-    if os.path.lexists(path):
-        return _own_key(path)
-    if not create:
-        return None
+    found = _own_key(path) if os.path.lexists(path) else None
+    if found is not None or not create:
+        return found
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         made = os.urandom(32)
+        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".cache-key.")  # mode 0600
         with os.fdopen(fd, "wb") as handle:
             handle.write(made)
+        if os.path.lexists(path):
+            os.replace(temporary, path)
+        else:
+            try:  # another run may make it meanwhile: its key is then the key
+                os.link(temporary, path)
+            finally:
+                os.unlink(temporary)
         return made
-    except FileExistsError:  # another run made it meanwhile
+    except FileExistsError:
         return secret()
     except OSError:
         return None
@@ -72,8 +80,9 @@ def _own_key(path: Path) -> bytes | None:
         return None
     with os.fdopen(fd, "rb") as handle:
         info = os.fstat(fd)
-        owner = getattr(os, "getuid", lambda: info.st_uid)()
-        private = info.st_uid == owner and not info.st_mode & 0o077
+        private = not hasattr(os, "getuid") or (  # POSIX: this user's, for no one else
+            info.st_uid == os.getuid() and not info.st_mode & 0o077
+        )
         if not stat.S_ISREG(info.st_mode) or not private or info.st_size != 32:
             return None
         found = handle.read(33)

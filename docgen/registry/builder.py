@@ -103,7 +103,7 @@ class Builder:
             name=p["name"],
             cli_token=p["cli_token"],
             model_env=p.get("model_env", "MODEL"),
-            extra_args_env=p.get("extra_args_env", "EXTRA_ARGS_JSON"),
+            extra_args_env=p.get("extra_args_env", Product.extra_args_env),
             provider_env=_env(p.get("provider_env")),
             onboard=p.get("onboard", "onboard --non-interactive"),
             docs_base=p.get("docs_base", "/{agent}"),
@@ -129,7 +129,7 @@ class Builder:
             h.get("notes", ""),
             self.src("hosts", hid, text=h["name"]),
             h.get("image", ""),
-            self._texts("hosts", hid, h, "name"),
+            self._texts("hosts", hid, h, "name", "image"),
         )
 
     def image(self, iid: str, i: dict[str, Any]) -> Image:
@@ -162,13 +162,16 @@ class Builder:
             self._texts("models", mid, m, "hf"),
         )
 
-    def _texts(self, section: str, key: str, entry: dict[str, Any], own: str) -> tuple[Source, ...]:
+    def _texts(
+        self, section: str, key: str, entry: dict[str, Any], *own: str
+    ) -> tuple[Source, ...]:
         """The entry's other text fields (a model's label, notes, compute capability), each
-        a node of its own for blame: drift they cause names them, not only the entry."""
+        a node of its own for blame: drift they cause names them, not only the entry (not
+        ``own``: the field its own node shows, and ids of other entries, which no page shows)."""
         return tuple(
             self.src(section, key, name, text=value)
             for name, value in entry.items()
-            if name != own and isinstance(value, str) and value
+            if name not in own and isinstance(value, str) and value
         )
 
     def _model_hosts(self, m: dict[str, Any]) -> dict[str, ModelOnHost]:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from docgen.errors import Problem, did_you_mean, one_line
+from docgen.registry.model import Product
 from docgen.registry.source import KeyPath
 
 
@@ -67,13 +68,13 @@ class HostRules:
                         f"{never}; drop 'default: true' or choose another {field}",
                     )
 
-    def _named_profiles_overrides(self) -> Iterator[Problem]:
+    def _explicit_only_overrides(self) -> Iterator[Problem]:
         """An explicit-only profile takes no override: it is chosen by its id (``onboard
         --profile``), which the product refuses beside its extra-args setting (NemoClaw:
         "NEMOCLAW_SERVING_PRESET conflicts with NEMOCLAW_VLLM_EXTRA_ARGS_JSON"), so no
         command the docs could print applies one."""
         product = self.data.get("product") or {}
-        setting = product.get("extra_args_env", "EXTRA_ARGS_JSON")
+        setting = product.get("extra_args_env", Product.extra_args_env)
         for pid, profile in (self.data.get("profiles") or {}).items():
             if profile.get("selection") != "explicit-only":
                 continue

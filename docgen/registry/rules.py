@@ -59,7 +59,7 @@ class Checker(LauncherRules, HostRules):
         _collect(problems, self._launcher)
         _collect(problems, self._model_hosts)
         _collect(problems, self._default_profiles)
-        _collect(problems, self._named_profiles_overrides)
+        _collect(problems, self._explicit_only_overrides)
         _collect(problems, self._host_images)
         _collect(problems, self._image_platforms)
         defaults: dict[str, str] = {}

@@ -8,9 +8,10 @@ Text outside the markers stays byte for byte as written. Built-in regions are
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypedDict
 
 from docgen.config import Project
@@ -23,6 +24,10 @@ if TYPE_CHECKING:
 BEGIN = re.compile(r"^\{/\*\s*docgen:begin\s+([A-Za-z0-9_.-]+)((?:\s+[^\s*]+)*)\s*\*/\}\s*$")
 END = re.compile(r"^\{/\*\s*docgen:end\s*\*/\}\s*$")
 ANY_MARKER = re.compile(r"docgen:(begin|end)\b")
+_WORD = re.compile(r"\S+")
+_MALFORMED = (
+    "malformed docgen marker: write {/* docgen:begin NAME */} or {/* docgen:end */} alone on a line"
+)
 BUILTIN = ("models-table", "host-defaults", "serve-command", "override-examples")
 
 
@@ -46,6 +51,7 @@ class Region:
     begin: int  # index of the begin marker line
     end: int  # index of the end marker line
     line: int  # 1-based line of the begin marker
+    cols: tuple[int, ...] = (1,)  # 1-based columns of its name, then of each argument
 
 
 def custom_regions(project: Project) -> set[str]:
@@ -72,21 +78,37 @@ def find(path: str, lines: list[str]) -> list[Region]:
 def refuse_in_generated(path: str, text: str) -> None:
     """A page a template writes holds no region: docgen fills regions only in hand-written
     pages, so markers a template prints would keep whatever lies between them, stale, in a
-    page every check calls in sync. Markers inside fenced code are examples, as anywhere."""
+    page every check calls in sync. Only well-formed regions count (prose may name a
+    marker), and markers inside fenced code are examples, as anywhere."""
     if not has_markers(text):
         return
     problems = [
         Problem(
             f"region '{region.name}' in a page a template writes: docgen fills regions only "
-            "in hand-written pages; call the helper here instead (models_table(), "
-            "host_defaults_table(), serve_command(p), override_command(p, o), or "
-            "{% include %} the region's template)",
+            f"in hand-written pages; write {_in_a_template(region)} in the template instead",
             Location(path, region.line),
         )
-        for region in find(path, text.split("\n"))
+        for region in _scan(path, text.split("\n"), [])
     ]
     if problems:
         raise PageError(problems)
+
+
+def _in_a_template(region: Region) -> str:
+    """What a template writes for what ``region`` holds."""
+    if region.name == "models-table":
+        return "{{ models_table() }}"
+    if region.name == "host-defaults":
+        return "{{ host_defaults_table() }}"
+    if region.name in ("serve-command", "override-examples") and len(region.args) == 1:
+        profile = json.dumps(region.args[0])
+        name = f"_builtin/{region.name}.mdx.j2"
+        return (
+            f'{{% with p = registry.profiles[{profile}] %}}{{% include "{name}" %}}{{% endwith %}}'
+        )
+    args = json.dumps(list(region.args))
+    name = f"_regions/{region.name}.mdx.j2"
+    return f'{{% with args = {args} %}}{{% include "{name}" %}}{{% endwith %}}'
 
 
 def _in_code(lines: list[str]) -> list[bool]:
@@ -97,45 +119,37 @@ def _in_code(lines: list[str]) -> list[bool]:
 
 
 def _scan(path: str, lines: list[str], problems: list[Problem]) -> Iterator[Region]:
-    opened: tuple[int, str, tuple[str, ...]] | None = None
+    opened: Region | None = None  # its end not known yet
     code = _in_code(lines) if any(ANY_MARKER.search(line) for line in lines) else []
     for index, text in enumerate(lines):
         if code and code[index] and opened is None:
             continue  # inside a region, its own content may hold fences: they are its own
-        where = Location(path, index + 1)
+        where = Location(path, index + 1, 1)  # a marker stands alone on its line
         begin, end = BEGIN.match(text), END.match(text)
-        if begin:
-            if opened is not None:
-                problems.append(
-                    Problem(
-                        f"docgen:begin inside region '{opened[1]}' (opened on "
-                        f"line {opened[0] + 1}); close it first",
-                        where,
-                    )
-                )
-                continue
-            opened = (index, begin[1], tuple(begin[2].split()))
-        elif end:
-            if opened is None:
-                problems.append(Problem("docgen:end without a docgen:begin", where))
-                continue
-            yield Region(opened[1], opened[2], opened[0], index, opened[0] + 1)
+        if begin and opened is not None:
+            message = f"docgen:begin inside region '{opened.name}' (opened on line {opened.line})"
+            problems.append(Problem(f"{message}; close it first", where))
+        elif begin:
+            opened = _opening(index, begin)
+        elif end and opened is None:
+            problems.append(Problem("docgen:end without a docgen:begin", where))
+        elif end and opened is not None:
+            yield replace(opened, end=index)
             opened = None
-        elif ANY_MARKER.search(text):
-            problems.append(
-                Problem(
-                    "malformed docgen marker: write {/* docgen:begin NAME */} "
-                    "or {/* docgen:end */} alone on a line",
-                    where,
-                )
-            )
+        elif found := ANY_MARKER.search(text):
+            where = Location(path, index + 1, found.start() + 1)
+            problems.append(Problem(_MALFORMED, where))
     if opened is not None:
-        problems.append(
-            Problem(
-                f"region '{opened[1]}' is never closed: add {{/* docgen:end */}}",
-                Location(path, opened[0] + 1),
-            )
-        )
+        message = f"region '{opened.name}' is never closed: add {{/* docgen:end */}}"
+        problems.append(Problem(message, Location(path, opened.line, 1)))
+
+
+def _opening(index: int, begin: re.Match[str]) -> Region:
+    """The region a begin marker on line ``index`` opens (its end not known yet), with
+    the column of its name and of each argument."""
+    args = list(_WORD.finditer(begin[2]))
+    cols = (begin.start(1) + 1, *(begin.start(2) + a.start() + 1 for a in args))
+    return Region(begin[1], tuple(a[0] for a in args), index, -1, index + 1, cols)
 
 
 def fill(path: str, text: str, renderer: Renderer, custom: set[str]) -> str:
@@ -159,7 +173,7 @@ def fill(path: str, text: str, renderer: Renderer, custom: set[str]) -> str:
 def _content(
     path: str, region: Region, renderer: Renderer, custom: set[str], problems: list[Problem]
 ) -> str:
-    where = Location(path, region.line)
+    where = Location(path, region.line, region.cols[0])
     if region.name in custom:
         context = CustomRegionContext(args=list(region.args))
         return renderer.render(f"_regions/{region.name}.mdx.j2", f"{path}:{region.line}", context)
@@ -172,7 +186,9 @@ def _content(
         return ""
     try:
         return builder(renderer, region.args)
-    except LookupError as exc:
+    except LookupError as exc:  # its second argument: the index of the argument it is about
+        at = exc.args[1] + 1 if len(exc.args) > 1 else 0
+        where = Location(path, region.line, region.cols[at] if at < len(region.cols) else 1)
         problems.append(Problem(str(exc.args[0]), where))
         return ""
 
@@ -183,14 +199,15 @@ def _profile(renderer: Renderer, args: tuple[str, ...], region: str) -> Profile:
     profiles = renderer.registry.profiles
     if args[0] not in profiles:
         raise LookupError(
-            f"unknown profile '{args[0]}' in region '{region}'{did_you_mean(args[0], profiles)}"
+            f"unknown profile '{args[0]}' in region '{region}'{did_you_mean(args[0], profiles)}",
+            0,
         )
     return profiles[args[0]]
 
 
 def _no_args(region: str, args: tuple[str, ...]) -> None:
     if args:
-        raise LookupError(f"region '{region}' takes no arguments")
+        raise LookupError(f"region '{region}' takes no arguments", 0)
 
 
 def _models(renderer: Renderer, args: tuple[str, ...]) -> str:

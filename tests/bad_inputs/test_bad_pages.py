@@ -294,26 +294,26 @@ PAGES = [
     Case(
         "region-unknown",
         BUILD,
-        ("docs/ref.mdx:3: error: unknown region 'model-table'; did you mean 'models-table'?",),
+        ("docs/ref.mdx:3:18: error: unknown region 'model-table'; did you mean 'models-table'?",),
         files={"docs/ref.mdx": "# Ref\n\n{/* docgen:begin model-table */}\n{/* docgen:end */}\n"},
     ),
     Case(
         "region-unclosed",
         BUILD,
-        ("docs/ref.mdx:3: error: region 'models-table' is never closed: add {/* docgen:end */}",),
+        ("docs/ref.mdx:3:1: error: region 'models-table' is never closed: add {/* docgen:end */}",),
         files={"docs/ref.mdx": "# Ref\n\n{/* docgen:begin models-table */}\n"},
     ),
     Case(
         "region-end-without-begin",
         BUILD,
-        ("docs/ref.mdx:3: error: docgen:end without a docgen:begin",),
+        ("docs/ref.mdx:3:1: error: docgen:end without a docgen:begin",),
         files={"docs/ref.mdx": "# Ref\n\n{/* docgen:end */}\n"},
     ),
     Case(
         "region-malformed-marker",
         BUILD,
         (
-            "docs/ref.mdx:3: error: malformed docgen marker: write {/* docgen:begin NAME */} or "
+            "docs/ref.mdx:3:9: error: malformed docgen marker: write {/* docgen:begin NAME */} or "
             "{/* docgen:end */} alone on a line",
         ),
         files={"docs/ref.mdx": "# Ref\n\nSee {/* docgen:begin models-table */}\n"},
@@ -322,8 +322,8 @@ PAGES = [
         "region-nested",
         BUILD,
         (
-            "docs/ref.mdx:2: error: docgen:begin inside region 'models-table' (opened on line 1); "
-            "close it first",
+            "docs/ref.mdx:2:1: error: docgen:begin inside region 'models-table' (opened on "
+            "line 1); close it first",
         ),
         files={
             "docs/ref.mdx": "{/* docgen:begin models-table */}\n"
@@ -334,8 +334,8 @@ PAGES = [
         "region-unknown-profile",
         BUILD,
         (
-            "docs/ref.mdx:1: error: unknown profile 'vllm.box.tin' in region 'serve-command'; did "
-            "you mean 'vllm.box.tiny'?",
+            "docs/ref.mdx:1:32: error: unknown profile 'vllm.box.tin' in region 'serve-command'; "
+            "did you mean 'vllm.box.tiny'?",
         ),
         files={
             "docs/ref.mdx": "{/* docgen:begin serve-command vllm.box.tin */}\n{/* docgen:end */}\n"
@@ -344,7 +344,7 @@ PAGES = [
     Case(
         "region-unexpected-argument",
         BUILD,
-        ("docs/ref.mdx:1: error: region 'models-table' takes no arguments",),
+        ("docs/ref.mdx:1:31: error: region 'models-table' takes no arguments",),
         files={"docs/ref.mdx": "{/* docgen:begin models-table wide */}\n{/* docgen:end */}\n"},
     ),
     Case(

@@ -57,14 +57,18 @@ def test_a_build_of_an_unchanged_project_does_not_rewrite_its_cache_entry(make_p
 
 
 def test_a_key_file_of_another_length_is_no_key(make_project, run, tmp_path, monkeypatch):
-    """A key that is not 32 bytes seals nothing: a build keeps no cache with it."""
+    """A key that is not 32 bytes seals nothing; a build replaces it with a key of its
+    own and keeps its cache under that."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     user_cache.key_file().parent.mkdir(parents=True)
     user_cache.key_file().write_bytes(b"k" * 16)
-    assert user_cache.secret(create=True) is None
+    os.chmod(user_cache.key_file(), 0o600)
+    assert user_cache.secret() is None
     project = make_project()
     assert run(project, "build").exit_code == 0
-    assert not list((project.root / ".docgen-cache").glob("*.pickle"))
+    new = user_cache.secret()
+    assert new is not None and new != b"k" * 16
+    assert list((project.root / ".docgen-cache").glob("*.pickle"))
 
 
 def test_a_new_key_is_readable_by_this_user_only(tmp_path, monkeypatch):
@@ -82,15 +86,16 @@ def test_a_key_another_run_made_meanwhile_is_the_key(tmp_path, monkeypatch):
     """When another run makes the key between the look and the make, its key is used."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     theirs = bytes(range(32))
-    real_open = os.open
+    real_link = os.link
 
-    def racing(path, *args):  # type: ignore[no-untyped-def]
-        Path(path).write_bytes(theirs)
-        os.chmod(path, 0o600)  # as the other run makes it
-        return real_open(path, *args)
+    def racing(source, target, *args):  # type: ignore[no-untyped-def]
+        Path(target).write_bytes(theirs)
+        os.chmod(target, 0o600)  # as the other run makes it
+        return real_link(source, target, *args)
 
-    monkeypatch.setattr(user_cache.os, "open", racing)
+    monkeypatch.setattr(user_cache.os, "link", racing)
     assert user_cache.secret(create=True) == theirs
+    assert [p.name for p in user_cache.key_file().parent.iterdir()] == ["cache-key"]
 
 
 def test_a_file_sealed_under_another_header_of_the_same_length_is_refused():
@@ -130,17 +135,22 @@ def test_docgens_own_templates_and_their_times_are_part_of_its_code(tmp_path, mo
     assert _digest_of(tmp_path, monkeypatch) != first
 
 
-@pytest.mark.parametrize("shape", ["readable by others", "a link", "another user's"])
+@pytest.mark.parametrize(
+    "shape", ["readable by others", "writable by its group", "a link", "another user's"]
+)
 def test_a_key_others_could_know_is_no_key(tmp_path, monkeypatch, shape):
     """Whoever reads the key can seal a cache file docgen unpickles: a key in a shared
     cache folder that others may read, a link to one, or a file another user owns,
-    seals nothing (a probe ran code through a forged stamps file this way)."""
+    seals nothing (a probe ran code through a forged stamps file this way). A build
+    replaces it with a private key of its own: the link itself, never what it leads to."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     made = user_cache.secret(create=True)
     assert made is not None and user_cache.secret() == made
     key = user_cache.key_file()
     if shape == "readable by others":
         os.chmod(key, 0o644)
+    elif shape == "writable by its group":
+        os.chmod(key, 0o620)
     elif shape == "a link":
         shared = tmp_path / "shared-key"
         shared.write_bytes(made)
@@ -150,5 +160,8 @@ def test_a_key_others_could_know_is_no_key(tmp_path, monkeypatch, shape):
     else:
         monkeypatch.setattr(user_cache.os, "getuid", lambda: os.stat(key).st_uid + 1)
     assert user_cache.secret() is None
-    assert user_cache.secret(create=True) is None  # never replaced or written through
-    assert os.path.lexists(key)
+    renewed = user_cache.secret(create=True)
+    assert renewed is not None and renewed != made
+    assert not key.is_symlink() and key.stat().st_mode & 0o777 == 0o600
+    if shape == "a link":
+        assert (tmp_path / "shared-key").read_bytes() == made  # not written through

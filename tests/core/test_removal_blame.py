@@ -386,12 +386,23 @@ def test_a_removed_profile_is_not_blamed_for_a_value_another_profile_held_too(ma
             "",
             "HEAD:profiles.yaml:70:5 models.qwen3.6-27b.notes",
         ),
+        (
+            "    ref: nvcr.io/nvidia/vllm:26.05.post1-py3\n",
+            "    ref: nvcr.io/nvidia/vllm:26.05.post2-py3\n",
+            "profiles.yaml:41:5 images.ngc-vllm-26.05-arm64.ref",
+        ),
+        (
+            "    compressed_bytes: 8928665752\n    platform: linux/amd64\n",
+            "    compressed_bytes: 8928665752\n",
+            "HEAD:profiles.yaml:50:5 images.ngc-vllm-26.03-amd64.platform",
+        ),
     ],
-    ids=["changed", "changed-capability", "deleted"],
+    ids=["changed", "changed-capability", "deleted", "image-ref", "image-platform-deleted"],
 )
-def test_a_models_own_field_is_blamed_for_the_table_row_it_changes(example, run, old, new, behind):
-    """A model's notes or compute capability show only in the models table: drift there
-    named no registry entry (its hf id, the model's one node before, did not change)."""
+def test_an_entrys_own_field_is_blamed_for_the_text_it_changes(example, run, old, new, behind):
+    """A model's notes or compute capability show only in the models table, an image's
+    ref and platform on the pages that run it: drift there named no registry entry (the
+    entry's one node before, its hf id or digest, did not change)."""
     registry = example.read("profiles.yaml")
     committed(example, run, registry, registry)
     example.edit("profiles.yaml", old, new)

@@ -10,6 +10,7 @@ judged by real paths: a sibling folder whose name starts with the root's name
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 from collections.abc import Callable
@@ -87,6 +88,9 @@ def test_variants_outside_the_docs_folder_are_pruned_with_their_page(
     example: Project, run: Run
 ) -> None:
     example.edit("pyproject.toml", "[tool.docgen]\n", '[tool.docgen]\nvariants = "variants"\n')
+    # The navigation lists the variants where the setting now puts them.
+    nav = example.read("docs/index.yml").replace("_build/agent-variants/", "../variants/")
+    example.write("docs/index.yml", nav)
     assert run(example, "build").exit_code == 0
     gone = "vllm.dgx-station-gb300.single.deepseek-r1-distill-70b"
     variants = sorted((example.root / "variants/profiles").glob(f"{gone}.*"))
@@ -323,14 +327,14 @@ def test_a_folder_this_user_may_not_look_into_is_a_located_error(
 
     assert run(example, "build").exit_code == 0
     example.edit("profiles.yaml", "max-num-seqs: 4\n", "max-num-seqs: 6\n")
-    real = files.looked_up
+    real = files.lookup_link
 
     def denied(text: str, inside: object) -> object:
         if "/docs/profiles/" in text:
             raise PermissionError(13, "Permission denied")
         return real(text, inside)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(files, "looked_up", denied)
+    monkeypatch.setattr(files, "lookup_link", denied)
     before = example.snapshot()
     result = run(example, "build")
     assert result.exit_code == 2, result.output
@@ -396,6 +400,9 @@ def test_an_output_that_is_a_link_to_a_copy_is_drift_and_build_writes_the_file(
         "file of its own: `docgen build` replaces the link",
         "docs/copy.mdx:1:1: error: stale: no template or registry entry produces it any more",
     ]
+    report = json.loads(run(project, "check", "--format", "json").stdout)
+    linked = [f for f in report["files"] if f["path"] == "docs/models.mdx"]
+    assert [(f["status"], f["link"]) for f in linked] == [("changed", "docs/copy.mdx")]
     assert run(project, "build").exit_code == 0
     assert not page.is_symlink() and not (project.root / "docs/copy.mdx").exists()
     assert run(project, "check").exit_code == 0

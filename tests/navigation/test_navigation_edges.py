@@ -36,10 +36,21 @@ def test_a_navigation_may_list_exactly_as_many_items_as_the_limit(make_project, 
     )
 
 
-UNMADE = (
-    "docs/index.yml:8:19: error: docs/index.yml lists {path}, a variant docgen does not make: "
-    "list the variant of a page that exists, in the layout of the agent it is for"
-)
+def _refused_listing(project, run, path: str, why: str) -> None:  # type: ignore[no-untyped-def]
+    """Both commands refuse the navigation entry at line 8 of ``nav()`` and change nothing."""
+    before = project.snapshot()
+    for command in ("check", "build"):
+        result = run(project, command)
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"docs/index.yml:8:19: error: docs/index.yml lists {BUILT}/{path}{why}\n",
+        )
+    assert project.snapshot() == before
+
+
+ANOTHER = ", but the alpha layout lists another agent's variant: list the variant of a page "
+UNMADE = ", but docgen does not make it: list the variant of a page "
+FOR = "that exists, in the layout of the agent it is for"
 
 
 def test_a_variant_listed_only_in_another_agents_layout_is_a_located_error(make_project, run):
@@ -47,13 +58,16 @@ def test_a_variant_listed_only_in_another_agents_layout_is_a_located_error(make_
     listed a file nothing makes (Fern fails on it), while build and check passed."""
     text = nav(["guide"], []).replace("guide.alpha.generated", "guide.beta.generated")
     project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": text})
-    for command in ("build", "check"):
-        result = run(project, command)
-        assert (result.exit_code, result.stderr) == (
-            2,
-            UNMADE.format(path=f"{BUILT}/guide.beta.generated.mdx") + "\n",
-        )
+    _refused_listing(project, run, "guide.beta.generated.mdx", UNMADE + FOR)
     assert not (project.root / BUILT).exists()
+
+
+def test_another_agents_variant_in_a_layout_is_a_located_error(make_project, run):
+    """Beta's variant in alpha's layout as well as beta's: alpha's readers got beta's
+    text (without alpha's own block), and build and check passed."""
+    text = nav(["guide"], ["guide"]).replace("guide.alpha.generated", "guide.beta.generated", 1)
+    project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": text})
+    _refused_listing(project, run, "guide.beta.generated.mdx", ANOTHER + FOR)
 
 
 def test_a_listed_variant_of_a_renamed_page_is_a_located_error_before_build_prunes_it(
@@ -64,20 +78,45 @@ def test_a_listed_variant_of_a_renamed_page_is_a_located_error_before_build_prun
     project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": nav(["guide"], [])})
     assert run(project, "build").exit_code == 0
     (project.root / "docs/guide.mdx").rename(project.root / "docs/tour.mdx")
-    before = project.snapshot()
-    for command in ("check", "build"):
-        result = run(project, command)
-        assert (result.exit_code, result.stderr) == (
-            2,
-            UNMADE.format(path=f"{BUILT}/guide.alpha.generated.mdx") + "\n",
-        )
-    assert project.snapshot() == before
+    _refused_listing(
+        project,
+        run,
+        "guide.alpha.generated.mdx",
+        ", which no page makes any more (its page was renamed or removed) and a build "
+        "would delete: list what replaced it, or remove the entry",
+    )
 
 
 def test_a_listed_variant_of_a_page_the_tree_lacks_is_left_to_ferns_check(make_project, run):
     """A tree not yet whole (NemoClaw's fixture holds some of its pages): no file, no page."""
     project = make_project(files={"docs/index.yml": nav(["missing"], [])})
     assert run(project, "build").exit_code == 0
+
+
+def test_hand_written_pages_in_a_variants_folder_that_is_the_docs_folder_are_pages(
+    make_project, run
+):
+    """``variants = "docs"``: a page the author wrote there is listed as itself."""
+    text = (
+        nav(["guide"], ["guide"])
+        .replace(
+            "          - page: Guide\n            path: _build/agent-variants/guide.beta",
+            "          - page: About\n            path: about.mdx\n"
+            "          - page: Guide\n            path: guide.beta",
+        )
+        .replace("_build/agent-variants/guide.alpha", "guide.alpha")
+    )
+    project = make_project(
+        files={
+            "docgen.toml": 'variants = "docs"\n',
+            "docs/about.mdx": '---\ntitle: "About"\n---\n\nAbout.\n',
+            "docs/guide.mdx": SHARED,
+            "docs/index.yml": text,
+        }
+    )
+    assert run(project, "build").exit_code == 0, run(project, "build").output
+    assert (project.root / "docs/guide.beta.generated.mdx").is_file()
+    assert run(project, "check").exit_code == 0
 
 
 def test_a_page_outside_the_navigations_folder_is_listed_by_a_plain_relative_path(

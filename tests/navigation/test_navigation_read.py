@@ -19,6 +19,12 @@ from docgen.errors import ConfigError
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "nemoclaw-docs"
 BUILT = "docs/_build/agent-variants"
 
+#: How a route segment no link reaches is refused (after its route and segment).
+NO_LINK = (
+    "which no link reaches (docgen links to each release under it): give the node a slug "
+    "of letters, digits, '-', '_', '.' and '~', starting with a letter or digit"
+)
+
 
 @pytest.fixture(scope="module")
 def nemoclaw() -> navigation.Navigation:
@@ -191,15 +197,23 @@ def test_without_a_navigation_file_there_is_none(make_project):
         ),
         (  # Fern publishes it, and calls every link to a release there broken
             "navigation:\n  - changelog: ../changelog\n    title: 日本語 リリース\n",
-            "docs/index.yml:2:16: error: the changelog's route /日本語-リリース holds "
-            "'日本語-リリース', which no link reaches: give its node a slug of letters, "
-            "digits, '-', '_', '.', '~'",
+            "docs/index.yml:3:12: error: the route /日本語-リリース holds "
+            f"'日本語-リリース', {NO_LINK}",
         ),
         (  # no UTF-8 file can hold it (a build failed writing the overview)
             "navigation:\n  - section: S\n    title: x\n    contents:\n"
             '      - changelog: ../changelog\n        title: "\\ud83d\\ude00 Notes"\n',
-            "docs/index.yml:5:20: error: the changelog's route /s/\ud83d\ude00-notes holds "
-            "'\ud83d\ude00-notes', which no link reaches",
+            "docs/index.yml:6:16: error: the route /s/\ud83d\ude00-notes holds "
+            f"'\ud83d\ude00-notes', {NO_LINK}",
+        ),
+        (  # the section's title gives it: the section needs the slug, not the node
+            "navigation:\n  - section: 日本語\n    contents:\n"
+            "      - changelog: ../changelog\n        slug: notes\n",
+            f"docs/index.yml:2:14: error: the route /日本語/notes holds '日本語', {NO_LINK}",
+        ),
+        (  # punctuation alone gives no slug: the route would hold //
+            'navigation:\n  - section: "!!!"\n    contents:\n      - changelog: ../changelog\n',
+            f"docs/index.yml:2:14: error: the route //changelog holds '', {NO_LINK}",
         ),
     ],
     ids=[
@@ -215,6 +229,8 @@ def test_without_a_navigation_file_there_is_none(make_project):
         "dash-first-slug",
         "changelog-title-beyond-ascii",
         "changelog-title-surrogate",
+        "changelog-under-a-section-beyond-ascii",
+        "changelog-under-a-section-of-punctuation",
     ],
 )
 def test_a_wrong_navigation_is_a_located_error(make_project, text, message):

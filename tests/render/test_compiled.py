@@ -175,11 +175,14 @@ def test_the_folder_keeps_a_bounded_number_of_files(registry, tmp_path, user, mo
 
 def test_the_user_cache_folder_is_absolute_and_its_key_a_regular_file(tmp_path, monkeypatch):
     """A relative ``XDG_CACHE_HOME`` is ignored, as the XDG spec says; a key that is not a
-    regular file of 32 bytes (a FIFO here) is no key, and reading it never blocks."""
+    regular file of 32 bytes (a FIFO here) is no key, reading it never blocks, and a
+    build's key replaces it."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/cache")
     assert user_cache.folder() == tmp_path / "home" / ".cache" / "docgen"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     user_cache.key_file().parent.mkdir(parents=True)
     os.mkfifo(user_cache.key_file())
-    assert user_cache.secret() is None and user_cache.secret(create=True) is None
+    assert user_cache.secret() is None
+    made = user_cache.secret(create=True)
+    assert made is not None and user_cache.key_file().is_file() and user_cache.secret() == made

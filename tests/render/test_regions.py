@@ -60,7 +60,10 @@ def test_region_with_the_wrong_number_of_arguments_is_a_located_error(
     make_project, run, marker: str, message: str
 ) -> None:
     code, stderr, unchanged = build_page(make_project, run, region(marker))
-    assert (code, stderr, unchanged) == (2, [f"{PAGE}:3: error: {message}"], True)
+    # At the name when the count is wrong; at the first argument when there should be none.
+    name = marker.split()[0]
+    col = 18 + len(name) + 1 if "no arguments" in message else 18
+    assert (code, stderr, unchanged) == (2, [f"{PAGE}:3:{col}: error: {message}"], True)
 
 
 def test_every_wrong_region_of_a_page_is_reported_in_one_run(make_project, run) -> None:
@@ -73,9 +76,9 @@ def test_every_wrong_region_of_a_page_is_reported_in_one_run(make_project, run) 
     code, stderr, unchanged = build_page(make_project, run, page)
     assert (code, unchanged) == (2, True)
     assert stderr == [
-        f"{PAGE}:1: error: region 'serve-command' takes one profile id, got 0 arguments",
-        f"{PAGE}:4: error: region 'models-table' takes no arguments",
-        f"{PAGE}:10: error: region 'override-examples' takes one profile id, got 3 arguments",
+        f"{PAGE}:1:18: error: region 'serve-command' takes one profile id, got 0 arguments",
+        f"{PAGE}:4:31: error: region 'models-table' takes no arguments",
+        f"{PAGE}:10:18: error: region 'override-examples' takes one profile id, got 3 arguments",
     ]
 
 
@@ -126,49 +129,49 @@ MALFORMED = (
     [
         (
             "# Ref\n\n{/* docgen:begin models-table */}\nText.\n",
-            ["3: error: region 'models-table' is never closed: add {/* docgen:end */}"],
+            ["3:1: error: region 'models-table' is never closed: add {/* docgen:end */}"],
         ),
-        ("# Ref\n\n{/* docgen:end */}\n", ["3: error: docgen:end without a docgen:begin"]),
+        ("# Ref\n\n{/* docgen:end */}\n", ["3:1: error: docgen:end without a docgen:begin"]),
         (
             "{/* docgen:begin models-table */}\n{/* docgen:end */}\n{/* docgen:end */}\n",
-            ["3: error: docgen:end without a docgen:begin"],
+            ["3:1: error: docgen:end without a docgen:begin"],
         ),
         (
             "{/* docgen:begin models-table */}\n"
             "{/* docgen:begin host-defaults */}\n{/* docgen:end */}\n",
             [
-                "2: error: docgen:begin inside region 'models-table' (opened on line 1); "
+                "2:1: error: docgen:begin inside region 'models-table' (opened on line 1); "
                 "close it first"
             ],
         ),
-        ("# Ref\n\nSee {/* docgen:begin models-table */}\n", [f"3: error: {MALFORMED}"]),
+        ("# Ref\n\nSee {/* docgen:begin models-table */}\n", [f"3:9: error: {MALFORMED}"]),
         (
             "{/* docgen:begin models-table */\n{/* docgen:end */}\n",
-            [f"1: error: {MALFORMED}", "2: error: docgen:end without a docgen:begin"],
+            [f"1:5: error: {MALFORMED}", "2:1: error: docgen:end without a docgen:begin"],
         ),
         (
             "{/* docgen:begin models-table */} trailing\n{/* docgen:end */}\n",
-            [f"1: error: {MALFORMED}", "2: error: docgen:end without a docgen:begin"],
+            [f"1:5: error: {MALFORMED}", "2:1: error: docgen:end without a docgen:begin"],
         ),
         (
             "{/* docgen:begin models-table */}\n{/* docgen:end */} x\n",
             [
-                f"2: error: {MALFORMED}",
-                "1: error: region 'models-table' is never closed: add {/* docgen:end */}",
+                f"2:5: error: {MALFORMED}",
+                "1:1: error: region 'models-table' is never closed: add {/* docgen:end */}",
             ],
         ),
         # A misspelt keyword is not a marker: the other half of the pair is reported.
         (
             "{/* docgen:begn models-table */}\n{/* docgen:end */}\n",
-            ["2: error: docgen:end without a docgen:begin"],
+            ["2:1: error: docgen:end without a docgen:begin"],
         ),
         (
             "{/* docgen:begin models-table */}\n{/* docgen:edn */}\n",
-            ["1: error: region 'models-table' is never closed: add {/* docgen:end */}"],
+            ["1:1: error: region 'models-table' is never closed: add {/* docgen:end */}"],
         ),
         (
             "{/* docgen:begin model-table */}\n{/* docgen:end */}\n",
-            ["1: error: unknown region 'model-table'; did you mean 'models-table'?"],
+            ["1:18: error: unknown region 'model-table'; did you mean 'models-table'?"],
         ),
     ],
     ids=[
@@ -208,29 +211,41 @@ def test_markers_in_fenced_code_are_an_example_not_a_region(make_project, run) -
     assert run(project, "check").exit_code == 0
 
 
-def test_a_region_a_template_prints_is_a_located_error(make_project, run) -> None:
+@pytest.mark.parametrize(
+    ("marker", "instead", "shown"),
+    [
+        ("models-table", "{{ models_table() }}", "| Slug | Hugging Face model |"),
+        (
+            "serve-command vllm.box.tiny",
+            '{% with p = registry.profiles["vllm.box.tiny"] %}'
+            '{% include "_builtin/serve-command.mdx.j2" %}{% endwith %}',
+            "vllm serve acme/Tiny-1B",
+        ),
+    ],
+)
+def test_a_region_a_template_prints_is_a_located_error(
+    make_project, run, marker, instead, shown
+) -> None:
     """docgen fills regions only in hand-written pages: a template that kept one (moved
     over from a hand-written page) left the region's old content in the page, and every
-    check called it in sync. Markers in a fenced example stay an example."""
-    template = (
-        '---\ntitle: "Models"\n---\n\n```mdx\n{/* docgen:begin host-defaults */}\n'
-        "{/* docgen:end */}\n```\n\n{/* docgen:begin models-table */}\n| old |\n"
-        "{/* docgen:end */}\n"
-    )
-    project = make_project(templates={"models.mdx.j2": template})
+    check called it in sync. The error says what to write instead, and that works.
+    Markers in a fenced example, or named in prose, stay text."""
+    head = '---\ntitle: "Models"\n---\n\nThe `docgen:begin` marker opens a region.\n\n'
+    fenced = "```mdx\n{/* docgen:begin host-defaults */}\n{/* docgen:end */}\n```\n\n"
+    region = f"{{/* docgen:begin {marker} */}}\n| old |\n{{/* docgen:end */}}\n"
+    project = make_project(templates={"models.mdx.j2": head + fenced + region})
     before = project.snapshot()
     result = run(project, "build")
     assert (result.exit_code, result.stderr.splitlines()) == (
         2,
         [
-            "templates/models.mdx.j2:10: error: region 'models-table' in a page a template "
-            "writes: docgen fills regions only in hand-written pages; call the helper here "
-            "instead (models_table(), host_defaults_table(), serve_command(p), "
-            "override_command(p, o), or {% include %} the region's template) (line 10 of the "
-            "text it renders for docs/models.mdx)"
+            f"templates/models.mdx.j2:12: error: region '{marker.split()[0]}' in a page a "
+            "template writes: docgen fills regions only in hand-written pages; write "
+            f"{instead} in the template instead (line 12 of the text it renders for "
+            "docs/models.mdx)"
         ],
     )
     assert project.snapshot() == before
-    fenced = template[: template.index("\n\n{/* docgen:begin")] + "\n"
-    project.write("templates/models.mdx.j2", fenced)
+    project.write("templates/models.mdx.j2", head + fenced + instead + "\n")
     assert run(project, "build").exit_code == 0
+    assert shown in project.read("docs/models.mdx")

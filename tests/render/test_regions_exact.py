@@ -31,13 +31,13 @@ def build(make_project, run, page: str, templates: dict[str, str] | None = None)
     [
         (
             "{/* docgen:end */}\n\n{/* docgen:begin models-table */}\nText.\n",
-            ["1: error: docgen:end without a docgen:begin", f"3: error: {UNCLOSED}"],
+            ["1:1: error: docgen:end without a docgen:begin", f"3:1: error: {UNCLOSED}"],
         ),
         (
             "{/* docgen:end */}\n{/* docgen:end */}\n",
             [
-                "1: error: docgen:end without a docgen:begin",
-                "2: error: docgen:end without a docgen:begin",
+                "1:1: error: docgen:end without a docgen:begin",
+                "2:1: error: docgen:end without a docgen:begin",
             ],
         ),
     ],

@@ -356,22 +356,22 @@ def test_custom_region_from_project_template(make_project, run):
 REGION_ERRORS = [
     (
         "{/* docgen:begin model-table */}\n{/* docgen:end */}\n",
-        "docs/p.mdx:1: error: unknown region 'model-table'; did you mean 'models-table'?",
+        "docs/p.mdx:1:18: error: unknown region 'model-table'; did you mean 'models-table'?",
     ),
     (
         "{/* docgen:begin models-table */}\n",
-        "docs/p.mdx:1: error: region 'models-table' is never closed: add {/* docgen:end */}",
+        "docs/p.mdx:1:1: error: region 'models-table' is never closed: add {/* docgen:end */}",
     ),
-    ("text\n{/* docgen:end */}\n", "docs/p.mdx:2: error: docgen:end without a docgen:begin"),
+    ("text\n{/* docgen:end */}\n", "docs/p.mdx:2:1: error: docgen:end without a docgen:begin"),
     (
         "{/* docgen:begin models-table */}\n{/* docgen:begin host-defaults */}\n"
         "{/* docgen:end */}\n",
-        "docs/p.mdx:2: error: docgen:begin inside region 'models-table' (opened on line 1); close "
-        "it first",
+        "docs/p.mdx:2:1: error: docgen:begin inside region 'models-table' (opened on line 1); "
+        "close it first",
     ),
     (
         "{/* docgen:begin serve-command nope */}\n{/* docgen:end */}\n",
-        "docs/p.mdx:1: error: unknown profile 'nope' in region 'serve-command'",
+        "docs/p.mdx:1:32: error: unknown profile 'nope' in region 'serve-command'",
     ),
 ]
 
