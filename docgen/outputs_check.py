@@ -190,32 +190,46 @@ def refuse_unmade_variants(
 ) -> None:
     """A navigation entry for a variant that does not belong where it stands: another
     agent's variant in an agent's layout (its readers would get that agent's text), or
-    the variant path of one of the project's ``pages`` that docgen does not make (listed
-    in another agent's layout, or a page that has none for that agent), which Fern fails
-    on or publishes for nobody. A variant of a page the project lacks (a tree not yet
-    whole) is left to Fern's own check; one a renamed page left behind, to ``sync``."""
+    the variant path of one of the project's ``pages`` that docgen does not make (a page
+    only one agent lists, with nothing in it that varies per agent, has none), which Fern
+    fails on or publishes for nobody. A variant of a page the project lacks (a tree not
+    yet whole) is left to Fern's own check; one a renamed page left behind, to ``sync``."""
     if nav is None:
         return
     folder = project.config.variants.rstrip("/") + "/"
     made = {o.path: o.origin for o in outputs if o.kind == "variant"}
+    listed = [(v.slug, p) for v in nav.variants if v.slug in agents for p in v.pages]
+    wrong = [(s, p) for s, p in listed if p.path in made]
     problems = [
-        _unmade(nav, page, f"the {layout.slug} layout lists another agent's variant")
-        for layout in nav.variants
-        if layout.slug in agents
-        for page in layout.pages
-        if page.path in made and variant_path(project, made[page.path], layout.slug) != page.path
+        _listed_wrong(nav, p, f"another agent's variant, in the {s} layout")
+        for s, p in wrong
+        if variant_path(project, made[p.path], s) != p.path
     ]
     unmade = [p for p in nav.pages if p.path.startswith(folder) and p.path not in made]
     if unmade:
-        known = {variant_path(project, page, agent) for page in pages for agent in agents}
-        problems += [_unmade(nav, p, "docgen does not make it") for p in unmade if p.path in known]
+        known = {variant_path(project, page, a): (page, a) for page in pages for a in agents}
+        layouts = {id(p): s for s, p in listed}
+        problems += [
+            _unmade(nav, p, *known[p.path], layouts.get(id(p))) for p in unmade if p.path in known
+        ]
     if problems:
         raise ConfigError(problems)
 
 
-def _unmade(nav: Navigation, page: NavPage, why: str) -> Problem:
+def _unmade(nav: Navigation, entry: NavPage, page: str, agent: str, layout: str | None) -> Problem:
+    if layout is not None and layout != agent:
+        return _listed_wrong(nav, entry, f"{agent}'s variant of {page}, in the {layout} layout")
     return Problem(
-        f"{nav.path} lists {one_line(page.path)}, but {why}: list the variant of a page "
-        "that exists, in the layout of the agent it is for",
-        page.where,
+        f"{nav.path} lists {one_line(entry.path)}, {agent}'s variant of {page}, which docgen "
+        f"does not make: only the {agent} layout lists it and nothing in the page varies per "
+        f"agent, so list {page} itself there (or the page's variant in every agent's layout)",
+        entry.where,
+    )
+
+
+def _listed_wrong(nav: Navigation, entry: NavPage, what: str) -> Problem:
+    return Problem(
+        f"{nav.path} lists {one_line(entry.path)}, {what}: list the variant of the agent "
+        "whose layout it is",
+        entry.where,
     )

@@ -248,7 +248,7 @@ class Links:
     def resolve(self, agent: str, source: SourcePage, target: str) -> str | None:
         """The link's new target, or None to show its text alone."""
         route, anchor = _split_anchor(target)
-        if not route or SCHEME.match(route) or _is_file(route):
+        if not route or SCHEME.match(route):
             return target
         owner, page = self._route(agent, source.route, route)
         listed = self.published.get(route)
@@ -260,6 +260,8 @@ class Links:
         if found is not None:
             here = posixpath.dirname(f"{agent}/{source.route}")
             return quote(posixpath.relpath(f"{owner}/{found}.md", here or ".")) + anchor
+        if _is_file(route):  # a page's route may hold a dot (a profile id): pages first
+            return target
         published = self._published(owner, page, anchor)
         self._report(source, target, published)
         return published

@@ -81,7 +81,7 @@ class HostRules:
             for oid in profile.get("overrides") or {}:
                 yield self.at(
                     ("profiles", pid, "overrides", oid),
-                    f"profile '{pid}' is explicit-only: it is chosen by its id (--profile), "
+                    f"profile '{pid}' is explicit-only: it is chosen by its id, "
                     f"which cannot be combined with {setting}, so override '{oid}' can never "
                     "be applied; drop the override or make the profile automatic",
                     key=True,

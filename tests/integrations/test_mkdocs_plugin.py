@@ -121,6 +121,26 @@ def test_route_links_point_at_site_pages_or_show_as_text(make_project):
     ]
 
 
+def test_a_route_whose_last_part_holds_a_dot_links_to_its_page(make_project):
+    """A profile's id holds dots (``vllm.box.tiny``): its route was taken for a file's
+    name with the suffix ``.tiny``, left as it was, and ``mkdocs build --strict`` failed;
+    a link to a file (``report.pdf``) still stays as written."""
+    body = "[P](/guide/beta/profiles/vllm.box.tiny), [Q](../profiles/vllm.box.tiny), [R](r.pdf)"
+    project = make_project(
+        templates={
+            "guide/a.mdx.j2": PAGE.format(title="A", body=body),
+            "profiles/[profile].mdx.j2": PAGE.format(title="{{ profile.id }}", body="Profile."),
+        }
+    )
+    site = site_of(project.root)
+    page = next(p for p in site.pages if p.uri == "alpha/guide/a.md").markdown
+    assert (
+        "[P](../../beta/profiles/vllm.box.tiny.md), [Q](../profiles/vllm.box.tiny.md), [R](r.pdf)"
+        in page
+    )
+    assert not site.unresolved
+
+
 @pytest.mark.parametrize(
     ("option", "level", "word"), [("info", "INFO", "note"), ("warn", "WARNING", "warning")]
 )

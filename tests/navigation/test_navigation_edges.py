@@ -48,9 +48,7 @@ def _refused_listing(project, run, path: str, why: str) -> None:  # type: ignore
     assert project.snapshot() == before
 
 
-ANOTHER = ", but the alpha layout lists another agent's variant: list the variant of a page "
-UNMADE = ", but docgen does not make it: list the variant of a page "
-FOR = "that exists, in the layout of the agent it is for"
+FOR = ": list the variant of the agent whose layout it is"
 
 
 def test_a_variant_listed_only_in_another_agents_layout_is_a_located_error(make_project, run):
@@ -58,7 +56,8 @@ def test_a_variant_listed_only_in_another_agents_layout_is_a_located_error(make_
     listed a file nothing makes (Fern fails on it), while build and check passed."""
     text = nav(["guide"], []).replace("guide.alpha.generated", "guide.beta.generated")
     project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": text})
-    _refused_listing(project, run, "guide.beta.generated.mdx", UNMADE + FOR)
+    why = ", beta's variant of docs/guide.mdx, in the alpha layout"
+    _refused_listing(project, run, "guide.beta.generated.mdx", why + FOR)
     assert not (project.root / BUILT).exists()
 
 
@@ -67,7 +66,8 @@ def test_another_agents_variant_in_a_layout_is_a_located_error(make_project, run
     text (without alpha's own block), and build and check passed."""
     text = nav(["guide"], ["guide"]).replace("guide.alpha.generated", "guide.beta.generated", 1)
     project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": text})
-    _refused_listing(project, run, "guide.beta.generated.mdx", ANOTHER + FOR)
+    why = ", another agent's variant, in the alpha layout"
+    _refused_listing(project, run, "guide.beta.generated.mdx", why + FOR)
 
 
 def test_a_listed_variant_of_a_renamed_page_is_a_located_error_before_build_prunes_it(
@@ -84,6 +84,23 @@ def test_a_listed_variant_of_a_renamed_page_is_a_located_error_before_build_prun
         "guide.alpha.generated.mdx",
         ", which no page makes any more (its page was renamed or removed) and a build "
         "would delete: list what replaced it, or remove the entry",
+    )
+
+
+def test_one_layouts_variant_of_a_page_that_varies_for_nobody_says_to_list_the_page(
+    make_project, run
+):
+    """No token, no block, one agent listing it: docgen makes no variant, and the entry
+    named a file that never came (Fern fails on it) while build and check passed."""
+    plain = '---\ntitle: "Guide"\n---\n\nThe same for every agent.\n'
+    project = make_project(files={"docs/guide.mdx": plain, "docs/index.yml": nav(["guide"], [])})
+    _refused_listing(
+        project,
+        run,
+        "guide.alpha.generated.mdx",
+        ", alpha's variant of docs/guide.mdx, which docgen does not make: only the alpha "
+        "layout lists it and nothing in the page varies per agent, so list docs/guide.mdx "
+        "itself there (or the page's variant in every agent's layout)",
     )
 
 

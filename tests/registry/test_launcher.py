@@ -377,7 +377,7 @@ def test_an_explicit_only_profile_takes_no_override():
     )
     assert problems(with_edits(explicit)) == [
         "p.yaml:44:7: error: profile 'vllm.box.tiny' is explicit-only: it is chosen by its "
-        "id (--profile), which cannot be combined with ACME_EXTRA_ARGS_JSON, so override "
+        "id, which cannot be combined with ACME_EXTRA_ARGS_JSON, so override "
         "'small' can never be applied; drop the override or make the profile automatic"
     ]
     automatic = registry().profiles["vllm.box.tiny"]
@@ -412,7 +412,7 @@ def test_a_default_profile_is_one_its_host_offers(field, never):
     assert problems(text)[1:] == (
         [
             "p.yaml:45:7: error: profile 'vllm.box.tiny' is explicit-only: it is chosen by its "
-            "id (--profile), which cannot be combined with ACME_EXTRA_ARGS_JSON, so override "
+            "id, which cannot be combined with ACME_EXTRA_ARGS_JSON, so override "
             "'small' can never be applied; drop the override or make the profile automatic"
         ]
         if never == "explicit-only"
