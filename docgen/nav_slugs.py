@@ -35,15 +35,17 @@ _ASCII_WORDS = re.compile(r"[A-Za-z0-9]+")
 
 def linkable(route: str, derived: dict[str, Location], where: Location) -> Problem | None:
     """None when every segment of ``route`` is one a link reaches; else a problem at the
-    node whose title gave the first that is not (``derived``: each such slug and where
-    its title stands; ``where`` when no title gave it). A title beyond ASCII gives a
+    node whose title gave the first that is not (``derived``: the route each such slug
+    ends, and where its title stands; ``where`` when no title gave it). A title beyond ASCII gives a
     segment Fern publishes but calls every link into broken (``日本語-リリース``); one
     of punctuation alone gives none (``//`` in the route)."""
-    bad = next((s for s in route.split("/")[1:] if not SLUG.fullmatch(s)), None)
-    if bad is None:
+    segments = route.split("/")[1:]
+    at = next((i for i, s in enumerate(segments) if not SLUG.fullmatch(s)), None)
+    if at is None:
         return None
+    node = derived.get("/" + "/".join(segments[: at + 1]), where)
     return Problem(
-        f"the route {one_line(route)} holds '{one_line(bad)}', which no link reaches (docgen "
-        f"links to each release under it): give the node a slug of {SLUG_CHARACTERS}",
-        derived.get(bad, where),
+        f"the route {one_line(route)} holds '{one_line(segments[at])}', which no link reaches "
+        f"(docgen links to each release under it): give the node a slug of {SLUG_CHARACTERS}",
+        node,
     )

@@ -207,7 +207,7 @@ class _Reader:
         self.problems: list[Problem] = []
         self.current = ""  # the slug of the variant being read
         self.read = 0  # items read: aliases may repeat a list without bound
-        self.unlinkable: dict[str, Location] = {}  # slugs titles gave that no link reaches
+        self.unlinkable: dict[str, Location] = {}  # routes a title ends that no link reaches
 
     def items(self, items: Sequence[Any], slugs: list[str]) -> Iterator[NavPage]:
         for index, item in enumerate(items):
@@ -226,21 +226,25 @@ class _Reader:
                 named = ""
             tab = self.tabs.get(named)
             given = self.given(tab) if isinstance(tab, Mapping) else None
-            derived = self.derived(tab, "display-name") if isinstance(tab, Mapping) else ""
+            derived = self.derived(tab, "display-name", slugs) if isinstance(tab, Mapping) else ""
             here = [*slugs, str(given or derived or slug_of(str(named)))]
             if "variants" in item:
                 yield from self.variant_list(item["variants"], here)
             yield from self.items(self.list_of(item, "layout"), here)
         elif "section" in item:
-            here = slugs if item.get("skip-slug") is True else [*slugs, self.slug(item, "section")]
+            here = (
+                slugs
+                if item.get("skip-slug") is True
+                else [*slugs, self.slug(item, "section", slugs)]
+            )
             if "path" in item:
                 yield self.page(item, here)
             yield from self.items(self.list_of(item, "contents"), here)
         elif "page" in item:
-            yield self.page(item, [*slugs, self.slug(item, "page")])
+            yield self.page(item, [*slugs, self.slug(item, "page", slugs)])
         elif "changelog" in item:
             folder = posixpath.normpath(posixpath.join(self.folder, str(item["changelog"])))
-            route = "/" + "/".join([*slugs, self.slug(item, "title") or "changelog"])
+            route = "/" + "/".join([*slugs, self.slug(item, "title", slugs) or "changelog"])
             where = located(item, "changelog", self.path)
             self.changelogs.append(NavChangelog(folder, route, where, self.current))
             if problem := linkable(route, self.unlinkable, where):
@@ -255,7 +259,7 @@ class _Reader:
             self.count(variants, index)
             if not isinstance(variant, Mapping):
                 continue
-            slug = self.given(variant) or self.derived(variant, "title")
+            slug = self.given(variant) or self.derived(variant, "title", slugs)
             self.current = slug
             pages = tuple(self.items(self.list_of(variant, "layout"), [*slugs, slug]))
             self.current = ""
@@ -277,8 +281,8 @@ class _Reader:
             return []
         return value
 
-    def slug(self, item: Mapping[str, Any], kind: str) -> str:
-        return self.given(item) or self.derived(item, kind)
+    def slug(self, item: Mapping[str, Any], kind: str, parents: list[str]) -> str:
+        return self.given(item) or self.derived(item, kind, parents)
 
     def given(self, node: Mapping[str, Any]) -> str:
         """The ``slug`` a node gives ("" for none). A route is made of slugs, and a page
@@ -292,12 +296,13 @@ class _Reader:
             return slug_of(text)
         return text
 
-    def derived(self, node: Mapping[str, Any], key: str) -> str:
-        """The slug Fern derives from the node's ``key`` (its title); one no link reaches
-        is remembered where that title stands (see ``nav_slugs.linkable``)."""
+    def derived(self, node: Mapping[str, Any], key: str, parents: list[str]) -> str:
+        """The slug Fern derives from the node's ``key`` (its title) under the slugs
+        ``parents``; one no link reaches is remembered, by the route it ends, where that
+        title stands (see ``nav_slugs.linkable``)."""
         slug = slug_of(str(node.get(key, "")))
         if key in node and not SLUG.fullmatch(slug):
-            self.unlinkable.setdefault(slug, located(node, key, self.path))
+            self.unlinkable["/" + "/".join([*parents, slug])] = located(node, key, self.path)
         return slug
 
     def page(self, item: Mapping[str, Any], slugs: list[str]) -> NavPage:

@@ -100,8 +100,8 @@ def _in_a_template(region: Region) -> str:
         return "{{ models_table() }}"
     if region.name == "host-defaults":
         return "{{ host_defaults_table() }}"
-    if region.name in ("serve-command", "override-examples") and len(region.args) == 1:
-        profile = json.dumps(region.args[0])
+    if region.name in ("serve-command", "override-examples"):
+        profile = json.dumps(region.args[0] if len(region.args) == 1 else "PROFILE-ID")
         name = f"_builtin/{region.name}.mdx.j2"
         return (
             f'{{% with p = registry.profiles[{profile}] %}}{{% include "{name}" %}}{{% endwith %}}'
