@@ -481,10 +481,12 @@ def test_code_the_rule_cannot_place_never_hides_text_mdx_runs(text):
     assert list(markup_problems(text.split("\n"))) != []
 
 
-def test_a_problem_in_a_note_is_at_its_column_in_the_note_as_written(project, run):
+@pytest.mark.parametrize(("one", "two"), [("", ""), ("   ", "  \t")], ids=["bare", "trailing"])
+def test_a_problem_in_a_note_is_at_its_column_in_the_note_as_written(project, run, one, two):
     """The note's own lines, not the bullets docgen makes of them: a paragraph gains a
-    ``- `` and a deeper line loses its indentation in the entry (no column was said)."""
-    project.write(NOTE, "Fixes the <p thing.\n    and {x} here,\n")
+    ``- `` and a deeper line loses its indentation in the entry (no column was said);
+    blanks after the text, which the bullet drops, move nothing."""
+    project.write(NOTE, f"Fixes the <p thing.{one}\n    and {{x}} here,{two}\n")
     refused(
         project,
         run,
