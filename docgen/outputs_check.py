@@ -219,6 +219,13 @@ def refuse_unmade_variants(
 def _unmade(nav: Navigation, entry: NavPage, page: str, agent: str, layout: str | None) -> Problem:
     if layout is not None and layout != agent:
         return _listed_wrong(nav, entry, f"{agent}'s variant of {page}, in the {layout} layout")
+    if layout is None:  # docgen makes a variant for the agents whose layout lists it
+        return Problem(
+            f"{nav.path} lists {one_line(entry.path)}, {agent}'s variant of {page}, outside "
+            f"the {agent} layout, and docgen makes an agent's variant only where that "
+            f"agent's layout lists it: list it in the {agent} layout",
+            entry.where,
+        )
     return Problem(
         f"{nav.path} lists {one_line(entry.path)}, {agent}'s variant of {page}, which docgen "
         f"does not make: only the {agent} layout lists it and nothing in the page varies per "

@@ -282,7 +282,7 @@ def _template_unit(
     from docgen.render.variants import is_shared
 
     try:
-        refuse_in_generated(job.path, raw)
+        refuse_in_generated(job.path, raw, project)
         found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
     except PageError as exc:  # the page is the templates': said where in them
         loaded, folder = renderer.partials.sources.sources, project.config.templates

@@ -46,12 +46,14 @@ def secret(create: bool = False) -> bytes | None:
     A key anyone else could know seals nothing: one that is not this user's own regular
     file of 32 bytes (a link, another user's file, or one others may read or write, as
     in a shared ``XDG_CACHE_HOME``) is no key, since whoever reads it could seal a cache
-    file that docgen would then unpickle; ``create`` replaces it (the entry itself, never
-    what a link leads to) with a new key, so a cache the old one sealed is never read."""
+    file that docgen would then unpickle. ``create`` replaces a link or this user's own
+    refused file (the entry itself, never what a link leads to) with a new key, so a
+    cache the old one sealed is never read; another user's entry stays theirs (no key)."""
     path = key_file()
     found = _own_key(path) if os.path.lexists(path) else None
-    if found is not None or not create:
+    if found is not None or not create or not _replaceable(path):
         return found
+    temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         made = os.urandom(32)
@@ -60,16 +62,29 @@ def secret(create: bool = False) -> bytes | None:
             handle.write(made)
         if os.path.lexists(path):
             os.replace(temporary, path)
-        else:
-            try:  # another run may make it meanwhile: its key is then the key
-                os.link(temporary, path)
-            finally:
-                os.unlink(temporary)
+        else:  # another run may make it meanwhile: its key is then the key
+            os.link(temporary, path)
         return made
     except FileExistsError:
         return secret()
     except OSError:
         return None
+    finally:
+        if temporary is not None and os.path.lexists(temporary):
+            os.unlink(temporary)
+
+
+def _replaceable(path: Path) -> bool:
+    """Whether ``create`` may put a new key at ``path``: nothing is there, or a link, or a
+    file or folder this user owns (never another user's key in a shared folder)."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return stat.S_ISLNK(info.st_mode) or (mine and not stat.S_ISDIR(info.st_mode))
 
 
 def _own_key(path: Path) -> bytes | None:
@@ -78,14 +93,16 @@ def _own_key(path: Path) -> bytes | None:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK)
     except OSError:
         return None
-    with os.fdopen(fd, "rb") as handle:
+    try:
         info = os.fstat(fd)
         private = not hasattr(os, "getuid") or (  # POSIX: this user's, for no one else
             info.st_uid == os.getuid() and not info.st_mode & 0o077
         )
         if not stat.S_ISREG(info.st_mode) or not private or info.st_size != 32:
-            return None
-        found = handle.read(33)
+            return None  # a folder too: checked before anything reads it
+        found = os.read(fd, 33)
+    finally:
+        os.close(fd)
     return found if len(found) == 32 else None
 
 

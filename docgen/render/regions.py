@@ -75,32 +75,37 @@ def find(path: str, lines: list[str]) -> list[Region]:
     return regions
 
 
-def refuse_in_generated(path: str, text: str) -> None:
+def refuse_in_generated(path: str, text: str, project: Project) -> None:
     """A page a template writes holds no region: docgen fills regions only in hand-written
     pages, so markers a template prints would keep whatever lies between them, stale, in a
     page every check calls in sync. Only well-formed regions count (prose may name a
     marker), and markers inside fenced code are examples, as anywhere."""
     if not has_markers(text):
         return
+    found = list(_scan(path, text.split("\n"), []))
+    custom = custom_regions(project) if found else set()  # a project's own come first
     problems = [
         Problem(
             f"region '{region.name}' in a page a template writes: docgen fills regions only "
-            f"in hand-written pages; write {_in_a_template(region)} in the template instead",
+            f"in hand-written pages; write {_in_a_template(region, custom)} in the template "
+            "instead",
             Location(path, region.line),
         )
-        for region in _scan(path, text.split("\n"), [])
+        for region in found
     ]
     if problems:
         raise PageError(problems)
 
 
-def _in_a_template(region: Region) -> str:
-    """What a template writes for what ``region`` holds."""
-    if region.name == "models-table":
+def _in_a_template(region: Region, custom: set[str]) -> str:
+    """What a template writes for what ``region`` holds (the project's own region
+    template where it has one, as ``fill`` uses it)."""
+    builtin = region.name not in custom
+    if builtin and region.name == "models-table":
         return "{{ models_table() }}"
-    if region.name == "host-defaults":
+    if builtin and region.name == "host-defaults":
         return "{{ host_defaults_table() }}"
-    if region.name in ("serve-command", "override-examples"):
+    if builtin and region.name in ("serve-command", "override-examples"):
         profile = json.dumps(region.args[0] if len(region.args) == 1 else "PROFILE-ID")
         name = f"_builtin/{region.name}.mdx.j2"
         return (

@@ -226,3 +226,79 @@ def test_no_link_sentence_without_a_page_template(make_project, run):
     result = run(project, *args)
     assert result.exit_code == 0, result.output
     assert result.stdout.endswith("instead of `--gpu-memory-utilization 0.5`.\n")
+
+
+@pytest.mark.parametrize(
+    ("edit", "sentence"),
+    [
+        (
+            ("    notes: Box default.", "    notes: Box default.\n    gated: true"),
+            "The `tiny` model now requires accepting its license on Hugging Face.",
+        ),
+        (
+            ("    notes: Box default.", "    notes: Box default, tuned."),
+            "The `tiny` model's note now reads: Box default, tuned.",
+        ),
+        (
+            ("    notes: Box default.\n", ""),
+            "The `tiny` model no longer has a note.",
+        ),
+    ],
+    ids=["gated", "notes", "notes-removed"],
+)
+def test_a_model_field_is_worded_for_a_reader(release, edit, sentence):
+    """It printed Python's ``True`` ("gated is now `True`") and "its notes is now"; a
+    release of model facts alone does not say it updates the serving profiles."""
+    section = release(MINIMAL_REGISTRY, edited(edit))
+    summary, body = section.split("\n\n", 2)[1:]
+    assert summary == (
+        "Acme v0.1.0 updates the registry's models and launcher settings that its pages show."
+    )
+    assert body == f"- {sentence}\n{LINK}"
+
+
+def test_an_override_whose_words_changed_says_so_not_that_its_setting_did(release):
+    """Its summary and tradeoffs changed, its arguments did not: the bullet said operators
+    "now set" the setting they already set."""
+    new = edited(
+        ("Use less memory.", "Use the least memory this box allows."),
+        ("It lowers throughput.", "It lowers throughput a lot."),
+    )
+    body = release(MINIMAL_REGISTRY, new).split("\n\n", 2)[2]
+    assert body == (
+        "- The documented `small` override for the single-node Big Box `acme/Tiny-1B` "
+        "profile now reads: Use the least memory this box allows.\n"
+        "  It lowers throughput a lot.\n"
+        f"{LINK}"
+    )
+
+
+def test_what_a_profile_retains_leaves_out_what_the_release_adds(release):
+    """MTP replaced by async scheduling: the bullet said the profile "retains async
+    scheduling", and then that it "now enables" it."""
+    mtp = "      speculative-config: {method: mtp, num_speculative_tokens: 3}\n"
+    old = edited(
+        ("      enable-prefix-caching: true\n", f"      enable-prefix-caching: true\n{mtp}")
+    )
+    new = edited((mtp, "      async-scheduling: true\n"), base=old)
+    body = release(old, new).split("\n\n", 2)[2]
+    retains = next(line for line in body.splitlines() if "It retains" in line)
+    assert "async scheduling" not in retains
+    assert "now enables async scheduling by default." in body
+
+
+def test_a_steps_condition_that_changed_is_not_worded_as_a_new_command(release):
+    """Its ``when`` changed, its command did not: the bullet said the launcher "now runs X
+    instead of X"."""
+    launcher = (
+        "launcher:\n  before_serve:\n    install-loader:\n"
+        '      run: [pip, install, "vllm[fastsafetensors]"]\n'
+        "      when: {load-format: fastsafetensors}\n"
+    )
+    old = MINIMAL_REGISTRY + launcher
+    new = old.replace("fastsafetensors}", "fastsafetensors, max-num-seqs: 2}")
+    body = release(old, new).split("\n\n", 2)[2]
+    assert body.startswith(
+        "- The launcher's `install-loader` step (`pip install 'vllm[fastsafetensors]'`) now "
+        "runs for other profiles: the serve arguments it runs for changed.\n"
+    )

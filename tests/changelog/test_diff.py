@@ -1404,7 +1404,8 @@ def test_an_expectation_alone_needs_no_release(make_project, run):
             "override-args-changed",
             "- To use less memory with the single-node Big Box `acme/Tiny-1B` "
             "profile, operators now set "
-            '`ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.25"]\'`.',
+            '`ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.25"]\'` (its arguments '
+            "were `--gpu-memory-utilization 0.3`).",
         ),
         (  # the old digest as well as the new
             "image-digest-changed",

@@ -142,7 +142,8 @@ def test_a_key_others_could_know_is_no_key(tmp_path, monkeypatch, shape):
     """Whoever reads the key can seal a cache file docgen unpickles: a key in a shared
     cache folder that others may read, a link to one, or a file another user owns,
     seals nothing (a probe ran code through a forged stamps file this way). A build
-    replaces it with a private key of its own: the link itself, never what it leads to."""
+    replaces this user's own entry with a private key (the link itself, never what it
+    leads to); another user's key stays theirs, and this user has none."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     made = user_cache.secret(create=True)
     assert made is not None and user_cache.secret() == made
@@ -161,7 +162,25 @@ def test_a_key_others_could_know_is_no_key(tmp_path, monkeypatch, shape):
         monkeypatch.setattr(user_cache.os, "getuid", lambda: os.stat(key).st_uid + 1)
     assert user_cache.secret() is None
     renewed = user_cache.secret(create=True)
+    folder = sorted(p.name for p in key.parent.iterdir())
+    assert folder == ["cache-key"]  # no temporary key left behind either way
+    if shape == "another user's":
+        assert renewed is None and key.read_bytes() == made
+        return
     assert renewed is not None and renewed != made
     assert not key.is_symlink() and key.stat().st_mode & 0o777 == 0o600
     if shape == "a link":
         assert (tmp_path / "shared-key").read_bytes() == made  # not written through
+
+
+def test_a_folder_at_the_keys_place_is_no_key_and_no_crash(
+    make_project, run, tmp_path, monkeypatch
+):
+    """``check`` and ``build`` failed with an internal IsADirectoryError."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    user_cache.key_file().mkdir(parents=True)
+    assert user_cache.secret() is None and user_cache.secret(create=True) is None
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
+    assert user_cache.key_file().is_dir()

@@ -189,3 +189,23 @@ def test_a_redirect_source_matches_the_whole_route_not_a_prefix():
     redirected = routes(("/guide/:agent/old", "/guide/:agent/new"))
     assert "/guide/alpha/old" in redirected
     assert "/guide/alpha/old/more" not in redirected
+
+
+def test_a_variant_listed_outside_every_agents_layout_says_to_list_it_in_its_agents(
+    make_project, run
+):
+    """It said "nothing in the page varies, list the page itself", which for a shared page
+    led to the error that says to list a variant instead."""
+    text = (
+        "navigation:\n  - section: Guide\n    contents:\n      - page: Guide\n"
+        f"        path: {BUILT[5:]}/guide.beta.generated.mdx\n"
+    )
+    project = make_project(files={"docs/guide.mdx": SHARED, "docs/index.yml": text})
+    result = run(project, "check")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"docs/index.yml:5:15: error: docs/index.yml lists {BUILT}/guide.beta.generated.mdx, "
+        "beta's variant of docs/guide.mdx, outside the beta layout, and docgen makes an "
+        "agent's variant only where that agent's layout lists it: list it in the beta "
+        "layout\n",
+    )

@@ -86,3 +86,21 @@ def test_a_builtin_region_without_its_profile_in_a_template_says_to_name_one(mak
         '{% with p = registry.profiles["PROFILE-ID"] %}'
         '{% include "_builtin/serve-command.mdx.j2" %}{% endwith %}'
     ) in result.stderr
+
+
+def test_a_region_the_project_overrides_suggests_its_own_template(make_project, run):
+    """``templates/_regions/models-table.mdx.j2`` fills that region in hand-written pages:
+    the advice named ``models_table()``, which a template would show otherwise."""
+    region = "{/* docgen:begin models-table */}\n{/* docgen:end */}\n"
+    project = make_project(
+        templates={
+            "models.mdx.j2": '---\ntitle: "M"\n---\n\n' + region,
+            "_regions/models-table.mdx.j2": "Our own table.\n",
+        }
+    )
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert (
+        '{% with args = [] %}{% include "_regions/models-table.mdx.j2" %}{% endwith %}'
+        in result.stderr
+    )
