@@ -5,7 +5,8 @@ its minimum compute capability)."""
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -15,6 +16,45 @@ from markupsafe import Markup
 
 from docgen.registry.model import Host, ModelOnHost, Registry
 from docgen.render import mdx
+
+#: A ``|`` no backslash escapes: it ends a table cell.
+_CELL_BREAK = re.compile(r"(?<!\\)(?:\\\\)*\|")
+#: What a template prints as it is (an undefined name raises where it is printed).
+PRINTABLE = (str, int, float, datetime.date, jinja2.Undefined)
+
+
+def printed(value: Any) -> str:
+    """The text a template prints for ``value``, before it is escaped for where it lands:
+    ``true``/``false`` for a boolean, nothing for none, text and numbers as they are.
+    Anything else (a list, a mapping, a registry object) is refused: Python's text for it
+    (``None``, ``True``, ``['a']``) would land in the page, in ``{{ }}``, in a context
+    filter and in a table cell alike."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if not isinstance(value, PRINTABLE):
+        raise ValueError(_unprintable(value))
+    return str(value)
+
+
+def _unprintable(value: Any) -> str:
+    """Why a template cannot print a value that is no text: Python's own text for it
+    would land in the page."""
+    if isinstance(value, (Sequence, Set)):
+        return (
+            "{{ }} printed a list, which a page cannot show as it is: print its items in a "
+            "loop, or join them (| join(', '))"
+        )
+    if isinstance(value, Mapping):
+        return (
+            "{{ }} printed a mapping, which a page cannot show as it is: print one of its "
+            "entries, or loop over them"
+        )
+    return (
+        f"{{{{ }}}} printed a {type(value).__name__} object, which a page cannot show as it "
+        "is: print one of its fields"
+    )
 
 
 def _code(value: str) -> Markup:
@@ -81,7 +121,14 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:
     """A GFM table; plain cells are escaped, Markup cells (e.g. ``mdx_code``) kept."""
 
     def cell(value: Any) -> str:
-        return str(value) if isinstance(value, Markup) else mdx.escape_cell(str(value))
+        if not isinstance(value, Markup):
+            return mdx.escape_cell(printed(value))
+        if _CELL_BREAK.search(value) or "\n" in value:  # it would end the cell or the table
+            raise ValueError(
+                "a table cell holds markup with a '|' or a line break, which ends the cell: "
+                "give the value itself (table escapes it), or mdx_code(value, true) for code"
+            )
+        return str(value)
 
     lines = ["| " + " | ".join(cell(h) for h in headers) + " |"]
     lines.append("|" + "|".join("---" for _ in headers) + "|")

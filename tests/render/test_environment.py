@@ -367,3 +367,45 @@ def test_a_precision_gb_cannot_reach_is_a_located_template_error(render):
     (problem,) = failure(render, "x\n{{ 1234 | gb(40) }}\n")
     assert problem.location == Location("tpl/page.mdx.j2", 2)
     assert problem.message == "template failed: gb takes 0 to 20 decimals, got 40"
+
+
+@pytest.mark.parametrize(
+    ("source", "page"),
+    [
+        ("{{ none | mdx_code }}|{{ true | mdx_code }}\n", "|`true`\n"),
+        ('t: {{ true | mdx_fm }}; {{ none | mdx_fm }}\n', 't: "true"; ""\n'),
+        ("# {{ false | fm_comment }}{{ none | fm_comment }}\n", "# false\n"),
+        ("{{ none | mdx_cell }}{{ true | mdx_attr }}\n", "true\n"),
+        ("{{ table(['A', 'B'], [[1, none], [true, 2.5]]) }}\n", "| A | B |\n|---|---|\n| 1 |  |\n| true | 2.5 |\n"),  # noqa: E501
+    ],
+    ids=["mdx_code", "mdx_fm", "fm_comment", "cell-and-attr", "table"],
+)  # fmt: skip
+def test_filters_and_cells_print_a_value_as_double_braces_do(render, source, page):
+    """``{{ true }}`` printed ``true`` and ``{{ none }}`` nothing, but a filter or a table
+    cell printed Python's ``True`` and ``None`` into the page."""
+    assert render(source) == page
+
+
+def test_a_filter_refuses_a_list_as_double_braces_do(render):
+    (problem,) = failure(render, "{{ ['a', 'b'] | mdx_code }}\n")
+    assert problem.message == (
+        "template failed: {{ }} printed a list, which a page cannot show as it is: print its "
+        "items in a loop, or join them (| join(', '))"
+    )
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["{{ 'a | b' | mdx_code }}", "{{ 'one\\ntwo' | code_block('bash') }}"],
+    ids=["pipe-in-code", "code-block"],
+)
+def test_a_table_cell_of_markup_that_would_end_the_cell_is_refused(render, cell):
+    """``mdx_code`` keeps a ``|`` as it is, which in a cell ends the cell (the code span
+    split, and MDX failed on what spilled out); a fenced block has line breaks."""
+    (problem,) = failure(render, f"{{{{ table(['A'], [[{cell[3:-3]}]]) }}}}\n")
+    assert problem.message.startswith(
+        "template failed: a table cell holds markup with a '|' or a line break, which ends the cell"
+    )
+    assert render("{{ table(['A'], [['a | b' | mdx_code(true)]]) }}\n") == (
+        "| A |\n|---|\n| `a \\| b` |\n"
+    )
