@@ -76,6 +76,7 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         site, self.site = self.site or self._site(), None
         self.made = set()
+        _refuse_outside(files, config.docs_dir, self.project_root)
         served = {file.dest_uri: file for file in files}  # MkDocs' docs_dir, by address
         for page in site.pages:
             if page.uri == "index.md" and files.get_file_from_path("index.md") is not None:
@@ -92,8 +93,9 @@ class DocgenPlugin(BasePlugin[DocgenPluginConfig]):  # type: ignore[no-untyped-c
     def on_page_content(
         self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files
     ) -> str:
-        """A page of the plan as HTML, with nothing in it that could run (``safe_html``)."""
-        return safe_html(html) if page.file.src_uri in self.made else html
+        """A page as HTML, with nothing in it that could run (``safe_html``): the plan's,
+        and a page of MkDocs' own docs folder too (page text is untrusted)."""
+        return safe_html(html)
 
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any
@@ -176,6 +178,22 @@ def _allowed_attributes() -> dict[str, set[str]]:
     attributes = {tag: set(names) for tag, names in nh3.ALLOWED_ATTRIBUTES.items()}
     attributes["*"] = {"class", "id", "title", "lang"}
     return attributes
+
+
+def _refuse_outside(files: Files, docs_dir: str, root: Path) -> None:
+    """Leave out a file of MkDocs' docs folder that a link leads out of the project to
+    (``leak.png`` -> ``/etc/passwd``), with a warning: nothing outside the root is read.
+    The theme's own files (outside the project, where the theme is installed) stay."""
+    folder = os.path.realpath(docs_dir)
+    for file in list(files):
+        source = file.abs_src_path
+        if not source or os.path.realpath(file.src_dir or "") != folder:
+            continue
+        if not Path(os.path.realpath(source)).is_relative_to(root):
+            files.remove(file)
+            where = Location(os.path.join(os.path.relpath(file.src_dir or "."), file.src_uri))
+            why = "a link that leads out of the project: the preview does not copy it"
+            log.warning("%s", Problem(why, where, severity="warning"))
 
 
 def _add(files: Files, made: File, served: dict[str, File]) -> None:

@@ -570,3 +570,23 @@ def test_odd_page_names_link_from_the_home_page_and_a_shared_address_is_a_warnin
     home = (tmp_path / "site/index.html").read_text("utf-8")
     for name in ("a%23b", "a%3Fb", "a%2541b", "a%29b"):
         assert f'href="alpha/{name}/"' in home
+
+
+def test_mkdocs_own_pages_are_sanitized_and_links_out_of_the_project_not_copied(
+    site_project, tmp_path
+):
+    """``site_extra`` is MkDocs' own docs folder, but its text is a pull request's too: a
+    page there ran a script, and a link there to a file outside the project copied it
+    into the site."""
+    secret = tmp_path / "secret.png"
+    secret.write_text("SECRET", "utf-8")
+    (site_project.root / "site_extra/leak.png").symlink_to(secret)
+    page = site_project.root / "site_extra/extra.md"
+    page.write_text('# Extra\n\n<script>alert("x")</script>\n\nText.\n', "utf-8")
+    site = tmp_path / "site"
+    result = mkdocs(site_project.root, "build", "--site-dir", str(site))
+    assert result.returncode == 0, result.stderr
+    assert not (site / "leak.png").exists()
+    assert "site_extra/leak.png: warning: a link that leads out of the project" in result.stderr
+    html = (site / "extra/index.html").read_text("utf-8")
+    assert "Text." in html and 'alert("x")' not in html
