@@ -149,7 +149,7 @@ def link_problem(target: str, where: Location, routes: set[str]) -> list[Problem
                 rule=LINK_RULE,
             )
         ]
-    route = target.split("#", 1)[0].rstrip("/")
+    route = re.split(r"[#?]", target, maxsplit=1)[0].rstrip("/")  # a query leads to the page
     if routes and route not in routes:
         message = f"link '{target}' does not resolve to a page the project publishes"
         return [Problem(message, where, rule="changelog-link-published")]
