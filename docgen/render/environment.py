@@ -238,8 +238,7 @@ class Renderer:
         self, profile: Profile, override: Override | str | None = None, multiline: bool = True
     ) -> str:
         note_object(profile)
-        if isinstance(override, str):
-            override = _named_override(profile, override)
+        override = None if override is None else _its_override(profile, override)
         return self._serve_text(profile, override, multiline)
 
     @cached_property
@@ -249,9 +248,7 @@ class Renderer:
     def override_command(self, profile: Profile, override: Override | str) -> str:
         note_object(profile)
         note(("product",))
-        if isinstance(override, str):
-            override = _named_override(profile, override)
-        return self._override_text(profile, override)
+        return self._override_text(profile, _its_override(profile, override))
 
     @cached_property
     def _override_text(self) -> Callable[[Profile, Override], str]:
@@ -326,10 +323,18 @@ def deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def _named_override(profile: Profile, name: str) -> Override:
-    """The override of ``profile`` a template names; a name it lacks is the template's
-    error, at its line (a misspelt name must not quietly give the plain command)."""
-    found = profile.override(name)
-    if found is None:
-        raise ValueError(f"profile '{profile.id}' has no override '{name}'")
-    return found
+def _its_override(profile: Profile, override: object) -> Override:
+    """The override of ``profile`` a template gives, by id or as one of ``profile.overrides``;
+    anything else is the template's error, at its line: a misspelt id must not quietly
+    give the plain command, nor another profile's override a command of this one."""
+    if isinstance(override, str):
+        found = profile.override(override)
+        if found is None:
+            raise ValueError(f"profile '{profile.id}' has no override '{override}'")
+        return found
+    if not any(own is override for own in profile.overrides):
+        raise ValueError(
+            f"the override given is not one of profile '{profile.id}''s own: give one of "
+            "its overrides (or its id)"
+        )
+    return override  # type: ignore[return-value]

@@ -409,3 +409,30 @@ def test_a_table_cell_of_markup_that_would_end_the_cell_is_refused(render, cell)
     assert render("{{ table(['A'], [['a | b' | mdx_code(true)]]) }}\n") == (
         "| A |\n|---|\n| `a \\| b` |\n"
     )
+
+
+def test_another_profiles_override_is_refused(render):
+    """It printed a command for this profile with another profile's override (by its id
+    the same call was refused), and a profile given as an override printed every arg
+    twice."""
+    registry = load_bytes(
+        (
+            MINIMAL_REGISTRY
+            + "  vllm.box.two:\n    model: tiny\n    host: box\n    args: {max-model-len: 1024}\n"
+        ).encode(),  # noqa: E501
+        "p.yaml",
+    )
+    tiny, two = registry.profiles["vllm.box.tiny"], registry.profiles["vllm.box.two"]
+    for source in (
+        "{{ override_command(two, o) }}",
+        "{{ serve_command(two, o) }}",
+        "{{ serve_command(two, tiny) }}",
+    ):  # noqa: E501
+        (problem,) = failure(render, source + "\n", two=two, tiny=tiny, o=tiny.overrides[0])
+        assert problem.message == (
+            "template failed: the override given is not one of profile 'vllm.box.two''s own: "
+            "give one of its overrides (or its id)"
+        )
+    assert "--gpu-memory-utilization 0.3" in render(
+        "{{ serve_command(tiny, o) }}\n", tiny=tiny, o=tiny.overrides[0]
+    )  # noqa: E501
