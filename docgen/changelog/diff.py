@@ -13,6 +13,7 @@ from typing import Any
 from docgen.changelog.changes import Change, arg_value, shown
 from docgen.changelog.shared_diff import args_reordered, shared_changes
 from docgen.registry.model import Arg, Override, Profile, Registry, Source
+from docgen.vllm.argv import same_object
 
 
 def diff(old: Registry, new: Registry) -> list[Change]:
@@ -172,7 +173,7 @@ def _arg_changes(
             yield Change(
                 "arg-added", subject, name, None, arg_value(arg), arg.source, {**ctx, "arg": arg}
             )
-        elif was.tokens != arg.tokens:
+        elif was.tokens != arg.tokens and not same_object(was.value, arg.value):
             context = {**ctx, "arg": arg, "old_arg": was}
             yield Change(
                 "arg-changed", subject, name, arg_value(was), arg_value(arg), arg.source, context

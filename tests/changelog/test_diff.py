@@ -1438,3 +1438,22 @@ def test_a_release_words_the_new_kinds_for_the_reader(make_project, run, edit_id
     assert run(project, "changelog", *args).exit_code == 0
     entry = project.read("changelog/2026-01-02.mdx")
     assert bullet in entry.splitlines(), entry
+
+
+@pytest.mark.parametrize(
+    ("written", "kinds"),
+    [
+        ("{num_speculative_tokens: 3, method: mtp}", ["arg-restated"]),
+        ("{num_speculative_tokens: 4, method: mtp}", ["arg-changed"]),
+    ],
+    ids=["keys-reordered", "value-changed"],
+)
+def test_a_json_flag_whose_keys_were_only_reordered_is_restated(make_project, run, written, kinds):
+    """vLLM reads the same config: the release said the profile "now uses" it "instead of"
+    the same object (a launcher step's ``when`` already ignored key order)."""
+    mtp = "      speculative-config: {method: mtp, num_speculative_tokens: 3}\n"
+    old = edit(
+        BASE, ("      enable-prefix-caching: true\n", f"      enable-prefix-caching: true\n{mtp}")
+    )
+    new = old.replace("{method: mtp, num_speculative_tokens: 3}", written)
+    assert [c["kind"] for c in diff_json(make_project, run, old, new)] == kinds
