@@ -302,3 +302,16 @@ def test_a_steps_condition_that_changed_is_not_worded_as_a_new_command(release):
         "- The launcher's `install-loader` step (`pip install 'vllm[fastsafetensors]'`) now "
         "runs for other profiles: the serve arguments it runs for changed.\n"
     )
+
+
+def test_a_shorter_omit_list_names_what_was_left_out_before(release):
+    """It read as if the remaining flag were newly left out, while the other came back."""
+    launcher = "launcher:\n  shared_args:\n    port: 8000\n    trust-remote-code: true\n"
+    omit = "    launcher: {omit_args: [trust-remote-code, port]}\n"
+    old = edited(("    image: img\n", f"    image: img\n{omit}")) + launcher
+    new = old.replace("[trust-remote-code, port]", "[port]")
+    body = release(old, new).split("\n\n", 2)[2]
+    assert body.startswith(
+        "- The single-node Big Box `acme/Tiny-1B` profile now leaves out these shared serve "
+        "arguments: `--port` (before: `--trust-remote-code, --port`).\n"
+    )
