@@ -315,3 +315,16 @@ def test_a_shorter_omit_list_names_what_was_left_out_before(release):
         "- The single-node Big Box `acme/Tiny-1B` profile now leaves out these shared serve "
         "arguments: `--port` (before: `--trust-remote-code, --port`).\n"
     )
+
+
+def test_a_profile_that_moves_host_names_both_hosts_by_name(release):
+    """It named the old host by its id ("instead of host `box`")."""
+    two = edited(
+        (
+            "  box: {name: Big Box, arch: amd64}\n",
+            "  box: {name: Big Box, arch: amd64}\n  gpu: {name: GPU Server}\n",
+        )
+    )  # noqa: E501
+    moved = two.replace("    host: box\n    default: true\n", "    host: gpu\n    default: true\n")
+    body = release(two, moved).split("\n\n", 2)[2]
+    assert "now targets GPU Server instead of Big Box." in body

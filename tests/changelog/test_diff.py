@@ -1389,9 +1389,9 @@ def test_an_expectation_alone_needs_no_release(make_project, run):
             "- The Big Box profile `vllm.box.tiny` now serves `acme/Big-7B` instead of the "
             "`tiny` model.",
         ),
-        (  # the override as the setting a reader types, not docgen's id for it
+        (  # the override as the setting a reader types, with the profile it is for
             "override-added",
-            "- Operators can now set "
+            "- With the single-node Big Box `acme/Tiny-1B` profile, operators can now set "
             '`ACME_EXTRA_ARGS_JSON=\'["--gpu-memory-utilization","0.2"]\'` '
             "to use the least memory.",
         ),
