@@ -86,7 +86,7 @@ def compare_outputs(
             foreign.append(_outside(output))
             continue
         if link:  # a file of its own goes here
-            report.changes.append(_linked(output, real, base))
+            report.changes.append(_linked(output, real, inside))
             continue
         if known is not None and info is not None and known.hold(output.path, output.digest, info):
             report.changes.append(Change(output.path, UNCHANGED, output, None))
@@ -109,12 +109,12 @@ def compare_outputs(
     return report
 
 
-def _linked(output: Output, real: str, base: str) -> Change:
+def _linked(output: Output, real: str, inside: files.Inside) -> Change:
     """An output whose path holds a symbolic link (to ``real``, inside the root): drift,
     whatever it leads to, since a build writes a file of its own in its place."""
     found = _read(real, output.path)
     old = None if found is None else found.decode("utf-8", errors="replace")
-    return Change(output.path, CHANGED, output, old, link=os.path.relpath(real, base))
+    return Change(output.path, CHANGED, output, old, link=files.shown(real, inside))
 
 
 def _against(found: bytes, output: Output) -> tuple[bool, str | None]:

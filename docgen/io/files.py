@@ -32,6 +32,7 @@ from docgen.io.reads import read_input as read_input
 from docgen.io.reads import read_input_bytes as read_input_bytes
 from docgen.io.reads import read_quietly as read_quietly
 from docgen.io.reads import readable as readable
+from docgen.io.reads import shown as shown
 
 #: What a walked name is: a regular file, a symbolic link, anything else (FIFO, device),
 #: or (in a ``followed`` walk only) a folder.
