@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from docgen.errors import Problem, one_line
 from docgen.outputs import Output
 from docgen.registry.model import Source
+from docgen.render.file_kinds import SUFFIXES
 from docgen.stamps import Stamps, Stat
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ WHY = {
 }
 REGISTRY, CHANGELOG = "the registry", "the changelog entries"
 #: The kinds of file docgen writes, and so may find stale and prune.
-OWNABLE = (".mdx", ".md", ".json")
+OWNABLE = SUFFIXES
 
 
 @dataclass(frozen=True)

@@ -28,9 +28,10 @@ from docgen.page_variants import page_variants
 from docgen.parallel import MANY, beside
 from docgen.provenance import profile_sources, registry_sources
 from docgen.registry.model import Registry
+from docgen.render.file_kinds import noticed
 from docgen.render.pages import PageContext, PageInfo
 from docgen.render.regions import custom_regions, refuse_in_generated
-from docgen.render.syntax import notice, owned, with_notice
+from docgen.render.syntax import owned
 from docgen.units import Job, every_unit, unit_key
 
 if TYPE_CHECKING:
@@ -344,6 +345,5 @@ def _render(renderer: Renderer, reg: Registry, job: Job) -> tuple[Output, str]:
     text = renderer.render(job.name, job.display, context)
     if not text.strip():
         raise TemplateError.at(Location(job.display, 1), "template rendered an empty page")
-    note = notice(job.display, reg.path)
-    noticed = with_notice(text, note, Location(job.display, 1), job.path)
-    return Output(job.path, noticed, job.display), text
+    marked = noticed(text, job.path, job.display, reg.path, reg.product.cli_token)
+    return Output(job.path, marked, job.display), text

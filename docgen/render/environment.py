@@ -30,7 +30,7 @@ from docgen.registry.model import (
 )
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import estimate
-from docgen.render import as_text, compiled
+from docgen.render import as_text, compiled, file_kinds
 from docgen.render.failures import failed_at, file_of, reason, syntax_problem
 from docgen.render.filters import (
     code_block,
@@ -261,7 +261,7 @@ class Renderer:
         template: jinja2.Template | None = None
         try:
             template = self.env.get_template(name)  # docgen's: no memo
-            with deadline(RENDER_SECONDS), as_text.rendering():
+            with deadline(RENDER_SECONDS), as_text.rendering(), file_kinds.printing(name):
                 return template.render(context)
         except RenderTimeout as exc:
             where = failed_at(exc, display, template)

@@ -12,12 +12,16 @@ from typing import Any
 from markupsafe import Markup
 
 from docgen.registry.storage import StorageEstimate
-from docgen.render import mdx
+from docgen.render import file_kinds, mdx
 from docgen.render.tables import gb, printed
 
 
 def finalize(value: Any) -> Any:
-    return value if isinstance(value, Markup) else mdx.escape_prose(printed(value))
+    """What ``{{ value }}`` prints: escaped as MDX prose, unless a context filter made it
+    safe or the file is one whose values print as they are (see ``file_kinds``)."""
+    if isinstance(value, Markup):
+        return value
+    return printed(value) if file_kinds.plain() else mdx.escape_prose(printed(value))
 
 
 def _safe(text: str) -> Markup:

@@ -9,6 +9,7 @@ from docgen.config import Project, setting_location
 from docgen.errors import ConfigError, one_line
 from docgen.io.files import vet_name
 from docgen.registry.model import Profile
+from docgen.render.file_kinds import refuse_unknown
 
 
 class PageInfo(TypedDict):
@@ -47,6 +48,7 @@ def page_templates(project: Project) -> list[str]:
         vet_name(path.relative_to(project.root).as_posix())
         rel = PurePosixPath(path.relative_to(root).as_posix())
         if not any(part.startswith(("_", ".")) for part in rel.parts):
+            refuse_unknown(str(rel), path.relative_to(project.root).as_posix())
             names.append(str(rel))
     return sorted(names)
 

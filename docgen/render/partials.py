@@ -26,6 +26,7 @@ from jinja2 import meta, nodes
 from markupsafe import Markup
 
 from docgen.registry.parts import Part
+from docgen.render import file_kinds
 from docgen.render.reads import ReadingEnvironment, part_of, recording, replay
 
 #: A partial's name and, for each of its free names, what the value stands for.
@@ -155,6 +156,8 @@ class Partials:
         """What the partial's free names hold and the registry parts they are, or None
         when some value could change during a plan."""
         name = template.name or ""
+        if file_kinds.plain():
+            return None  # its text holds values as a JSON or `#` file prints them
         if name not in self._free:
             self._free[name] = self._free_names(name)
         free = self._free[name]

@@ -1,0 +1,174 @@
+"""What kind of file a page template renders, told by the name it renders to: where
+docgen's notice goes in it, how ``{{ value }}`` prints there, and which parser must
+read what the template rendered.
+
+- MDX (``.mdx``, and ``.md``, which Fern compiles as MDX): the notice is an MDX
+  comment; every value is escaped as MDX prose unless a context filter made it safe.
+- JSON (``.json``): the rendered text must be one JSON object; the notice is its first
+  member, ``"$comment"``, as in the registry export.
+- Files with ``#`` comments (YAML, TOML, shell, ``.env``, Python): the notice is a ``#``
+  line, first in the file or after its ``#!`` line; YAML and TOML must parse.
+
+In a JSON or ``#`` file a value prints as it is (``printed``): its template quotes it
+for the file (``tojson``, ``shell_quote``), and the parser is the judge of the result.
+A template of any other kind is a located error: docgen could not mark the file as its
+own, so could never rewrite or prune it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from docgen.errors import Location, TemplateError, one_line
+from docgen.render.syntax import notice, with_notice
+
+MDX, JSON, HASH = "mdx", "json", "hash"
+_KINDS = {
+    ".mdx": MDX,
+    ".md": MDX,
+    ".json": JSON,
+    ".yaml": HASH,
+    ".yml": HASH,
+    ".toml": HASH,
+    ".sh": HASH,
+    ".bash": HASH,
+    ".env": HASH,
+    ".py": HASH,
+}
+#: The names docgen may write, and so may find stale and prune.
+SUFFIXES = tuple(_KINDS)
+
+#: How many renders of a JSON or ``#`` file this process is inside.
+_plain = 0
+
+
+def kind_of(name: str) -> str | None:
+    """The kind of the file ``name`` (an output's path, or a template's name with or
+    without ``.j2``), or None for one docgen cannot mark as its own."""
+    base = name.removesuffix(".j2")
+    dot = base.rfind(".")
+    # A name that is all suffix (``.env``) is a hidden file, not a kind.
+    return None if dot <= base.rfind("/") + 1 else _KINDS.get(base[dot:].lower())
+
+
+def refuse_unknown(name: str, display: str) -> None:
+    """Refuse the page template ``name`` (shown as ``display``) whose file docgen could
+    not mark as its own."""
+    if kind_of(name) is None:
+        known = ", ".join(SUFFIXES)
+        raise TemplateError.at(
+            Location(display),
+            f"docgen cannot mark the file this template renders "
+            f"({one_line(name.removesuffix('.j2'))}) as its own: no notice can go in a file "
+            f"of that kind. Name the template for one of {known}, followed by .j2, or move "
+            "it under a folder whose name starts with `_` to make it a partial",
+        )
+
+
+@contextmanager
+def printing(name: str) -> Iterator[None]:
+    """Render the template ``name`` as its kind prints values (see the module)."""
+    global _plain
+    plain = kind_of(name) in (JSON, HASH)
+    _plain += plain
+    try:
+        yield
+    finally:
+        _plain -= plain
+
+
+def plain() -> bool:
+    """Whether values print as they are here (in a JSON or ``#`` file's render)."""
+    return _plain > 0
+
+
+def noticed(text: str, path: str, origin: str, registry: str, cli_token: str) -> str:
+    """The text ``origin`` (a template) rendered for the file ``path``, with docgen's
+    notice in its place (naming ``origin`` and ``registry``); a located error at the
+    template when that kind of file refuses it."""
+    where = Location(origin, 1)
+    if not path.endswith(".mdx") and cli_token in text:
+        raise TemplateError.at(
+            where,
+            f"{one_line(path)} is one file for every agent, so the CLI token "
+            f"'{one_line(cli_token)}' cannot be resolved in it (only an .mdx page gets a "
+            "variant per agent): name each agent's own command (`agent.cli`) instead",
+        )
+    if kind_of(path) == MDX:
+        return with_notice(text, notice(origin, registry), where, path)
+    return _marked(text, path, notice(origin, registry, comment="plain"), where)
+
+
+def _marked(text: str, path: str, statement: str, where: Location) -> str:
+    """The rendered ``text`` of the JSON or ``#`` file ``path``, checked by its parser,
+    with the notice ``statement`` in its place; a located error at ``where`` (the
+    template) when it does not parse or cannot hold the notice."""
+    if kind_of(path) == JSON:
+        return _json_marked(text, statement, where)
+    _refuse_unparsed(path, text, where)
+    first, newline, rest = text.partition("\n")
+    if first.startswith("#!"):
+        return f"{first}{newline}# {statement}\n{rest}"
+    return f"# {statement}\n{text}"
+
+
+def _json_marked(text: str, statement: str, where: Location) -> str:
+    body = text.lstrip()
+    try:
+        members = json.loads(body, object_pairs_hook=list)
+    except ValueError as exc:
+        raise _unparsed(where, "JSON", str(exc)) from None
+    if not body.startswith("{"):
+        raise TemplateError.at(
+            where,
+            "a JSON file docgen writes must be one JSON object: its notice is the object's "
+            'first member, "$comment"',
+        )
+    if any(key == "$comment" for key, _value in members):
+        raise TemplateError.at(
+            where, 'the rendered JSON already has a "$comment" member, where docgen\'s notice goes'
+        )
+    rest = body[1:].lstrip(" \t")
+    if rest.startswith("}"):
+        return f'{{\n  "$comment": {json.dumps(statement)}\n{rest}'
+    rest = rest if rest.startswith(("\n", "\r\n")) else f"\n  {rest}"
+    return f'{{\n  "$comment": {json.dumps(statement)},{rest}'
+
+
+def _refuse_unparsed(path: str, text: str, where: Location) -> None:
+    suffix = path[path.rfind(".") :].lower()
+    try:
+        if suffix in (".yaml", ".yml"):
+            for _document in yaml.load_all(text, Loader=_LOADER):
+                pass
+        elif suffix == ".toml":
+            tomllib.loads(text)
+    except yaml.YAMLError as exc:
+        mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+        at = "" if mark is None else f" (line {mark.line + 1}, column {mark.column + 1})"
+        raise _unparsed(where, "YAML", f"{problem or exc}{at}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise _unparsed(where, "TOML", str(exc)) from None
+    except RecursionError:
+        raise _unparsed(where, suffix[1:].upper(), "it nests too deep") from None
+
+
+#: PyYAML's loader of plain data, in C where libyaml is there.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _unparsed(where: Location, kind: str, why: str) -> TemplateError:
+    """The error of a rendered file its parser refuses (its lines are the rendered
+    text's, which a template's loops and includes make)."""
+    why = one_line(why)
+    return TemplateError.at(where, f"what the template rendered is not valid {kind}: {why}")
