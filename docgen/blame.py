@@ -199,20 +199,29 @@ def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
 def _count(text: str, haystack: str) -> int:
     """Occurrences of ``text`` as a whole token, neither preceded nor followed by a word
     character, a dot or a dash (``1`` is not in ``12`` nor ``0.1``, profile ``a`` not in
-    ``a-2``), an argument's (``--max-num-seqs 2``) also as its tokens in a JSON array, as
-    an override's ``..._EXTRA_ARGS_JSON='["--max-num-seqs","2"]'`` shows them."""
+    ``a-2``; a sentence's last dot is no part of a token), an argument's
+    (``--max-num-seqs 2``) also as its tokens in a JSON array, as an override's
+    ``..._EXTRA_ARGS_JSON='["--max-num-seqs","2"]'`` shows them."""
     found, at, size = 0, haystack.find(text), len(text)
     while at != -1:  # str.find runs in C; a regex's lookbehind would read every character
         end = at + size
-        if (at == 0 or not _joins(haystack[at - 1])) and (
-            end == len(haystack) or not _joins(haystack[end])
-        ):
+        if (at == 0 or not _joins(haystack[at - 1])) and not _joined_after(haystack, end):
             found += 1
             at = haystack.find(text, end)
         else:
             at = haystack.find(text, at + 1)
     arrays = '"--' in haystack and (array := _in_array(text))
     return found + (haystack.count(array) if arrays else 0)
+
+
+def _joined_after(haystack: str, end: int) -> bool:
+    """Whether the character at ``end`` continues the token before it; a dot that ends a
+    sentence (at the end, or before a blank) does not (``MTP off.``), one before more of
+    a token does (``1.5``)."""
+    if end == len(haystack) or not _joins(haystack[end]):
+        return False
+    after = end + 1
+    return haystack[end] != "." or (after < len(haystack) and not haystack[after].isspace())
 
 
 def _joins(char: str) -> bool:

@@ -8,7 +8,7 @@ from docgen.registry.model import Host, Image, Model, Profile, Registry, Source
 
 
 def profile_sources(profile: Profile) -> tuple[Source, ...]:
-    out = [profile.source, profile.model.source, *profile.model.texts]
+    out = [profile.source, *profile.texts, profile.model.source, *profile.model.texts]
     out += [profile.host.source, *profile.host.texts]
     if profile.image:
         out += [profile.image.source, *profile.image.texts]

@@ -258,8 +258,20 @@ class Builder:
             ),
             source=self.src(*base),
             topology=p.get("topology", "single-node"),
+            texts=self._profile_texts(base, p),
             **self._launched(p, launcher),
         )
+
+    def _profile_texts(self, base: KeyPath, p: dict[str, Any]) -> tuple[Source, ...]:
+        """The texts a page shows of profile ``p`` beyond its args: its summary, and each
+        evidence item's setup and results (see ``_texts``)."""
+        out = [self.src(*base, "summary", text=p["summary"])] if p.get("summary") else []
+        for i, e in enumerate(p.get("evidence") or []):
+            place = (*base, "evidence", i)
+            out += [self.src(*place, "setup", text=e["setup"])] if e.get("setup") else []
+            results = (e.get("results") or {}).items()
+            out += [self.src(*place, "results", k, text=scalar_text(v)) for k, v in results]
+        return tuple(out)
 
     def _launched(self, p: dict[str, Any], launcher: Launcher) -> dict[str, Any]:
         """What the launcher adds to profile ``p``: the shared args and steps it keeps."""

@@ -230,6 +230,8 @@ class Profile:
     omit_args: tuple[str, ...] = ()
     omit_steps: tuple[str, ...] = ()
     topology: str = "single-node"
+    #: Its summary and its evidence's setup and results, each a node of its own for blame.
+    texts: tuple[Source, ...] = field(default=(), compare=False)
 
     @property
     def tokens(self) -> tuple[str, ...]:

@@ -104,7 +104,10 @@ def test_the_seeds_whole_change_blames_only_what_changed(example, run):
     assert f"registry entry behind it: HEAD:profiles.yaml:117:7 profiles.{SPARK}.args." \
         "speculative-config" in found  # fmt: skip
     assert not [line for line in found if "hosts." in line or ".n1x." in line]
-    assert all("overrides.bounded-long-context" in line or "HEAD:" in line for line in found)
+    # What the seed added: the override and the evidence (setup and results, as pages show).
+    added = ("overrides.bounded-long-context", ".evidence.[0].", "HEAD:")
+    assert all(any(part in line for part in added) for line in found)
+    assert any(".evidence.[0].results.KV cache" in line for line in found)
 
 
 def test_outside_a_git_repository_blame_is_what_the_new_text_shows(example, run):

@@ -1,0 +1,63 @@
+"""Drift from a profile's own texts (its summary, its evidence's setup and results) names
+the registry line that holds the text, as drift from its args does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pytest
+from conftest import MINIMAL_REGISTRY, Outcome, Project
+
+TEMPLATE = """\
+{% for p in profiles %}
+{{ p.summary }}
+{% for e in p.evidence %}
+Setup: {{ e.setup }}.
+{{ table(["Measurement", "Result"], e.results) }}
+{% endfor %}
+{% endfor %}
+"""
+REGISTRY = MINIMAL_REGISTRY.replace(
+    "    default: true\n    image: img\n",
+    "    default: true\n    image: img\n"
+    "    summary: Serves Tiny for long agent sessions.\n"
+    "    evidence:\n"
+    "      - date: 2026-08-04\n"
+    "        host: Big Box\n"
+    "        setup: MTP off, async scheduling on\n"
+    "        results:\n"
+    "          KV cache: 22.75 GiB\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "line"),
+    [
+        ("long agent sessions", "short sessions", "summary", 38),
+        ("MTP off", "MTP on", "evidence.[0].setup", 42),
+        ("22.75 GiB", "21.5 GiB", "evidence.[0].results.KV cache", 44),
+    ],
+)
+def test_drift_from_a_profile_text_names_its_line(
+    make_project: Callable[..., Project],
+    run: Callable[..., Outcome],
+    old: str,
+    new: str,
+    key: str,
+    line: int,
+):
+    project = make_project(registry=REGISTRY, templates={"models.mdx.j2": TEMPLATE})
+    assert run(project, "build").exit_code == 0
+    project.edit("profiles.yaml", old, new)
+    assert project.read("profiles.yaml").splitlines()[line - 1].lstrip().startswith(
+        key.rsplit(".", 1)[-1]
+    )
+    report = run(project, "check", "--format", "json")
+    assert report.exit_code == 1
+    drifted = [f for f in json.loads(report.stdout)["files"] if f["status"] == "changed"]
+    assert [f["path"] for f in drifted][0] == "docs/models.mdx"
+    for page in drifted:  # the page and each agent's variant of it
+        assert [(s["key"], s["line"]) for s in page["sources"]] == [
+            (f"profiles.vllm.box.tiny.{key}", line)
+        ], page["path"]
