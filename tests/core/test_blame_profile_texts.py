@@ -50,8 +50,11 @@ def test_drift_from_a_profile_text_names_its_line(
     project = make_project(registry=REGISTRY, templates={"models.mdx.j2": TEMPLATE})
     assert run(project, "build").exit_code == 0
     project.edit("profiles.yaml", old, new)
-    assert project.read("profiles.yaml").splitlines()[line - 1].lstrip().startswith(
-        key.rsplit(".", 1)[-1]
+    assert (
+        project.read("profiles.yaml")
+        .splitlines()[line - 1]
+        .lstrip()
+        .startswith(key.rsplit(".", 1)[-1])
     )
     report = run(project, "check", "--format", "json")
     assert report.exit_code == 1
