@@ -328,7 +328,7 @@ def _with_sources(reg: Registry, unit: Job | Path, done: _Unit) -> _Unit:
     if not any(o.text for o in (done.page, *done.variants) if o is not None):
         return done
     if isinstance(unit, Job) and unit.profile is not None:
-        sources = profile_sources(reg.profiles[unit.profile])
+        sources = (*reg.product.texts, *profile_sources(reg.profiles[unit.profile]))
     else:
         sources = registry_sources(reg)
 

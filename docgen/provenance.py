@@ -33,7 +33,7 @@ def registry_sources(reg: Registry) -> tuple[Source, ...]:
 
 
 def _collect_sources(reg: Registry) -> tuple[Source, ...]:
-    out: list[Source] = [a.source for a in reg.agents]
+    out: list[Source] = [*reg.product.texts, *(a.source for a in reg.agents)]
     entries: list[Host | Image | Model] = [*reg.hosts.values(), *reg.images.values()]
     for entry in [*entries, *reg.models.values()]:
         out += [entry.source, *entry.texts]

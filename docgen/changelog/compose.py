@@ -316,7 +316,7 @@ def _check_request(project: Project, version: str, date: str, summary: str | Non
     """Refuse a malformed or already released version, a malformed date or summary."""
     parse_version(version, Location("--version"))
     parse_date(date, Location("--date"))
-    if summary and (problem := summary_problem(summary)) is not None:
+    if summary is not None and (problem := summary_problem(summary)) is not None:
         raise ConfigError.at(Location("--summary"), problem)
     if version in (known := known_versions(project)):
         raise ConfigError.at(

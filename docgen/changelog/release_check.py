@@ -29,6 +29,11 @@ def summary_problem(summary: str) -> str | None:
         )
     if not summary.strip():
         return "the summary is empty; give a sentence, or leave --summary out"
+    if summary.rstrip().endswith("\\"):
+        return (
+            "the summary ends in a backslash, which would escape the full stop that ends its "
+            "sentence: end it with a word or a punctuation mark"
+        )
     lone = surrogate_problem(summary)
     return None if lone is None else f"the summary is no text to write: {lone}"
 

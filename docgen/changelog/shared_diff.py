@@ -217,8 +217,9 @@ def _product(old: Registry, new: Registry) -> Iterator[Change]:
     for name in ("name", "cli_token", "model_env", "extra_args_env", "provider_env", "onboard",
                  "docs_base", "site_url", "spdx"):  # fmt: skip
         before, after = getattr(old.product, name), getattr(new.product, name)
-        if before != after:
-            yield Change("product-changed", "product", name, _plain(before), _plain(after))
+        if before != after:  # located where the field now stands (nowhere, once deleted)
+            where = next((s for s in new.product.texts if s.keypath[1] == name), None)
+            yield Change("product-changed", "product", name, _plain(before), _plain(after), where)
 
 
 def _plain(value: Any) -> Any:

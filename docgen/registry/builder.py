@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -109,7 +109,16 @@ class Builder:
             docs_base=p.get("docs_base", "/{agent}"),
             site_url=p.get("site_url", ""),
             spdx=Spdx(spdx["copyright"], spdx["license"]) if spdx else None,
+            texts=tuple(self._nested_texts(("product",), p)),
         )
+
+    def _nested_texts(self, keypath: KeyPath, entry: dict[str, Any]) -> Iterator[Source]:
+        """Each text of ``entry``, in its mappings too, as a node of its own (see ``_texts``)."""
+        for name, value in entry.items():
+            if isinstance(value, dict):
+                yield from self._nested_texts((*keypath, name), value)
+            elif isinstance(value, str) and value:
+                yield self.src(*keypath, name, text=value)
 
     def agent(self, index: int, a: dict[str, Any]) -> Agent:
         return Agent(

@@ -58,6 +58,7 @@ class Product:
     docs_base: str = "/{agent}"
     site_url: str = ""
     spdx: Spdx | None = None
+    texts: tuple[Source, ...] = field(default=(), compare=False)  # each text it holds, for blame
 
 
 @dataclass(frozen=True)

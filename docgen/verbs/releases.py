@@ -71,7 +71,7 @@ def write_changelog(
 
     with build_lock(project, notify=notify):
         registry, changes = changes_since(project, since, since_file)
-        day = date or datetime.date.today().isoformat()
+        day = datetime.date.today().isoformat() if date is None else date  # "" is malformed
         routes = partial(_routes, project, registry, day)  # planned only when needed
         written = compose.create_entry(project, registry, changes, version, day, summary, routes)
         hints = [str(h) for h in change_kinds.guard_hints(changes)]

@@ -56,6 +56,10 @@ SUMMARIES = [
     ("carriage-return", "adds things.\r## v0.0.1", "the summary is one line of text, but it "
      "holds U+000D, a line break or control character"),
     ("blank", "   ", "the summary is empty; give a sentence, or leave --summary out"),
+    # An unset variable in CI (--summary "$SUMMARY") is no summary left out.
+    ("empty", "", "the summary is empty; give a sentence, or leave --summary out"),
+    ("backslash", "ends with \\", "the summary ends in a backslash, which would escape the "
+     "full stop that ends its sentence: end it with a word or a punctuation mark"),
     # How Python passes on a command-line byte that is not UTF-8 (it was blamed on the entry).
     ("not-utf8", "caf\udce9 things.", "the summary is no text to write: it holds the byte "
      "0xE9, which is not UTF-8"),
@@ -67,6 +71,18 @@ SUMMARIES = [
 )
 def test_a_summary_that_breaks_a_rule_is_refused_at_the_flag(project, run, summary, message):
     refused(project, run, [*RELEASE, "--summary", summary], [f"--summary: error: {message}"])
+
+
+def test_an_empty_date_is_refused_rather_than_taken_for_today(project: Project, run: Run) -> None:
+    """``--date "$DATE"`` with the variable unset must not release under today's date."""
+    args = [a for a in RELEASE if a != "2026-01-02"]
+    at = args.index("--date") + 1
+    refused(
+        project,
+        run,
+        [*args[:at], "", *args[at:]],
+        ["--date: error: malformed date ''; expected a real date as YYYY-MM-DD"],
+    )
 
 
 def test_a_summary_cannot_make_a_release_that_never_was(project: Project, run: Run) -> None:

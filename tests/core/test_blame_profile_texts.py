@@ -64,3 +64,53 @@ def test_drift_from_a_profile_text_names_its_line(
         assert [(s["key"], s["line"]) for s in page["sources"]] == [
             (f"profiles.vllm.box.tiny.{key}", line)
         ], page["path"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "key", "line"),
+    [
+        ("name: Acme\n", "name: Acme Labs\n", "product.name", 3),
+        (
+            "Copyright (c) 2026 Acme Inc.",
+            "Copyright (c) 2027 Acme Inc.",
+            "product.spdx.copyright",
+            9,
+        ),
+    ],
+)
+def test_drift_from_a_product_text_names_its_line(
+    make_project: Callable[..., Project],
+    run: Callable[..., Outcome],
+    old: str,
+    new: str,
+    key: str,
+    line: int,
+):
+    """On a page per profile too, whose sources are its profile's own nodes."""
+    templates = {
+        "models.mdx.j2": (
+            "---\n# {{ product.spdx.copyright | fm_comment }}\n---\n\n{{ product.name }}\n"
+        ),
+        "p/[profile].mdx.j2": "{{ product.name }} {{ product.spdx.copyright }}\n",
+    }
+    project = make_project(templates=templates)
+    assert run(project, "build").exit_code == 0
+    project.edit("profiles.yaml", old, new)
+    report = run(project, "check", "--format", "json")
+    assert report.exit_code == 1
+    drifted = [f for f in json.loads(report.stdout)["files"] if f["status"] == "changed"]
+    assert {"docs/models.mdx", "docs/p/vllm.box.tiny.mdx"} <= {f["path"] for f in drifted}
+    for page in drifted:
+        assert [(s["key"], s["line"]) for s in page["sources"]] == [(key, line)], page["path"]
+
+
+def test_a_product_change_in_the_diff_names_its_line(
+    make_project: Callable[..., Project], run: Callable[..., Outcome]
+):
+    project = make_project()
+    project.write("old.yaml", MINIMAL_REGISTRY)
+    project.edit("profiles.yaml", "name: Acme\n", "name: Acme Labs\n")
+    diff = run(project, "diff", "--since-file", "old.yaml")
+    assert diff.stdout.splitlines()[0] == (
+        "profiles.yaml:3:3: product-changed product name: Acme -> Acme Labs"
+    )
