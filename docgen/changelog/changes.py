@@ -12,7 +12,7 @@ from docgen.registry.model import Arg, Source
 
 KINDS = (
     "profile-added", "profile-removed", "profile-renamed", "profile-changed",
-    "arg-added", "arg-removed", "arg-changed", "arg-restated", "args-reordered",
+    "arg-added", "arg-removed", "arg-changed", "arg-restated", "args-reordered", "arg-moved",
     "env-changed", "launcher-changed",
     "host-default-changed", "support-changed", "selection-changed",
     "override-added", "override-removed", "override-renamed", "override-changed",
@@ -27,6 +27,8 @@ LEFT_OUT = {
     "arg-restated": "the same argv written another way (a mapping or its JSON text): vLLM "
     "runs the same command",
     "args-reordered": "the same args in another order: vLLM reads them the same",
+    "arg-moved": "an argument moved between the launcher's shared args and the profiles' "
+    "own: every command gives it the same value",
     "expect-changed": "a guard on the command, not a change of it: the command is the same",
     "evidence-changed": "a measurement of a profile, not a change to what it runs",
     "host-changed": "a host's name, arch, notes or default image: the pages say it anew, "

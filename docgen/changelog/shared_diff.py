@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from docgen.changelog.changes import Change
-from docgen.registry.model import Arg, Registry, Source
+from docgen.registry.model import Arg, Profile, Registry, Source
 from docgen.registry.serve import quote
 from docgen.render.tables import gb
 
@@ -98,7 +98,8 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
         if was is None or now is None or was.tokens != now.tokens:
             where = (now or was).source  # type: ignore[union-attr]
             values = (was and " ".join(was.tokens), now and " ".join(now.tokens))
-            yield Change("launcher-changed", "launcher", f"--{name}", *values, where)
+            kind = "arg-moved" if _same_in_every_command(old, new, name) else "launcher-changed"
+            yield Change(kind, "launcher", f"--{name}", *values, where)
     shared = new.launcher.shared_args
     where = shared[0].source if shared else None
     yield from args_reordered("launcher", old.launcher.shared_args, shared, where)
@@ -114,6 +115,26 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             step = step_now or before[sid]
             text = (_step_text(step_was), _step_text(step_now))
             yield Change("launcher-changed", "launcher", sid, *text, step.source)
+
+
+def _same_in_every_command(old: Registry, new: Registry, name: str) -> bool:
+    """Whether every profile of both states gives flag ``name`` the same argv words (the
+    flag moved between the launcher's shared args and the profiles' own)."""
+    return all(
+        _words(old.profiles[pid], name) == _words(profile, name)
+        for pid, profile in new.profiles.items()
+        if pid in old.profiles
+    )
+
+
+def _words(profile: Profile, name: str) -> tuple[str, ...] | None:
+    """The argv words the command of ``profile`` gives flag ``name`` (its last, which
+    vLLM takes), or None when it gives none."""
+    found = [a.tokens for a in profile.effective_args if a.name == name]
+    if found:
+        return found[-1]
+    value = profile.model.flags.get(name)
+    return None if value is None else (f"--{name}", value)
 
 
 def args_reordered(
@@ -217,9 +238,17 @@ def _product(old: Registry, new: Registry) -> Iterator[Change]:
     for name in ("name", "cli_token", "model_env", "extra_args_env", "provider_env", "onboard",
                  "docs_base", "site_url", "spdx"):  # fmt: skip
         before, after = getattr(old.product, name), getattr(new.product, name)
-        if before != after:  # located where the field now stands (nowhere, once deleted)
-            where = next((s for s in new.product.texts if s.keypath[1] == name), None)
+        if before != after:
+            where = _field_place(old.product.texts, new.product.texts, name)
             yield Change("product-changed", "product", name, _plain(before), _plain(after), where)
+
+
+def _field_place(old: tuple[Source, ...], new: tuple[Source, ...], name: str) -> Source | None:
+    """Where the product's field ``name`` now stands: the text in it that changed (a
+    mapping's), else its first; None once it is deleted."""
+    was = {(s.keypath, s.text) for s in old}
+    mine = [s for s in new if s.keypath[1] == name]
+    return next((s for s in mine if (s.keypath, s.text) not in was), mine[0] if mine else None)
 
 
 def _plain(value: Any) -> Any:

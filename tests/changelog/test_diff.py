@@ -831,6 +831,7 @@ EDITS += [
                 "name": "name",
                 "old": "Acme",
                 "new": "Acme Corp",
+                "source": source("product.name", 3, 3),
             }
         ],
     ),
@@ -873,6 +874,30 @@ EDITS += [
                    "old.yaml"), name="pip", old="pip install 'vllm[x]'"),
         ],
     ),
+    Edit(  # every command gives it the same words: no release needs it (LEFT_OUT)
+        "arg-moved-into-the-launcher",
+        BASE,
+        edit(BASE, ("      max-num-seqs: 2\n", ""))
+        + "launcher:\n  shared_args: {max-num-seqs: 2}\n",
+        [
+            change("arg-moved", "launcher", source("launcher.shared_args.max-num-seqs", 50, 17),
+                   name="--max-num-seqs", new="--max-num-seqs 2"),
+        ],
+    ),
+    Edit(  # moved, and given another value: the commands change
+        "arg-moved-into-the-launcher-and-changed",
+        BASE,
+        edit(BASE, ("      max-num-seqs: 2\n", ""))
+        + "launcher:\n  shared_args: {max-num-seqs: 3}\n",
+        [
+            change("arg-removed", "vllm.box.tiny",
+                   source(f"{TINY}.args.max-num-seqs", 41, 7, file="old.yaml"),
+                   name="max-num-seqs", old="2"),
+            change("launcher-changed", "launcher",
+                   source("launcher.shared_args.max-num-seqs", 50, 17),
+                   name="--max-num-seqs", new="--max-num-seqs 3"),
+        ],
+    ),
     Edit(
         "launcher-shared-arg-changed",
         BASE + "launcher:\n  shared_args: {port: 8000}\n",
@@ -908,7 +933,7 @@ EDITS += [
         [
             change("agent-changed", "alpha", source("agents.[0]", 12, 5), name="env", old="",
                    new="ACME_AGENT=alpha, ACME_X=y"),
-            change("product-changed", "product", None, name="spdx",
+            change("product-changed", "product", source("product.spdx.license", 10, 5), name="spdx",
                    old="copyright=Copyright (c) 2026 Acme Inc., license=Apache-2.0",
                    new="copyright=Copyright (c) 2026 Acme Inc., license=MIT"),
         ],
@@ -1292,12 +1317,13 @@ def gate_message(case: Edit) -> str:
 
 def guard_notes(case: Edit) -> list[str]:
     """The gate's suggestion for each argument removed from a profile (all on vllm.box.tiny,
-    line 33 of the newer registry)."""
+    line 33 of the newer registry), unless the launcher's shared args now set it."""
+    shared = {c["name"] for c in case.changes if c["subject"] == "launcher"}
     return [
         f"profiles.yaml:33:3: note: to keep '--{c['name']}' out of profile '{c['subject']}' "
         f"in later edits, add '{c['name']}' to its expect: absent list"
         for c in case.changes
-        if c["kind"] == "arg-removed"
+        if c["kind"] == "arg-removed" and f"--{c['name']}" not in shared
     ]
 
 
