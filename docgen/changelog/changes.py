@@ -13,7 +13,7 @@ from docgen.registry.model import Arg, Source
 KINDS = (
     "profile-added", "profile-removed", "profile-renamed", "profile-changed",
     "arg-added", "arg-removed", "arg-changed", "arg-restated", "args-reordered", "arg-moved",
-    "env-changed", "launcher-changed",
+    "env-changed", "launcher-changed", "step-summary-changed",
     "host-default-changed", "support-changed", "selection-changed",
     "override-added", "override-removed", "override-renamed", "override-changed",
     "image-changed", "model-changed", "expect-changed", "evidence-changed",
@@ -31,6 +31,8 @@ LEFT_OUT = {
     "own: every command gives it the same value",
     "expect-changed": "a guard on the command, not a change of it: the command is the same",
     "evidence-changed": "a measurement of a profile, not a change to what it runs",
+    "step-summary-changed": "the words a launcher step is described by, not what it runs "
+    "(which is launcher-changed)",
     "host-changed": "a host's name, arch, notes or default image: the pages say it anew, "
     "and what runs differently is each profile's image-changed",
     "image-updated": "an image's own fields: what a profile runs differently because of it "

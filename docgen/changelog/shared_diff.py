@@ -115,6 +115,9 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             step = step_now or before[sid]
             text = (_step_text(step_was), _step_text(step_now))
             yield Change("launcher-changed", "launcher", sid, *text, step.source)
+        elif step_was and step_now and step_was.summary != step_now.summary:
+            said = (step_was.summary, step_now.summary)
+            yield Change("step-summary-changed", "launcher", sid, *said, step_now.source)
 
 
 def _same_in_every_command(old: Registry, new: Registry, name: str) -> bool:
@@ -166,7 +169,7 @@ def _storage_text(storage: Any) -> str | None:
 
 
 def _step(step: Any) -> Any:
-    """What a step does (its summary is never shown, so it is no change)."""
+    """What a step does (its summary, which a page may show, is step-summary-changed)."""
     return None if step is None else (step.run, dict(step.when))
 
 

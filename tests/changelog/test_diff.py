@@ -874,6 +874,15 @@ EDITS += [
                    "old.yaml"), name="pip", old="pip install 'vllm[x]'"),
         ],
     ),
+    Edit(  # a page may show a step's summary; what it runs is the same (LEFT_OUT)
+        "launcher-step-summary-changed",
+        BASE + LAUNCHER.replace("'vllm[x]']}", "'vllm[x]'], summary: Installs it.}"),
+        BASE + LAUNCHER.replace("'vllm[x]']}", "'vllm[x]'], summary: Installs vLLM.}"),
+        [
+            change("step-summary-changed", "launcher", STEP_AT, name="pip", old="Installs it.",
+                   new="Installs vLLM."),
+        ],
+    ),
     Edit(  # every command gives it the same words: no release needs it (LEFT_OUT)
         "arg-moved-into-the-launcher",
         BASE,
