@@ -27,8 +27,9 @@ from docgen.changelog.entries import (
 from docgen.changelog.note_text import note_bullets, placed_bullets
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
-from docgen.errors import ConfigError, Location
+from docgen.errors import ConfigError, Location, one_line
 from docgen.io.files import Inside, all_crlf, as_lf_text, read_input
+from docgen.nav_slugs import SLUG, SLUG_CHARACTERS
 from docgen.registry.model import Registry
 from docgen.render import mdx
 from docgen.render.pages import PROFILE_SLOT, page_path, page_templates
@@ -212,7 +213,17 @@ def _route(project: Project, registry: Registry, page: str) -> str:
             listed = mine or nav.listed(path)
             if listed:
                 return listed[0].route
-    return f"{agent_base(registry, agent)}/{project.config.route(page)}"
+    derived = project.config.route(page)
+    broken = next((s for s in derived.split("/") if s and not SLUG.fullmatch(s)), None)
+    if broken is not None:  # a link to it would break off there (a space ends a link)
+        raise ConfigError.at(
+            Location(page),
+            f"the release's closing link leads to this page, at the route docgen derives from "
+            f"its path ({one_line(derived)}), but '{one_line(broken)}' holds what no link "
+            f"reaches: name the page and its folders with {SLUG_CHARACTERS}, list it in the "
+            "navigation, or set `changelog_link` to another page",
+        )
+    return f"{agent_base(registry, agent)}/{derived}"
 
 
 def _first_page(project: Project) -> str:

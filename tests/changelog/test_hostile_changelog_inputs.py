@@ -85,6 +85,21 @@ def test_an_empty_date_is_refused_rather_than_taken_for_today(project: Project, 
     )
 
 
+def test_a_closing_link_to_a_route_no_link_reaches_is_refused(project: Project, run: Run):
+    """The first page a template renders (the link's default) has a space in its path,
+    which would end the link there: ``/guide/alpha/a``."""
+    project.write("templates/a b/my page.mdx.j2", "---\ntitle: S\n---\n\nx\n")
+    assert run(project, "build").exit_code == 0
+    message = (
+        "docs/a b/my page.mdx: error: the release's closing link leads to this page, at the "
+        "route docgen derives from its path (a b/my page), but 'a b' holds what no link "
+        "reaches: name the page and its folders with letters, digits, '-', '_', '.' and '~', "
+        "starting with a letter or digit, list it in the navigation, or set `changelog_link` "
+        "to another page"
+    )
+    refused(project, run, RELEASE, [message])
+
+
 def test_a_summary_cannot_make_a_release_that_never_was(project: Project, run: Run) -> None:
     fake = "adds things.\n\n## v0.0.1\n\n- fake release"
     assert run(project, *RELEASE, "--summary", fake).exit_code == 2
