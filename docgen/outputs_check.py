@@ -181,6 +181,29 @@ def refuse_unknown_link(project: Project, pages: Sequence[str]) -> None:
     )
 
 
+def refuse_shared_routes(project: Project, nav: Navigation | None, pages: Sequence[str]) -> None:
+    """Without a navigation, each published page's route is derived from its path, so two
+    pages of one stem (``q/a.mdx`` and ``q/a.md``) would share one: a located error at the
+    second. A navigation gives each listed page its own route (Fern's check judges those)."""
+    if nav is not None:
+        return
+    first: dict[str, str] = {}
+    problems = []
+    for page in pages:
+        route = project.config.route(page)
+        earlier = first.setdefault(route, page)
+        if earlier != page:
+            problems.append(
+                Problem(
+                    f"this page and {one_line(earlier)} are both published at the route "
+                    f"{one_line(route)}, derived from their paths: rename one",
+                    Location(page),
+                )
+            )
+    if problems:
+        raise ConfigError(problems)
+
+
 def refuse_unmade_variants(
     project: Project,
     nav: Navigation | None,

@@ -28,7 +28,7 @@ from docgen.page_variants import page_variants
 from docgen.parallel import MANY, beside
 from docgen.provenance import profile_sources, registry_sources
 from docgen.registry.model import Registry
-from docgen.render.file_kinds import noticed
+from docgen.render.file_kinds import MDX, kind_of, noticed
 from docgen.render.pages import PageContext, PageInfo
 from docgen.render.regions import custom_regions, refuse_in_generated
 from docgen.render.syntax import owned
@@ -100,6 +100,7 @@ def _planned(
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     refuse_long_names(project, reg, outputs, variant_path)
     refuse_unknown_link(project, [path for path, _ in pages])
+    outputs_check.refuse_shared_routes(project, nav, [path for path, _ in pages])
     outputs_check.refuse_unmade_variants(project, nav, outputs, [r.path for r in done], everyone)
     return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
 
@@ -275,7 +276,7 @@ def _template_unit(
     project: Project, reg: Registry, renderer: Renderer, nav: Navigation | None, job: Job
 ) -> _Unit:
     page, raw = _render(renderer, reg, job)
-    if not job.path.endswith(".mdx"):
+    if kind_of(job.path) != MDX:  # a JSON, YAML, ... file: no page, one for every agent
         return _Unit(job.path, page)
     edited = job.display
     from docgen.errors import PageError

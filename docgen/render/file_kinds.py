@@ -97,12 +97,12 @@ def noticed(text: str, path: str, origin: str, registry: str, cli_token: str) ->
     notice in its place (naming ``origin`` and ``registry``); a located error at the
     template when that kind of file refuses it."""
     where = Location(origin, 1)
-    if not path.endswith(".mdx") and cli_token in text:
+    if kind_of(path) != MDX and cli_token in text:
         raise TemplateError.at(
             where,
             f"{one_line(path)} is one file for every agent, so the CLI token "
-            f"'{one_line(cli_token)}' cannot be resolved in it (only an .mdx page gets a "
-            "variant per agent): name each agent's own command (`agent.cli`) instead",
+            f"'{one_line(cli_token)}' cannot be resolved in it (only a page gets a variant "
+            "per agent): name each agent's own command (`agent.cli`) instead",
         )
     if kind_of(path) == MDX:
         return with_notice(text, notice(origin, registry), where, path)

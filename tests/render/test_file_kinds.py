@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 import yaml
-from conftest import Outcome, Project
+from conftest import MINIMAL_REGISTRY, Outcome, Project
 
 from docgen.render import file_kinds, syntax
 
@@ -95,7 +95,6 @@ def test_a_hand_edit_drifts_and_a_gone_template_prunes_its_file(make_project: Ma
         ("x.yaml.j2", "a: b: c\n", "not valid YAML: mapping values are not allowed"),
         ("x.toml.j2", "a = \n", "is not valid TOML: "),
         ("x.yml.j2", "cmd: {{ cli }}\n", "the CLI token '$$acme' cannot be resolved in it"),
-        ("x.md.j2", "Run `{{ cli }}`.\n", "the CLI token '$$acme' cannot be resolved in it"),
     ],
 )
 def test_a_file_its_parser_refuses_is_a_located_error_and_nothing_is_written(
@@ -108,6 +107,36 @@ def test_a_file_its_parser_refuses_is_a_located_error_and_nothing_is_written(
     assert result.stderr.startswith(f"templates/{name}:1: error: "), result.stderr
     assert why in result.stderr
     assert "Traceback" not in result.output
+    assert project.snapshot() == before
+
+
+def test_an_md_template_renders_a_page_with_a_variant_per_agent(make_project: Make, run: Run):
+    """Fern compiles ``.md`` as MDX: the page is one like ``.mdx``, its CLI token resolved
+    in each agent's variant, and two pages of one stem share a route, a located error."""
+    project = built(make_project, run, {"guide/run.md.j2": "Run `{{ cli }} onboard`.\n"})
+    variant = "docs/_build/agent-variants/guide/run.beta.generated.mdx"
+    assert "Run `acme-beta onboard`." in project.read(variant)
+    project.write("templates/guide/run.mdx.j2", "Run it.\n")
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert "docs/_build/agent-variants/guide/run.alpha.generated.mdx" in result.stderr
+
+
+def test_two_pages_of_one_stem_share_a_route_which_is_refused(make_project: Make, run: Run):
+    """With one agent no variant is made, so the route the paths give is what collides."""
+    one_agent = MINIMAL_REGISTRY.replace(
+        "  - id: beta\n    title: Acme for Beta\n    cli: acme-beta\n", ""
+    )
+    project = make_project(
+        registry=one_agent, templates={"q/a.mdx.j2": "One.\n", "q/a.md.j2": "Two.\n"}
+    )
+    before = project.snapshot()
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "docs/q/a.mdx: error: this page and docs/q/a.md are both published at the route q/a, "
+        "derived from their paths: rename one\n",
+    )
     assert project.snapshot() == before
 
 
