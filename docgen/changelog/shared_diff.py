@@ -116,7 +116,7 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
             text = (_step_text(step_was), _step_text(step_now))
             yield Change("launcher-changed", "launcher", sid, *text, step.source)
         elif step_was and step_now and step_was.summary != step_now.summary:
-            said = (step_was.summary, step_now.summary)
+            said = (step_was.summary or None, step_now.summary or None)
             yield Change("step-summary-changed", "launcher", sid, *said, step_now.source)
 
 

@@ -124,6 +124,14 @@ def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
         return _NOT_YAML, mark
     if opened is None or not exc.context:
         return problem, mark
+    if "for merging" in problem:  # the value of a '<<' key: where the key's mapping starts
+        value = problem.rsplit("found ", 1)[-1]
+        there = f" (an alias to line {mark.line + 1})" if mark and mark.line != opened.line else ""
+        return (
+            f"a merge key ('<<') in this mapping takes a mapping or a list of mappings, but "
+            f"its value is a {value}{there}",
+            opened,
+        )
     unclosed = _unclosed(problem, exc.context)
     if unclosed:
         return unclosed, opened  # it runs to the end of the file: where it opens is the cause
@@ -131,7 +139,7 @@ def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
         return problem, mark
     if problem == _BLOCK_END:  # a key indented unlike its block's (not text after a quote)
         problem = "this line is not indented as the block it is in"
-    within = exc.context.removeprefix("while parsing ").removeprefix("while scanning ")
+    within = re.sub(r"^while (?:parsing|scanning|constructing) ", "", exc.context)
     return f"{problem} (in {within} that starts at {opened.line + 1}:{opened.column + 1})", mark
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import MINIMAL_REGISTRY, Project
 
-from docgen.changelog.changes import Change
+from docgen.changelog.changes import LEFT_OUT, Change
 
 BASE = MINIMAL_REGISTRY
 # A second profile of the same model and host, appended after the last line (from line 50).
@@ -302,9 +302,15 @@ def test_a_host_entry_that_declares_no_minimum_is_a_change(make_project, run):
 STEP = BASE + "launcher:\n  before_serve:\n    warm:\n      run: [nvidia-smi]\n"
 
 
-def test_a_steps_summary_alone_is_no_change(make_project, run):
+def test_a_steps_summary_alone_is_a_change_no_release_needs(make_project, run):
+    """A page may show it (the diff reports every change that can alter an output), but
+    the step runs the same: ``step-summary-changed`` is one a changelog leaves out."""
     summed = STEP + "      summary: Wake the GPU.\n"
-    assert diff_lines(make_project, run, STEP, summed) == ["0 semantic changes"]
+    assert diff_lines(make_project, run, STEP, summed) == [
+        "profiles.yaml:52:5: step-summary-changed launcher warm: (none) -> Wake the GPU.",
+        "1 semantic change",
+    ]
+    assert "step-summary-changed" in LEFT_OUT
 
 
 def test_a_steps_command_is_a_launcher_change(make_project, run):

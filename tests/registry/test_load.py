@@ -51,6 +51,14 @@ BROKEN = [
         "profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>' (in a flow "
         "sequence that starts at 19:8)",
     ),
+    (  # ruamel.yaml's words, with where the '<<' key's mapping starts and the alias leads
+        "merge-of-a-scalar",
+        broken("schema: 1\n", "schema: 1\nx: &x hello\n").replace(
+            "    model: tiny\n", "    <<: *x\n    model: tiny\n"
+        ),
+        "profiles.yaml:35:5: error: a merge key ('<<') in this mapping takes a mapping or a "
+        "list of mappings, but its value is a scalar (an alias to line 2)",
+    ),
     (
         "unknown-top-key",
         MINIMAL_REGISTRY + "extras: 1\n",
