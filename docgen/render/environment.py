@@ -176,12 +176,17 @@ class Renderer:
             "feature": feature,
             "enabled_features": reading()(enabled_features),
             "settings_sentences": reading()(self._once(settings_sentences)),
-            "storage_estimate": reading()(lambda profile: estimate(profile, reg.launcher)),
-            "override_setting": reading(("product",))(
-                lambda override: override_setting(reg.product, override)
-            ),
-            "code": lambda text: mdx_code(text),
+            "storage_estimate": reading()(self.storage_estimate),
+            "override_setting": reading(("product",))(self.override_setting),
+            "code": code,
         }
+
+    # The helpers' own names: a call with the wrong arguments is said by them.
+    def storage_estimate(self, profile: Profile) -> Any:
+        return estimate(profile, self.registry.launcher)
+
+    def override_setting(self, override: Override) -> str:
+        return override_setting(self.registry.product, override)
 
     def _once(self, function: Callable[..., Any]) -> Callable[..., Any]:
         """``function`` (pure, of frozen registry values) computed once per arguments.
@@ -291,8 +296,12 @@ class Renderer:
             jinja2.TemplateError,
         ) as exc:
             where = failed_at(exc, display, template)
-            why = reason(exc, [*self.env.globals, *context])
+            why = reason(exc, [*self.env.globals, *context], self.env.filters)
             raise TemplateError(Problem(f"template failed: {why}", where)) from None
+
+
+def code(text: str) -> Markup:
+    return mdx_code(text)
 
 
 #: Longest one template may render before docgen stops it.

@@ -16,18 +16,23 @@ import jinja2
 from docgen.errors import Location, Problem, did_you_mean, one_line, text_location
 
 
-def reason(exc: BaseException, names: Iterable[str] = ()) -> str:
+def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str] = ()) -> str:
     """Why a render failed, in a few words: an undefined name with the closest of the
-    ``names`` the template sees, a missing attribute of one of docgen's objects with the
-    closest of its own."""
+    ``names`` the template sees (or, for one of its ``filters``, how a filter is used), a
+    missing attribute of one of docgen's objects with the closest of its own, a helper
+    called with the wrong arguments by the name the template calls it."""
     if isinstance(exc, RecursionError):
         return "recursion too deep"
     if isinstance(exc, MemoryError):
         return "out of memory (a value too large to build?)"
     text = str(exc)
+    if isinstance(exc, TypeError):
+        return _called(text)
     if not isinstance(exc, jinja2.UndefinedError):
         return text
     if found := _UNDEFINED.fullmatch(text):
+        if found[1] in filters:
+            return f"{text}: '{found[1]}' is a filter, written after its value: value | {found[1]}"
         return text + did_you_mean(found[1], names)
     if found := _NO_ATTRIBUTE.fullmatch(text):
         module, _, kind = found[1].rpartition(".")
@@ -37,6 +42,26 @@ def reason(exc: BaseException, names: Iterable[str] = ()) -> str:
 
 
 _UNDEFINED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)' is undefined")
+#: Python's words for a call with the wrong arguments: ``Renderer.serve_command() takes ...``.
+_CALL = re.compile(r"(?P<qualified>[\w.<>]+)\(\) (?P<rest>(?:missing|takes|got) .*)", re.S)
+
+
+def _called(text: str) -> str:
+    """Python's message for a helper or method called with the wrong arguments, by the
+    name a template calls it (``serve_command()``, not ``Renderer.serve_command()``), the
+    arguments of a method counted as a template passes them (without ``self``)."""
+    found = _CALL.fullmatch(text)
+    if found is None:
+        return text
+    parts = found["qualified"].split(".")
+    rest = found["rest"]
+    if len(parts) == 2 and parts[0][:1].isupper() and rest.startswith("takes "):
+        rest = re.sub(r"\d+", lambda n: str(int(n[0]) - 1), rest)  # Python counts self
+        rest = re.sub(r"\b1 positional arguments", "1 positional argument", rest)
+        rest = re.sub(r"\b([01]) were given", r"\1 was given", rest)
+    return f"{parts[-1]}() {rest}"
+
+
 _NO_ATTRIBUTE = re.compile(r"'(docgen\.[\w.]+) object' has no attribute '(.*)'", re.S)
 
 

@@ -1,0 +1,43 @@
+"""A helper, method or filter used wrongly is named as the template names it, with its
+arguments counted as the template passes them."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    ("expression", "why"),
+    [
+        ("serve_command()", "serve_command() missing 1 required positional argument: 'profile'"),
+        (
+            'serve_command(profiles[0], "small", true, 4)',
+            "serve_command() takes from 1 to 3 positional arguments but 4 were given",
+        ),
+        (
+            "storage_estimate(1, 2)",
+            "storage_estimate() takes 1 positional argument but 2 were given",
+        ),
+        (
+            "override_setting()",
+            "override_setting() missing 1 required positional argument: 'override'",
+        ),
+        ("code()", "code() missing 1 required positional argument: 'text'"),
+        ("profiles[0].arg()", "arg() missing 1 required positional argument: 'name'"),
+        ("profiles[0].arg(1, 2)", "arg() takes 1 positional argument but 2 were given"),
+        ("host_default()", "host_default() missing 1 required positional argument: 'host_id'"),
+        ('gb("x")', "'gb' is undefined: 'gb' is a filter, written after its value: value | gb"),
+        ("gbb", "'gbb' is undefined"),
+    ],
+)
+def test_a_helper_called_wrongly_is_named_as_the_template_calls_it(
+    make_project, run, expression, why
+):
+    project = make_project(
+        templates={"t.mdx.j2": f"---\ntitle: T\n---\n\n{{{{ {expression} }}}}\n"}
+    )
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"templates/t.mdx.j2:5: error: template failed: {why}\n",
+    )
