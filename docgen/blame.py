@@ -26,11 +26,15 @@ def attribute(
     gone: Sequence[Source] = (),
     kept: frozenset[tuple[Any, str]] = frozenset(),
     lines: LineDiff | None = None,
+    as_built: bool = False,
 ) -> list[Source]:
     """Registry entries whose current value shows more often in the new text than the old,
     then removed values (``gone``, located in the older registry) that show more often in
     the old text than the new. Values the older registry held unchanged (``kept``) are
-    not blamed, unless nothing else is.
+    not blamed, unless nothing else is. An output ``as_built`` (the build's cache kept it:
+    nothing it is made of changed since) is blamed only on what changed since the older
+    registry (a checkout that brought back another state's pages), never on what merely
+    shows in a line a hand edit changed.
 
     A value that merely shares a rewritten line (a prose sentence listing several
     settings) appears on both sides and is not blamed. The export is compared as one
@@ -54,11 +58,14 @@ def attribute(
     texts = {t for t in {s.text for s in output.sources} if t and _shown(t, added)}
     oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
     shown = [s for s in output.sources if s.text in oftener]
-    changed = [s for s in shown if (s.keypath, s.text) not in kept]
+    known = bool(kept) or not as_built  # with no older registry, an output as built has none
+    changed = [s for s in shown if (s.keypath, s.text) not in kept] if known else []
     went = [
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
     ]
-    return list(dict.fromkeys(changed + went)) if changed or went else shown
+    if changed or went:
+        return list(dict.fromkeys(changed + went))
+    return [] if as_built else shown
 
 
 def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:

@@ -84,7 +84,7 @@ class Change:
             return []
         from docgen.blame import attribute
 
-        return attribute(self.old, self.output, self.gone, self.kept, lines)
+        return attribute(self.old, self.output, self.gone, self.kept, lines, self.kept_as_built)
 
     @property
     def cause(self) -> str:

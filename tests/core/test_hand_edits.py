@@ -83,3 +83,22 @@ def test_pages_a_checkout_brought_back_from_another_registry_are_not_hand_edits(
     assert "registry entry behind it: profiles.yaml:" in checked.stdout
     report = json.loads(run(example, "check", "--format", "json").stdout)
     assert not any(f.get("edited") for f in report["files"])
+
+
+def test_a_hand_edit_of_a_registry_value_is_a_hand_edit_with_and_without_git(example, run):
+    """The edit rewrites text a registry value shows (the product's name), and the build's
+    cache knows nothing the page is made of changed: no registry entry is behind it,
+    whether or not git gives an older registry to compare with (it was blamed on the
+    unchanged value)."""
+    import subprocess
+
+    assert run(example, "build").exit_code == 0
+    example.edit(PAGE, "NemoClaw forces the", "NemoClawX forces the")
+    for in_git in (False, True):
+        if in_git:
+            git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+            for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+                subprocess.run([*git, *args], cwd=example.root, check=True, capture_output=True)
+        report = json.loads(run(example, "check", "--format", "json").stdout)
+        drifted = [f for f in report["files"] if f["status"] == "changed"]
+        assert [(f["path"], f["edited"], f["sources"]) for f in drifted] == [(PAGE, True, [])]
