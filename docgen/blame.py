@@ -54,10 +54,22 @@ def attribute(
     if output.basis == "changelog":
         both = f"{added}\n{removed}"
         return [s for s in output.sources if s.text and _count(s.text, both)]
+    return _registry_blame(output.sources, added, removed, gone, kept, as_built)
+
+
+def _registry_blame(
+    sources: Sequence[Source],
+    added: str,
+    removed: str,
+    gone: Sequence[Source],
+    kept: frozenset[tuple[Any, str]],
+    as_built: bool,
+) -> list[Source]:
+    """The registry nodes behind lines ``added`` and ``removed`` (see ``attribute``)."""
     # Many entries hold the same text (a port, a flag's value): each text is counted once.
-    texts = {t for t in {s.text for s in output.sources} if t and _shown(t, added)}
+    texts = {t for t in {s.text for s in sources} if t and _shown(t, added)}
     oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
-    shown = [s for s in output.sources if s.text in oftener]
+    shown = [s for s in sources if s.text in oftener]
     known = bool(kept) or not as_built  # with no older registry, an output as built has none
     changed = [s for s in shown if (s.keypath, s.text) not in kept] if known else []
     went = [
@@ -65,7 +77,8 @@ def attribute(
     ]
     if changed or went:
         return list(dict.fromkeys(changed + went))
-    return [] if as_built else shown
+    # The product's words stand on many lines: one that merely shows them is not behind it.
+    return [] if as_built else [s for s in shown if s.keypath[0] != "product"]
 
 
 def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
@@ -223,12 +236,15 @@ def _count(text: str, haystack: str) -> int:
 
 def _joined_after(haystack: str, end: int) -> bool:
     """Whether the character at ``end`` continues the token before it; a dot that ends a
-    sentence (at the end, or before a blank) does not (``MTP off.``), one before more of
-    a token does (``1.5``)."""
+    sentence after a word (at the end, or before a blank) does not (``MTP off.``), one
+    before more of a token does (``1.5``), and so does one after a number (``2.``, an
+    ordered list's marker, or a sentence's: either way no number's own)."""
     if end == len(haystack) or not _joins(haystack[end]):
         return False
     after = end + 1
-    return haystack[end] != "." or (after < len(haystack) and not haystack[after].isspace())
+    if haystack[end] != "." or haystack[end - 1].isdigit():
+        return True
+    return after < len(haystack) and not haystack[after].isspace()
 
 
 def _joins(char: str) -> bool:

@@ -181,23 +181,26 @@ def refuse_unknown_link(project: Project, pages: Sequence[str]) -> None:
     )
 
 
-def refuse_shared_routes(project: Project, nav: Navigation | None, pages: Sequence[str]) -> None:
-    """Without a navigation, each published page's route is derived from its path, so two
-    pages of one stem (``q/a.mdx`` and ``q/a.md``) would share one: a located error at the
-    second. A navigation gives each listed page its own route (Fern's check judges those)."""
-    if nav is not None:
-        return
+def refuse_same_route(
+    project: Project, nav: Navigation | None, pages: Sequence[tuple[str, Output | None]]
+) -> None:
+    """Two published pages of one stem (``q/a.mdx`` and ``q/a.md``) would share their
+    variants' names, and without a navigation (which gives each listed page a route of its
+    own) two pages share the route their paths give: a located error at the second, in
+    the template that renders it (``pages``: each path, and its output when docgen writes it)."""
     first: dict[str, str] = {}
     problems = []
-    for page in pages:
+    for page, output in pages:
         route = project.config.route(page)
         earlier = first.setdefault(route, page)
-        if earlier != page:
+        stem = earlier.rpartition(".")[0] == page.rpartition(".")[0]
+        if earlier != page and (nav is None or stem):
+            why = "their agent variants would have one name" if stem else "a page has one route"
             problems.append(
                 Problem(
-                    f"this page and {one_line(earlier)} are both published at the route "
-                    f"{one_line(route)}, derived from their paths: rename one",
-                    Location(page),
+                    f"{one_line(page)} and {one_line(earlier)} would both be published at "
+                    f"{one_line(route)} ({why}): rename one",
+                    Location(output.origin if output is not None else page),
                 )
             )
     if problems:

@@ -20,7 +20,8 @@ from docgen.errors import ConfigError, Location, OwnershipError, Problem, WriteE
 from docgen.io import files, writes
 from docgen.io.writes import Write
 from docgen.plan import Output, Plan
-from docgen.render.syntax import NOTICE_REACH, owned
+from docgen.render.file_kinds import owned_file
+from docgen.render.syntax import NOTICE_REACH
 from docgen.stamps import Stamps
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def compare_outputs(
         if same and output.digest:
             report.hold(output.path, output.digest, stamps.of(info), known)
         # A file holding exactly its planned text holds the notice that text carries.
-        if output.owned and not same and not _notice_on(files.as_lf(found)):
+        if output.owned and not same and not _notice_on(files.as_lf(found), output.path):
             unowned.append(output)
         report.changes.append(Change(output.path, UNCHANGED if same else CHANGED, output, old))
     foreign += [_foreign(output) for output in _hand_written(project, unowned)]
@@ -164,10 +165,10 @@ def _unreadable(path: str, exc: OSError) -> WriteError:
     return WriteError.at(Location(path), f"cannot read it to compare it: {reason}")
 
 
-def _notice_on(raw: bytes) -> bool:
+def _notice_on(raw: bytes, path: str) -> bool:
     """Whether a file's bytes open with docgen's notice (looked for within its reach, at
     up to 4 bytes a character)."""
-    return owned(raw[: 4 * NOTICE_REACH].decode("utf-8", errors="replace"))
+    return owned_file(raw[: 4 * NOTICE_REACH].decode("utf-8", errors="replace"), path)
 
 
 def _outside(output: Output) -> Problem:
@@ -220,7 +221,7 @@ def owned_files(project: Project, skip: set[str] | None = None) -> Iterator[str]
         if (skip is not None and rel in skip) or found[name].kind != files.FILE or rel in kept:
             continue
         head = files.read_head(name, 4 * NOTICE_REACH)  # UTF-8: up to 4 bytes a character
-        if head is not None and owned(head.decode("utf-8", errors="replace")):
+        if head is not None and owned_file(head.decode("utf-8", errors="replace"), rel):
             yield rel
 
 

@@ -121,13 +121,15 @@ def _launcher(old: Registry, new: Registry) -> Iterator[Change]:
 
 
 def _same_in_every_command(old: Registry, new: Registry, name: str) -> bool:
-    """Whether every profile of both states gives flag ``name`` the same argv words (the
-    flag moved between the launcher's shared args and the profiles' own)."""
-    return all(
-        _words(old.profiles[pid], name) == _words(profile, name)
+    """Whether every profile of both states gives flag ``name`` the same argv words, and
+    one gives it any (the flag moved between the launcher's shared args and the profiles'
+    own); never where no profile is in both states to tell."""
+    pairs = [
+        (_words(old.profiles[pid], name), _words(profile, name))
         for pid, profile in new.profiles.items()
         if pid in old.profiles
-    )
+    ]
+    return any(was is not None for was, _now in pairs) and all(was == now for was, now in pairs)
 
 
 def _words(profile: Profile, name: str) -> tuple[str, ...] | None:

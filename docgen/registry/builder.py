@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
@@ -278,8 +279,9 @@ class Builder:
         for i, e in enumerate(p.get("evidence") or []):
             place = (*base, "evidence", i)
             out += [self.src(*place, "setup", text=e["setup"])] if e.get("setup") else []
-            results = (e.get("results") or {}).items()
-            out += [self.src(*place, "results", k, text=scalar_text(v)) for k, v in results]
+            results = [(k, scalar_text(v)) for k, v in (e.get("results") or {}).items()]
+            # A bare number or boolean shows on too many lines to tell what is behind one.
+            out += [self.src(*place, "results", k, text=t) for k, t in results if _worded(t)]
         return tuple(out)
 
     def _launched(self, p: dict[str, Any], launcher: Launcher) -> dict[str, Any]:
@@ -312,6 +314,14 @@ class Builder:
         return Evidence(
             e["date"], e["host"], e.get("setup", ""), results, self.src(*base, "evidence", index)
         )
+
+
+def _worded(text: str) -> bool:
+    """Whether ``text`` holds more than a number or a boolean (``22.75 GiB``, ``20/20``)."""
+    return text not in ("true", "false") and not _NUMBER.fullmatch(text)
+
+
+_NUMBER = re.compile(r"[-+]?[0-9_.]+(?:[eE][-+]?[0-9]+)?")
 
 
 def build(doc: Document, history: bool = False) -> Registry:

@@ -18,6 +18,8 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
         problem = _duplicate_message(exc, text)
     elif "\\t" in problem or "'\\t'" in problem or "tab character" in problem:
         problem = "tab characters are not allowed for indentation; use spaces"
+    elif "for merging" in problem:
+        problem, mark = _merge_problem(problem, exc.context_mark or mark, text)
     else:
         problem, mark = (
             _run_on_quote(problem, mark, text)
@@ -33,6 +35,22 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
 class _Mark(NamedTuple):
     line: int
     column: int
+
+
+_MERGE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)?)<<[ \t]*:")
+
+
+def _merge_problem(problem: str, opened: Any, text: str) -> tuple[str, Any]:
+    """ruamel.yaml's words for a merge key whose value merges no mapping, at the first
+    ``<<`` key of the mapping it stands in (where that mapping starts, if none is found)."""
+    merged = problem.rsplit("found ", 1)[-1]
+    said = f"a merge key ('<<') takes a mapping or a list of mappings, but it merges a {merged}"
+    lines = text.splitlines()
+    for number in range(getattr(opened, "line", 0), len(lines)):
+        key = _MERGE_KEY.match(lines[number])
+        if key is not None:
+            return said, _Mark(number, len(key[1]))
+    return said, opened
 
 
 def _run_on_quote(problem: str, mark: Any, text: str) -> tuple[str, _Mark] | None:
@@ -124,14 +142,6 @@ def _plain(exc: Any, problem: str, mark: Any) -> tuple[str, Any]:
         return _NOT_YAML, mark
     if opened is None or not exc.context:
         return problem, mark
-    if "for merging" in problem:  # the value of a '<<' key: where the key's mapping starts
-        value = problem.rsplit("found ", 1)[-1]
-        there = f" (an alias to line {mark.line + 1})" if mark and mark.line != opened.line else ""
-        return (
-            f"a merge key ('<<') in this mapping takes a mapping or a list of mappings, but "
-            f"its value is a {value}{there}",
-            opened,
-        )
     unclosed = _unclosed(problem, exc.context)
     if unclosed:
         return unclosed, opened  # it runs to the end of the file: where it opens is the cause

@@ -22,7 +22,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import yaml
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -30,7 +31,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 from docgen.errors import Location, TemplateError, one_line
-from docgen.render.syntax import notice, with_notice
+from docgen.render.syntax import hash_owned, notice, owned, with_notice
 
 MDX, JSON, HASH = "mdx", "json", "hash"
 _KINDS = {
@@ -58,7 +59,13 @@ def kind_of(name: str) -> str | None:
     base = name.removesuffix(".j2")
     dot = base.rfind(".")
     # A name that is all suffix (``.env``) is a hidden file, not a kind.
-    return None if dot <= base.rfind("/") + 1 else _KINDS.get(base[dot:].lower())
+    return None if dot <= base.rfind("/") + 1 else _KINDS.get(base[dot:])
+
+
+def owned_file(text: str, path: str) -> bool:
+    """Whether the file ``path`` (its ``text``) carries docgen's notice where its kind puts
+    it (a ``#`` file's MDX notice too: docgen wrote one there before it knew the kind)."""
+    return (kind_of(path) == HASH and hash_owned(text)) or owned(text)
 
 
 def refuse_unknown(name: str, display: str) -> None:
@@ -116,59 +123,83 @@ def _marked(text: str, path: str, statement: str, where: Location) -> str:
     if kind_of(path) == JSON:
         return _json_marked(text, statement, where)
     _refuse_unparsed(path, text, where)
-    first, newline, rest = text.partition("\n")
-    if first.startswith("#!"):
-        return f"{first}{newline}# {statement}\n{rest}"
+    first, _newline, rest = text.partition("\n")
+    if first.startswith("#!"):  # the interpreter's line stays first, on a line of its own
+        return f"{first}\n# {statement}\n{rest}"
     return f"# {statement}\n{text}"
 
 
 def _json_marked(text: str, statement: str, where: Location) -> str:
-    body = text.lstrip()
+    members = _json_object(text, where)
+    if any(key == "$comment" for key, _value in members):
+        raise TemplateError.at(
+            where, 'the rendered JSON already has a "$comment" member, where docgen\'s notice goes'
+        )
+    rest = text.lstrip()[1:]
+    if not members:  # only blanks before its "}": no comma after the notice
+        return f'{{\n  "$comment": {json.dumps(statement)}\n{rest.lstrip()}'
+    rest = rest.lstrip(" \t")
+    rest = rest if rest.startswith(("\n", "\r\n")) else f"\n  {rest}"
+    return f'{{\n  "$comment": {json.dumps(statement)},{rest}'
+
+
+def _json_object(text: str, where: Location) -> list[tuple[str, object]]:
+    """The members of the one JSON object ``text`` holds, as a strict reader takes it: no
+    key twice in an object, no ``NaN`` or ``Infinity`` (which Python alone reads)."""
     try:
-        members = json.loads(body, object_pairs_hook=list)
-    except ValueError as exc:
-        raise _unparsed(where, "JSON", str(exc)) from None
-    if not body.startswith("{"):
+        members = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise _unparsed(where, "JSON", exc.msg, (exc.lineno, exc.colno)) from None
+    except (ValueError, RecursionError) as exc:
+        why = str(exc) if isinstance(exc, ValueError) else "it nests too deep"
+        raise _unparsed(where, "JSON", why) from None
+    if not isinstance(members, list) or not text.lstrip().startswith("{"):
         raise TemplateError.at(
             where,
             "a JSON file docgen writes must be one JSON object: its notice is the object's "
             'first member, "$comment"',
         )
-    if any(key == "$comment" for key, _value in members):
-        raise TemplateError.at(
-            where, 'the rendered JSON already has a "$comment" member, where docgen\'s notice goes'
-        )
-    rest = body[1:].lstrip(" \t")
-    if rest.startswith("}"):
-        return f'{{\n  "$comment": {json.dumps(statement)}\n{rest}'
-    rest = rest if rest.startswith(("\n", "\r\n")) else f"\n  {rest}"
-    return f'{{\n  "$comment": {json.dumps(statement)},{rest}'
+    return members
+
+
+def _pairs(members: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    seen: set[str] = set()
+    for key, _value in members:
+        if key in seen:
+            raise ValueError(f"the key {json.dumps(key)} is in one object twice")
+        seen.add(key)
+    return members
+
+
+def _constant(name: str) -> object:
+    raise ValueError(f"{name} is no JSON value (only Python reads it)")
 
 
 def _refuse_unparsed(path: str, text: str, where: Location) -> None:
+    """Refuse the text of the YAML or TOML file ``path`` that its reader refuses (a YAML
+    key twice in a mapping too, as ruamel.yaml and Go's yaml.v3 refuse it)."""
     suffix = path[path.rfind(".") :].lower()
     try:
         if suffix in (".yaml", ".yml"):
-            for _document in yaml.load_all(text, Loader=_LOADER):
+            for _document in YAML(typ="safe").load_all(text):
                 pass
         elif suffix == ".toml":
             tomllib.loads(text)
-    except yaml.YAMLError as exc:
+    except YAMLError as exc:
         mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
-        at = "" if mark is None else f" (line {mark.line + 1}, column {mark.column + 1})"
-        raise _unparsed(where, "YAML", f"{problem or exc}{at}") from None
+        at = None if mark is None else (mark.line + 1, mark.column + 1)
+        raise _unparsed(where, "YAML", problem or str(exc).split("\n", 1)[0], at) from None
     except tomllib.TOMLDecodeError as exc:
         raise _unparsed(where, "TOML", str(exc)) from None
     except RecursionError:
         raise _unparsed(where, suffix[1:].upper(), "it nests too deep") from None
 
 
-#: PyYAML's loader of plain data, in C where libyaml is there.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def _unparsed(where: Location, kind: str, why: str) -> TemplateError:
-    """The error of a rendered file its parser refuses (its lines are the rendered
-    text's, which a template's loops and includes make)."""
-    why = one_line(why)
-    return TemplateError.at(where, f"what the template rendered is not valid {kind}: {why}")
+def _unparsed(
+    where: Location, kind: str, why: str, at: tuple[int, int] | None = None
+) -> TemplateError:
+    """The error of a rendered file its parser refuses; ``at``: the line and column in
+    the text the template rendered (which its loops and includes make)."""
+    place = "" if at is None else f" (line {at[0]}, column {at[1]} of the text it rendered)"
+    why = one_line(why.strip())
+    return TemplateError.at(where, f"what the template rendered is not valid {kind}: {why}{place}")

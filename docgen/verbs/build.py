@@ -24,6 +24,7 @@ from docgen.outputs import verified_on_disk
 from docgen.plan import Output, Plan, plan
 from docgen.provenance import registry_sources
 from docgen.registry.model import Registry, Source
+from docgen.render.file_kinds import SUFFIXES
 from docgen.verbs import releases
 
 
@@ -151,15 +152,17 @@ def _compared(
 
 
 def _refuse_lost_templates(project: Project, report: Report) -> None:
-    """Refuse to prune the pages templates made when the templates folder itself is gone
-    (moved, or the setting left at its default): a located error at the first of them."""
+    """Refuse to prune the pages (and the files of other kinds) templates made when the
+    templates folder itself is gone (moved, or the setting left at its default): a located
+    error at the first of them."""
     cfg = project.config
     pages = [
         c.path
         for c in report.of(STALE)
         if c.path.startswith(f"{cfg.docs}/")
         and not c.path.startswith(f"{cfg.variants}/")
-        and c.path.endswith((".mdx", ".md"))
+        and c.path != cfg.export
+        and c.path.endswith(SUFFIXES)
     ]
     if pages and not project.path(cfg.templates).is_dir():
         more = len(pages) - 1

@@ -400,3 +400,15 @@ def test_a_repository_without_a_commit_says_so_and_how_a_first_release_is_writte
         "the registry first; a first release is written from a note, see `docgen changelog "
         "--help`)\n",
     )
+
+
+def test_a_shared_arg_changed_while_no_profile_stayed_is_a_launcher_change(make_project, run):
+    """No profile is in both states to show that the flag only moved: the commands changed
+    (it was called arg-moved, and the changelog left the change out)."""
+    old = BASE + "launcher:\n  shared_args: {port: 8000}\n"
+    new = old.replace("port: 8000", "port: 9000").replace("vllm.box.tiny:", "vllm.box.tiny2:")
+    found = diff_lines(make_project, run, old, new)
+    assert "profiles.yaml:51:17: launcher-changed launcher --port: --port 8000 -> --port 9000" in (
+        found
+    )
+    assert not any("arg-moved" in line for line in found)

@@ -7,7 +7,9 @@ import json
 from collections.abc import Callable
 
 import pytest
-from conftest import MINIMAL_REGISTRY, Outcome, Project
+from conftest import MINIMAL_REGISTRY, Outcome, Project, git
+
+from docgen.registry.load import load
 
 TEMPLATE = """\
 {% for p in profiles %}
@@ -114,3 +116,47 @@ def test_a_product_change_in_the_diff_names_its_line(
     assert diff.stdout.splitlines()[0] == (
         "profiles.yaml:3:3: product-changed product name: Acme -> Acme Labs"
     )
+
+
+def test_a_line_that_merely_shows_the_product_name_does_not_blame_it(make_project, run):
+    """A support change brings a sentence in that names the product: in a git project
+    (the older registry holds every value as it is), nothing but the product's name shows
+    more often, and it did not change."""
+    template = (
+        '{% for p in profiles %}{% if p.support == "supported" %}\n'
+        "{{ product.name }} supports this profile.\n{% endif %}{% endfor %}\nEnd.\n"
+    )
+    registry = MINIMAL_REGISTRY.replace(
+        "    host: box\n    default: true\n",
+        "    host: box\n    default: true\n    support: experimental\n",
+    )
+    project = make_project(registry=registry, templates={"models.mdx.j2": template})
+    assert run(project, "build").exit_code == 0
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        git(project.root, *args)
+    project.edit("profiles.yaml", "support: experimental", "support: supported")
+    report = json.loads(run(project, "check", "--format", "json").stdout)
+    drifted = [f for f in report["files"] if f["status"] == "changed"]
+    assert drifted and all(f["sources"] == [] for f in drifted)
+
+
+SEQS = "{% for p in profiles %}Up to {{ p.arg('max-num-seqs').value }}.\n{% endfor %}"
+
+
+def test_a_bare_number_in_evidence_is_no_blame_node(make_project, run):
+    """``runs: 2`` would be named wherever a 2 shows (an edited ``max-num-seqs: 2``)."""
+    registry = MINIMAL_REGISTRY.replace(
+        "    default: true\n    image: img\n",
+        "    default: true\n    image: img\n    evidence:\n      - date: 2026-01-01\n"
+        "        host: Big Box\n        results: {runs: 2, passed: true, rate: 20/20}\n",
+    )
+    project = make_project(
+        registry=registry,
+        templates={"models.mdx.j2": SEQS},
+    )
+    texts = load(project.root / "profiles.yaml").profiles["vllm.box.tiny"].texts
+    assert [s.keypath[-1] for s in texts] == ["rate"]
+    assert run(project, "build").exit_code == 0
+    project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")
+    report = json.loads(run(project, "check", "--format", "json").stdout)
+    assert all("evidence" not in s["key"] for f in report["files"] for s in f.get("sources", []))

@@ -51,13 +51,19 @@ BROKEN = [
         "profiles.yaml:21:1: error: expected ',' or ']', but got '<scalar>' (in a flow "
         "sequence that starts at 19:8)",
     ),
-    (  # ruamel.yaml's words, with where the '<<' key's mapping starts and the alias leads
-        "merge-of-a-scalar",
+    (  # said plainly, at the '<<' key (ruamel.yaml points at the anchored scalar)
+        "merge-of-an-alias-to-a-scalar",
         broken("schema: 1\n", "schema: 1\nx: &x hello\n").replace(
-            "    model: tiny\n", "    <<: *x\n    model: tiny\n"
+            "    model: tiny\n", "    model: tiny\n    <<: *x\n"
         ),
-        "profiles.yaml:35:5: error: a merge key ('<<') in this mapping takes a mapping or a "
-        "list of mappings, but its value is a scalar (an alias to line 2)",
+        "profiles.yaml:36:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
+        "but it merges a scalar",
+    ),
+    (  # ruamel.yaml points at the mapping's first key
+        "merge-of-a-list-of-scalars",
+        broken("    model: tiny\n", "    model: tiny\n    <<: [5]\n"),
+        "profiles.yaml:35:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
+        "but it merges a scalar",
     ),
     (
         "unknown-top-key",

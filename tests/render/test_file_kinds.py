@@ -5,6 +5,7 @@ anything is written, and is pruned like a page when its template goes."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Callable
 
@@ -67,7 +68,7 @@ def test_each_kind_carries_its_notice_and_reads_back_as_its_kind(make_project: M
     assert script[2] == "exec vllm serve acme/Tiny-1B"
     assert tomllib.loads(project.read("docs/data/product.toml")) == {"name": "Acme"}
     for path in ("docs/data/models.json", "docs/data/hosts.yml", "docs/bin/serve.sh"):
-        assert syntax.owned(project.read(path)), path
+        assert file_kinds.owned_file(project.read(path), path), path
     assert run(project, "check").exit_code == 0
 
 
@@ -90,6 +91,19 @@ def test_a_hand_edit_drifts_and_a_gone_template_prunes_its_file(make_project: Ma
     [
         ("x.json.j2", '{"a": "{{ raw }}"}', "is not valid JSON: Invalid control character"),
         ("x.json.j2", "[1, 2]", "must be one JSON object"),
+        (
+            "x.json.j2",
+            '{"a": 1,\n "b": 2\n "c": 3}',
+            "not valid JSON: Expecting ',' delimiter (line 3, column 2 of the text it rendered)",
+        ),
+        ("x.json.j2", '{"x": NaN}', "not valid JSON: NaN is no JSON value (only Python reads it)"),
+        (
+            "x.json.j2",
+            '{"a": {"k": 1, "k": 2}}',
+            'not valid JSON: the key "k" is in one object twice',
+        ),
+        ("x.yml.j2", "a: 1\na: 2\n", 'not valid YAML: found duplicate key "a" with value "2"'),
+        ("x.yml.j2", "a: \x07\n", "not valid YAML: unacceptable character #x0007"),
         ("x.json.j2", '{"$comment": "mine"}', 'already has a "$comment" member'),
         ("x.yml.j2", "a: [1\n", "is not valid YAML: "),
         ("x.yaml.j2", "a: b: c\n", "not valid YAML: mapping values are not allowed"),
@@ -106,6 +120,7 @@ def test_a_file_its_parser_refuses_is_a_located_error_and_nothing_is_written(
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"templates/{name}:1: error: "), result.stderr
     assert why in result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr  # one line, no parser's excerpt
     assert "Traceback" not in result.output
     assert project.snapshot() == before
 
@@ -118,8 +133,25 @@ def test_an_md_template_renders_a_page_with_a_variant_per_agent(make_project: Ma
     assert "Run `acme-beta onboard`." in project.read(variant)
     project.write("templates/guide/run.mdx.j2", "Run it.\n")
     result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "templates/guide/run.mdx.j2: error: docs/guide/run.mdx and docs/guide/run.md would "
+        "both be published at guide/run (their agent variants would have one name): rename "
+        "one\n",
+    )
+
+
+def test_a_hand_written_md_page_is_a_page_too(make_project: Make, run: Run):
+    """Its frontmatter is read as Fern reads it, and the CLI token gets it a variant per
+    agent, as on an ``.mdx`` page."""
+    project = make_project(files={"docs/hand.md": "---\ntitle: H\n---\n\nRun `$$acme`.\n"})
+    assert run(project, "build").exit_code == 0
+    variant = project.read("docs/_build/agent-variants/hand.beta.generated.mdx")
+    assert "Run `acme-beta`." in variant
+    project.write("docs/bad.md", "---\ntitle: [unclosed\n---\n\nx\n")
+    result = run(project, "check")
     assert result.exit_code == 2
-    assert "docs/_build/agent-variants/guide/run.alpha.generated.mdx" in result.stderr
+    assert result.stderr.startswith("docs/bad.md:2:8: error: invalid YAML frontmatter")
 
 
 def test_two_pages_of_one_stem_share_a_route_which_is_refused(make_project: Make, run: Run):
@@ -134,8 +166,8 @@ def test_two_pages_of_one_stem_share_a_route_which_is_refused(make_project: Make
     result = run(project, "build")
     assert (result.exit_code, result.stderr) == (
         2,
-        "docs/q/a.mdx: error: this page and docs/q/a.md are both published at the route q/a, "
-        "derived from their paths: rename one\n",
+        "templates/q/a.mdx.j2: error: docs/q/a.mdx and docs/q/a.md would both be published at "
+        "q/a (their agent variants would have one name): rename one\n",
     )
     assert project.snapshot() == before
 
@@ -185,7 +217,8 @@ def test_a_partial_prints_as_the_file_that_includes_it(make_project: Make, run: 
     ],
 )
 def test_a_hash_notice_marks_a_file_only_in_its_place(text: str, mine: bool):
-    assert syntax.owned(text) is mine
+    assert file_kinds.owned_file(text, "docs/x.sh") is mine
+    assert file_kinds.owned_file(text, "docs/x.md") is False  # a heading on a page
 
 
 @pytest.mark.parametrize(
@@ -193,7 +226,8 @@ def test_a_hash_notice_marks_a_file_only_in_its_place(text: str, mine: bool):
     [
         ("x.mdx.j2", "mdx"),
         ("docs/x.md", "mdx"),
-        ("a/b.JSON", "json"),
+        ("a/b.json", "json"),
+        ("a/b.JSON", None),  # as written: pruning finds a file by its suffix, case and all
         ("x.yml.j2", "hash"),
         ("run.sh", "hash"),
         ("notes.txt.j2", None),
@@ -203,3 +237,51 @@ def test_a_hash_notice_marks_a_file_only_in_its_place(text: str, mine: bool):
 )
 def test_the_kind_of_a_file_is_its_last_suffix(name: str, kind: str | None):
     assert file_kinds.kind_of(name) == kind
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "{}\n",
+        "{ }",
+        "{\n}\n",
+        '{\n{% for p in profiles if p.support == "deferred" %}\n  "{{ p.id }}": 1\n'
+        "{% endfor %}\n}\n",
+    ],
+)
+def test_an_empty_json_object_gets_its_notice_and_no_comma(make_project: Make, run: Run, template):
+    project = built(make_project, run, {"e.json.j2": template})
+    statement = syntax.notice("templates/e.json.j2", "profiles.yaml", comment="plain")
+    assert json.loads(project.read("docs/e.json")) == {"$comment": statement}
+    assert syntax.owned(project.read("docs/e.json"))
+
+
+def test_an_interpreter_line_alone_keeps_a_line_of_its_own(make_project: Make, run: Run):
+    project = built(make_project, run, {"t.sh.j2": "#!/bin/sh"})
+    lines = project.read("docs/t.sh").split("\n")
+    assert lines[0] == "#!/bin/sh" and lines[1].startswith("# This file is generated by docgen")
+    project.write("templates/t.sh.j2", "#!/bin/sh\necho hi\n")
+    assert run(project, "build").exit_code == 0  # still docgen's to rewrite
+    (project.root / "templates/t.sh.j2").unlink()
+    assert "delete docs/t.sh" in run(project, "build").stdout
+
+
+def test_a_hash_notice_marks_no_page(make_project: Make, run: Run):
+    """On a page, a ``#`` line is a heading: one that says the words is the author's."""
+    for name in ("docs/how.md", "docs/hand.mdx"):
+        project_file = f"# generated by docgen pages\n\nHow docgen writes {name}.\n"
+        project = make_project(files={name: project_file})
+        build = run(project, "build")
+        assert build.exit_code == 0 and "delete" not in build.stdout
+        assert project.read(name) == project_file
+        shutil.rmtree(project.root)
+
+
+def test_a_lost_templates_folder_leaves_files_of_every_kind_in_place(make_project: Make, run: Run):
+    project = built(make_project, run, {"d.yaml.j2": "a: 1\n", "c.toml.j2": "a = 1\n"})
+    (project.root / "templates").rename(project.root / "templates_moved")
+    before = project.snapshot()
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert "a build would delete this generated page (with 1 more" in result.stderr
+    assert project.snapshot() == before
