@@ -230,8 +230,7 @@ def _count(text: str, haystack: str) -> int:
             at = haystack.find(text, end)
         else:
             at = haystack.find(text, at + 1)
-    arrays = '"--' in haystack and (array := _in_array(text))
-    return found + (haystack.count(array) if arrays else 0)
+    return found + (_arrays(text, haystack) if '"--' in haystack else 0)
 
 
 def _joined_after(haystack: str, end: int) -> bool:
@@ -255,7 +254,7 @@ def _joins(char: str) -> bool:
 def _shown(text: str, haystack: str) -> bool:
     if text in haystack:
         return True
-    return '"--' in haystack and bool((array := _in_array(text)) and array in haystack)
+    return '"--' in haystack and _arrays(text, haystack) > 0
 
 
 @lru_cache(maxsize=4096)
@@ -269,3 +268,13 @@ def _in_array(text: str) -> str:
     except ValueError:
         return ""
     return ",".join(json.dumps(t) for t in tokens) if len(tokens) > 1 else ""
+
+
+def _arrays(text: str, haystack: str) -> int:
+    """How often an argument's tokens stand in a JSON array there, written tight
+    (``"--x","2"``, as an override's setting) or with a blank (``"--x", "2"``, as Jinja's
+    ``tojson`` and ``json.dumps`` write them)."""
+    array = _in_array(text)
+    if not array:
+        return 0
+    return haystack.count(array) + haystack.count(array.replace('","', '", "'))

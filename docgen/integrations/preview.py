@@ -36,6 +36,7 @@ from docgen.io import files
 from docgen.plan import Plan, variant_path
 from docgen.registry.model import Agent, Registry
 from docgen.render import variants
+from docgen.render.file_kinds import machine_file
 
 ASSET_SUFFIXES = frozenset(
     {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".pdf"}
@@ -100,7 +101,8 @@ def build_site(
     dated = [_page(s, agent, links) for agent in agents for s in releases if agent.id in s.texts]
     home = home_page(registry, agents, pages + dated)
     nav = site_nav(agents, pages, dated)
-    assets = tuple(_assets(project, agents))
+    made = frozenset(o.path for o in the_plan.outputs if machine_file(o.path, o.origin))
+    assets = tuple(_assets(project, agents, made))
     unresolved = tuple(dict.fromkeys(links.unresolved))
     return Site((home, *pages, *dated), assets, nav, unresolved, clashes)
 
@@ -323,14 +325,16 @@ def _is_file(route: str) -> bool:
     return bool(suffix) and suffix not in (".mdx", ".md") and not suffix[1:].isdigit()
 
 
-def _assets(project: Project, agents: Sequence[Agent]) -> Iterator[tuple[str, Path]]:
-    """Images and downloads under the docs folder, copied into every agent's section: each
-    a regular file, or a link to one inside the project root (never one that leads out)."""
+def _assets(
+    project: Project, agents: Sequence[Agent], made: frozenset[str] = frozenset()
+) -> Iterator[tuple[str, Path]]:
+    """Images and downloads under the docs folder (and the files of other kinds templates
+    ``made``, as built), copied into every agent's section: each a regular file, or a link
+    to one inside the project root (never one that leads out)."""
     docs = files.listing(project, project.config.docs)
-    skip = project.path(project.config.variants)
-    suffix = ASSET_SUFFIXES
-    inside = files.inside_of(project)
-    found = [Path(f.path) for f in docs.files if PurePosixPath(f.rel).suffix.lower() in suffix]
+    skip, inside = project.path(project.config.variants), files.inside_of(project)
+    assets = [f for f in docs.files if PurePosixPath(f.rel).suffix.lower() in ASSET_SUFFIXES]
+    found = [Path(f.path) for f in docs.files if f.rel in made] + [Path(f.path) for f in assets]
     for file in sorted(found):
         real = None if skip in file.parents else files.readable(file, inside)
         if real is not None:

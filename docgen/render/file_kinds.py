@@ -68,6 +68,12 @@ def owned_file(text: str, path: str) -> bool:
     return (kind_of(path) == HASH and hash_owned(text)) or owned(text)
 
 
+def machine_file(path: str, origin: str) -> bool:
+    """Whether the output ``path`` is a JSON or ``#`` file a template (``origin``) made,
+    which a page may link to as a download."""
+    return origin.endswith(".j2") and kind_of(path) in (JSON, HASH)
+
+
 def refuse_unknown(name: str, display: str) -> None:
     """Refuse the page template ``name`` (shown as ``display``) whose file docgen could
     not mark as its own."""

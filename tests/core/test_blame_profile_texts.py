@@ -160,3 +160,15 @@ def test_a_bare_number_in_evidence_is_no_blame_node(make_project, run):
     project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")
     report = json.loads(run(project, "check", "--format", "json").stdout)
     assert all("evidence" not in s["key"] for f in report["files"] for s in f.get("sources", []))
+
+
+def test_an_argument_in_a_json_array_as_tojson_writes_it_is_blamed(make_project, run):
+    """``tojson`` puts a blank after each comma (``"--max-num-seqs", "3"``)."""
+    template = '{"argv": {{ profiles[0].tokens | list | tojson }}}\n'
+    project = make_project(templates={"argv.json.j2": template})
+    assert run(project, "build").exit_code == 0
+    assert '"--max-num-seqs", "2"' in project.read("docs/argv.json")
+    project.edit("profiles.yaml", "max-num-seqs: 2", "max-num-seqs: 3")
+    report = json.loads(run(project, "check", "--format", "json").stdout)
+    (drifted,) = [f for f in report["files"] if f["path"] == "docs/argv.json"]
+    assert [s["key"] for s in drifted["sources"]] == ["profiles.vllm.box.tiny.args.max-num-seqs"]

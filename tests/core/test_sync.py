@@ -285,7 +285,7 @@ def test_only_a_file_that_differs_from_its_planned_text_is_looked_at_for_the_not
     looked_at: list[bytes] = []
     notice_on = docgen.sync._notice_on
     monkeypatch.setattr(
-        docgen.sync, "_notice_on", lambda raw: looked_at.append(raw) or notice_on(raw)
+        docgen.sync, "_notice_on", lambda raw, path: looked_at.append(raw) or notice_on(raw, path)
     )
     assert run(example, "check").exit_code == 1
     # (compared twice: a cached plan that finds drift is planned again, for its text)

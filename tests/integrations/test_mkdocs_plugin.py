@@ -191,6 +191,30 @@ def test_hand_written_pages_and_images_join_every_section_they_are_published_for
     assert ("beta/images/flow.png", project.root / "docs/images/flow.png") in site.assets
 
 
+def test_a_file_a_template_made_joins_every_section_as_a_download(site_project, tmp_path, run):
+    """A page links to ``models.json``, which a template makes: the preview copies it as
+    built, so ``mkdocs build --strict`` finds what the link leads to."""
+    site_project.write(
+        "templates/inference/models.json.j2",
+        '{"models": {{ models.values() | map(attribute="hf") | list | tojson }}}\n',
+    )
+    site_project.edit(
+        "docs/inference/choose-local-inference-server.mdx",
+        "Read [Set Up vLLM](set-up-vllm)",
+        "Read [the models as JSON](models.json) and [Set Up vLLM](set-up-vllm)",
+    )
+    assert run(site_project, "build", "-q").exit_code == 0
+    site = site_of(site_project.root)
+    made = site_project.root / "docs/inference/models.json"
+    assert ("hermes/inference/models.json", made) in site.assets
+    assert not any(uri.endswith("registry.json") for uri, _ in site.assets)  # not a template's
+    result = mkdocs(site_project.root, "build", "--strict", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "site/hermes/inference/models.json").read_text("utf-8") == made.read_text(
+        "utf-8"
+    )
+
+
 def test_mkdocs_build_strict_on_the_repository(site_project, tmp_path):
     result = mkdocs(site_project.root, "build", "--strict", "--site-dir", str(tmp_path / "site"))
     assert result.returncode == 0, result.stderr
