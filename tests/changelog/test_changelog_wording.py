@@ -251,10 +251,18 @@ def test_a_model_field_is_worded_for_a_reader(release, edit, sentence):
     release of model facts alone does not say it updates the serving profiles."""
     section = release(MINIMAL_REGISTRY, edited(edit))
     summary, body = section.split("\n\n", 2)[1:]
+    assert summary == "Acme v0.1.0 updates the registry's models that its pages show."
+    assert body == f"- {sentence}\n{LINK}"
+
+
+def test_a_release_of_launcher_and_model_facts_names_both_in_its_summary(release):
+    """It said "models and launcher settings" whatever changed: a model's label alone too."""
+    new = edited(("    notes: Box default.\n", "    notes: Box default, tuned.\n"))
+    new += "launcher:\n  shared_args: {port: 8000}\n"
+    summary = release(MINIMAL_REGISTRY, new).split("\n\n", 2)[1]
     assert summary == (
         "Acme v0.1.0 updates the registry's models and launcher settings that its pages show."
     )
-    assert body == f"- {sentence}\n{LINK}"
 
 
 def test_an_override_whose_words_changed_says_so_not_that_its_setting_did(release):
