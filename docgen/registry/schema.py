@@ -237,6 +237,9 @@ def _value_message(error: Any, keypath: tuple[Any, ...]) -> str:
         return f"{name} {got} is malformed" + (f": {why}" if why else "")
     if kind in ("minLength", "minItems"):
         return f"{name} must not be empty"
+    if kind == "maxLength":  # the value itself is not shown: it may be thousands of characters
+        what = f"a key of {name}" if "propertyNames" in error.schema_path else name
+        return f"{what} is {len(error.instance):,} characters long; at most {error.validator_value}"
     if kind in ("exclusiveMinimum", "minimum"):
         return f"{name} must be greater than {error.validator_value}, got {got}"
     if kind == "maximum":  # a byte count: the export's JSON readers in JavaScript, exactly

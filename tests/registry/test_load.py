@@ -65,6 +65,18 @@ BROKEN = [
         "profiles.yaml:35:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
         "but it merges a scalar",
     ),
+    (  # a page's title holds it: beyond 200 characters it was refused at the template
+        "label-too-long",
+        broken("    label: Tiny 1B\n", f"    label: {'L' * 5000}\n"),
+        "profiles.yaml:30:12: error: models.tiny.label is 5,000 characters long; at most 200",
+    ),
+    (
+        "id-too-long",
+        broken("  box: {name: Big Box", f"  {'b' * 201}: {{name: Big Box").replace(
+            "host: box\n", f"host: {'b' * 201}\n"
+        ),
+        "profiles.yaml:20:3: error: a key of hosts is 201 characters long; at most 200",
+    ),
     (
         "unknown-top-key",
         MINIMAL_REGISTRY + "extras: 1\n",
