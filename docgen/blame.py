@@ -31,10 +31,10 @@ def attribute(
     """Registry entries whose current value shows more often in the new text than the old,
     then removed values (``gone``, located in the older registry) that show more often in
     the old text than the new. Values the older registry held unchanged (``kept``) are
-    not blamed, unless nothing else is. An output ``as_built`` (the build's cache kept it:
-    nothing it is made of changed since) is blamed only on what changed since the older
-    registry (a checkout that brought back another state's pages), never on what merely
-    shows in a line a hand edit changed.
+    not blamed, unless nothing else is (the product's words, which stand on many lines,
+    not even then). Nor are the product's words behind an output ``as_built`` (the
+    build's cache kept it: nothing it read changed since, the product's name included),
+    so a hand edit of a line that shows them is told as one.
 
     A value that merely shares a rewritten line (a prose sentence listing several
     settings) appears on both sides and is not blamed. The export is compared as one
@@ -54,7 +54,10 @@ def attribute(
     if output.basis == "changelog":
         both = f"{added}\n{removed}"
         return [s for s in output.sources if s.text and _count(s.text, both)]
-    return _registry_blame(output.sources, added, removed, gone, kept, as_built)
+    sources = output.sources
+    if as_built:
+        sources = tuple(s for s in sources if s.keypath[0] != "product")
+    return _registry_blame(sources, added, removed, gone, kept)
 
 
 def _registry_blame(
@@ -63,22 +66,20 @@ def _registry_blame(
     removed: str,
     gone: Sequence[Source],
     kept: frozenset[tuple[Any, str]],
-    as_built: bool,
 ) -> list[Source]:
     """The registry nodes behind lines ``added`` and ``removed`` (see ``attribute``)."""
     # Many entries hold the same text (a port, a flag's value): each text is counted once.
     texts = {t for t in {s.text for s in sources} if t and _shown(t, added)}
     oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
     shown = [s for s in sources if s.text in oftener]
-    known = bool(kept) or not as_built  # with no older registry, an output as built has none
-    changed = [s for s in shown if (s.keypath, s.text) not in kept] if known else []
+    changed = [s for s in shown if (s.keypath, s.text) not in kept]
     went = [
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
     ]
     if changed or went:
         return list(dict.fromkeys(changed + went))
     # The product's words stand on many lines: one that merely shows them is not behind it.
-    return [] if as_built else [s for s in shown if s.keypath[0] != "product"]
+    return [s for s in shown if s.keypath[0] != "product"]
 
 
 def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:

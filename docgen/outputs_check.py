@@ -182,25 +182,29 @@ def refuse_unknown_link(project: Project, pages: Sequence[str]) -> None:
 
 
 def refuse_same_route(
-    project: Project, nav: Navigation | None, pages: Sequence[tuple[str, Output | None]]
+    project: Project, nav: Navigation | None, pages: Sequence[str], outputs: Sequence[Output]
 ) -> None:
-    """Two published pages of one stem (``q/a.mdx`` and ``q/a.md``) would share their
-    variants' names, and without a navigation (which gives each listed page a route of its
-    own) two pages share the route their paths give: a located error at the second, in
-    the template that renders it (``pages``: each path, and its output when docgen writes it)."""
+    """Without a navigation (which gives each listed page a route of its own), two
+    published ``pages`` share the route their paths give; and two of one stem (``q/a.mdx``
+    and ``q/a.md``) that both have variants would give them one name: a located error at
+    the second, in the template that renders it."""
+    made = {o.path: o for o in outputs}
+    varied = {o.origin for o in outputs if o.kind == "variant"}
     first: dict[str, str] = {}
     problems = []
-    for page, output in pages:
+    for page in pages:
         route = project.config.route(page)
         earlier = first.setdefault(route, page)
         stem = earlier.rpartition(".")[0] == page.rpartition(".")[0]
-        if earlier != page and (nav is None or stem):
-            why = "their agent variants would have one name" if stem else "a page has one route"
+        both = stem and earlier in varied and page in varied
+        if earlier != page and (nav is None or both):
+            origin = made[page].origin if page in made else page
+            why = "their agent variants would have one name" if both else "a page has one route"
             problems.append(
                 Problem(
                     f"{one_line(page)} and {one_line(earlier)} would both be published at "
                     f"{one_line(route)} ({why}): rename one",
-                    Location(output.origin if output is not None else page),
+                    Location(origin if origin.endswith(".j2") else page),  # its template
                 )
             )
     if problems:

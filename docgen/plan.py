@@ -97,7 +97,7 @@ def _planned(
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
     pages += tuple((o.path, everyone) for o in whole if _a_docs_page(project, o))
     texts = tuple((r.path, r.text) for r in done if r.published and r.page is None)
-    outputs_check.refuse_same_route(project, nav, [(r.path, r.page) for r in done if r.published])
+    outputs_check.refuse_same_route(project, nav, [path for path, _ in pages], outputs)
     refuse_collisions(project, reg, outputs, [path for path, _ in texts], variant_path)
     refuse_long_names(project, reg, outputs, variant_path)
     refuse_unknown_link(project, [path for path, _ in pages])

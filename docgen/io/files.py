@@ -299,9 +299,9 @@ def _kind(entry: os.DirEntry[str]) -> str:
 
 
 def pages(project: Project) -> list[Found]:
-    """The pages (``.mdx``, and ``.md``, which Fern compiles as MDX too) under the docs
-    folder, outside the variants folder, in walk order; none when the docs folder leads
-    outside the project root."""
+    """The hand-written pages (``.mdx``: an ``.md`` file under the docs folder may be
+    anything, a README or a package's notes) under the docs folder, outside the variants
+    folder, in walk order; none when the docs folder leads outside the project root."""
     docs = listing(project, project.config.docs)
     if not docs.inside:
         return []
@@ -310,7 +310,7 @@ def pages(project: Project) -> list[Found]:
     return [
         f
         for f in docs.files
-        if f.path.endswith((".mdx", ".md")) and (skip is None or not f.path.startswith(skip))
+        if f.path.endswith(".mdx") and (skip is None or not f.path.startswith(skip))
     ]
 
 

@@ -37,19 +37,25 @@ class _Mark(NamedTuple):
     column: int
 
 
-_MERGE_KEY = re.compile(r"^([ \t]*(?:-[ \t]+)?)<<[ \t]*:")
+_MERGE_KEY = re.compile(r"<<[ \t]*:")
 
 
 def _merge_problem(problem: str, opened: Any, text: str) -> tuple[str, Any]:
-    """ruamel.yaml's words for a merge key whose value merges no mapping, at the first
-    ``<<`` key of the mapping it stands in (where that mapping starts, if none is found)."""
+    """ruamel.yaml's words for a merge key whose value merges no mapping, at the ``<<`` key
+    of the block mapping it stands in: a key at the mapping's own column, before a line
+    that ends the mapping (one indented less); else where the mapping starts."""
     merged = problem.rsplit("found ", 1)[-1]
     said = f"a merge key ('<<') takes a mapping or a list of mappings, but it merges a {merged}"
-    lines = text.splitlines()
-    for number in range(getattr(opened, "line", 0), len(lines)):
-        key = _MERGE_KEY.match(lines[number])
-        if key is not None:
-            return said, _Mark(number, len(key[1]))
+    if opened is None:
+        return said, opened
+    lines, column = text.splitlines(), opened.column
+    for number in range(opened.line, len(lines)):
+        line = lines[number]
+        lead = line[:column]
+        if number > opened.line and line.strip() and lead.strip(" -"):
+            break  # a line indented less than the mapping's keys: it has ended
+        if not lead.strip(" -") and _MERGE_KEY.match(line, column):
+            return said, _Mark(number, column)
     return said, opened
 
 

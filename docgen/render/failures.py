@@ -57,9 +57,20 @@ def _called(text: str) -> str:
     rest = found["rest"]
     if len(parts) == 2 and parts[0][:1].isupper() and rest.startswith("takes "):
         rest = re.sub(r"\d+", lambda n: str(int(n[0]) - 1), rest)  # Python counts self
-        rest = re.sub(r"\b1 positional arguments", "1 positional argument", rest)
-        rest = re.sub(r"\b([01]) were given", r"\1 was given", rest)
-    return f"{parts[-1]}() {rest}"
+        rest = _ARGUMENTS.sub(_arguments, rest)
+        rest = _GIVEN.sub(lambda m: f"{m[1]} {'was' if m[1] == '1' else 'were'} given", rest)
+    name = parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+    return f"{name}() {rest}"
+
+
+#: A count of arguments (``from 0 to 1`` is a range: plural), and how many were given.
+_ARGUMENTS = re.compile(r"\b(\d+ to )?(\d+) positional arguments?")
+_GIVEN = re.compile(r"\b(\d+) (?:was|were) given")
+
+
+def _arguments(count: re.Match[str]) -> str:
+    one = not count[1] and count[2] == "1"
+    return f"{count[1] or ''}{count[2]} positional argument{'' if one else 's'}"
 
 
 _NO_ATTRIBUTE = re.compile(r"'(docgen\.[\w.]+) object' has no attribute '(.*)'", re.S)

@@ -97,10 +97,13 @@ def test_the_export_view_keys_profiles_by_id_so_a_removal_moves_no_other_line():
 )
 def test_a_value_is_counted_as_the_whole_token_regex_counts_it(text, haystack):
     """``_count`` finds each occurrence with ``str.find`` and checks its two neighbours:
-    exactly what a regex with word, dot and dash lookarounds finds, overlaps included."""
+    exactly what a regex with word, dot and dash lookarounds finds, overlaps included (a
+    dot that ends a sentence, at the end or before a blank, ends a value that does not end
+    in a digit: ``MTP off.``, not ``2.``)."""
     import re
 
     from docgen.blame import _count
 
-    token = r"(?<![\w.-])" + re.escape(text) + r"(?![\w.-])"
+    after = r"(?![\w.-])" if text[-1].isdigit() else r"(?![\w-])(?!\.\S)"
+    token = r"(?<![\w.-])" + re.escape(text) + after
     assert _count(text, haystack) == len(re.findall(token, haystack))

@@ -130,7 +130,7 @@ def test_a_folder_is_walked_once_per_project_until_files_are_written(project, mo
     assert len(walked) == 3
 
 
-def test_pages_are_the_mdx_and_md_files_outside_the_variants_folder(project):
+def test_pages_are_the_mdx_files_outside_the_variants_folder(project):
     for name in (
         "docs/a.mdx",
         "docs/b.md",
@@ -138,7 +138,7 @@ def test_pages_are_the_mdx_and_md_files_outside_the_variants_folder(project):
         "docs/_build/c.mdx",
     ):
         write(project, name)
-    assert [f.rel for f in files.pages(project)] == ["docs/a.mdx", "docs/b.md", "docs/_build/c.mdx"]
+    assert [f.rel for f in files.pages(project)] == ["docs/a.mdx", "docs/_build/c.mdx"]
 
 
 def test_a_docs_folder_that_leads_outside_the_root_has_no_pages(project, tmp_path):

@@ -59,6 +59,15 @@ BROKEN = [
         "profiles.yaml:36:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
         "but it merges a scalar",
     ),
+    (  # a '<<' inside a block scalar or a nested mapping is not the key in question
+        "merge-after-a-text-and-a-nested-merge",
+        broken("schema: 1\n", "schema: 1\nx: &x hello\ny: &y {a: 1}\n").replace(
+            "    notes: Box default.\n",
+            "    notes: |\n      <<: a line of text\n    extra:\n      <<: *y\n    <<: *x\n",
+        ),
+        "profiles.yaml:37:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
+        "but it merges a scalar",
+    ),
     (  # ruamel.yaml points at the mapping's first key
         "merge-of-a-list-of-scalars",
         broken("    model: tiny\n", "    model: tiny\n    <<: [5]\n"),

@@ -141,17 +141,14 @@ def test_an_md_template_renders_a_page_with_a_variant_per_agent(make_project: Ma
     )
 
 
-def test_a_hand_written_md_page_is_a_page_too(make_project: Make, run: Run):
-    """Its frontmatter is read as Fern reads it, and the CLI token gets it a variant per
-    agent, as on an ``.mdx`` page."""
-    project = make_project(files={"docs/hand.md": "---\ntitle: H\n---\n\nRun `$$acme`.\n"})
+def test_a_hand_written_md_file_is_no_page(make_project: Make, run: Run):
+    """An ``.md`` file under the docs folder may be anything (a README, a package's
+    notes): docgen reads only the pages its templates make, and hand-written ``.mdx``."""
+    readme = "---\ntitle: Notes: about\n---\n\nRun `$$acme`.\n"
+    project = make_project(files={"docs/README.md": readme})
     assert run(project, "build").exit_code == 0
-    variant = project.read("docs/_build/agent-variants/hand.beta.generated.mdx")
-    assert "Run `acme-beta`." in variant
-    project.write("docs/bad.md", "---\ntitle: [unclosed\n---\n\nx\n")
-    result = run(project, "check")
-    assert result.exit_code == 2
-    assert result.stderr.startswith("docs/bad.md:2:8: error: invalid YAML frontmatter")
+    assert not list((project.root / "docs/_build/agent-variants").glob("README.*"))
+    assert run(project, "check").exit_code == 0
 
 
 def test_two_pages_of_one_stem_share_a_route_which_is_refused(make_project: Make, run: Run):
@@ -167,7 +164,7 @@ def test_two_pages_of_one_stem_share_a_route_which_is_refused(make_project: Make
     assert (result.exit_code, result.stderr) == (
         2,
         "templates/q/a.mdx.j2: error: docs/q/a.mdx and docs/q/a.md would both be published at "
-        "q/a (their agent variants would have one name): rename one\n",
+        "q/a (a page has one route): rename one\n",
     )
     assert project.snapshot() == before
 
@@ -285,3 +282,43 @@ def test_a_lost_templates_folder_leaves_files_of_every_kind_in_place(make_projec
     assert result.exit_code == 2
     assert "a build would delete this generated page (with 1 more" in result.stderr
     assert project.snapshot() == before
+
+
+def test_an_md_beside_an_mdx_that_no_variant_is_made_of_is_left_to_the_navigation(
+    make_project: Make, run: Run
+):
+    """Under a Fern navigation each listed page has its own route, and with one agent
+    neither page of the stem makes a variant: nothing collides (without the navigation,
+    their route does)."""
+    nav = (
+        "navigation:\n  - section: Guide\n    contents:\n"
+        "      - page: Run\n        path: guide/run.mdx\n"
+    )
+    project = make_project(
+        templates={"guide/run.mdx.j2": "Run it.\n", "guide/run.md.j2": "Legacy notes.\n"},
+        files={"docs/index.yml": nav},
+    )
+    one_agent = project.read("profiles.yaml").replace(
+        "  - id: beta\n    title: Acme for Beta\n    cli: acme-beta\n", ""
+    )
+    project.write("profiles.yaml", one_agent)
+    result = run(project, "build")
+    assert result.exit_code == 0, result.output
+    (project.root / "docs/index.yml").unlink()
+    assert "(a page has one route)" in run(project, "build").stderr
+
+
+def test_the_changelog_overview_shares_no_route_with_a_page(make_project: Make, run: Run):
+    """The overview is a page the docs publish too: a page routed where it is published
+    is refused, as before the check learnt of templates' pages (a review caught it left
+    out)."""
+    settings = 'changelog = "docs/changelog"\n[routes]\n"docs/news.mdx" = "changelog/overview"\n'
+    project = make_project(
+        files={"docgen.toml": settings, "docs/news.mdx": "---\ntitle: News\n---\n\nNews.\n"}
+    )
+    project.write("docs/changelog/2026-01-01.mdx", "## v0.1.0\n\nAcme v0.1.0 brings it.\n")
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert "would both be published at changelog/overview (a page has one route)" in (
+        result.stderr
+    ), result.stderr
