@@ -33,6 +33,16 @@ REGISTRY = MINIMAL_REGISTRY.replace(
 )
 
 
+def _drifted_after(project: Project, run: Callable[..., Outcome], old: str, new: str) -> list:
+    """The changed files ``check --format json`` reports once ``old`` is ``new`` in the
+    registry of the built ``project``."""
+    assert run(project, "build").exit_code == 0
+    project.edit("profiles.yaml", old, new)
+    report = run(project, "check", "--format", "json")
+    assert report.exit_code == 1
+    return [f for f in json.loads(report.stdout)["files"] if f["status"] == "changed"]
+
+
 @pytest.mark.parametrize(
     ("old", "new", "key", "line"),
     [
@@ -50,17 +60,9 @@ def test_drift_from_a_profile_text_names_its_line(
     line: int,
 ):
     project = make_project(registry=REGISTRY, templates={"models.mdx.j2": TEMPLATE})
-    assert run(project, "build").exit_code == 0
-    project.edit("profiles.yaml", old, new)
-    assert (
-        project.read("profiles.yaml")
-        .splitlines()[line - 1]
-        .lstrip()
-        .startswith(key.rsplit(".", 1)[-1])
-    )
-    report = run(project, "check", "--format", "json")
-    assert report.exit_code == 1
-    drifted = [f for f in json.loads(report.stdout)["files"] if f["status"] == "changed"]
+    drifted = _drifted_after(project, run, old, new)
+    held = project.read("profiles.yaml").splitlines()[line - 1]
+    assert held.lstrip().startswith(key.rsplit(".", 1)[-1])
     assert [f["path"] for f in drifted][0] == "docs/models.mdx"
     for page in drifted:  # the page and each agent's variant of it
         assert [(s["key"], s["line"]) for s in page["sources"]] == [
@@ -95,12 +97,7 @@ def test_drift_from_a_product_text_names_its_line(
         ),
         "p/[profile].mdx.j2": "{{ product.name }} {{ product.spdx.copyright }}\n",
     }
-    project = make_project(templates=templates)
-    assert run(project, "build").exit_code == 0
-    project.edit("profiles.yaml", old, new)
-    report = run(project, "check", "--format", "json")
-    assert report.exit_code == 1
-    drifted = [f for f in json.loads(report.stdout)["files"] if f["status"] == "changed"]
+    drifted = _drifted_after(make_project(templates=templates), run, old, new)
     assert {"docs/models.mdx", "docs/p/vllm.box.tiny.mdx"} <= {f["path"] for f in drifted}
     for page in drifted:
         assert [(s["key"], s["line"]) for s in page["sources"]] == [(key, line)], page["path"]
