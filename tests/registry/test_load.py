@@ -68,6 +68,30 @@ BROKEN = [
         "profiles.yaml:37:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
         "but it merges a scalar",
     ),
+    (  # a list item's mapping: its '<<' stands after the dash; a later valid one is not it
+        "merge-in-a-list-item",
+        broken("schema: 1\n", "schema: 1\nx: &x hello\nm: &m {a: 1}\n").replace(
+            "  - id: alpha\n", "  - <<: *x\n    id: alpha\n"
+        ),
+        "profiles.yaml:14:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
+        "but it merges a scalar",
+    ),
+    (  # a valid '<<' at the same column, in a mapping above, is not the one in question
+        "merge-after-a-valid-one-above",
+        broken("schema: 1\n", "schema: 1\nx: &x hello\nm: &m {arch: amd64}\n")
+        .replace("  box: {name: Big Box, arch: amd64}\n", "  box:\n    <<: *m\n    name: Big Box\n")
+        .replace("    label: Tiny 1B\n", "    label: Tiny 1B\n    <<: *x\n"),
+        "profiles.yaml:35:5: error: a merge key ('<<') takes a mapping or a list of mappings, "
+        "but it merges a scalar",
+    ),
+    (  # in a flow mapping: said plainly, where the mapping starts
+        "merge-in-a-flow-mapping",
+        broken("schema: 1\n", "schema: 1\nx: &x hello\n").replace(
+            "  box: {name: Big Box,", "  box: {<<: *x, name: Big Box,"
+        ),
+        "profiles.yaml:21:8: error: a merge key ('<<') takes a mapping or a list of mappings, "
+        "but it merges a scalar",
+    ),
     (  # ruamel.yaml points at the mapping's first key
         "merge-of-a-list-of-scalars",
         broken("    model: tiny\n", "    model: tiny\n    <<: [5]\n"),

@@ -29,6 +29,12 @@ import pytest
         ("profiles_table(1)", "profiles_table() takes 0 positional arguments but 1 was given"),
         ("joiner(1, 2, 3)", "Joiner() takes from 0 to 1 positional arguments but 3 were given"),
         ("1 + 'a'", "unsupported operand type(s) for +: 'int' and 'str'"),
+        ("[].append(1, 2)", "append() takes exactly one argument (2 given)"),  # no self to count
+        ("models_table(1)", "models_table() takes 0 positional arguments but 1 was given"),
+        (
+            "serve_command(profiles[0], bogus=1)",
+            "serve_command() got an unexpected keyword argument 'bogus'",
+        ),
         ('gb("x")', "'gb' is undefined: 'gb' is a filter, written after its value: value | gb"),
         ("gbb", "'gbb' is undefined"),
     ],
