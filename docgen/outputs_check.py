@@ -188,16 +188,19 @@ def refuse_same_route(
     published ``pages`` share the route their paths give; and two of one stem (``q/a.mdx``
     and ``q/a.md``) that both have variants would give them one name: a located error at
     the second, in the template that renders it."""
+    first: dict[str, str] = {}
+    shared = [(first.setdefault(project.config.route(p), p), p) for p in pages]
+    shared = [(earlier, page) for earlier, page in shared if earlier != page]
+    if not shared:
+        return  # the common case, without indexing every output
     made = {o.path: o for o in outputs}
     varied = {o.origin for o in outputs if o.kind == "variant"}
-    first: dict[str, str] = {}
     problems = []
-    for page in pages:
+    for earlier, page in shared:
         route = project.config.route(page)
-        earlier = first.setdefault(route, page)
         stem = earlier.rpartition(".")[0] == page.rpartition(".")[0]
         both = stem and earlier in varied and page in varied
-        if earlier != page and (nav is None or both):
+        if nav is None or both:
             origin = made[page].origin if page in made else page
             why = "their agent variants would have one name" if both else "a page has one route"
             problems.append(
