@@ -30,7 +30,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-from docgen.errors import Location, TemplateError, one_line
+from docgen.errors import Location, RegistryError, TemplateError, one_line
+from docgen.registry.depth import check_depth
 from docgen.render.syntax import hash_owned, notice, owned, with_notice
 
 MDX, JSON, HASH = "mdx", "json", "hash"
@@ -187,6 +188,7 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     suffix = path[path.rfind(".") :].lower()
     try:
         if suffix in (".yaml", ".yml"):
+            _refuse_deep(text, where)  # a C composer may overflow the stack before Python knows
             for _document in YAML(typ="safe").load_all(text):
                 pass
         elif suffix == ".toml":
@@ -199,6 +201,16 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
         raise _unparsed(where, "TOML", str(exc)) from None
     except RecursionError:
         raise _unparsed(where, suffix[1:].upper(), "it nests too deep") from None
+
+
+def _refuse_deep(text: str, where: Location) -> None:
+    """Refuse YAML nested deeper than the registry may be (libyaml reads it flat first)."""
+    try:
+        check_depth(text, "")
+    except RegistryError as exc:
+        at = exc.problems[0].location
+        place = None if at is None else (at.line, at.col)
+        raise _unparsed(where, "YAML", exc.problems[0].message, place) from None
 
 
 def _unparsed(
