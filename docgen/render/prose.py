@@ -102,11 +102,12 @@ BACKENDS = ("attention-backend", "moe-backend")
 
 @dataclass(frozen=True)
 class Description:
-    """What a profile turns on, and what else it uses, as MDX-safe phrases."""
+    """What a profile turns on, and what else it uses, as MDX-safe phrases (Markup: a
+    template prints them as they are, and ``join`` keeps them so)."""
 
-    enables: tuple[str, ...]
-    disables: tuple[str, ...]
-    uses: tuple[str, ...]
+    enables: tuple[Markup, ...]
+    disables: tuple[Markup, ...]
+    uses: tuple[Markup, ...]
 
 
 def feature(arg: Any) -> Markup | None:
@@ -149,7 +150,8 @@ def describe(profile: Profile) -> Description:
     registered = _registered(profile)
     if registered:
         uses.append(registered)
-    return Description(tuple(enables), tuple(disables), tuple(uses))
+    # Each phrase is built from escaped parts (``code``, ``count``, ``escape_prose``).
+    return Description(*(tuple(map(Markup, p)) for p in (enables, disables, uses)))
 
 
 def settings_sentences(

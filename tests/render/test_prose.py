@@ -245,3 +245,25 @@ def test_the_launchers_shared_args_are_described_as_the_profiles_own():
     assert described.enables == ("async scheduling",)
     assert "eight concurrent sequences" in described.uses
     assert enabled_features(profile) == ["async scheduling"]
+
+
+def test_described_phrases_print_as_written_in_a_template(make_project, run):
+    """``describe``'s phrases are MDX already: printed or joined, their code spans stay
+    code (they were escaped a second time, as ``\\`4096\\``)."""
+    registry = MINIMAL_REGISTRY.replace(
+        "      max-num-seqs: 2\n",
+        "      max-num-seqs: 2\n      kv-cache-dtype: fp8\n      async-scheduling: false\n",
+    )
+    template = (
+        "{% set d = describe(profiles[0]) %}"
+        '{{ d.uses | join(", ") }}\n{{ d.uses[0] }}\n{{ d.disables | join }}\n'
+    )
+    project = make_project(registry=registry, templates={"d.mdx.j2": template})
+    result = run(project, "build")
+    assert result.exit_code == 0, result.output
+    assert project.read("docs/d.mdx").splitlines()[-3:] == [
+        "a `32768`-token context window, `--gpu-memory-utilization 0.5`, two concurrent "
+        "sequences, an `fp8` KV cache, prefix caching",
+        "a `32768`-token context window",
+        "async scheduling",
+    ]
