@@ -196,9 +196,15 @@ class _Converter:
         out: dict[Any, Any] = {}
         lc = getattr(node, "lc", None)
         for key, value in node.items():
+            known = lc is not None and lc.data and key in lc.data
+            if not isinstance(key, _KEYS):  # ``? [1]: 1``: no JSON, no flag, no id holds it
+                where = self.positions.of_value(keypath)
+                if known:
+                    where = Location(where.path, lc.data[key][0] + 1, lc.data[key][1] + 1)
+                raise RegistryError.at(where, _COMPLEX_KEY)
             key = _scalar(key)
             child = (*keypath, key)
-            if lc is not None and lc.data and key in lc.data:
+            if known:
                 kl, kc, vl, vc = lc.data[key]
                 self.positions.keys.setdefault(child, (kl + 1, kc + 1))
                 self.positions.values.setdefault(child, (vl + 1, vc + 1))
@@ -223,6 +229,14 @@ class _Converter:
         return RegistryError.at(
             where, f"YAML aliases expand to more than {MAX_NODES:,} nodes (an alias bomb?)"
         )
+
+
+#: What a mapping key may be: a scalar, as JSON and the registry's names take it.
+_KEYS = (str, int, float, bool, type(None), _dt.date, _dt.datetime)
+_COMPLEX_KEY = (
+    "a mapping key is a list or a mapping (written with `?`); a key must be a plain value: "
+    "text, a number, true, false or null"
+)
 
 
 def _scalar(node: Any) -> Any:

@@ -16,6 +16,11 @@ from conftest import MINIMAL_REGISTRY
 ENV_RULE = "names must match ^[A-Za-z_][A-Za-z0-9_]*$"
 NEWLINE = "it holds a control character (U+000A)"
 PLAIN = "one line of text without control characters"
+CLI_TOKEN = (
+    "a placeholder for the agent's CLI in shared pages, such as $$nemoclaw: a letter, then "
+    "letters, digits, dots and dashes, after any run of $, % or @ (nothing MDX gives a "
+    "meaning: the CLI put in its place never makes markup of escaped text)"
+)
 FLAG = "names must match ^[a-z0-9][a-z0-9_.-]*$"
 ONBOARD = (
     "words of letters, digits and _ @ % + = : , . / - separated by single spaces "
@@ -211,9 +216,23 @@ NAMES = [
         BUILD,
         (
             "profiles.yaml:4:14: error: product.cli_token '$$acme\\n' is malformed: "
-            f"{NEWLINE}; {PLAIN}",
+            f"{NEWLINE}; {CLI_TOKEN}",
         ),
         reg("  cli_token: $$acme", '  cli_token: "$$acme\\n"'),
+    ),
+    # A backslash in the token: the CLI put in its place took the escape off `\{`, and the
+    # registry's `{alert(1)}` became an expression in every variant.
+    Case(
+        "cli-token-backslash",
+        BUILD,
+        ("profiles.yaml:4:14: error: product.cli_token '\\\\' is malformed: " + CLI_TOKEN,),
+        reg("  cli_token: $$acme", '  cli_token: "\\\\"'),
+    ),
+    Case(
+        "cli-token-space",
+        BUILD,
+        ("profiles.yaml:4:14: error: product.cli_token '$$a b' is malformed: " + CLI_TOKEN,),
+        reg("  cli_token: $$acme", '  cli_token: "$$a b"'),
     ),
     Case(
         "docs-base-line-separator",

@@ -8,6 +8,10 @@ import pytest
 from bad_input_cases import BUILD, Case, arg, check, param, reg
 from conftest import MINIMAL_REGISTRY
 
+COMPLEX_KEY = (
+    "a mapping key is a list or a mapping (written with `?`); a key must be a plain value: "
+    "text, a number, true, false or null"
+)
 REGISTRY_SYNTAX = [
     Case(
         "yaml-unclosed-flow-list",
@@ -194,6 +198,25 @@ REGISTRY_SYNTAX = [
         BUILD,
         ("profiles.yaml:1:1: error: the registry must be a mapping of sections",),
         "- schema\n- product\n",
+    ),
+    # A list or a mapping as a key (``?``) reached json.dumps and crashed every command.
+    Case(
+        "yaml-list-as-key-in-a-json-value",
+        BUILD,
+        (f"profiles.yaml:41:38: error: {COMPLEX_KEY}",),
+        arg("override-generation-config: {? [1]: 1}"),
+    ),
+    Case(
+        "yaml-mapping-as-key-nested",
+        BUILD,
+        (f"profiles.yaml:43:13: error: {COMPLEX_KEY}",),
+        arg("override-generation-config:\n        a:\n          ? {x: 1}\n          : 1"),
+    ),
+    Case(
+        "yaml-list-as-key-in-shared-args",
+        BUILD,
+        (f"profiles.yaml:52:7: error: {COMPLEX_KEY}",),
+        MINIMAL_REGISTRY + "launcher:\n  shared_args:\n    ? [a]\n    : 1\n",
     ),
 ]
 
