@@ -195,17 +195,17 @@ class _Converter:
     def _mapping(self, node: Any, keypath: KeyPath) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         lc = getattr(node, "lc", None)
+        placed: dict[Any, Any] = lc.data if lc is not None and lc.data else {}
         for key, value in node.items():
-            known = lc is not None and lc.data and key in lc.data
             if not isinstance(key, _KEYS):  # ``? [1]: 1``: no JSON, no flag, no id holds it
                 where = self.positions.of_value(keypath)
-                if known:
-                    where = Location(where.path, lc.data[key][0] + 1, lc.data[key][1] + 1)
+                if key in placed:
+                    where = Location(where.path, placed[key][0] + 1, placed[key][1] + 1)
                 raise RegistryError.at(where, _COMPLEX_KEY)
             key = _scalar(key)
             child = (*keypath, key)
-            if known:
-                kl, kc, vl, vc = lc.data[key]
+            if key in placed:
+                kl, kc, vl, vc = placed[key]
                 self.positions.keys.setdefault(child, (kl + 1, kc + 1))
                 self.positions.values.setdefault(child, (vl + 1, vc + 1))
             out[key] = self.convert(value, child)
