@@ -289,6 +289,7 @@ class Renderer:
             KeyError,
             AttributeError,
             ArithmeticError,  # division by zero, overflow, a precision decimal refuses
+            NameError,  # a literal past a float's range, which Jinja compiles to ``inf``
             LookupError,
             IndexError,
             RecursionError,

@@ -26,6 +26,8 @@ def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str]
     if isinstance(exc, MemoryError):
         return "out of memory (a value too large to build?)"
     text = str(exc)
+    if isinstance(exc, NameError) and exc.name in ("inf", "nan"):
+        return "a number too large for a float (written as a literal, such as 1e400)"
     if isinstance(exc, TypeError):
         return _called(text)
     if not isinstance(exc, jinja2.UndefinedError):

@@ -34,6 +34,17 @@ TEMPLATES = [
         ("templates/models.mdx.j2:6: error: template failed: 'nope' is undefined",),
         templates=template("---\ntitle: x\n---\n\nText.\n{{ nope }}\n"),
     ),
+    # Jinja compiles a literal past a float's range to ``inf``, a name Python does not know
+    # (it was an internal error, exit 3).
+    Case(
+        "template-float-literal-too-large",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: a number too large for a "
+            "float (written as a literal, such as 1e400)",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ 1e400 | gb }}\n"),
+    ),
     Case(
         "template-misspelt-helper",
         BUILD,
