@@ -23,7 +23,14 @@ from docgen.errors import (
     one_line,
     surrogate_problem,
 )
-from docgen.setting_values import PRODUCTS, products_problem, route_problem, text_problem
+from docgen.setting_values import (
+    INPUT_PATHS,
+    PRODUCTS,
+    export_problem,
+    products_problem,
+    routes_problems,
+    text_problem,
+)
 from docgen.settings_file import key_location, settings_text, toml_position, tool_location
 
 if sys.version_info >= (3, 11):
@@ -260,7 +267,7 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
         elif key not in names:
             problems.append(Problem(f"unknown setting '{key}'{did_you_mean(key, names)}", where))
         elif key == "routes":
-            found = _routes_problems(value, path, where)
+            found = routes_problems(value, path, where)
             problems += found
             if not found:
                 values[key] = value
@@ -284,6 +291,11 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
     config = Config(**values)
     if (problem := _link_problem(config)) is not None:
         raise ConfigError.at(key_location(path, "changelog_link"), problem)
+    inputs = {key: getattr(config, key) for key in INPUT_PATHS}
+    inputs["navigation"] = config.navigation or f"{config.docs}/index.yml"
+    inputs["fern_docs"] = config.fern_docs or "fern/docs.yml"
+    if (problem := export_problem(config.export, inputs)) is not None:
+        raise ConfigError.at(key_location(path, "export"), problem)
     return config
 
 
@@ -303,22 +315,6 @@ def _link_problem(config: Config) -> str | None:
     )
 
 
-def _routes_problems(value: Any, path: Path, where: Location) -> list[Problem]:
-    """What is wrong with the ``routes`` setting: each page's route a string, a route."""
-    if not isinstance(value, dict):
-        return [Problem("setting 'routes' must map page paths to routes", where)]
-    problems = []
-    for page, mapped in value.items():
-        if isinstance(mapped, str):
-            problem = route_problem(f"routes.{page}", mapped)
-        else:
-            problem = f"setting 'routes' maps '{one_line(page)}' to no route: write a string"
-        if problem is not None:
-            at = key_location(path, page)
-            problems.append(Problem(problem, at if at.line else where))
-    return problems
-
-
 def setting_location(root: Path, key: str) -> Location:
     """Where the setting ``key`` is written (its line in docgen.toml or pyproject.toml),
     or the settings file alone when it is not written there."""
@@ -336,6 +332,8 @@ def _checked(value: str, where: Location) -> str:
         raise ConfigError(
             Problem(f"path '{shown}' must be relative and stay inside the project", where)
         )
+    if ".git" in (part.lower() for part in pure.parts):
+        raise ConfigError(Problem(f"path '{shown}' lies in git's own folder, .git", where))
     if CONTROL.search(value):
         raise ConfigError(Problem(f"path '{shown}' holds a control character", where))
     if (undecoded := surrogate_problem(value)) is not None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from docgen.errors import did_you_mean, one_line
+from docgen.errors import Location, Problem, did_you_mean, one_line
+from docgen.settings_file import key_location
 
 #: Settings docgen fills in with ``str.format``, and the only fields each may name.
 FORMAT_FIELDS = {
@@ -132,4 +135,45 @@ def route_problem(key: str, value: str) -> str | None:
             f"setting '{one_line(key)}' is the route '{one_line(value)}'; a route is names "
             f"joined by single slashes{edges}, and no name is . or .."
         )
+    return None
+
+
+def routes_problems(value: Any, path: Path, where: Location) -> list[Problem]:
+    """What is wrong with the ``routes`` setting: each page's route a string, a route."""
+    if not isinstance(value, dict):
+        return [Problem("setting 'routes' must map page paths to routes", where)]
+    problems = []
+    for page, mapped in value.items():
+        if isinstance(mapped, str):
+            problem = route_problem(f"routes.{page}", mapped)
+        else:
+            problem = f"setting 'routes' maps '{one_line(page)}' to no route: write a string"
+        if problem is not None:
+            at = key_location(path, page)
+            problems.append(Problem(problem, at if at.line else where))
+    return problems
+
+
+#: The settings naming what docgen reads (the export, which it writes, may lie in none),
+#: and how a message names each.
+INPUT_PATHS = {
+    "registry": "the registry",
+    "templates": "the templates folder",
+    "changelog": "the changelog folder",
+    "fragments": "the notes folder",
+    "navigation": "the navigation",
+    "fern_docs": "Fern's docs.yml",
+}
+
+
+def export_problem(export: str, inputs: Mapping[str, str]) -> str | None:
+    """Why the export cannot be written at ``export``: a path docgen reads (the registry,
+    the navigation, a file of the templates, changelog or notes folder), or None."""
+    for key, place in inputs.items():
+        if export == place or export.startswith(f"{place}/"):
+            inside = "" if export == place else "in "
+            return (
+                f"setting 'export' puts the export at {one_line(export)}, {inside}"
+                f"{INPUT_PATHS[key]} (setting '{key}'), which docgen reads: write it elsewhere"
+            )
     return None

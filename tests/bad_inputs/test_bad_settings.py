@@ -33,6 +33,39 @@ SETTINGS = [
         ("docgen.toml:1:1: error: unknown setting 'template'; did you mean 'templates'?",),
         files={"docgen.toml": 'template = "tpl"\n'},
     ),
+    # The export written into the changelog folder was read back as an entry: build passed,
+    # then check and every later build failed.
+    Case(
+        "config-export-in-the-changelog-folder",
+        BUILD,
+        (
+            "docgen.toml:2:1: error: setting 'export' puts the export at "
+            "changelog/2026-01-01.mdx, in the changelog folder (setting 'changelog'), which "
+            "docgen reads: write it elsewhere",
+        ),
+        files={"docgen.toml": 'docs = "docs"\nexport = "changelog/2026-01-01.mdx"\n'},
+    ),
+    Case(
+        "config-export-is-the-navigation",
+        BUILD,
+        (
+            "docgen.toml:1:1: error: setting 'export' puts the export at docs/index.yml, the "
+            "navigation (setting 'navigation'), which docgen reads: write it elsewhere",
+        ),
+        files={"docgen.toml": 'export = "docs/index.yml"\n'},
+    ),
+    Case(  # a build wrote its pages into git's own folder
+        "config-docs-in-git-folder",
+        BUILD,
+        ("docgen.toml:1:1: error: path '.git' lies in git's own folder, .git",),
+        files={"docgen.toml": 'docs = ".git"\n'},
+    ),
+    Case(
+        "config-variants-in-git-folder-any-case",
+        BUILD,
+        ("docgen.toml:1:1: error: path 'docs/.GIT/v' lies in git's own folder, .git",),
+        files={"docgen.toml": 'variants = "docs/.GIT/v"\n'},
+    ),
     Case(
         "config-setting-not-string",
         BUILD,
