@@ -26,7 +26,7 @@ from docgen.outputs_check import refuse_collisions, refuse_long_names, refuse_un
 from docgen.overview import overview_output as overview_output
 from docgen.page_variants import page_variants
 from docgen.parallel import MANY, beside
-from docgen.provenance import profile_sources, registry_sources
+from docgen.provenance import page_sources, registry_sources
 from docgen.registry.model import Registry
 from docgen.render.file_kinds import MDX, kind_of, noticed
 from docgen.render.pages import PageContext, PageInfo
@@ -329,7 +329,7 @@ def _with_sources(reg: Registry, unit: Job | Path, done: _Unit) -> _Unit:
     if not any(o.text for o in (done.page, *done.variants) if o is not None):
         return done
     if isinstance(unit, Job) and unit.profile is not None:
-        sources = (*reg.product.texts, *profile_sources(reg.profiles[unit.profile]))
+        sources = page_sources(reg, reg.profiles[unit.profile])
     else:
         sources = registry_sources(reg)
 

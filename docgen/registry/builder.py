@@ -129,6 +129,7 @@ class Builder:
             _env(a.get("env")),
             bool(a.get("default")),
             self.src("agents", index),
+            (self.src("agents", index, "cli", text=a["cli"]),),  # what its variants show
         )
 
     def host(self, hid: str, h: dict[str, Any]) -> Host:

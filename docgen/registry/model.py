@@ -3,8 +3,7 @@
 Objects here are built by ``registry.builder`` after validation; each keeps the key path and
 file location of the YAML node it came from (``texts``: of its other text fields, for blame).
 ``Registry.catalog`` gives the vLLM catalog a profile's args are checked against; the
-validated document stays privately, for ``Registry.parts`` to digest part by part.
-"""
+validated document stays privately, for ``Registry.parts`` to digest part by part."""
 
 from __future__ import annotations
 
@@ -69,6 +68,7 @@ class Agent:
     env: Mapping[str, str]
     default: bool
     source: Source
+    texts: tuple[Source, ...] = field(default=(), compare=False)  # its CLI, for blame
 
 
 @dataclass(frozen=True)

@@ -169,3 +169,32 @@ def test_an_argument_in_a_json_array_as_tojson_writes_it_is_blamed(make_project,
     report = json.loads(run(project, "check", "--format", "json").stdout)
     (drifted,) = [f for f in report["files"] if f["path"] == "docs/argv.json"]
     assert [s["key"] for s in drifted["sources"]] == ["profiles.vllm.box.tiny.args.max-num-seqs"]
+
+
+def _lines_behind(drifted: list) -> set[tuple[str, int]]:
+    return {(s["key"], s["line"]) for page in drifted for s in page["sources"]}
+
+
+def _line_of(project: Project, text: str) -> int:
+    return project.read("profiles.yaml").splitlines().index(text) + 1
+
+
+def test_drift_from_the_launchers_shared_args_names_their_line(example: Project, run) -> None:
+    """Every serve command holds the launcher's shared args: a changed port drifted every
+    page that shows a command, and none named a registry line."""
+    line = _line_of(example, "    port: 8000")
+    drifted = _drifted_after(example, run, "    port: 8000\n", "    port: 8001\n")
+    assert len(drifted) > 10
+    assert all(page["sources"] for page in drifted), [p["path"] for p in drifted]
+    assert _lines_behind(drifted) == {("launcher.shared_args.port", line)}
+
+
+def test_drift_from_an_agents_cli_names_its_line(example: Project, run) -> None:
+    """An agent's variants put its CLI where the shared pages hold the CLI token."""
+    line = _line_of(example, "    cli: nemohermes")
+    drifted = _drifted_after(example, run, "cli: nemohermes\n", "cli: nemohermes2\n")
+    assert {p["path"].rsplit(".", 3)[-3] for p in drifted if "agent-variants" in p["path"]} == {
+        "hermes"
+    }
+    assert all(page["sources"] for page in drifted), [p["path"] for p in drifted]
+    assert _lines_behind(drifted) == {("agents.[1].cli", line)}
