@@ -59,6 +59,9 @@ class Change:
     #: Whether the plan kept this output's digest from the build that stored it (nothing
     #: it is made of changed since): known only with the build's cache.
     kept_as_built: bool = False
+    #: Whether its text on disk is one git never held (no commit or index entry has it): it
+    #: was edited in the working tree, not checked out.
+    uncommitted: bool = False
     #: Where the link that stands at this output's path leads (project-relative), if one does.
     link: str = ""
 
@@ -80,7 +83,7 @@ class Change:
         return self._behind(None)
 
     def _behind(self, lines: LineDiff | None) -> list[Source]:
-        if self.output is None or self.old is None:
+        if self.output is None or self.old is None or self._edited_here:
             return []
         from docgen.blame import attribute
 
@@ -96,9 +99,18 @@ class Change:
     @cached_property  # asked by the verdict, the file's line and the JSON alike
     def edited(self) -> bool:
         """Whether this changed file reads as a hand edit: its output was kept as built
-        (nothing it is made of changed since), and no registry entry is behind what
-        differs (pages a checkout brought back from another registry state are not)."""
-        return not self.link and self.status == CHANGED and self.kept_as_built and not self.behind()
+        (nothing it is made of changed since), and it was changed in the working tree, or
+        no registry entry is behind what differs (pages a checkout brought back from
+        another registry state are not)."""
+        return self._edited_here or (
+            not self.link and self.status == CHANGED and self.kept_as_built and not self.behind()
+        )
+
+    @property
+    def _edited_here(self) -> bool:
+        """Kept as built, yet holding a text git never held: whatever registry values its
+        changed lines show, none of them changed since the build."""
+        return not self.link and self.status == CHANGED and self.kept_as_built and self.uncommitted
 
     @property
     def why(self) -> str:

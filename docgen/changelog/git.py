@@ -151,6 +151,26 @@ def ignored(project: Project, paths: list[str]) -> set[str]:
     return set(_decode(done.stdout).split("\0")) & set(paths) if done.returncode == 0 else set()
 
 
+def never_held(project: Project, paths: list[str]) -> set[str]:
+    """Those of ``paths`` (relative to the project root) whose text git has never held (no
+    commit or index entry has it: an edit made in the working tree and not added; a
+    checkout of an older commit's file is held); none when git cannot say."""
+    try:
+        hashed = _run(project.root, "hash-object", "--stdin-paths", given="\n".join(paths) + "\n")
+        ids = _decode(hashed.stdout).split()
+        if hashed.returncode != 0 or len(ids) != len(paths):
+            return set()
+        found = _run(project.root, "cat-file", "--batch-check", given="\n".join(ids) + "\n")
+    except ConfigError:
+        return set()
+    if found.returncode != 0:
+        return set()
+    missing = {
+        line.split()[0] for line in _decode(found.stdout).splitlines() if line.endswith(" missing")
+    }
+    return {path for path, blob in zip(paths, ids, strict=True) if blob in missing}
+
+
 def _known_revision(cwd: Path, ref: str, at: Location) -> str:
     """The commit ``ref`` names; refuse a revision that is not a commit here, with a hint
     in a shallow clone."""

@@ -118,3 +118,50 @@ def test_a_committed_registry_edit_with_older_pages_checked_out_is_no_hand_edit(
     assert checked.exit_code == 1
     assert "edited since docgen wrote it" not in checked.stdout
     assert "max-num-seqs" in checked.stdout and "registry entry behind it" in checked.stdout
+
+
+PROFILE_PAGE = "docs/profiles/vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.mdx"
+
+
+def _committed(example, run) -> None:
+    """The worked example built, and committed with its pages."""
+    import subprocess
+
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    assert run(example, "build").exit_code == 0
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "built"]):
+        subprocess.run([*git, *args], cwd=example.root, check=True, capture_output=True)
+
+
+def _drifted(example, run) -> list[tuple[str, bool, list[str]]]:
+    report = json.loads(run(example, "check", "--format", "json").stdout)
+    files = [f for f in report["files"] if f["status"] == "changed"]
+    return [(f["path"], f["edited"], [s["key"] for s in f["sources"]]) for f in files]
+
+
+def test_a_hand_edit_of_a_value_git_never_held_is_a_hand_edit(example, run):
+    """A hand edit of a command's value: the line shows the registry's arg, which did not
+    change since the build, and git never held the edited text (it was called out of date,
+    and blamed on the arg's line)."""
+    _committed(example, run)
+    example.edit(PROFILE_PAGE, "  --max-num-seqs 4 \\\n", "  --max-num-seqs 7 \\\n")
+    assert _drifted(example, run) == [(PROFILE_PAGE, True, [])]
+    checked = run(example, "check")
+    assert checked.stdout.splitlines()[0].endswith(
+        f": error: {EDITED.replace(TEMPLATE, 'templates/profiles/[profile].mdx.j2')}"
+    )
+    assert "registry entry behind it" not in checked.stdout
+
+
+def test_the_same_text_as_committed_is_drift_the_registry_is_behind(example, run):
+    """Committed, the same text may be older pages a checkout brought back: git holds it,
+    so the arg its line shows is named."""
+    import subprocess
+
+    _committed(example, run)
+    example.edit(PROFILE_PAGE, "  --max-num-seqs 4 \\\n", "  --max-num-seqs 7 \\\n")
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run([*git, "commit", "-qam", "x"], cwd=example.root, check=True)
+    [(path, edited, keys)] = _drifted(example, run)
+    assert (path, edited) == (PROFILE_PAGE, False)
+    assert keys == ["profiles.vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.args.max-num-seqs"]
