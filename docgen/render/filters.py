@@ -59,12 +59,12 @@ def in_code(value: Any) -> Markup:
     text = printed(value)
     if any(line.lstrip().startswith(("```", "~~~")) for line in text.splitlines()):
         raise ValueError("a code fence inside generated code; use code_block instead")
-    return _safe(text.replace("\x00", "\ufffd"))
+    return _safe(mdx.clean(text))
 
 
 def fm_comment(value: Any) -> Markup:
     """Text inside a YAML ``#`` comment line of the frontmatter: one line, no NUL."""
-    text = " ".join(printed(value).replace("\x00", "\ufffd").splitlines())
+    text = " ".join(mdx.clean(printed(value)).splitlines())
     return _safe(text)
 
 

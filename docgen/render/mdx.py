@@ -7,8 +7,9 @@ or e-mail address still becomes a link, but its text stays exactly the input. Pr
 cells carry a backslash only where the compiler's tree would differ without it
 (docgen.render.escapes says where).
 
-Every filter first makes the text representable: NUL and lone surrogates become
-U+FFFD and Unicode bidirectional controls are removed. Prose, table cells and inline
+Every filter first makes the text representable: a control character (C0 but tab and
+line ends, DEL, C1: a terminal escape, a bell) and a lone surrogate become U+FFFD, and
+Unicode bidirectional controls are removed. Prose, table cells and inline
 code are one-line contexts: each line ending (CRLF, CR or LF) becomes one space.
 The CLI token (``$$nemoclaw``) passes through untouched so that per-agent variants
 still replace it. Markdown drops spaces and tabs at the edges of a line, and two
@@ -24,11 +25,19 @@ from functools import lru_cache
 
 from docgen.render.escapes import escape_line
 
-__all__ = ["code_block", "escape_cell", "escape_prose", "frontmatter_string", "inline_code"]
+__all__ = [
+    "clean",
+    "code_block",
+    "escape_cell",
+    "escape_prose",
+    "frontmatter_string",
+    "inline_code",
+]
 
 _BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 _DROP = re.compile(f"[{_BIDI_CONTROLS}]")
-_REPLACE = re.compile("[\x00\ud800-\udfff]")
+_REPLACE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_ASCII_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LINE_ENDING = re.compile(r"\r\n|\r|\n")
 
 _BACKTICK_RUN = re.compile(r"`+")
@@ -39,16 +48,17 @@ _TABLE_PIPE_BACKSLASHES = re.compile(r"\\+(?=\|)")
 _YAML_ESCAPE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
-def _clean(text: str) -> str:
-    """Drop bidirectional controls and turn NUL and lone surrogates into U+FFFD."""
-    if text.isascii() and "\x00" not in text:  # the common case, without a regex pass
+def clean(text: str) -> str:
+    """Drop bidirectional controls and turn control characters (but tab and line ends)
+    and lone surrogates into U+FFFD."""
+    if text.isascii() and _ASCII_CONTROL.search(text) is None:  # the common case
         return text
     return _REPLACE.sub("\ufffd", _DROP.sub("", text))
 
 
 def _one_line(text: str) -> str:
     """Clean the text and turn every line ending into one space."""
-    return _LINE_ENDING.sub(" ", _clean(text))
+    return _LINE_ENDING.sub(" ", clean(text))
 
 
 def escape_prose(text: str) -> str:
@@ -109,7 +119,7 @@ def code_block(text: str, lang: str = "") -> str:
     """A fenced code block with the text verbatim (line endings as LF), ending in a newline."""
     if "`" in lang or _LINE_ENDING.search(lang):
         raise ValueError(f"code block language must be one line without backticks: {lang!r}")
-    body = _LINE_ENDING.sub("\n", _clean(text))
+    body = _LINE_ENDING.sub("\n", clean(text))
     if body and not body.endswith("\n"):
         body += "\n"
     fence = _fence_for(body, 3)
@@ -126,5 +136,5 @@ def attribute_string(text: str) -> str:
 @lru_cache(maxsize=8192)
 def frontmatter_string(text: str) -> str:
     """A double-quoted YAML (and JSON) scalar holding the text, safe on one frontmatter line."""
-    quoted = json.dumps(_clean(text), ensure_ascii=False)
+    quoted = json.dumps(clean(text), ensure_ascii=False)
     return _YAML_ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", quoted)

@@ -31,9 +31,10 @@ BIDI = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 
 def clean(text: str) -> str:
-    """What every filter keeps of the text: no bidi controls, U+FFFD for NUL/surrogates."""
+    """What every filter keeps of the text: no bidi controls, U+FFFD for a control
+    character (but tab and line ends) or a surrogate."""
     text = re.sub(f"[{BIDI}]", "", text)
-    return re.sub("[\x00\ud800-\udfff]", "\ufffd", text)
+    return re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]", "\ufffd", text)
 
 
 def flat(text: str) -> str:
@@ -273,7 +274,7 @@ def test_code_block_rejects_unsafe_language() -> None:
 
 def test_frontmatter_string_exact() -> None:
     assert frontmatter_string('Say "hi" \\ {x} <y> é') == '"Say \\"hi\\" \\\\ {x} <y> é"'
-    assert frontmatter_string("a\nb\x00\x7f\u2028\ufeff") == '"a\\nb\ufffd\\u007f\\u2028\\ufeff"'
+    assert frontmatter_string("a\nb\x00\x7f\u2028\ufeff") == '"a\\nb\ufffd\ufffd\\u2028\\ufeff"'
 
 
 # --- the harness itself ---------------------------------------------------------------
@@ -405,3 +406,15 @@ def test_long_runs_of_blanks_dashes_or_hashes_escape_in_linear_time():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "filter_",
+    [escape_prose, escape_cell, inline_code, lambda t: code_block(t, "bash"), frontmatter_string],
+)
+def test_control_characters_never_reach_a_page_raw(filter_) -> None:
+    """A terminal escape, a bell, DEL and C1 controls in registry text became part of the
+    page as they were; each is U+FFFD, as NUL is (tab and line ends are the text's own)."""
+    out = str(filter_("a\x1b[31mb\x07c\x7fd\x9be\x00f"))
+    assert not any(c in out for c in "\x1b\x07\x7f\x9b\x00"), repr(out)
+    assert out.count("\ufffd") == 5, repr(out)

@@ -69,7 +69,11 @@ PROSE = INLINE + [
 def clean(text: str) -> str:
     """The text as the filters keep it: one line, no bidi controls, U+FFFD for NUL."""
     text = re.sub("[\u200e\u200f\u202a-\u202e\u2066-\u2069]", "", text)
-    return re.sub(r"\r\n|\r|\n", " ", re.sub("[\x00\ud800-\udfff]", "\ufffd", text))
+    return re.sub(
+        r"\r\n|\r|\n",
+        " ",
+        re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]", "\ufffd", text),
+    )
 
 
 def prose_page(escaped: str) -> str:

@@ -55,6 +55,7 @@ HOSTILE = {
     "newlines": "first line\nsecond line\r\nthird\rfourth",
     "bidi-controls": "abc\u202edef\u2066ghi\u2069 jkl\u200f",
     "nul": "nul\x00byte",
+    "terminal-escapes": "a\x1b[31mb\x07c\x08d\x0be\x0cf",
     "heading": "# not a heading",
     "list-item": "- not a list",
     "ordered-item": "1. not a list",
@@ -163,8 +164,9 @@ Alpha only.
 
 
 def clean(text: str) -> str:
-    """What every filter keeps: no bidi controls, U+FFFD for NUL."""
-    return re.sub(f"[{BIDI}]", "", text).replace("\x00", "\ufffd")
+    """What every filter keeps: no bidi controls, U+FFFD for a control character (but tab
+    and line ends: an escape sequence or a bell reached the pages raw)."""
+    return re.sub("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]", "\ufffd", re.sub(f"[{BIDI}]", "", text))
 
 
 def flat(text: str) -> str:
