@@ -51,7 +51,7 @@ _YAML_ESCAPE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 def clean(text: str) -> str:
     """Drop bidirectional controls and turn control characters (but tab and line ends)
     and lone surrogates into U+FFFD."""
-    if text.isascii() and _ASCII_CONTROL.search(text) is None:  # the common case
+    if text.isascii() and (text.isprintable() or _ASCII_CONTROL.search(text) is None):
         return text
     return _REPLACE.sub("\ufffd", _DROP.sub("", text))
 
