@@ -118,12 +118,17 @@ def entry_files(project: Project) -> list[Path]:
 
 
 def fragment_files(project: Project) -> list[Path]:
-    """The notes waiting for the next release, sorted; refuse one outside the root. A
+    """The notes waiting for the next release, sorted; refuse one outside the root or one
+    that is no regular file (a folder, a FIFO), as reading it would. A
     hidden file (``.#note.md``, an editor's lock or swap file) is no note."""
     folder = project.path(project.config.fragments)
     found = folder.glob("*.md") if folder.is_dir() else []
-    files = sorted(path for path in found if not path.name.startswith("."))
-    return _inside_root(project, files, "changelog fragment")
+    shown = [p for p in found if not p.name.startswith(".")]
+    files = _inside_root(project, sorted(shown), "changelog fragment")
+    for path in files:  # a folder or a FIFO named as a note is refused as reading it would be
+        if not path.is_file():
+            read_input(path, Inside(project.root), "changelog note", display=_rel(project, path))
+    return files
 
 
 def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:

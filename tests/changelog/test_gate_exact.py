@@ -260,3 +260,22 @@ def test_a_new_note_of_any_name_counts(make_project, name):
     git(project.root, "add", "-A")
     git(project.root, "commit", "-qm", "note")
     assert changelog_gate(site, "HEAD~1") == []
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_note_that_is_no_file_fails_the_gate_as_the_release_would(make_project, kind):
+    """``docgen changelog`` refuses a folder or a FIFO named as a note; the gate took it
+    for no note at all, and asked for one."""
+    import os
+
+    project = committed_site(make_project)
+    note = project.root / "site/changelog.d/n.md"
+    note.parent.mkdir(parents=True)
+    note.mkdir() if kind == "folder" else os.mkfifo(note)
+    what = "a folder" if kind == "folder" else "a FIFO"
+    with pytest.raises(ConfigError) as raised:
+        changelog_gate(load_project(project.root / "site"), "HEAD")
+    assert [str(p) for p in raised.value.problems] == [
+        f"changelog.d/n.md: error: the changelog note is {what}, not a file; docgen reads "
+        "only regular files"
+    ]
