@@ -18,6 +18,7 @@ own, so could never rewrite or prune it.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -154,7 +155,9 @@ def _json_object(text: str, where: Location) -> list[tuple[str, object]]:
     """The members of the one JSON object ``text`` holds, as a strict reader takes it: no
     key twice in an object, no ``NaN`` or ``Infinity`` (which Python alone reads)."""
     try:
-        members = json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+        members = json.loads(
+            text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_finite
+        )
     except json.JSONDecodeError as exc:
         raise _unparsed(where, "JSON", exc.msg, (exc.lineno, exc.colno)) from None
     except (ValueError, RecursionError) as exc:
@@ -182,6 +185,26 @@ def _constant(name: str) -> object:
     raise ValueError(f"{name} is no JSON value (only Python reads it)")
 
 
+def _finite(text: str) -> float:
+    """A JSON number past a double's range is refused: readers take it for infinity."""
+    if math.isinf(value := float(text)):
+        raise ValueError(f"the number {one_line(text[:40])} is past a double's range")
+    return value
+
+
+def _refuse_wide_integers(data: object) -> None:
+    """A TOML integer beyond 64 bits, which the TOML standard bids readers refuse."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending += item.values()
+        elif isinstance(item, list):
+            pending += item
+        elif isinstance(item, int) and not -(2**63) <= item < 2**63:
+            raise ValueError(f"the integer {item} is beyond 64 bits")
+
+
 def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     """Refuse the text of the YAML or TOML file ``path`` that its reader refuses (a YAML
     key twice in a mapping too, as ruamel.yaml and Go's yaml.v3 refuse it)."""
@@ -192,7 +215,7 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
             for _document in YAML(typ="safe").load_all(text):
                 pass
         elif suffix == ".toml":
-            tomllib.loads(text)
+            _refuse_wide_integers(tomllib.loads(text))
     except YAMLError as exc:
         mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
         at = None if mark is None else (mark.line + 1, mark.column + 1)
@@ -201,6 +224,8 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
         raise _unparsed(where, "TOML", str(exc)) from None
     except RecursionError:
         raise _unparsed(where, suffix[1:].upper(), "it nests too deep") from None
+    except ValueError as exc:  # read, but past what the format allows
+        raise _unparsed(where, suffix[1:].upper(), str(exc)) from None
 
 
 def _refuse_deep(text: str, where: Location) -> None:
