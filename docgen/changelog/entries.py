@@ -122,8 +122,13 @@ def fragment_files(project: Project) -> list[Path]:
     that is no regular file (a folder, a FIFO), as reading it would. A
     hidden file (``.#note.md``, an editor's lock or swap file) is no note."""
     folder = project.path(project.config.fragments)
-    found = folder.glob("*.md") if folder.is_dir() else []
+    found = folder.glob("*.[mM][dD]") if folder.is_dir() else []
     shown = [p for p in found if not p.name.startswith(".")]
+    for path in shown:  # left out, it would never be released: say so
+        if not path.name.endswith(".md"):
+            raise ConfigError.at(
+                Location(_rel(project, path)), "a note's name ends in .md, in lowercase"
+            )
     files = _inside_root(project, sorted(shown), "changelog fragment")
     for path in files:  # a folder or a FIFO named as a note is refused as reading it would be
         if not path.is_file():

@@ -6,7 +6,7 @@ from pathlib import PurePosixPath
 from typing import TypedDict
 
 from docgen.config import Project, setting_location
-from docgen.errors import ConfigError, one_line
+from docgen.errors import ConfigError, Location, one_line
 from docgen.io.files import vet_name
 from docgen.registry.model import Profile
 from docgen.render.file_kinds import refuse_unknown
@@ -44,10 +44,14 @@ def page_templates(project: Project) -> list[str]:
             )
         return []
     names = []
-    for path in root.rglob("*.j2"):
-        vet_name(path.relative_to(project.root).as_posix())
+    for path in root.rglob("*.[jJ]2"):
+        shown = vet_name(path.relative_to(project.root).as_posix())
         rel = PurePosixPath(path.relative_to(root).as_posix())
         if not any(part.startswith(("_", ".")) for part in rel.parts):
+            if not path.name.endswith(".j2"):  # left out, it would never render: say so
+                raise ConfigError.at(
+                    Location(shown), "a page template's name ends in .j2, in lowercase"
+                )
             refuse_unknown(str(rel), path.relative_to(project.root).as_posix())
             names.append(str(rel))
     return sorted(names)

@@ -124,3 +124,16 @@ def test_two_pages_routed_to_one_route_are_refused(make_project: Make, run: Run)
     result = run(project, "build")
     assert result.exit_code == 2
     assert "would both be published at same (a page has one route)" in result.stderr
+
+
+def test_a_page_template_named_in_other_capitals_is_refused_not_left_out(
+    make_project: Make, run: Run
+):
+    """``c.json.J2`` rendered nothing and said nothing; a partial's name is the template's
+    own business (it is included by the name it has)."""
+    project = make_project(templates={"x/c.json.J2": "{}", "_partials/p.J2": "x"})
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "templates/x/c.json.J2: error: a page template's name ends in .j2, in lowercase\n"
+    )
