@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from pathlib import Path
 
@@ -155,6 +156,9 @@ def never_held(project: Project, paths: list[str]) -> set[str]:
     """Those of ``paths`` (relative to the project root) whose text git has never held (no
     commit or index entry has it: an edit made in the working tree and not added; a
     checkout of an older commit's file is held); none when git cannot say."""
+    paths = [p for p in paths if _regular_file(project.root / p)]  # a FIFO would block git
+    if not paths:
+        return set()
     try:
         hashed = _run(project.root, "hash-object", "--stdin-paths", given="\n".join(paths) + "\n")
         ids = _decode(hashed.stdout).split()
@@ -169,6 +173,14 @@ def never_held(project: Project, paths: list[str]) -> set[str]:
         line.split()[0] for line in _decode(found.stdout).splitlines() if line.endswith(" missing")
     }
     return {path for path, blob in zip(paths, ids, strict=True) if blob in missing}
+
+
+def _regular_file(path: Path) -> bool:
+    """Whether ``path`` itself (not through a link) is a regular file."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _known_revision(cwd: Path, ref: str, at: Location) -> str:

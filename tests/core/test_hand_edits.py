@@ -165,3 +165,32 @@ def test_the_same_text_as_committed_is_drift_the_registry_is_behind(example, run
     [(path, edited, keys)] = _drifted(example, run)
     assert (path, edited) == (PROFILE_PAGE, False)
     assert keys == ["profiles.vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4.args.max-num-seqs"]
+
+
+def test_what_git_never_held_is_asked_of_regular_files_only(example, run):
+    """git hash-object opens what it is given: a FIFO where a page goes blocked it, and
+    check with it, for ever."""
+    import os
+    import signal
+
+    from docgen.changelog.git import never_held
+    from docgen.config import load_project
+
+    _committed(example, run)
+    os.unlink(example.root / PROFILE_PAGE)
+    os.mkfifo(example.root / PROFILE_PAGE)
+    example.edit(PAGE, "## Use an Existing Server", "## Use Your Existing Server")
+
+    def stuck(*_args: object) -> None:
+        raise TimeoutError("blocked on the FIFO")
+
+    before = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(20)
+    try:
+        found = never_held(load_project(example.root), [PROFILE_PAGE, PAGE])
+        checked = run(example, "check")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    assert found == {PAGE}
+    assert checked.exit_code == 1
