@@ -204,3 +204,32 @@ def test_an_empty_optional_parameter_leaves_no_double_slash_in_the_destination()
     """``/a`` matches ``/a/:x?`` with nothing for ``x``: ``/guide/:x?/alpha/new`` sends it
     to ``/guide/alpha/new``, a published route (not ``/guide//alpha/new``)."""
     assert "/a" in routes(("/a/:x?", "/guide/:x?/alpha/new"))
+
+
+@pytest.mark.parametrize(
+    ("source", "destination", "route", "resolves"),
+    [
+        # Another site over plain http counts as much as one over https.
+        ("/old/:rest*", "http://example.com/:rest*", "/old/a", True),
+        # A bare ``*`` in the destination takes what the source's ``*`` took.
+        ("/old/*", "/guide/alpha/*", "/old/new", True),
+        ("/old/*", "/guide/alpha/*", "/old/gone", False),
+    ],
+)
+def test_redirect_edges(source, destination, route, resolves):
+    assert (route in routes((source, destination))) is resolves
+
+
+def test_a_route_of_the_most_segments_a_redirect_matches_is_matched():
+    from docgen.redirects import MAX_SEGMENTS
+
+    deep = "/".join(["d"] * (MAX_SEGMENTS - 1))
+    assert f"/old/{deep}" in routes(("/old/:rest*", "/home"))
+    assert f"/old/{deep}/d" not in routes(("/old/:rest*", "/home"))
+
+
+@pytest.mark.parametrize("source", ["/old/(x)", "/old/a)"])
+def test_a_source_with_a_parenthesis_leads_nowhere(source):
+    """``(`` is path-to-regexp syntax: docgen reads no such source as literal text."""
+    item = {"source": source, "destination": "/home"}
+    assert _redirect([item], 0, item, "fern/docs.yml") is None
