@@ -448,3 +448,50 @@ def test_a_note_named_in_other_capitals_is_refused_not_left_out(make_project, ru
     assert result.exit_code == 2
     assert result.stderr == ("changelog.d/fix.MD: error: a note's name ends in .md, in lowercase\n")
     assert project.snapshot() == before
+
+
+def _summary_line(run, project, summary: str, version: str = "v1.0.1") -> str:
+    result = run(
+        project, "changelog", "--version", version, "--since-file", "old.yaml",
+        "--date", "2026-01-02", "--summary", summary, "--dry-run",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return result.stdout.split(f"## {version}\n\n", 1)[1].split("\n", 1)[0]
+
+
+def test_a_summary_is_led_by_the_product_and_version_unless_it_is(make_project, run):
+    """``Acme v1.0.10`` does not lead with ``Acme v1.0.1``; a summary that ends as a
+    sentence may end in a colon, as one that introduces the bullets does."""
+    project = base_project(make_project, run)
+    assert _summary_line(run, project, "Acme v1.0.1 fixes it") == "Acme v1.0.1 fixes it."
+    assert _summary_line(run, project, "Acme v1.0.10 is out") == "Acme v1.0.1 Acme v1.0.10 is out."
+    assert _summary_line(run, project, "Highlights:") == "Acme v1.0.1 Highlights:"
+    assert _summary_line(run, project, "Done!") == "Acme v1.0.1 Done!"
+
+
+def test_a_version_number_of_ten_digits_is_refused(make_project, run):
+    project = base_project(make_project, run)
+    result = release(run, project, "v1234567890.0.0")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "--version: error: version 'v1234567890.0.0' has a number of more than 9 digits\n",
+    )
+
+
+def test_markup_in_the_summary_is_located_at_the_option(make_project, run):
+    project = base_project(make_project, run)
+    result = run(
+        project, "changelog", "--version", "v1.0.1", "--since-file", "old.yaml",
+        "--date", "2026-01-02", "--summary", "Fixes <b>x</b> now",
+    )  # fmt: skip
+    assert result.exit_code == 2
+    assert result.stderr.startswith("--summary: error: '<b' starts an HTML or JSX tag"), (
+        result.stderr
+    )
+
+
+def test_a_release_heading_inside_a_comment_starts_no_release():
+    from docgen.changelog.entries import parse_entry
+
+    text = "## v1.0.1\n\nFixed.\n\n{/*\n## v1.0.0\n*/}\n"
+    assert [s.version for s in parse_entry("changelog/2026-01-02.mdx", text).sections] == ["v1.0.1"]

@@ -56,3 +56,13 @@ def test_only_a_frontmatter_key_makes_a_page_shared(text, shared):
 def test_a_code_blocks_language_is_one_line_without_backticks(lang):
     with pytest.raises(ValueError, match="code block language must be one line"):
         mdx.code_block("echo hi", lang)
+
+
+def test_a_line_indented_four_spaces_is_no_heading(make_project, run):
+    """MDX has no indented code: ``    ## x`` is a paragraph, content of the section above
+    it. Taken for a heading, it left ``Setup`` empty in the beta variant."""
+    page = FRONT + '## Setup\n\n<AgentOnly variant="alpha">\nAlpha.\n</AgentOnly>\n\n    ## x\n'
+    project = make_project(files={"docs/p.mdx": page})
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert "## x" in project.read("docs/_build/agent-variants/p.beta.generated.mdx")
