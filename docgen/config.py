@@ -288,7 +288,12 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
                 )
     if problems:
         raise ConfigError(problems)
-    config = Config(**values)
+    return _placed(Config(**values), path)
+
+
+def _placed(config: Config, path: Path) -> Config:
+    """``config``, unless ``changelog_link`` names no page of the docs, or the export is a
+    file docgen reads: a located error at that setting in ``path``."""
     if (problem := _link_problem(config)) is not None:
         raise ConfigError.at(key_location(path, "changelog_link"), problem)
     inputs = {key: getattr(config, key) for key in INPUT_PATHS}

@@ -124,7 +124,6 @@ def _compared(
     names the registry lines behind drift and holds, or has staged, the texts a build
     writes)."""
     from docgen.cache import cached_plan, with_partials
-    from docgen.changelog.git import never_held
 
     the_plan, digest = cached_plan(project, stored, stage, on_registry)
     known = stamps.load(project) if digest else None  # none without a cache
@@ -145,16 +144,23 @@ def _compared(
         # digest (its reads hold), with neither its text nor where a build staged it.
         done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
-        report = sync.compare(project, the_plan, products, known)
-        # Kept as built, yet not on disk as built: perhaps a hand edit (``Change.edited``),
-        # surely one where the text on disk is one git never held.
-        edited = never_held(project, sorted(unread))
-        report.changes = [
-            replace(c, kept_as_built=c.path in unread, uncommitted=c.path in edited)
-            for c in report.changes
-        ]
+        report = _kept_as_built(project, sync.compare(project, the_plan, products, known), unread)
     _refuse_lost_templates(project, report)
     return the_plan, digest, report
+
+
+def _kept_as_built(project: Project, report: Report, unread: frozenset[str]) -> Report:
+    """``report`` with each change to an output the cache kept as built (``unread``) told
+    so: perhaps a hand edit (``Change.edited``), surely one where git never held the text
+    on disk."""
+    from docgen.changelog.git import never_held
+
+    edited = never_held(project, sorted(unread))
+    report.changes = [
+        replace(c, kept_as_built=c.path in unread, uncommitted=c.path in edited)
+        for c in report.changes
+    ]
+    return report
 
 
 def _refuse_lost_templates(project: Project, report: Report) -> None:
