@@ -17,9 +17,10 @@ ENV_RULE = "names must match ^[A-Za-z_][A-Za-z0-9_]*$"
 NEWLINE = "it holds a control character (U+000A)"
 PLAIN = "one line of text without control characters"
 CLI_TOKEN = (
-    "a placeholder for the agent's CLI in shared pages, such as $$nemoclaw: a letter, then "
-    "letters, digits, dots and dashes, after any run of $, % or @ (nothing MDX gives a "
-    "meaning: the CLI put in its place never makes markup of escaped text)"
+    "a placeholder for the agent's CLI in shared pages, such as $$nemoclaw: after any run of "
+    "$, % or @, a letter, then letters, digits, dots, dashes and underscores, ending in a "
+    "letter or digit (nothing MDX gives a meaning: the CLI put in its place never makes "
+    "markup of escaped text)"
 )
 FLAG = "names must match ^[a-z0-9][a-z0-9_.-]*$"
 ONBOARD = (
