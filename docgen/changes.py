@@ -59,9 +59,9 @@ class Change:
     #: Whether the plan kept this output's digest from the build that stored it (nothing
     #: it is made of changed since): known only with the build's cache.
     kept_as_built: bool = False
-    #: Whether its text on disk is one git never held (no commit or index entry has it): it
-    #: was edited in the working tree, not checked out.
-    uncommitted: bool = False
+    #: Whether its text on disk is one no commit holds at its path: it was edited in the
+    #: working tree (staged or not), not checked out.
+    never_committed: bool = False
     #: Where the link that stands at this output's path leads (project-relative), if one does.
     link: str = ""
 
@@ -108,9 +108,10 @@ class Change:
 
     @property
     def _edited_here(self) -> bool:
-        """Kept as built, yet holding a text git never held: whatever registry values its
+        """Kept as built, yet holding a text no commit holds: whatever registry values its
         changed lines show, none of them changed since the build."""
-        return not self.link and self.status == CHANGED and self.kept_as_built and self.uncommitted
+        built = not self.link and self.status == CHANGED and self.kept_as_built
+        return built and self.never_committed
 
     @property
     def why(self) -> str:

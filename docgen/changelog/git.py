@@ -1,5 +1,6 @@
 """Everything docgen reads from git: the registry (or another file) as committed at a
-revision, the files of a folder changed since one, and which files git ignores."""
+revision, the files of a folder changed since one, which files git ignores, and which
+files hold a text no commit holds (a hand edit, told from a checkout)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ SINCE = "--since"
 _OBJECT_FORMAT = "%(objectname) %(objecttype) %(objectsize)"
 _LIMIT_MB = f"{MAX_BYTES / 1e6:.0f}"
 _OBJECT = re.compile(r"([0-9a-f]{40,64}) ([a-z]+) ([0-9]+)\n")
+_OBJECT_ID = re.compile(r"\b[0-9a-f]{40,64}\b")
 
 
 def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> tuple[bytes, str]:
@@ -152,27 +154,33 @@ def ignored(project: Project, paths: list[str]) -> set[str]:
     return set(_decode(done.stdout).split("\0")) & set(paths) if done.returncode == 0 else set()
 
 
-def never_held(project: Project, paths: list[str]) -> set[str]:
-    """Those of ``paths`` (relative to the project root) whose text git has never held (no
-    commit or index entry has it: an edit made in the working tree and not added; a
-    checkout of an older commit's file is held); none when git cannot say."""
+#: Most files whose history ``never_committed`` looks through: a checkout that changed more
+#: is told by blame alone.
+MOST_LOOKED_UP = 1000
+
+
+def never_committed(project: Project, paths: list[str]) -> set[str]:
+    """Those of ``paths`` (relative to the project root) whose text on disk no commit
+    holds at that path: an edit made in the working tree, staged or not (a checkout of an
+    older commit's file is committed); none when git cannot say (no git, no repository,
+    more than ``MOST_LOOKED_UP`` files)."""
     paths = [p for p in paths if _regular_file(project.root / p)]  # a FIFO would block git
-    if not paths:
+    if not paths or len(paths) > MOST_LOOKED_UP:
         return set()
+    # Every text each path had in any commit, both sides of every change to it.
+    history = ("log", "--all", "--root", "-m", "--format=", "--raw", "--no-abbrev", "--no-renames")
     try:
         hashed = _run(project.root, "hash-object", "--stdin-paths", given="\n".join(paths) + "\n")
-        ids = _decode(hashed.stdout).split()
-        if hashed.returncode != 0 or len(ids) != len(paths):
+        texts = _decode(hashed.stdout).split()
+        if hashed.returncode != 0 or len(texts) != len(paths):
             return set()
-        found = _run(project.root, "cat-file", "--batch-check", given="\n".join(ids) + "\n")
+        logged = _run(project.root, "--literal-pathspecs", *history, "--", *paths)
     except ConfigError:
         return set()
-    if found.returncode != 0:
+    if logged.returncode != 0:
         return set()
-    missing = {
-        line.split()[0] for line in _decode(found.stdout).splitlines() if line.endswith(" missing")
-    }
-    return {path for path, blob in zip(paths, ids, strict=True) if blob in missing}
+    committed = set(_OBJECT_ID.findall(_decode(logged.stdout)))
+    return {path for path, text in zip(paths, texts, strict=True) if text not in committed}
 
 
 def _regular_file(path: Path) -> bool:

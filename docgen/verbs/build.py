@@ -144,20 +144,23 @@ def _compared(
         # digest (its reads hold), with neither its text nor where a build staged it.
         done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
-        report = _kept_as_built(project, sync.compare(project, the_plan, products, known), unread)
+        report = sync.compare(project, the_plan, products, known)
+        report = _kept_as_built(project, report, unread, hand_edits=not stored)
     _refuse_lost_templates(project, report)
     return the_plan, digest, report
 
 
-def _kept_as_built(project: Project, report: Report, unread: frozenset[str]) -> Report:
+def _kept_as_built(
+    project: Project, report: Report, unread: frozenset[str], hand_edits: bool
+) -> Report:
     """``report`` with each change to an output the cache kept as built (``unread``) told
-    so: perhaps a hand edit (``Change.edited``), surely one where git never held the text
-    on disk."""
-    from docgen.changelog.git import never_held
+    so: perhaps a hand edit (``Change.edited``), surely one where no commit holds the text
+    on disk (asked of git only for ``hand_edits``: a check tells them, a build undoes them)."""
+    from docgen.changelog.git import never_committed
 
-    edited = never_held(project, sorted(unread))
+    edited = never_committed(project, sorted(unread)) if hand_edits else set()
     report.changes = [
-        replace(c, kept_as_built=c.path in unread, uncommitted=c.path in edited)
+        replace(c, kept_as_built=c.path in unread, never_committed=c.path in edited)
         for c in report.changes
     ]
     return report
