@@ -24,9 +24,8 @@ from docgen.errors import (
     surrogate_problem,
 )
 from docgen.setting_values import (
-    INPUT_PATHS,
     PRODUCTS,
-    export_problem,
+    placement_problem,
     products_problem,
     routes_problems,
     text_problem,
@@ -292,15 +291,16 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
 
 
 def _placed(config: Config, path: Path) -> Config:
-    """``config``, unless ``changelog_link`` names no page of the docs, or the export is a
-    file docgen reads: a located error at that setting in ``path``."""
+    """``config``, unless ``changelog_link`` names no page of the docs, or a path lies where
+    docgen must not write (see ``placement_problem``): a located error at that setting in
+    the settings file ``path``."""
     if (problem := _link_problem(config)) is not None:
         raise ConfigError.at(key_location(path, "changelog_link"), problem)
-    inputs = {key: getattr(config, key) for key in INPUT_PATHS}
-    inputs["navigation"] = config.navigation or f"{config.docs}/index.yml"
-    inputs["fern_docs"] = config.fern_docs or "fern/docs.yml"
-    if (problem := export_problem(config.export, inputs)) is not None:
-        raise ConfigError.at(key_location(path, "export"), problem)
+    paths = {key: getattr(config, key) for key in PATH_FIELDS}
+    paths["navigation"] = config.navigation or f"{config.docs}/index.yml"
+    paths["fern_docs"] = config.fern_docs or "fern/docs.yml"
+    if (found := placement_problem(path.parent, paths)) is not None:
+        raise ConfigError.at(key_location(path, found[0]), found[1])
     return config
 
 

@@ -3,6 +3,7 @@ it may hold, and why a value is refused, worded for the located error ``config``
 
 from __future__ import annotations
 
+import os
 import re
 import string
 from collections.abc import Mapping
@@ -166,14 +167,32 @@ INPUT_PATHS = {
 }
 
 
-def export_problem(export: str, inputs: Mapping[str, str]) -> str | None:
-    """Why the export cannot be written at ``export``: a path docgen reads (the registry,
-    the navigation, a file of the templates, changelog or notes folder), or None."""
-    for key, place in inputs.items():
-        if export == place or export.startswith(f"{place}/"):
+def placement_problem(root: Path, paths: Mapping[str, str]) -> tuple[str, str] | None:
+    """The setting (of ``paths``: each path setting's value, defaults filled in) that puts
+    a path where docgen must not write, and why: in git's own ``.git`` folder, or the
+    export on a file docgen reads. Paths are compared as the file system resolves them
+    (through links inside ``root``), and without regard to case, as some file systems
+    compare names; None when every path is in its place."""
+    real = {key: _resolved(root, value) for key, value in paths.items() if value}
+    for key, place in real.items():
+        if ".git" in place.split("/"):
+            return key, f"path '{one_line(paths[key])}' lies in git's own folder, .git"
+    export = real.get("export", "")
+    for key in INPUT_PATHS:
+        place = real.get(key, "")
+        if place and (export == place or export.startswith(f"{place}/")):
             inside = "" if export == place else "in "
-            return (
-                f"setting 'export' puts the export at {one_line(export)}, {inside}"
+            return "export", (
+                f"setting 'export' puts the export at {one_line(paths['export'])}, {inside}"
                 f"{INPUT_PATHS[key]} (setting '{key}'), which docgen reads: write it elsewhere"
             )
     return None
+
+
+def _resolved(root: Path, value: str) -> str:
+    """``value`` below ``root`` as the file system resolves it, relative to the root's own
+    real path, in lowercase (the value as written when it leads outside)."""
+    base = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(base, value))
+    inside = real.startswith(base + os.sep)
+    return (real[len(base) + 1 :] if inside else value).replace(os.sep, "/").lower()

@@ -431,3 +431,32 @@ def test_beside_docgen_toml_a_pyproject_docgen_cannot_read_is_another_tools(tmp_
     outside.write_text("[tool.other]\n", "utf-8")
     (root / "pyproject.toml").symlink_to(outside)
     assert load_project(root).config.docs == "site-docs"
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        (
+            'export = "cl/2026-01-01.mdx"',
+            "docgen.toml:1:1: error: setting 'export' puts the export at cl/2026-01-01.mdx, in "
+            "the changelog folder (setting 'changelog'), which docgen reads: write it elsewhere",
+        ),
+        (
+            'export = "Changelog/x.mdx"',
+            "docgen.toml:1:1: error: setting 'export' puts the export at Changelog/x.mdx, in "
+            "the changelog folder (setting 'changelog'), which docgen reads: write it elsewhere",
+        ),
+        ('docs = "g/docs"', "docgen.toml:1:1: error: path 'g/docs' lies in git's own folder, .git"),
+    ],
+)
+def test_a_path_is_placed_as_the_file_system_resolves_it(tmp_path, setting, message):
+    """A link inside the root (``cl`` to ``changelog``, ``g`` to ``.git``), or other
+    capitals, led around the check of where a path may lie (review finding)."""
+    (tmp_path / "changelog").mkdir()
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cl").symlink_to("changelog")
+    (tmp_path / "g").symlink_to(".git")
+    (tmp_path / "docgen.toml").write_text(setting + "\n")
+    with pytest.raises(ConfigError) as raised:
+        load_project(tmp_path)
+    assert [str(p) for p in raised.value.problems] == [message]

@@ -19,15 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from docgen.errors import Problem, TemplateError
-from docgen.registry.model import (
-    Host,
-    Image,
-    Model,
-    Override,
-    Product,
-    Profile,
-    Registry,
-)
+from docgen.registry.model import Host, Image, Model, Override, Product, Profile, Registry
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import estimate
 from docgen.render import as_text, compiled, file_kinds
@@ -296,6 +288,8 @@ class Renderer:
             MemoryError,
             jinja2.TemplateError,
         ) as exc:
+            if isinstance(exc, NameError) and exc.name not in ("inf", "nan"):
+                raise  # a bug in docgen's own code: an internal error
             where = failed_at(exc, display, template)
             why = reason(exc, [*self.env.globals, *context], self.env.filters)
             raise TemplateError(Problem(f"template failed: {why}", where)) from None

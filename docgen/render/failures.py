@@ -26,7 +26,7 @@ def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str]
     if isinstance(exc, MemoryError):
         return "out of memory (a value too large to build?)"
     text = str(exc)
-    if isinstance(exc, NameError) and exc.name in ("inf", "nan"):
+    if isinstance(exc, NameError):  # only Jinja's ``inf`` reaches here: see ``Renderer``
         return "a number too large for a float (written as a literal, such as 1e400)"
     if isinstance(exc, TypeError):
         return _called(text)

@@ -156,7 +156,11 @@ def _json_object(text: str, where: Location) -> list[tuple[str, object]]:
     key twice in an object, no ``NaN`` or ``Infinity`` (which Python alone reads)."""
     try:
         members = json.loads(
-            text, object_pairs_hook=_pairs, parse_constant=_constant, parse_float=_finite
+            text,
+            object_pairs_hook=_pairs,
+            parse_constant=_constant,
+            parse_float=_finite,
+            parse_int=_finite_int,
         )
     except json.JSONDecodeError as exc:
         raise _unparsed(where, "JSON", exc.msg, (exc.lineno, exc.colno)) from None
@@ -186,10 +190,31 @@ def _constant(name: str) -> object:
 
 
 def _finite(text: str) -> float:
-    """A JSON number past a double's range is refused: readers take it for infinity."""
+    """A number past a double's range is refused: readers take it for infinity."""
     if math.isinf(value := float(text)):
-        raise ValueError(f"the number {one_line(text[:40])} is past a double's range")
+        raise ValueError(f"the number {_shown(text)} is past a double's range")
     return value
+
+
+def _finite_int(text: str) -> int:
+    """A JSON integer past a double's range is refused, as a number with a fraction is."""
+    if len(text.lstrip("-")) > 308:  # 1e308 has 309 digits: nothing shorter overflows
+        _finite(text)
+    return int(text)
+
+
+def _shown(number: str | int) -> str:
+    """A number as a message shows it: its first 40 characters."""
+    if isinstance(number, int) and number.bit_length() >= 4000:  # past what str() writes
+        return "of over 1,200 digits"
+    text = str(number)
+    return one_line(text if len(text) <= 40 else f"{text[:40]}...")
+
+
+def _toml_float(text: str) -> float:
+    """A TOML float: ``inf`` and ``nan`` as TOML writes them, but no number past a
+    double's range (read as infinity)."""
+    return float(text) if "inf" in text or "nan" in text else _finite(text)
 
 
 def _refuse_wide_integers(data: object) -> None:
@@ -202,7 +227,7 @@ def _refuse_wide_integers(data: object) -> None:
         elif isinstance(item, list):
             pending += item
         elif isinstance(item, int) and not -(2**63) <= item < 2**63:
-            raise ValueError(f"the integer {item} is beyond 64 bits")
+            raise ValueError(f"the integer {_shown(item)} is beyond 64 bits")
 
 
 def _refuse_unparsed(path: str, text: str, where: Location) -> None:
@@ -215,7 +240,7 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
             for _document in YAML(typ="safe").load_all(text):
                 pass
         elif suffix == ".toml":
-            _refuse_wide_integers(tomllib.loads(text))
+            _refuse_wide_integers(tomllib.loads(text, parse_float=_toml_float))
     except YAMLError as exc:
         mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
         at = None if mark is None else (mark.line + 1, mark.column + 1)

@@ -5,6 +5,7 @@ its minimum compute capability)."""
 from __future__ import annotations
 
 import datetime
+import math
 import re
 from collections.abc import Iterable, Mapping, Sequence, Set
 from decimal import ROUND_HALF_UP, Decimal
@@ -35,6 +36,8 @@ def printed(value: Any) -> str:
         return ""
     if not isinstance(value, PRINTABLE):
         raise ValueError(_unprintable(value))
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{{{{ }}}} printed {value}, no number a page can show")
     return str(value)
 
 

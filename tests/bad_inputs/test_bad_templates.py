@@ -45,6 +45,24 @@ TEMPLATES = [
         ),
         templates=template("---\ntitle: x\n---\n\n{{ 1e400 | gb }}\n"),
     ),
+    Case(  # Jinja folds this one into the page's text as "inf" when it compiles it
+        "template-float-literal-printed",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: a number too large for a "
+            "float (written as a literal, such as 1e400)",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ 1e400 }}\n"),
+    ),
+    Case(
+        "template-prints-infinity",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: {{ }} printed inf, no number a "
+            "page can show",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ 1e308 * 10 }}\n"),
+    ),
     Case(
         "template-misspelt-helper",
         BUILD,

@@ -89,6 +89,9 @@ def test_a_json_objects_first_member_keeps_its_own_line(rendered, written):
             "not valid TOML: the integer 99999999999999999999 is beyond 64 bits",
         ),
         ("x.toml.j2", "a = [[-9223372036854775809]]\n", "is beyond 64 bits"),
+        ("x.toml.j2", "a = 1e999\n", "not valid TOML: the number 1e999 is past a double's range"),
+        # an integer past a double's range, too (JavaScript reads it as Infinity), cut short
+        ("x.json.j2", '{"a": ' + "9" * 400 + "}", "not valid JSON: the number " + "9" * 40 + "..."),
     ],
 )
 def test_a_parsers_refusal_is_a_located_error(make_project: Make, run: Run, name, text, why):
@@ -137,3 +140,8 @@ def test_a_page_template_named_in_other_capitals_is_refused_not_left_out(
     assert result.stderr == (
         "templates/x/c.json.J2: error: a page template's name ends in .j2, in lowercase\n"
     )
+
+
+def test_a_toml_file_may_hold_inf_as_toml_writes_it(make_project: Make, run: Run):
+    project = make_project(templates={"x.toml.j2": "a = inf\nb = -inf\nc = nan\n"})
+    assert run(project, "build").exit_code == 0

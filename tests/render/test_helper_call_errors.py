@@ -50,3 +50,24 @@ def test_a_helper_called_wrongly_is_named_as_the_template_calls_it(
         2,
         f"templates/t.mdx.j2:5: error: template failed: {why}\n",
     )
+
+
+def test_a_name_error_in_docgens_own_code_stays_an_internal_error(make_project):
+    """Only the NameError of Jinja's compiled ``inf`` is a template's: any other is a bug
+    in docgen, which must not be told as one in the user's template (review finding)."""
+    from pathlib import Path
+
+    from docgen.config import load_project
+    from docgen.registry.load import loaded
+    from docgen.render.environment import Renderer
+
+    project = make_project(templates={"x.mdx.j2": "{{ broken() }}\n"})
+    with loaded(load_project(project.root)) as reg:
+        renderer = Renderer(reg, [Path(project.root / "templates")], project.root)
+
+        def broken() -> None:
+            return undefined_in_docgen  # type: ignore[name-defined]  # noqa: F821
+
+        renderer.env.globals["broken"] = broken
+        with pytest.raises(NameError):
+            renderer.render("x.mdx.j2", "templates/x.mdx.j2", {})

@@ -418,3 +418,11 @@ def test_control_characters_never_reach_a_page_raw(filter_) -> None:
     out = str(filter_("a\x1b[31mb\x07c\x7fd\x9be\x00f"))
     assert not any(c in out for c in "\x1b\x07\x7f\x9b\x00"), repr(out)
     assert out.count("\ufffd") == 5, repr(out)
+
+
+@pytest.mark.parametrize("name", ["in_code", "fm_comment"])
+def test_control_characters_never_reach_a_page_through_the_line_filters(name) -> None:
+    from docgen.render import filters
+
+    out = str(getattr(filters, name)("a\x1b[31mb\x07c\x7fd"))
+    assert not any(c in out for c in "\x1b\x07\x7f") and out.count("\ufffd") == 3, repr(out)
