@@ -99,9 +99,9 @@ class Change:
     @cached_property  # asked by the verdict, the file's line and the JSON alike
     def edited(self) -> bool:
         """Whether this changed file reads as a hand edit: its output was kept as built
-        (nothing it is made of changed since), and it was changed in the working tree, or
-        no registry entry is behind what differs (pages a checkout brought back from
-        another registry state are not)."""
+        (nothing it is made of changed since), and no commit holds its text, or no
+        registry entry is behind what differs (pages a checkout brought back from another
+        registry state are not)."""
         return self._edited_here or (
             not self.link and self.status == CHANGED and self.kept_as_built and not self.behind()
         )

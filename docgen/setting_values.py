@@ -1,5 +1,6 @@
 """What the text of each setting may be: the words, format fields and route characters
-it may hold, and why a value is refused, worded for the located error ``config`` raises."""
+it may hold, where a path setting may lie, and why a value is refused, worded for the
+located error ``config`` raises."""
 
 from __future__ import annotations
 

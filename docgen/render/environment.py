@@ -261,13 +261,8 @@ class Renderer:
             with deadline(RENDER_SECONDS), as_text.rendering(), file_kinds.printing(name):
                 return template.render(context)
         except RenderTimeout as exc:
-            where = failed_at(exc, display, template)
-            raise TemplateError(
-                Problem(
-                    f"template rendering took longer than {RENDER_SECONDS} s (an endless loop?)",
-                    where,
-                )
-            ) from None
+            why = f"template rendering took longer than {RENDER_SECONDS} s (an endless loop?)"
+            raise TemplateError(Problem(why, failed_at(exc, display, template))) from None
         except jinja2.TemplateSyntaxError as exc:
             path = file_of(exc.filename, display, template)
             raise TemplateError(syntax_problem(exc, path)) from None
