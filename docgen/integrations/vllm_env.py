@@ -82,7 +82,7 @@ def ready(venv: Path) -> bool:
 def missing(venv: Path) -> VllmEnvError:
     """The exit-2 error when no usable environment is at ``venv``, saying how to make one."""
     how = (
-        f"no vLLM {VLLM_VERSION} environment here; create it (about 2-3 minutes, 1.9 GB "
+        f"no vLLM {VLLM_VERSION} environment here; create it (about 3 minutes, 1.9 GB "
         f"with torch's CPU build: see the README) with `{SETUP_HINT}` (choose the folder "
         f"with --venv or ${ENV_VAR})"
     )

@@ -150,7 +150,7 @@ def test_missing_environment_says_how_to_create_it_and_exits_2(make_project, run
     result = run(project, "verify-vllm", "--venv", str(venv))
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"{venv}: error: no vLLM 0.34.0 environment here; create it (about 2-3 minutes, "
+        f"{venv}: error: no vLLM 0.34.0 environment here; create it (about 3 minutes, "
         "1.9 GB with torch's CPU build: see the README) with `docgen verify-vllm --setup` "
         "(choose the folder with --venv or $DOCGEN_VLLM_VENV)"
     ]
