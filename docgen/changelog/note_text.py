@@ -12,7 +12,9 @@ line indented further stays in its bullet, a nested item under it.
 
 from __future__ import annotations
 
+import html
 import re
+import unicodedata
 
 from docgen.changelog.fences import LIST_ITEM
 from docgen.errors import UNSHOWN, ConfigError, Location, unshown_problem
@@ -76,7 +78,32 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
             f"the note opens a code block ({fence.marker}) that it never closes: "
             f"end it with {fence.marker} on a line of its own",
         )
+    for bullet in bullets:
+        if not _shows_text(bullet):
+            raise ConfigError.at(
+                Location(path, bullet[0][0]),
+                "this bullet shows no text (only comments, character references, code "
+                "fences or invisible characters): say what changed, or remove it",
+            )
     return bullets
+
+
+_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
+_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+#: What shows nothing on a page: blanks, line and paragraph breaks, format characters
+#: (zero-width spaces and joiners), controls.
+_UNSEEN = frozenset({"Zs", "Zl", "Zp", "Cf", "Cc"})
+
+
+def _shows_text(bullet: Bullet) -> bool:
+    """Whether a bullet shows a reader anything: its text without its marker, its MDX
+    comments and its code fences' own lines, with character references read, holds a
+    character that is not blank or invisible."""
+    lines = [line[2:] for _number, line in bullet]  # "- " or two spaces
+    text = _COMMENT.sub("", "\n".join(lines))
+    text = "\n".join(line for line in text.split("\n") if not opening(line.strip()))
+    text = _REFERENCE.sub(lambda found: html.unescape(found[0]), text)
+    return any(unicodedata.category(char) not in _UNSEEN for char in text)
 
 
 def _refuse_controls(text: str, path: str) -> None:

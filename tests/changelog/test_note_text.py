@@ -82,3 +82,29 @@ def test_a_lone_dash_opens_an_item_and_inline_triple_backticks_open_no_block():
     item whose text follows; backticks in a backtick fence's info make it inline code."""
     assert shown("- first\n-\n  second\n") == ["- first", "- second"]
     assert shown("```docgen build``` now skips.\n") == ["- ```docgen build``` now skips."]
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("```\n```\n", 1),  # an empty code block
+        ("{/* to do */}\n", 1),
+        ("&nbsp;\n", 1),
+        ("&#8203;\n", 1),  # a zero-width space, as a character reference
+        ("\u200b\n", 1),  # and as itself
+        ("- Fixed the installer.\n- &nbsp; {/* x */}\n", 2),
+    ],
+)
+def test_a_bullet_that_shows_no_text_is_a_located_error(text: str, line: int) -> None:
+    """Each became a bullet that looks empty on the page (a hostile user's finding)."""
+    with pytest.raises(ConfigError) as raised:
+        note_bullets(text, "changelog.d/n.md")
+    assert [str(p) for p in raised.value.problems] == [
+        f"changelog.d/n.md:{line}: error: this bullet shows no text (only comments, character "
+        "references, code fences or invisible characters): say what changed, or remove it"
+    ]
+
+
+@pytest.mark.parametrize("text", ["```bash\nls\n```\n", "- Fixed.\n  {/* why */}\n", "&amp;\n"])
+def test_a_bullet_with_code_a_comment_beside_text_or_a_reference_shows_text(text: str) -> None:
+    assert note_bullets(text, "changelog.d/n.md")
