@@ -78,6 +78,12 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
             f"the note opens a code block ({fence.marker}) that it never closes: "
             f"end it with {fence.marker} on a line of its own",
         )
+    _refuse_unseen(bullets, path)
+    return bullets
+
+
+def _refuse_unseen(bullets: list[Bullet], path: str) -> None:
+    """A bullet that shows a reader nothing is a located error at its first line."""
     for bullet in bullets:
         if not _shows_text(bullet):
             raise ConfigError.at(
@@ -85,7 +91,6 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
                 "this bullet shows no text (only comments, character references, code "
                 "fences or invisible characters): say what changed, or remove it",
             )
-    return bullets
 
 
 _COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
