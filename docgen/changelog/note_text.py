@@ -78,12 +78,11 @@ def note_bullets(text: str, path: str = "") -> list[Bullet]:
             f"the note opens a code block ({fence.marker}) that it never closes: "
             f"end it with {fence.marker} on a line of its own",
         )
-    _refuse_unseen(bullets, path)
-    return bullets
+    return _seen(bullets, path)
 
 
-def _refuse_unseen(bullets: list[Bullet], path: str) -> None:
-    """A bullet that shows a reader nothing is a located error at its first line."""
+def _seen(bullets: list[Bullet], path: str) -> list[Bullet]:
+    """``bullets``, unless one shows a reader nothing: a located error at its first line."""
     for bullet in bullets:
         if not _shows_text(bullet):
             raise ConfigError.at(
@@ -91,6 +90,7 @@ def _refuse_unseen(bullets: list[Bullet], path: str) -> None:
                 "this bullet shows no text (only comments, character references, code "
                 "fences or invisible characters): say what changed, or remove it",
             )
+    return bullets
 
 
 _COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
