@@ -156,15 +156,16 @@ def routes_problems(value: Any, path: Path, where: Location) -> list[Problem]:
     return problems
 
 
-#: The settings naming what docgen reads (the export, which it writes, may lie in none),
-#: and how a message names each.
+#: The settings naming what docgen reads, how a message names each, and for a folder the
+#: ending of the files it reads there ("" for a file): the export, which docgen writes,
+#: may be none of those files.
 INPUT_PATHS = {
-    "registry": "the registry",
-    "templates": "the templates folder",
-    "changelog": "the changelog folder",
-    "fragments": "the notes folder",
-    "navigation": "the navigation",
-    "fern_docs": "Fern's docs.yml",
+    "registry": ("the registry", ""),
+    "templates": ("a template in the templates folder", ".j2"),
+    "changelog": ("an entry in the changelog folder", ".mdx"),
+    "fragments": ("a note in the notes folder", ".md"),
+    "navigation": ("the navigation", ""),
+    "fern_docs": ("Fern's docs.yml", ""),
 }
 
 
@@ -179,13 +180,13 @@ def placement_problem(root: Path, paths: Mapping[str, str]) -> tuple[str, str] |
         if ".git" in place.split("/"):
             return key, f"path '{one_line(paths[key])}' lies in git's own folder, .git"
     export = real.get("export", "")
-    for key in INPUT_PATHS:
+    for key, (what, ending) in INPUT_PATHS.items():
         place = real.get(key, "")
-        if place and (export == place or export.startswith(f"{place}/")):
-            inside = "" if export == place else "in "
+        inside = export.startswith(f"{place}/") and export.endswith(ending)
+        if place and (export == place if not ending else inside):
             return "export", (
-                f"setting 'export' puts the export at {one_line(paths['export'])}, {inside}"
-                f"{INPUT_PATHS[key]} (setting '{key}'), which docgen reads: write it elsewhere"
+                f"setting 'export' puts the export at {one_line(paths['export'])}, {what} "
+                f"(setting '{key}'), which docgen reads: write it elsewhere"
             )
     return None
 

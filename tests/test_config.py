@@ -438,13 +438,15 @@ def test_beside_docgen_toml_a_pyproject_docgen_cannot_read_is_another_tools(tmp_
     [
         (
             'export = "cl/2026-01-01.mdx"',
-            "docgen.toml:1:1: error: setting 'export' puts the export at cl/2026-01-01.mdx, in "
-            "the changelog folder (setting 'changelog'), which docgen reads: write it elsewhere",
+            "docgen.toml:1:1: error: setting 'export' puts the export at cl/2026-01-01.mdx, an "
+            "entry in the changelog folder (setting 'changelog'), which docgen reads: write "
+            "it elsewhere",
         ),
         (
             'export = "Changelog/x.mdx"',
-            "docgen.toml:1:1: error: setting 'export' puts the export at Changelog/x.mdx, in "
-            "the changelog folder (setting 'changelog'), which docgen reads: write it elsewhere",
+            "docgen.toml:1:1: error: setting 'export' puts the export at Changelog/x.mdx, an "
+            "entry in the changelog folder (setting 'changelog'), which docgen reads: write "
+            "it elsewhere",
         ),
         ('docs = "g/docs"', "docgen.toml:1:1: error: path 'g/docs' lies in git's own folder, .git"),
     ],
@@ -460,3 +462,11 @@ def test_a_path_is_placed_as_the_file_system_resolves_it(tmp_path, setting, mess
     with pytest.raises(ConfigError) as raised:
         load_project(tmp_path)
     assert [str(p) for p in raised.value.problems] == [message]
+
+
+@pytest.mark.parametrize("export", ["changelog/registry.json", "templates/registry.json"])
+def test_the_export_may_lie_in_a_folder_docgen_reads_when_it_reads_no_such_file(tmp_path, export):
+    """The changelog folder's entries are ``.mdx`` files and the templates ``.j2`` ones: a
+    JSON export there is read as neither."""
+    (tmp_path / "docgen.toml").write_text(f'export = "{export}"\n')
+    assert load_project(tmp_path).config.export == export

@@ -40,8 +40,8 @@ SETTINGS = [
         BUILD,
         (
             "docgen.toml:2:1: error: setting 'export' puts the export at "
-            "changelog/2026-01-01.mdx, in the changelog folder (setting 'changelog'), which "
-            "docgen reads: write it elsewhere",
+            "changelog/2026-01-01.mdx, an entry in the changelog folder (setting 'changelog'), "
+            "which docgen reads: write it elsewhere",
         ),
         files={"docgen.toml": 'docs = "docs"\nexport = "changelog/2026-01-01.mdx"\n'},
     ),
