@@ -16,6 +16,7 @@ import html
 import re
 import unicodedata
 
+from docgen.changelog.comments import without_comments
 from docgen.changelog.fences import LIST_ITEM
 from docgen.errors import UNSHOWN, ConfigError, Location, unshown_problem
 from docgen.render.syntax import Fence, opening
@@ -93,7 +94,6 @@ def _seen(bullets: list[Bullet], path: str) -> list[Bullet]:
     return bullets
 
 
-_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
 _REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 #: What shows nothing on a page: blanks, line and paragraph breaks, format characters
 #: (zero-width spaces and joiners), controls.
@@ -105,7 +105,7 @@ def _shows_text(bullet: Bullet) -> bool:
     comments and its code fences' own lines, with character references read, holds a
     character that is not blank or invisible."""
     lines = [line[2:] for _number, line in bullet]  # "- " or two spaces
-    text = _COMMENT.sub("", "\n".join(lines))
+    text = without_comments("\n".join(lines))
     text = "\n".join(line for line in text.split("\n") if not opening(line.strip()))
     text = _REFERENCE.sub(lambda found: html.unescape(found[0]), text)
     return any(unicodedata.category(char) not in _UNSEEN for char in text)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Sequence
-from itertools import groupby
 from typing import TYPE_CHECKING
 
+from docgen.changelog.comments import without_comments
 from docgen.changelog.entries import (
     VERSION,
     Entry,
@@ -28,7 +28,7 @@ from docgen.changelog.links import (
     NEXT_TARGET,
     text_link_problems,
 )
-from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
+from docgen.changelog.markup import MARKUP_RULE, markup_problems
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.registry.model import Registry
@@ -118,16 +118,9 @@ def relative_links_warning(notes: str, site_url: str) -> Problem | None:
     )
 
 
-#: An MDX comment: with its line when it stands alone there, else just the comment (and
-#: the blanks before it), so the next line is never joined to the text before it.
-MDX_COMMENT = re.compile(
-    r"^[ \t]*\{/\*.*?\*/\}[ \t]*\n|[ \t]*\{/\*.*?\*/\}", re.DOTALL | re.MULTILINE
-)
-
-
 def _plain(text: str, site_url: str) -> str:
     """A section as plain Markdown: MDX comments gone, root-absolute links on the site."""
-    text = _without_comments(text)
+    text = without_comments(text)
     base = site_url.rstrip("/")
     if base:
         lines = text.split("\n")
@@ -154,29 +147,6 @@ def root_targets(text: str) -> list[tuple[int, int, str]]:
         at_root = (m for m in matches if m[1].startswith("/") and not m[1].startswith("//"))
         found += sorted((index, m.start(1), line[m.start(1) : m.end(1)]) for m in at_root)
     return found
-
-
-def _without_comments(text: str) -> str:
-    """``text`` without its MDX comments, those in code left as they are (in a fenced
-    block or a code span, ``{/* ... */}`` is code that the page shows)."""
-    lines = text.split("\n")
-    prose = {index for index, _line in prose_lines(lines)}
-    out = []
-    # Each run of prose lines at once, since a comment may go on over lines.
-    for in_prose, indexes in groupby(range(len(lines)), key=prose.__contains__):
-        run = "\n".join(lines[index] for index in indexes)
-        out.append(_uncommented(run) if in_prose else run)
-    return "\n".join(out)
-
-
-def _uncommented(text: str) -> str:
-    """Prose ``text`` without the MDX comments outside its code spans."""
-    seen = "\n".join(without_code(line) for line in text.split("\n"))  # same length
-    kept, at = [], 0
-    for found in MDX_COMMENT.finditer(seen):
-        kept.append(text[at : found.start()])
-        at = found.end()
-    return "".join(kept) + text[at:]
 
 
 def _release_order(version: str) -> tuple[int, ...]:

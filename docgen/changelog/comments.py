@@ -1,0 +1,39 @@
+"""MDX comments in changelog text (an entry, a note): where they stand outside code, and
+the text without them, as a release body or a reader sees it."""
+
+from __future__ import annotations
+
+import re
+from itertools import groupby
+
+from docgen.changelog.fences import without_code
+from docgen.changelog.markup import prose_lines
+
+#: An MDX comment: with its line when it stands alone there, else just the comment (and
+#: the blanks before it), so the next line is never joined to the text before it.
+MDX_COMMENT = re.compile(
+    r"^[ \t]*\{/\*.*?\*/\}[ \t]*\n|[ \t]*\{/\*.*?\*/\}", re.DOTALL | re.MULTILINE
+)
+
+
+def without_comments(text: str) -> str:
+    """``text`` without its MDX comments, those in code left as they are (in a fenced
+    block or a code span, ``{/* ... */}`` is code that the page shows)."""
+    lines = text.split("\n")
+    prose = {index for index, _line in prose_lines(lines)}
+    out = []
+    # Each run of prose lines at once, since a comment may go on over lines.
+    for in_prose, indexes in groupby(range(len(lines)), key=prose.__contains__):
+        run = "\n".join(lines[index] for index in indexes)
+        out.append(_uncommented(run) if in_prose else run)
+    return "\n".join(out)
+
+
+def _uncommented(text: str) -> str:
+    """Prose ``text`` without the MDX comments outside its code spans."""
+    seen = "\n".join(without_code(line) for line in text.split("\n"))  # same length
+    kept, at = [], 0
+    for found in MDX_COMMENT.finditer(seen):
+        kept.append(text[at : found.start()])
+        at = found.end()
+    return "".join(kept) + text[at:]
