@@ -102,16 +102,18 @@ class Change:
         (nothing it is made of changed since), and no commit holds its text, or no
         registry entry is behind what differs (pages a checkout brought back from another
         registry state are not)."""
-        return self._edited_here or (
-            not self.link and self.status == CHANGED and self.kept_as_built and not self.behind()
-        )
+        return self._changed_as_built and (self.never_committed or not self.behind())
+
+    @property
+    def _changed_as_built(self) -> bool:
+        """A file (no link) that differs from what the build's cache kept as built."""
+        return not self.link and self.status == CHANGED and self.kept_as_built
 
     @property
     def _edited_here(self) -> bool:
         """Kept as built, yet holding a text no commit holds: whatever registry values its
         changed lines show, none of them changed since the build."""
-        built = not self.link and self.status == CHANGED and self.kept_as_built
-        return built and self.never_committed
+        return self._changed_as_built and self.never_committed
 
     @property
     def why(self) -> str:

@@ -124,14 +124,13 @@ def fragment_files(project: Project) -> list[Path]:
     folder = project.path(project.config.fragments)
     found = folder.glob("*.[mM][dD]") if folder.is_dir() else []
     shown = [p for p in found if not p.name.startswith(".")]
-    for path in shown:  # left out, it would never be released: say so
+    files = _inside_root(project, sorted(shown), "changelog fragment")
+    for path in files:  # each would never be released: say so, as reading it would
         if not path.name.endswith(".md"):
             raise ConfigError.at(
                 Location(_rel(project, path)), "a note's name ends in .md, in lowercase"
             )
-    files = _inside_root(project, sorted(shown), "changelog fragment")
-    for path in files:  # a folder or a FIFO named as a note is refused as reading it would be
-        if not path.is_file():
+        if not path.is_file():  # a folder or a FIFO named as a note
             read_input(path, Inside(project.root), "changelog note", display=_rel(project, path))
     return files
 
