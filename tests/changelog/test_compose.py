@@ -495,3 +495,16 @@ def test_a_release_heading_inside_a_comment_starts_no_release():
 
     text = "## v1.0.1\n\nFixed.\n\n{/*\n## v1.0.0\n*/}\n"
     assert [s.version for s in parse_entry("changelog/2026-01-02.mdx", text).sections] == ["v1.0.1"]
+
+
+def test_a_note_whose_bullet_shows_nothing_is_refused_and_nothing_changes(make_project, run):
+    project = base_project(make_project, run)
+    project.write("changelog.d/fix.md", "- Fixed the installer.\n- &nbsp;\n")
+    before = project.snapshot()
+    result = release(run, project, "v1.0.0")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "changelog.d/fix.md:2: error: this bullet shows no text (only comments, character "
+        "references, code fences or invisible characters): say what changed, or remove it\n",
+    )
+    assert project.snapshot() == before

@@ -109,6 +109,18 @@ def test_a_hand_edit_drifts_and_a_gone_template_prunes_its_file(make_project: Ma
         ("x.yaml.j2", "a: b: c\n", "not valid YAML: mapping values are not allowed"),
         ("x.toml.j2", "a = \n", "is not valid TOML: "),
         ("x.yml.j2", "cmd: {{ cli }}\n", "the CLI token '$$acme' cannot be resolved in it"),
+        # What a strict reader refuses was written: a number JavaScript reads as Infinity,
+        # a TOML integer past the 64 bits the TOML standard bids readers refuse.
+        ("x.json.j2", '{"a": 1e999}', "not valid JSON: the number 1e999 is past a double's"),
+        (
+            "x.toml.j2",
+            "a = 99999999999999999999\n",
+            "not valid TOML: the integer 99999999999999999999 is beyond 64 bits",
+        ),
+        ("x.toml.j2", "a = [[-9223372036854775809]]\n", "is beyond 64 bits"),
+        ("x.toml.j2", "a = 1e999\n", "not valid TOML: the number 1e999 is past a double's range"),
+        # an integer past a double's range, too (JavaScript reads it as Infinity), cut short
+        ("x.json.j2", '{"a": ' + "9" * 400 + "}", "not valid JSON: the number " + "9" * 40 + "..."),
     ],
 )
 def test_a_file_its_parser_refuses_is_a_located_error_and_nothing_is_written(

@@ -80,18 +80,6 @@ def test_a_json_objects_first_member_keeps_its_own_line(rendered, written):
             "not valid YAML: YAML nesting deeper than 64 levels (line 1, column 68 of the",
         ),
         ("x.yaml.j2", "a: 1\na: 2\n", "(line 2, column 1 of the text it rendered)"),
-        # What a strict reader refuses was written: a number JavaScript reads as Infinity,
-        # a TOML integer past the 64 bits the TOML standard bids readers refuse.
-        ("x.json.j2", '{"a": 1e999}', "not valid JSON: the number 1e999 is past a double's"),
-        (
-            "x.toml.j2",
-            "a = 99999999999999999999\n",
-            "not valid TOML: the integer 99999999999999999999 is beyond 64 bits",
-        ),
-        ("x.toml.j2", "a = [[-9223372036854775809]]\n", "is beyond 64 bits"),
-        ("x.toml.j2", "a = 1e999\n", "not valid TOML: the number 1e999 is past a double's range"),
-        # an integer past a double's range, too (JavaScript reads it as Infinity), cut short
-        ("x.json.j2", '{"a": ' + "9" * 400 + "}", "not valid JSON: the number " + "9" * 40 + "..."),
     ],
 )
 def test_a_parsers_refusal_is_a_located_error(make_project: Make, run: Run, name, text, why):
@@ -135,7 +123,9 @@ def test_a_page_template_named_in_other_capitals_is_refused_not_left_out(
     """``c.json.J2`` rendered nothing and said nothing; a partial's name is the template's
     own business (it is included by the name it has)."""
     project = make_project(templates={"x/c.json.J2": "{}", "_partials/p.J2": "x"})
+    before = project.snapshot()
     result = run(project, "build")
+    assert project.snapshot() == before
     assert result.exit_code == 2
     assert result.stderr == (
         "templates/x/c.json.J2: error: a page template's name ends in .j2, in lowercase\n"
