@@ -53,6 +53,16 @@ def compare(
     return report
 
 
+def compared_again(
+    project: Project, report: Report, outputs: Iterable[Output], known: Stamps | None = None
+) -> Report:
+    """``report`` with the changes of ``outputs`` (drifted outputs planned again, now with
+    their text) compared anew; every other change, and the stale files, as they were."""
+    fresh = {c.path: c for c in compare_outputs(project, outputs, known).changes}
+    report.changes = [fresh.get(c.path, c) for c in report.changes]
+    return report
+
+
 def _refuse_listed_stale(plan: Plan, stale: list[str]) -> None:
     """A stale file the navigation lists (a renamed page's variant): a build would delete
     the file and leave the entry, which Fern fails on, while check passed."""

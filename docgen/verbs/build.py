@@ -144,7 +144,10 @@ def _compared(
         # digest (its reads hold), with neither its text nor where a build staged it.
         done = {o.path: o for o in the_plan.outputs if o.text or o.staged}
         the_plan = replace(again, outputs=tuple(done.get(o.path, o) for o in again.outputs))
-        report = sync.compare(project, the_plan, products, known)
+        planned = the_plan.by_path()
+        report = sync.compared_again(
+            project, report, [planned[p] for p in sorted(unread) if p in planned], known
+        )
         report = _kept_as_built(project, report, unread, hand_edits=not stored)
     _refuse_lost_templates(project, report)
     return the_plan, digest, report
