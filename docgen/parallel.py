@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+S = TypeVar("S")
 
 #: Fewest items (pages) whose work pays for a fork.
 MANY = 256
@@ -58,6 +59,21 @@ def map_split(work: Callable[[T], R], items: Sequence[T], *, min_items: int = MA
         missing = [i for i in range(len(items)) if i not in mine]
         theirs = {i: work(items[i]) for i in missing}  # raises the copy's error here, if any
     return [mine[i] if i in mine else theirs[i] for i in range(len(items))]
+
+
+def map_split_with(
+    side: Callable[[], S], work: Callable[[T], R], items: Sequence[T], worth: bool = True
+) -> tuple[S, list[R]]:
+    """``(side(), [work(item) for item in items])``. When the items are many enough to
+    share with a forked copy, ``side`` is one more of them, the first either process takes
+    (whichever takes it, the other goes on with the items); with fewer, where ``worth`` it,
+    a forked copy computes ``side`` alone while this process does the items."""
+    if len(items) + 1 < MANY or not _can_fork():
+        return beside(side, lambda: [work(item) for item in items], worth)
+    first = object()  # the same object in the forked copy
+    marked: list[Any] = [first, *items]
+    done: list[Any] = map_split(lambda item: side() if item is first else work(item), marked)
+    return done[0], done[1:]
 
 
 def beside(side: Callable[[], R], main: Callable[[], T], worth: bool = True) -> tuple[R, T]:

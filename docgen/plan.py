@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +26,7 @@ from docgen.outputs import verified_on_disk
 from docgen.outputs_check import refuse_collisions, refuse_long_names, refuse_unknown_link
 from docgen.overview import overview_output as overview_output
 from docgen.page_variants import page_variants
-from docgen.parallel import MANY, beside
+from docgen.parallel import MANY, map_split_with
 from docgen.provenance import page_sources, registry_sources
 from docgen.registry.model import Registry
 from docgen.render.file_kinds import MDX, kind_of, noticed
@@ -78,11 +79,8 @@ def _planned(
 ) -> Plan:
     nav = _navigation(project)
     units = every_unit(project, reg)
-    # The export's JSON (a pure-Python encoder, with indentation) is written beside.
-    exported, (done, new_record, complete) = beside(
-        lambda: export_text(reg),
-        lambda: _rendered(project, reg, nav, units, record, render, drift_only, stage),
-        worth=len(units) >= MANY,
+    exported, done, new_record, complete = _rendered(
+        project, reg, nav, units, record, render, drift_only, stage
     )
     done = [_with_sources(reg, unit, result) for unit, result in zip(units, done, strict=True)]
     outputs = [r.page for r in done if r.page is not None]
@@ -91,7 +89,8 @@ def _planned(
         varying = {r.path for r in done if r.resolves}
         made = _per_profile_pages(units, done)
         nav = navigation_written(project, nav, made, outputs, varying, registry_sources(reg))
-    whole = _whole_registry(project, reg, exported)
+    # Made of the whole registry: the export, and the changelog overview (if the project has one).
+    whole = [o for o in (export_output(project, reg, exported), overview_output(project, reg)) if o]
     outputs += whole
     everyone = tuple(a.id for a in reg.agents)
     pages = tuple((r.path, r.audience or everyone) for r in done if r.published)
@@ -103,12 +102,6 @@ def _planned(
     refuse_unknown_link(project, [path for path, _ in pages])
     outputs_check.refuse_unmade_variants(project, nav, outputs, [r.path for r in done], everyone)
     return Plan(reg, tuple(outputs), pages, complete, texts, nav, new_record)
-
-
-def _whole_registry(project: Project, reg: Registry, exported: str) -> list[Output]:
-    """The outputs made of the whole registry once every page is rendered: the export and
-    the changelog overview (when the project has one)."""
-    return [o for o in (export_output(project, reg, exported), overview_output(project, reg)) if o]
 
 
 def _a_docs_page(project: Project, output: Output) -> bool:
@@ -127,16 +120,18 @@ def _rendered(
     render: frozenset[str],
     drift_only: bool,
     stage: Callable[[Output], Output] | None,
-) -> tuple[list[_Unit], Record | None, bool]:
-    """Every unit's outputs (see ``plan``), the new record and whether all were rendered."""
+) -> tuple[str, list[_Unit], Record | None, bool]:
+    """The export's text, every unit's outputs (see ``plan``), the new record and whether
+    all were rendered."""
     from docgen.render.environment import Renderer
 
     templates = [project.path(project.config.templates)]
     renderer = Renderer(reg, templates, project.root, not drift_only)
     pages_of = (custom_regions(project), nav)
+    export = partial(export_text, reg)  # pure-Python JSON (indented): made beside the pages
     if drift_only:
-        return _unrecorded(project, reg, renderer, pages_of, units)
-    return _done(project, reg, renderer, pages_of, units, record, render, stage)
+        return _unrecorded(project, reg, renderer, pages_of, units, export)
+    return _done(project, reg, renderer, pages_of, units, record, render, stage, export)
 
 
 def _navigation(project: Project) -> Navigation | None:
@@ -162,11 +157,11 @@ def _done(
     record: Record | None,
     render: frozenset[str],
     stage: Callable[[Output], Output] | None,
-) -> tuple[list[_Unit], Record, bool]:
-    """Each unit's outputs, rendered or (where ``record`` still holds) kept; the new
-    record; whether every unit was rendered."""
+    side: Callable[[], str],
+) -> tuple[str, list[_Unit], Record, bool]:
+    """``side``'s result; each unit's outputs, rendered or (where ``record`` still holds)
+    kept; the new record; whether every unit was rendered."""
     from docgen.heap import settled
-    from docgen.parallel import map_split
 
     shared = inputs.shared_key(project)
     if record is not None and record.shared != shared:
@@ -180,18 +175,18 @@ def _done(
     kept = incremental.kept(reg, digest_of, record, page_inputs, render)
     todo = [unit for unit, key in zip(units, keys, strict=True) if key not in kept]
     if record is not None:
-        renderer.partials.start_from(
-            record.partials,
-            lambda p: incremental.reads_hold(p.reads, reg.parts, digest_of),
-        )
+        holds = lambda p: incremental.reads_hold(p.reads, reg.parts, digest_of)  # noqa: E731
+        renderer.partials.start_from(record.partials, holds)
     with settled():
-        fresh = map_split(lambda u: _each(_unit(project, reg, renderer, *pages, u), stage), todo)
+        work = lambda u: _each(_unit(project, reg, renderer, *pages, u), stage)  # noqa: E731
+        made, fresh = map_split_with(side, work, todo, worth=len(units) >= MANY)
     fresh_units = iter(fresh)
     done = [kept[key] if key in kept else next(fresh_units) for key in keys]
     partials, included = incremental.partials_of(
         renderer, record, fresh, dict(zip(keys, done, strict=True)), kept
     )
-    return done, incremental.record_of(shared, reg, page_inputs, done, partials, included), not kept
+    new_record = incremental.record_of(shared, reg, page_inputs, done, partials, included)
+    return made, done, new_record, not kept
 
 
 def _unrecorded(
@@ -200,12 +195,12 @@ def _unrecorded(
     renderer: Renderer,
     pages: tuple[set[str], Navigation | None],
     units: list[Job | Path],
-) -> tuple[list[_Unit], Record | None, bool]:
-    """For a check that stores nothing: every unit rendered, recording no reads, and an
-    output whose file on disk holds its text keeps only its digest, so the forked copy
-    sends back little (the plan is then not complete)."""
+    side: Callable[[], str],
+) -> tuple[str, list[_Unit], Record | None, bool]:
+    """For a check that stores nothing: ``side``'s result and every unit rendered,
+    recording no reads, and an output whose file on disk holds its text keeps only its
+    digest, so the forked copy sends back little (the plan is then not complete)."""
     from docgen.heap import settled
-    from docgen.parallel import map_split
 
     custom, nav = pages
     verified = verified_on_disk(files.inside_of(project))
@@ -215,7 +210,8 @@ def _unrecorded(
         return replace(_each(done, verified), text="")
 
     with settled():
-        return map_split(work, units), None, False
+        made, done = map_split_with(side, work, units, worth=len(units) >= MANY)
+    return made, done, None, False
 
 
 @dataclass(frozen=True)

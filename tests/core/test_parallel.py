@@ -68,6 +68,34 @@ def test_no_child_is_left_behind_after_an_error(forking):
         os.waitpid(-1, os.WNOHANG)
 
 
+def test_a_side_shared_as_the_first_item_gives_what_one_process_gives(forking):
+    side, done = parallel.map_split_with(lambda: ("side", os.getpid()), uneven, range(1000))
+    assert side[0] == "side" and [item for item, _pid in done] == list(range(1000))
+    assert len({pid for _item, pid in done}) == 2  # the items were shared
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_side_beside_few_items_runs_in_a_copy_only_where_worth_it(forking):
+    side, done = parallel.map_split_with(os.getpid, uneven, range(3))
+    assert side != os.getpid() and {pid for _item, pid in done} == {os.getpid()}
+    side, done = parallel.map_split_with(os.getpid, uneven, range(3), worth=False)
+    assert side == os.getpid() and [item for item, _pid in done] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("bad", [0, 999])
+def test_an_error_of_the_items_or_the_side_is_raised_here_as_itself(forking, bad):
+    def side() -> int:
+        raise Broken("side")
+
+    with pytest.raises(Broken, match=f"item {bad}$"):
+        parallel.map_split_with(lambda: 1, fails_at(bad), range(1000))
+    with pytest.raises(Broken, match="^side$"):
+        parallel.map_split_with(side, fails_at(-1), range(1000))
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)
+
+
 def test_beside_gives_both_results_and_the_side_ran_in_the_copy(forking):
     side, main = parallel.beside(os.getpid, lambda: ("main", os.getpid()))
     assert main == ("main", os.getpid())
