@@ -78,8 +78,25 @@ def _registry_blame(
     ]
     if changed or went:
         return list(dict.fromkeys(changed + went))
+    if kept and (bare := _bare_blame(sources, added, removed, kept)):
+        return bare
     # The product's words stand on many lines: one that merely shows them is not behind it.
     return [s for s in shown if s.keypath[0] != "product"]
+
+
+def _bare_blame(
+    sources: Sequence[Source], added: str, removed: str, kept: frozenset[tuple[Any, str]]
+) -> list[Source]:
+    """The arguments the older registry did not hold as they are (``kept``) whose value
+    alone (``6`` of ``--max-num-seqs 6``: "`6` concurrent sequences") shows more often in
+    the lines ``added`` than ``removed``. A bare value says nothing of whose it is, so only
+    a value that changed since that registry is taken for one."""
+    found = []
+    for s in sources:
+        value = _bare_value(s.text) if (s.keypath, s.text) not in kept else ""
+        if value and _count(value, added) > _count(value, removed):
+            found.append(s)
+    return found
 
 
 def removed_sources(old: Registry, new: Registry) -> tuple[Source, ...]:
@@ -256,6 +273,18 @@ def _shown(text: str, haystack: str) -> bool:
     if text in haystack:
         return True
     return '"--' in haystack and _arrays(text, haystack) > 0
+
+
+@lru_cache(maxsize=4096)
+def _bare_value(text: str) -> str:
+    """An argument's one value (``6`` of ``--max-num-seqs 6``); "" for any other text."""
+    if not text.startswith("--"):
+        return ""
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        return ""
+    return tokens[1] if len(tokens) == 2 else ""
 
 
 @lru_cache(maxsize=4096)

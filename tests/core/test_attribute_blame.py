@@ -55,6 +55,34 @@ def test_a_value_the_commit_holds_unchanged_is_not_blamed_beside_a_changed_one()
     assert attribute(old, page(new, HOST, MODEL), kept=kept) == [MODEL]
 
 
+SEQS_NOW = Source(SEQS.keypath, Location("profiles.yaml", 44, 7), "--max-num-seqs 6")
+BATCH = Source(
+    ("profiles", "p", "args", "max-num-batched-tokens"),
+    Location("profiles.yaml", 45, 7),
+    "--max-num-batched-tokens 6",
+)
+PROSE_OLD = "The profile retains `2` concurrent sequences and a `6`-token batch limit.\n"
+PROSE_NEW = "The profile retains `6` concurrent sequences and a `6`-token batch limit.\n"
+
+
+def test_an_argument_shown_by_its_value_alone_is_blamed_when_it_changed_since_the_commit():
+    """Prose shows "`6` concurrent sequences", no flag: the argument whose value changed
+    since the commit is behind it, and not one the commit held as it is."""
+    kept = frozenset({(BATCH.keypath, BATCH.text), (HOST.keypath, HOST.text)})
+    assert attribute(PROSE_OLD, page(PROSE_NEW, HOST, SEQS_NOW, BATCH), kept=kept) == [SEQS_NOW]
+
+
+def test_a_bare_value_is_blamed_on_nothing_without_the_commit_to_tell_what_changed():
+    assert attribute(PROSE_OLD, page(PROSE_NEW, SEQS_NOW, BATCH)) == []
+
+
+def test_a_bare_value_shown_no_more_often_than_before_is_not_blamed():
+    kept = frozenset({(HOST.keypath, HOST.text)})
+    old = "`6` concurrent sequences, `2` more.\n"
+    new = "`6` concurrent sequences, `3` more.\n"
+    assert attribute(old, page(new, HOST, SEQS_NOW), kept=kept) == []
+
+
 def test_a_short_removed_id_is_blamed_only_where_it_stood_as_a_whole_token():
     """A removed profile ``a`` is not behind a line that shows ``a-2``, ``0.a``, a word
     holding the letter, or ``data``; it is behind the line that listed ``a`` itself."""

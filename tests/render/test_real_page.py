@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REPO, Project
+from conftest import REPO, Project, git, invoke_cli
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -151,3 +151,49 @@ def test_the_edit_helper_refuses_an_ambiguous_or_missing_edit():
         edit(REGISTRY, "hosts:", "arch: arm64", "arch: amd64")
     with pytest.raises(AssertionError, match="found 0 times"):
         edit(REGISTRY, "no-such-key:", "x", "y")
+
+
+# -- blame -------------------------------------------------------------------------------
+
+#: Facts the page shows as an argument's value alone ("`4` concurrent sequences", no flag).
+BARE = [
+    "DGX Spark Qwen concurrent sequences",
+    "DGX Spark Qwen batch limit",
+    "N1x Qwen concurrent sequences",
+    "Muse Glimmer concurrent sequences",
+]
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory: pytest.TempPathFactory) -> Project:
+    """The fixture built and committed: what a registry edit is checked against."""
+    root = tmp_path_factory.mktemp("real-page-blame") / "nemoclaw-real"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("docs", ".docgen-cache"))
+    assert invoke_cli(["--root", str(root), "-q", "build"]).exit_code == 0
+    git(root, "init", "-q")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "built")
+    return Project(root)
+
+
+@pytest.mark.parametrize("name", BARE)
+def test_drift_in_a_value_shown_alone_is_blamed_on_its_argument(name, committed, run):
+    (f,) = [f for f in FACTS if f.name == name]
+    registry = REGISTRY
+    for key, old, new in f.edits:
+        registry = edit(registry, key, old, new)
+    (line,) = [
+        number
+        for number, (was, now) in enumerate(
+            zip(REGISTRY.split("\n"), registry.split("\n"), strict=True), 1
+        )
+        if was != now
+    ]
+    committed.write("profiles.yaml", registry)
+    try:
+        result = run(committed, "check")
+    finally:
+        committed.write("profiles.yaml", REGISTRY)
+    assert result.exit_code == 1, result.output
+    behind = [x.strip() for x in result.stdout.splitlines() if "behind it:" in x]
+    assert behind and all(f" profiles.yaml:{line}:7 " in x for x in behind), result.stdout
