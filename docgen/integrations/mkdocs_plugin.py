@@ -31,6 +31,7 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
 from docgen.errors import DocgenError, Location, Problem
+from docgen.io.reads import Inside
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -182,17 +183,20 @@ def _allowed_attributes() -> dict[str, set[str]]:
 
 def _refuse_outside(files: Files, docs_dir: str, root: Path) -> None:
     """Leave out a file of MkDocs' docs folder that a link leads out of the project to
-    (``leak.png`` -> ``/etc/passwd``), with a warning: nothing outside the root is read.
+    (``leak.png`` -> ``/etc/passwd``), or into its ``.git`` folder, with a warning: nothing
+    outside the root is read.
     The theme's own files (outside the project, where the theme is installed) stay."""
-    folder = os.path.realpath(docs_dir)
+    folder, inside = os.path.realpath(docs_dir), Inside(root)
     for file in list(files):
         source = file.abs_src_path
         if not source or os.path.realpath(file.src_dir or "") != folder:
             continue
-        if not Path(os.path.realpath(source)).is_relative_to(root):
+        if not inside.contains(source):
             files.remove(file)
             where = Location(os.path.join(os.path.relpath(file.src_dir or "."), file.src_uri))
-            why = "a link that leads out of the project: the preview does not copy it"
+            why = (
+                "a link that leads out of the project (or into .git): the preview does not copy it"
+            )
             log.warning("%s", Problem(why, where, severity="warning"))
 
 

@@ -21,7 +21,8 @@ MAX_BYTES = 4_000_000
 
 class Inside:
     """Whether a path, through any symbolic links, lies inside the project root (the real
-    path of each folder is looked up once)."""
+    path of each folder is looked up once). Git's own folder (``.git``, in any case) is
+    not inside: a link into it would publish git's config, a CI token included."""
 
     def __init__(self, root: str | Path) -> None:
         self.root = os.path.realpath(root)
@@ -38,7 +39,20 @@ class Inside:
             if base is None:  # a real folder path ends in a separator only when it is "/"
                 base = self.folders[folder] = os.path.realpath(folder).rstrip(os.sep) + os.sep
             real = base + name
-        return real if real == self.root or real.startswith(self.root + os.sep) else None
+        return real if real == self.root or self._below(real) else None
+
+    def _below(self, real: str) -> bool:
+        """Whether the real path ``real`` lies below the root, outside ``.git``."""
+        if not real.startswith(self.root + os.sep):
+            return False
+        start = len(self.root) + 1
+        first = real[start : start + 5]  # enough to tell ".git" and what follows it
+        return first[:4].casefold() != ".git" or first[4:] not in ("", os.sep)
+
+    def in_git(self, path: str) -> bool:
+        """Whether ``path`` leads into git's own folder of the root (through links)."""
+        real = os.path.realpath(path)
+        return real.startswith(self.root + os.sep) and not self._below(real)
 
     def contains(self, path: str) -> bool:
         """Whether ``path`` (a link there followed) stays inside the root."""
@@ -221,6 +235,8 @@ def _located(text: str, inside: Inside | None, what: str) -> tuple[str, os.stat_
         raise Refused(f"cannot read {what}: {exc.strerror}") from None
     if real is not None:
         return real, info
+    if inside is not None and inside.in_git(text):
+        raise Refused(f"the {what} leads into git's own folder (.git); docgen never reads it")
     if stat.S_ISLNK(info.st_mode):
         how = "is a symbolic link that leaves"
     elif os.path.abspath(text).startswith(inside.root + os.sep):  # type: ignore[union-attr]

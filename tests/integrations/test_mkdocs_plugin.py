@@ -563,6 +563,28 @@ def test_an_image_linked_from_outside_the_root_is_never_copied(make_project, tmp
     assert assets["alpha/images/flow.png"] == project.root / "docs/images/flow.png"
 
 
+@pytest.mark.parametrize("git_folder", [".git", ".GIT"])
+def test_a_link_into_gits_own_folder_is_never_copied(git_folder, make_project, tmp_path):
+    """``.git/config`` holds what ``actions/checkout`` stores: a pull request's link to it
+    (an image under docs/, a file of MkDocs' own folder) would publish a CI token."""
+    project = make_project(files={f"{git_folder}/config": "AUTHORIZATION: basic TOKEN\n"})
+    (project.root / "docs").mkdir(exist_ok=True)
+    (project.root / "docs/logo.png").symlink_to(f"../{git_folder}/config")
+    (project.root / "site_extra").mkdir()
+    (project.root / "site_extra/x.pdf").symlink_to(f"../{git_folder}/config")
+    (project.root / "mkdocs.yml").write_text(
+        "site_name: S\ndocs_dir: site_extra\nplugins: [docgen]\n", "utf-8"
+    )
+    assert "alpha/logo.png" not in dict(site_of(project.root).assets)
+    site = tmp_path / "site"
+    result = mkdocs(project.root, "build", "--site-dir", str(site))
+    assert result.returncode == 0, result.stderr
+    assert "site_extra/x.pdf: warning: a link that leads out of the project (or into .git)" in (
+        result.stderr
+    )
+    assert not [p for p in site.rglob("*") if p.is_file() and b"TOKEN" in p.read_bytes()]
+
+
 def test_odd_page_names_link_from_the_home_page_and_a_shared_address_is_a_warning(
     make_project, tmp_path
 ):

@@ -109,6 +109,27 @@ def test_read_input_refuses_every_kind_of_file_that_is_not_a_small_regular_one(
     assert str(info.value).endswith(f"error: the note is a device, {REGULAR}")
 
 
+def test_read_input_refuses_a_link_into_gits_own_folder(tmp_path: Path) -> None:
+    """``.git/config`` may hold a CI token: no input is read from git's folder, whatever
+    the case of its name, through a link to the file or to a folder that leads there."""
+    root = tmp_path / "proj"
+    (root / ".git").mkdir(parents=True)
+    (root / ".git/config").write_text(f"{SECRET}\n", "utf-8")
+    (root / ".gitkeep").write_text("fine\n", "utf-8")
+    (root / "notes").mkdir()
+    (root / "notes/config.md").symlink_to("../.git/config")
+    (root / "notes/upper.md").symlink_to("../.GIT/config")
+    (root / "gitfolder").symlink_to(".git", target_is_directory=True)
+    (root / "notes/kept.md").symlink_to("../.gitkeep")
+    inside = files.Inside(root)
+    into = "the changelog note leads into git's own folder (.git); docgen never reads it"
+    for rel in ("notes/config.md", "notes/upper.md", "gitfolder/config"):
+        with pytest.raises(ConfigError) as info:
+            files.read_input(root / rel, inside, "changelog note")
+        assert str(info.value) == f"{rel}: error: {into}"
+    assert files.read_input(root / "notes/kept.md", inside, "changelog note") == "fine\n"
+
+
 def test_read_input_reads_inside_the_root_through_links_and_drops_a_bom(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     (root / "shared").mkdir(parents=True)
