@@ -17,7 +17,7 @@ from pathlib import Path
 from docgen.changelog.markup import prose_lines
 from docgen.config import Project
 from docgen.errors import BREAKING, ConfigError, Location
-from docgen.io.files import MAX_BYTES, Inside, as_lf_text, read_input, vet_name
+from docgen.io.files import MAX_BYTES, Inside, as_lf_text, listing, read_input, vet_name
 from docgen.registry.model import Registry
 
 #: One number of a version: no leading zero (as semver), at most 9 digits.
@@ -113,6 +113,7 @@ def entry_files(project: Project) -> list[Path]:
     folder = project.path(project.config.changelog)
     if not folder.is_dir():
         return []
+    listing(project, project.config.changelog)  # a folder it cannot list is an error
     files = sorted(p for p in folder.glob("*.mdx") if is_entry_name(p.name))
     return _inside_root(project, files, "changelog entry")
 
@@ -122,6 +123,8 @@ def fragment_files(project: Project) -> list[Path]:
     that is no regular file (a folder, a FIFO), as reading it would. A
     hidden file (``.#note.md``, an editor's lock or swap file) is no note."""
     folder = project.path(project.config.fragments)
+    if folder.is_dir():
+        listing(project, project.config.fragments)  # a folder it cannot list is an error
     found = folder.glob("*.[mM][dD]") if folder.is_dir() else []
     shown = [p for p in found if not p.name.startswith(".")]
     files = _inside_root(project, sorted(shown), "changelog fragment")

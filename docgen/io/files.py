@@ -269,8 +269,11 @@ def _tree(
         try:
             with os.scandir(current) as listed:
                 entries = sorted(listed, key=lambda entry: entry.name)
-        except OSError:
-            continue
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # nothing there (yet), or a file where the folder would be
+        except OSError as exc:  # unreadable, or too deep: its files would pass unseen
+            where = Location(current[cut:].replace(os.sep, "/") or ".")
+            raise DocgenError.at(where, f"cannot list this folder: {exc.strerror}") from None
         below = []
         for entry in entries:
             rel, linked = entry.path[cut:].replace(os.sep, "/"), entry.is_symlink()

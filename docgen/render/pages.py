@@ -7,7 +7,7 @@ from typing import TypedDict
 
 from docgen.config import Project, setting_location
 from docgen.errors import ConfigError, Location, one_line
-from docgen.io.files import vet_name
+from docgen.io.files import listing, vet_name
 from docgen.registry.model import Profile
 from docgen.render.file_kinds import refuse_unknown
 
@@ -43,6 +43,7 @@ def page_templates(project: Project) -> list[str]:
                 "does not exist or is not a folder",
             )
         return []
+    listing(project, project.config.templates)  # a folder it cannot list is an error
     names = []
     for path in root.rglob("*.[jJ]2"):
         shown = vet_name(path.relative_to(project.root).as_posix())

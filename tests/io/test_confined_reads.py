@@ -272,3 +272,49 @@ def test_a_folder_where_a_template_is_expected_is_located(make_project, run, tmp
         "templates/dir.mdx.j2: error: the template is a folder, not a file; "
         "docgen reads only regular files"
     ]
+
+
+@pytest.mark.parametrize(
+    "folder", ["templates", "templates/more", "docs/guides", "changelog", "changelog/old"]
+)
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_a_folder_docgen_cannot_list_is_located_not_skipped(
+    folder, command, make_project, run, tmp_path, monkeypatch
+):
+    """An unreadable folder (or one too deep for the system to open) hides what it holds:
+    skipped, its generated pages read as stale and a build deleted them. ``os.scandir``
+    is made to fail as it does for a folder of mode 000 (the tests may run as root)."""
+    project = make_project(
+        templates={"models.mdx.j2": MINIMAL_TEMPLATE, "more/extra.mdx.j2": MINIMAL_TEMPLATE}
+    )
+    project.write("docs/guides/guide.mdx", "---\ntitle: Guide\n---\n\nText.\n")
+    project.write("changelog/old/README.md", "Old notes.\n")
+    assert run(project, "build").exit_code == 0
+    real = os.scandir
+
+    def scandir(path=".", *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.fspath(path).endswith(folder.replace("/", os.sep)):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    lines = refused(run, project, tmp_path, command)
+    assert lines == [f"{folder}: error: cannot list this folder: Permission denied"]
+
+
+def test_a_notes_folder_docgen_cannot_list_is_located(make_project, run, tmp_path, monkeypatch):
+    """Notes it cannot see would be left out of the release, and kept for ever after."""
+    tuned = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
+    project = make_project(registry=tuned, files={"old.yaml": MINIMAL_REGISTRY})
+    project.write("changelog.d/fix.md", "A fix.\n")
+    real = os.scandir
+
+    def scandir(path=".", *args, **kwargs):  # type: ignore[no-untyped-def]
+        if os.fspath(path).endswith("changelog.d"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0", "--date", "2026-12-01"]
+    lines = refused(run, project, tmp_path, *args)
+    assert lines == ["changelog.d: error: cannot list this folder: Permission denied"]
