@@ -13,6 +13,7 @@ from docgen.changelog import entries as changelog
 from docgen.changelog import history
 from docgen.config import Config, Project
 from docgen.errors import ConfigError, Location, Problem, one_line
+from docgen.io.files import as_lf_text
 from docgen.plan import Output, Plan
 from docgen.registry.model import Registry
 
@@ -133,7 +134,8 @@ def _entry_outputs(project: Project, registry: Registry, written: compose.Writte
     from docgen.overview import overview_output
 
     entries = [e for e in changelog.entries(project) if e.path != written.path]
-    entries.append(changelog.parse_entry(written.path, written.text))
+    # Read as an entry on disk is read: an entry with Windows line ends keeps them.
+    entries.append(changelog.parse_entry(written.path, as_lf_text(written.text)))
     overview = overview_output(project, registry, entries)
     return [] if overview is None else [overview]
 

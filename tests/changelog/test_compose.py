@@ -407,6 +407,9 @@ def test_a_same_day_release_keeps_an_entrys_windows_line_ends(make_project, run)
     assert run(project, "changelog", "--version", "v1.0.1", *again).exit_code == 0
     written = entry.read_bytes()
     assert b"## v1.0.1" in written and written.count(b"\n") == written.count(b"\r\n")
+    # The overview lists the release it added, so the tree is left in sync.
+    assert "v1.0.1" in project.read("changelog/overview.mdx")
+    assert run(project, "check").exit_code == 0
 
 
 @pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
