@@ -24,6 +24,7 @@ from docgen.changelog.entries import (
     refuse_oversized,
     within_root,
 )
+from docgen.changelog.markup import braces_escaped
 from docgen.changelog.note_text import note_bullets, placed_bullets
 from docgen.changelog.release_check import refuse_broken, summary_problem
 from docgen.config import Project, setting_location, variant_path
@@ -167,7 +168,7 @@ def compose(
         text = renderer.render(
             BULLET_TEMPLATE, BULLET_TEMPLATE, BulletContext(group=group, link=link)
         )
-        bullets.append(bullet(text.split("\n")))
+        bullets.append(bullet(braces_escaped(text).split("\n")))
         # The closing link names the page the changelog_link setting chose.
         lines = bullets[-1].split("\n")
         origins += [setting if link and link in line else None for line in lines]
@@ -179,12 +180,12 @@ def compose(
             shifts += [shift for _number, shift in places]
     if summary:  # the user's own words, after the product's name (registry text, escaped)
         name = registry.product.name
-        lead = f"{mdx.escape_prose(name)} {version}"
+        lead = f"{braces_escaped(mdx.escape_prose(name))} {version}"
         given = any(_leads(summary, start) for start in (lead, f"{name} {version}"))
         line = summary if given else f"{lead} {summary}"
     else:
         context = SummaryContext(version=version, groups=groups(changes))
-        line = renderer.render(SUMMARY_TEMPLATE, SUMMARY_TEMPLATE, context).strip()
+        line = braces_escaped(renderer.render(SUMMARY_TEMPLATE, SUMMARY_TEMPLATE, context).strip())
     if not line.endswith((".", ":", "!", "?")):
         line += "."
     return Release(version, line, tuple(bullets), tuple(origins), tuple(shifts))
@@ -194,7 +195,7 @@ def _link_sentence(project: Project, registry: Registry) -> Markup | str:
     page = project.config.changelog_link or _first_page(project)
     if not page:
         return ""
-    title = mdx.escape_prose(_page_title(project, page))  # read where the setting says
+    title = braces_escaped(mdx.escape_prose(_page_title(project, page)))  # where the setting says
     route = _route(project, registry, posixpath.normpath(page))
     return Markup(f"For more information, refer to [{title}]({route}).")  # noqa: S704
 

@@ -6,10 +6,9 @@ JavaScript expression, and an unescaped ``<`` starts a JSX tag unless a space, a
 the line's end follows it (``<`` then a letter, ``$``, ``_``, ``/`` or ``>`` is a tag or
 fragment; ``<`` then anything else, such as ``!``, a digit or ``=``, fails to compile).
 So, outside code, a line may hold ``<`` only before a blank or at its end (not the end of
-a paragraph: MDX fails there), and ``{`` or
-``}`` only in an MDX comment ``{/* ... */}`` (which may go on over lines, but not past a
-blank line or the end); ``\\<``, ``\\{``, ``\\}``, ``&lt;`` and the same characters inside
-backticks are literal text.
+a paragraph: MDX fails there), and ``{`` or ``}`` only in an MDX comment ``{/* ... */}``
+(which may go on over lines, but not past a blank line or the end); ``\\<``, ``\\{``,
+``\\}``, ``&lt;`` and the same characters inside backticks are literal text.
 
 Code is literal: an inline code span (a run of backticks closed by a run of the same
 length) and a fenced code block (which fences count: ``docgen.changelog.fences``). A
@@ -37,8 +36,20 @@ from docgen.changelog.fences import BLANKS, LIST_ITEM, closing, text_lines
 MARKUP_RULE = "changelog-no-markup"
 #: What a backslash makes literal: ASCII punctuation (CommonMark's escapes).
 _PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: What the rule says of a ``}`` outside code and comments.
+CLOSING_BRACE = "'}' is MDX syntax; write it as \\} or put it in backticks"
 #: What other rules already report about a ``<`` (an HTML comment, an AgentOnly tag).
 _TOLD = re.compile(r"<!--|</?AgentOnly\b")
+
+
+def braces_escaped(text: str) -> str:
+    """``text`` (registry text escaped for a page) with each ``}`` the no-markup rule refuses
+    written ``\\}``: MDX reads a lone ``}`` as text, but an entry shows none bare."""
+    lines = text.split("\n")
+    while found := [(i, at) for i, at, why in markup_problems(lines) if why == CLOSING_BRACE]:
+        for index, at in found:  # the rule tells the first of a line
+            lines[index] = f"{lines[index][:at]}\\{lines[index][at:]}"
+    return "\n".join(lines)
 
 
 def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
@@ -273,7 +284,7 @@ def _scan(line: str, comment: bool) -> tuple[str | None, bool, int]:  # long: on
                 return _OPEN, False, at
             at = end
         elif char == "}":
-            return "'}' is MDX syntax; write it as \\} or put it in backticks", False, at
+            return CLOSING_BRACE, False, at
         elif char == "<" and line[at + 1 : at + 2] not in ("", " ", "\t"):
             if _TOLD.match(line, at) is None:
                 return (

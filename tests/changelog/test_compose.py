@@ -511,3 +511,27 @@ def test_a_note_whose_bullet_shows_nothing_is_refused_and_nothing_changes(make_p
         "references, code fences or invisible characters): say what changed, or remove it\n",
     )
     assert project.snapshot() == before
+
+
+def test_registry_text_with_braces_makes_a_release_check_accepts_and_mdx_reads(make_project, run):
+    """Pages escape ``{`` (MDX reads a lone ``}`` as text), but an entry shows no bare
+    ``}``: registry text docgen words into a release has each one escaped, where it was
+    refused at the entry it would write (for a value every page showed fine)."""
+    from mdxc import mdx_text_of, require_mdx
+
+    require_mdx()
+    braced = MINIMAL_REGISTRY.replace("name: Acme", 'name: "Ac}me"')
+    old = braced.replace("notes: Box default.", 'notes: "Box {default}."')
+    new = old.replace("summary: Use less memory.", 'summary: "Use {less} memory, }{x}."')
+    new = new.replace('notes: "Box {default}."', 'notes: "Box {default} }."')
+    project = make_project(registry=new, files={"old.yaml": old})
+    assert run(project, "build").exit_code == 0
+    args = ["--since-file", "old.yaml", "--version", "v0.1.0", "--date", "2026-12-01"]
+    result = run(project, "changelog", *args)
+    assert result.exit_code == 0, result.output
+    assert run(project, "check").exit_code == 0
+    entry = project.read("changelog/2026-12-01.mdx")
+    assert "Use \\{less\\} memory, \\}\\{x\\}" in entry
+    read = mdx_text_of({"entry": entry})["entry"]
+    assert "use {less} memory, }{x}" in read.lower() and "Box {default} }." in read
+    assert "Ac}me v0.1.0" in read
