@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from docgen.changelog import gfm
+from docgen.changelog.depth import TOO_DEEP, too_deep
 from docgen.changelog.fences import BLANKS, LIST_ITEM, closing, text_lines
 
 #: The rule id of raw markup in a changelog entry.
@@ -63,8 +64,9 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
         text.add(index)
         if (cr := line.rstrip("\r").find("\r")) >= 0:  # not a CRLF's: a line end to MDX
             yield index, cr, _LONE_CR
-        if (tick := gfm.tick_in_link(line)) >= 0:
-            yield index, tick, _TICK_IN_LINK
+        for at, found in ((gfm.tick_in_link(line), _TICK_IN_LINK), (too_deep(line), TOO_DEEP)):
+            if at >= 0:
+                yield index, at, found
         if held is not None and not line.strip(BLANKS):
             yield held.index, held.at, _UNCLOSED_COMMENT
             held = None
@@ -179,13 +181,6 @@ def prose_lines(lines: Sequence[str], comments: bool = True) -> Iterator[tuple[i
         if comments or not opened[0]:
             yield index, line
         opened[0] = _scan(line, opened[0])[1]
-
-
-def markup_problem(line: str) -> str | None:
-    """What raw markup ``line`` (one line of text, not code) holds, worded with how to
-    write it instead; None when it holds none."""
-    problem, comment, _at = _scan(line, False)
-    return _UNCLOSED_COMMENT if problem is None and comment else problem
 
 
 #: Indentation, list item and quote markers: what may stand before an MDX comment that

@@ -387,3 +387,51 @@ def test_notes_that_make_an_entry_larger_than_docgen_reads_are_refused(project, 
             "entries up to 4 MB: release fewer or shorter notes at once"
         ],
     )
+
+
+# -- nesting MDX's compiler cannot take --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        (">" * 2000 + " x\n", "1:1"),  # the bullet docgen makes of it holds the quote
+        ("- " + "- " * 800 + "x\n", "1:1"),
+        ("*" * 2600 + "x" + "*" * 2600 + "\n", "1:1"),
+    ],
+    ids=["quote", "list-on-a-line", "emphasis"],
+)
+def test_a_note_nested_deeper_than_mdx_compiles_is_refused(project, run, text, at):
+    """MDX's compiler runs out of stack on such a note (``check`` passed the entry, and
+    the docs build failed for good); a hundred levels a line is allowed."""
+    from docgen.changelog.depth import TOO_DEEP
+
+    project.write(NOTE, text)
+    refused(project, run, RELEASE, [f"{NOTE}:{at}: error: {TOO_DEEP}"])
+
+
+def test_a_hundred_levels_are_allowed_and_compile(project, run):
+    from mdxc import compile_mdx, require_mdx
+
+    from docgen.changelog.depth import MAX_LEVELS
+
+    require_mdx()
+    deep = ["- " * (MAX_LEVELS - 1) + "x", ">" * (MAX_LEVELS - 1) + " y"]
+    project.write(NOTE, "".join(f"{line}\n\n" for line in deep) + "*" * 100 + "z" + "*" * 100)
+    assert run(project, *RELEASE).exit_code == 0
+    assert run(project, "check").exit_code == 0
+    assert compile_mdx({"entry": project.read(DAY)}) == {"entry": None}
+
+
+def test_an_entry_nested_deeper_than_mdx_compiles_fails_check(project, run):
+    """A note's lines are indented as one bullet's; an entry edited by hand may nest list
+    items by indentation as deep as it likes."""
+    from docgen.changelog.depth import TOO_DEEP
+
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    deep = "".join("  " * i + "- x\n" for i in range(1, 120))
+    project.write(DAY, project.read(DAY) + deep)
+    result = run(project, "check")
+    assert result.exit_code == 1
+    line = project.read(DAY).split("\n").index("  " * 100 + "- x") + 1
+    assert f"{DAY}:{line}:1: error: {TOO_DEEP}" in result.stdout

@@ -14,7 +14,7 @@ from conftest import MINIMAL_REGISTRY, Outcome, Project
 
 from docgen.changelog import markup
 from docgen.changelog.fences import text_lines
-from docgen.changelog.markup import markup_problem, markup_problems
+from docgen.changelog.markup import markup_problems
 
 Run = Callable[..., Outcome]
 TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
@@ -269,8 +269,10 @@ def test_the_spdx_header_is_no_markup(project: Project, run: Run) -> None:
         ("<_x>", f"'<_' {TAG}"),
     ],
 )  # fmt: skip
-def test_markup_problem_reads_a_line_as_mdx_does(line: str, expected: str | None) -> None:
-    assert markup_problem(line) == expected
+def test_markup_problems_read_a_line_as_mdx_does(line: str, expected: str | None) -> None:
+    """The line opens a paragraph that goes on, then ends at a blank line."""
+    found = [message for _index, _at, message in markup_problems([line, "And more.", ""])]
+    assert found == ([] if expected is None else [expected])
 
 
 @pytest.mark.parametrize(
