@@ -16,24 +16,26 @@ MDX_COMMENT = re.compile(
 )
 
 
-def without_comments(text: str) -> str:
+def without_comments(text: str, keep_lines: bool = False) -> str:
     """``text`` without its MDX comments, those in code left as they are (in a fenced
-    block or a code span, ``{/* ... */}`` is code that the page shows)."""
+    block or a code span, ``{/* ... */}`` is code that the page shows); with
+    ``keep_lines``, the line ends they held stay, so every line keeps its number."""
     lines = text.split("\n")
     prose = {index for index, _line in prose_lines(lines)}
     out = []
     # Each run of prose lines at once, since a comment may go on over lines.
     for in_prose, indexes in groupby(range(len(lines)), key=prose.__contains__):
         run = "\n".join(lines[index] for index in indexes)
-        out.append(_uncommented(run) if in_prose else run)
+        out.append(_uncommented(run, keep_lines) if in_prose else run)
     return "\n".join(out)
 
 
-def _uncommented(text: str) -> str:
-    """Prose ``text`` without the MDX comments outside its code spans."""
+def _uncommented(text: str, keep_lines: bool) -> str:
+    """Prose ``text`` without the MDX comments outside its code spans (see
+    ``without_comments`` for ``keep_lines``)."""
     seen = "\n".join(without_code(line) for line in text.split("\n"))  # same length
     kept, at = [], 0
     for found in MDX_COMMENT.finditer(seen):
-        kept.append(text[at : found.start()])
+        kept.append(text[at : found.start()] + "\n" * found[0].count("\n") * keep_lines)
         at = found.end()
     return "".join(kept) + text[at:]

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING
 
 from docgen import redirects
+from docgen.changelog.comments import without_comments
 from docgen.changelog.entries import (
     HEADING,
     Entry,
@@ -31,6 +33,7 @@ from docgen.changelog.links import (
     hidden_link_problems,
     line_links,
     link_problem,
+    text_link_problems,
 )
 from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
 from docgen.config import Project
@@ -124,7 +127,25 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
         said.add(problem.location.line if problem.location else 0)
         yield problem
     yield from hidden_link_problems(entry.text, entry.path, said)
+    yield from _uncommented_link_problems(entry, said)
     yield from _order_problems(entry)
+
+
+def _uncommented_link_problems(entry: Entry, said: set[int]) -> Iterator[Problem]:
+    """The links a release body (the entry without its MDX comments) would hold that the
+    rules refuse, on lines not ``said`` already: ``[x]{/* c */}(javascript:...)`` is no
+    link to MDX, and one once the comment is gone."""
+    uncommented = without_comments(entry.text, keep_lines=True)
+    if uncommented == entry.text:
+        return
+    for problem in text_link_problems(uncommented, entry.path):
+        if problem.location is not None and problem.location.line not in said:
+            said.add(problem.location.line)  # (its column is in the uncommented line)
+            where = Location(problem.location.path, problem.location.line)
+            yield replace(problem, message=f"{problem.message} {_ONCE_UNCOMMENTED}", location=where)
+
+
+_ONCE_UNCOMMENTED = "(once its MDX comments are removed, as in a release body)"
 
 
 def _markup_problems(entry: Entry, lines: list[str], registry: Registry) -> Iterator[Problem]:

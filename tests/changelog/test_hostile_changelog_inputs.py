@@ -435,3 +435,40 @@ def test_an_entry_nested_deeper_than_mdx_compiles_fails_check(project, run):
     assert result.exit_code == 1
     line = project.read(DAY).split("\n").index("  " * 100 + "- x") + 1
     assert f"{DAY}:{line}:1: error: {TOO_DEEP}" in result.stdout
+
+
+# -- links a release body would hold, once its MDX comments are removed ------------------------
+
+SCRIPT = (
+    "link 'javascript:alert(1)' uses the scheme 'javascript:'; changelog links are "
+    "root-absolute routes such as /user-guide/..., http(s):// or mailto: URLs (once its MDX "
+    "comments are removed, as in a release body)"
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["See [x]{/* c */}(javascript:alert(1)) now.\n", "- [x]{/* c */}: javascript:alert(1)\n"],
+    ids=["inline", "definition"],
+)
+def test_a_note_whose_link_a_comment_hides_is_refused(project, run, text):
+    """MDX reads no link there, but ``release-notes`` removes the comments, and then the
+    release it could never publish was already written."""
+    project.write(NOTE, text)
+    refused(project, run, RELEASE, [f"{NOTE}:1: error: {SCRIPT}"])
+
+
+def test_an_entry_whose_link_a_comment_hides_fails_check(project, run):
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    text = project.read(DAY)
+    project.write(DAY, f"{text}- See [x]{{/* c */}}(javascript:alert(1)) now.\n")
+    result = run(project, "check")
+    assert result.exit_code == 1
+    line = len(text.split("\n"))
+    assert f"{DAY}:{line}: error: {SCRIPT}" in result.stdout
+
+
+def test_comments_beside_fine_links_are_fine(project, run):
+    project.write(NOTE, "See [x]{/* c */}(https://example.org/x) {/* and\nmore */} now.\n")
+    assert run(project, *RELEASE).exit_code == 0
+    assert run(project, "check").exit_code == 0

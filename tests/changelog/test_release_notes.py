@@ -127,8 +127,8 @@ def test_a_link_to_another_host_keeps_its_address(make_project, run):
             "changelog/2026-02-01.mdx:8:20: error: link 'javascript:alert(1)' uses the scheme",
         ),
         (  # a comment between a link's text and its target: a link once comments go
-            "Acme v0.2.0 [adds]{/**/}(javascript:alert(1)) a profile.",
-            "changelog/2026-02-01.mdx:6: error: link 'javascript:alert(1)' uses the scheme",
+            "Acme v0.2.0 [adds]{/**/}(javascript:alert(1)) a profile.",  # said at its line
+            "changelog/2026-02-01.mdx:8: error: link 'javascript:alert(1)' uses the scheme",
         ),
     ],
     ids=["script-link", "joined-by-removing-a-comment"],
