@@ -262,8 +262,8 @@ def _repeated(project: Project, since: str) -> list[str]:
 def _release_of_notes(
     project: Project, plan: Plan, changes: list[change_kinds.Change], day: str
 ) -> None:
-    """Compose, in memory, the release the waiting notes would go into (the next patch
-    version, on ``day``), so that a note ``docgen changelog`` would refuse (empty, raw
+    """Compose, in memory, the release the waiting notes would go into (the next version,
+    on ``day``), so that a note ``docgen changelog`` would refuse (empty, raw
     markup, a bad link) fails the gate with the same located error instead of passing
     it. Its links are checked against the routes of the check's own ``plan``."""
     from docgen.changelog import compose
@@ -276,10 +276,12 @@ def _release_of_notes(
         for s in e.sections
     ]
     major, minor, patch = max(numbers, default=(0, 0, 0))
+    # The next patch, or (a version's numbers have at most 9 digits) minor or major.
+    after = [(major, minor, patch + 1), (major, minor + 1, 0), (major + 1, 0, 0)]
+    fits = [v for v in after if max(v) <= 999_999_999] or [(major, minor, patch)]
     routes = partial(_routes_of, project, plan.registry, plan, day)
-    compose.create_entry(
-        project, plan.registry, changes, f"v{major}.{minor}.{patch + 1}", day, None, routes
-    )
+    version = "v{}.{}.{}".format(*fits[0])
+    compose.create_entry(project, plan.registry, changes, version, day, None, routes)
 
 
 def release_notes(

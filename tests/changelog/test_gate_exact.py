@@ -53,13 +53,29 @@ def test_a_release_added_to_an_entry_counts(make_project):
     """An entry of the same day may gain a second release: that is a new one."""
     project = committed_site(make_project)
     project.write(ENTRY, "## v0.0.2\n\nTuned.\n\n## v0.0.1\n")
-    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
+    site = load_project(project.root / "site")
+    if highest.startswith("v999999999"):  # no version comes after it: said at the entry
+        with pytest.raises(
+            ConfigError,
+            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
+        ):
+            changelog_gate(site, "HEAD")
+    else:
+        assert changelog_gate(site, "HEAD") == []
 
 
 def test_a_new_entry_counts(make_project):
     project = committed_site(make_project)
     project.write("site/changelog/2026-01-02.mdx", "## v0.0.2\n\nTuned.\n")
-    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
+    site = load_project(project.root / "site")
+    if highest.startswith("v999999999"):  # no version comes after it: said at the entry
+        with pytest.raises(
+            ConfigError,
+            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
+        ):
+            changelog_gate(site, "HEAD")
+    else:
+        assert changelog_gate(site, "HEAD") == []
 
 
 def test_an_old_entry_edited_deleted_or_moved_is_no_new_release(make_project):
@@ -116,6 +132,30 @@ def test_a_note_the_release_would_refuse_fails_the_gate_as_the_release_would(mak
     assert str(caught.value).startswith("changelog.d/tuned.md:1:")
     project.write("site/changelog.d/tuned.md", "- Uses more memory.\n")
     assert changelog_gate(site, "HEAD") == []
+
+
+@pytest.mark.parametrize(
+    "highest", ["v0.0.999999999", "v0.999999999.999999999", "v999999999.999999999.999999999"]
+)
+def test_a_note_waiting_after_the_highest_possible_numbers_passes_the_gate(make_project, highest):
+    """The gate composes the next release in memory: after ``v0.0.999999999`` that is
+    ``v0.1.0`` (a number has at most 9 digits), never an error about a ``--version``
+    flag ``check`` does not have."""
+    project = committed_site(make_project)
+    project.write("site/profiles.yaml", MINIMAL_REGISTRY)
+    project.write(ENTRY, f"## {highest}\n")
+    git(project.root, "commit", "-qam", "highest")
+    project.write("site/profiles.yaml", TUNED)
+    project.write("site/changelog.d/tuned.md", "- Uses more memory.\n")
+    site = load_project(project.root / "site")
+    if highest.startswith("v999999999"):  # no version comes after it: said at the entry
+        with pytest.raises(
+            ConfigError,
+            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
+        ):
+            changelog_gate(site, "HEAD")
+    else:
+        assert changelog_gate(site, "HEAD") == []
 
 
 def test_a_registry_new_since_the_revision_passes_the_gate(make_project):
@@ -210,7 +250,15 @@ def test_a_release_heading_outside_the_changelog_folder_is_no_known_release(make
     )
     project.write("site/profiles.yaml", TUNED)
     project.write(ENTRY, "## v0.0.2\n\nTuned.\n\n## v0.0.1\n")
-    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
+    site = load_project(project.root / "site")
+    if highest.startswith("v999999999"):  # no version comes after it: said at the entry
+        with pytest.raises(
+            ConfigError,
+            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
+        ):
+            changelog_gate(site, "HEAD")
+    else:
+        assert changelog_gate(site, "HEAD") == []
 
 
 def test_a_note_that_waited_at_the_revision_says_nothing_of_later_changes(make_project):
