@@ -53,29 +53,13 @@ def test_a_release_added_to_an_entry_counts(make_project):
     """An entry of the same day may gain a second release: that is a new one."""
     project = committed_site(make_project)
     project.write(ENTRY, "## v0.0.2\n\nTuned.\n\n## v0.0.1\n")
-    site = load_project(project.root / "site")
-    if highest.startswith("v999999999"):  # no version comes after it: said at the entry
-        with pytest.raises(
-            ConfigError,
-            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
-        ):
-            changelog_gate(site, "HEAD")
-    else:
-        assert changelog_gate(site, "HEAD") == []
+    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
 
 
 def test_a_new_entry_counts(make_project):
     project = committed_site(make_project)
     project.write("site/changelog/2026-01-02.mdx", "## v0.0.2\n\nTuned.\n")
-    site = load_project(project.root / "site")
-    if highest.startswith("v999999999"):  # no version comes after it: said at the entry
-        with pytest.raises(
-            ConfigError,
-            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
-        ):
-            changelog_gate(site, "HEAD")
-    else:
-        assert changelog_gate(site, "HEAD") == []
+    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
 
 
 def test_an_old_entry_edited_deleted_or_moved_is_no_new_release(make_project):
@@ -149,10 +133,8 @@ def test_a_note_waiting_after_the_highest_possible_numbers_passes_the_gate(make_
     project.write("site/changelog.d/tuned.md", "- Uses more memory.\n")
     site = load_project(project.root / "site")
     if highest.startswith("v999999999"):  # no version comes after it: said at the entry
-        with pytest.raises(
-            ConfigError,
-            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
-        ):
+        already = f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released"
+        with pytest.raises(ConfigError, match=already):
             changelog_gate(site, "HEAD")
     else:
         assert changelog_gate(site, "HEAD") == []
@@ -250,15 +232,7 @@ def test_a_release_heading_outside_the_changelog_folder_is_no_known_release(make
     )
     project.write("site/profiles.yaml", TUNED)
     project.write(ENTRY, "## v0.0.2\n\nTuned.\n\n## v0.0.1\n")
-    site = load_project(project.root / "site")
-    if highest.startswith("v999999999"):  # no version comes after it: said at the entry
-        with pytest.raises(
-            ConfigError,
-            match=f"^changelog/2026-01-01.mdx:1:1: error: version {highest} is already released",
-        ):
-            changelog_gate(site, "HEAD")
-    else:
-        assert changelog_gate(site, "HEAD") == []
+    assert changelog_gate(load_project(project.root / "site"), "HEAD") == []
 
 
 def test_a_note_that_waited_at_the_revision_says_nothing_of_later_changes(make_project):
