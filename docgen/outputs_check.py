@@ -128,10 +128,10 @@ def _problem(
             f"'{agent.id}' or the page, or set 'variant_pattern' so each has a path of its own",
             agent.source.location,
         )
-    return Problem(
-        f"{message}; change the setting '{settings[at]}' so each has a path of its own",
-        found[at],
-    )
+    fix = f"change the setting '{settings[at]}' so each has a path of its own"
+    if kinds == ("hand", "overview"):  # a project that keeps its own overview page
+        fix += ", or set overview = \"none\" to keep the hand-written one"
+    return Problem(f"{message}; {fix}", found[at])
 
 
 def _agents_of(

@@ -231,3 +231,32 @@ def test_a_template_page_at_a_per_profile_pages_path_blames_the_templates_first(
     assert result.exit_code == 2
     assert result.stderr.startswith("templates/inference/"), result.stderr
     assert "rename one of them" in result.stderr and "setting 'export'" not in result.stderr
+
+
+def test_a_hand_written_overview_where_the_release_overview_goes_says_how_to_keep_it(
+    make_project, run: Run
+) -> None:
+    """NemoClaw keeps its changelog overview by hand, in the changelog folder."""
+    page = "---\ntitle: Release Notes\n---\n\nEvery release.\n"
+    entry = (
+        "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+        " * SPDX-License-Identifier: Apache-2.0\n */}\n\n## v0.1.0\n\nAcme v0.1.0 is the first.\n"
+    )
+    project = make_project(
+        files={
+            "docs/changelog/overview.mdx": page,
+            "docs/changelog/2026-01-01.mdx": entry,
+            "docgen.toml": 'changelog = "docs/changelog"\n',
+        }
+    )
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "docgen.toml:1:1: error: two outputs would be written to docs/changelog/overview.mdx: "
+        "the hand-written page docs/changelog/overview.mdx and the release overview; change "
+        "the setting 'changelog' so each has a path of its own, or set overview = \"none\" "
+        "to keep the hand-written one\n"
+    )
+    project.write("docgen.toml", 'changelog = "docs/changelog"\noverview = "none"\n')
+    assert run(project, "build").exit_code == 0
+    assert project.read("docs/changelog/overview.mdx") == page
