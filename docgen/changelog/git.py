@@ -198,7 +198,9 @@ def _known_revision(cwd: Path, ref: str, at: Location) -> str:
     try:
         return _text(cwd, *verify, what=f"revision '{one_line(ref)}'", at=at).strip()
     except ConfigError:
-        if _shallow(cwd, at):
+        if not ref.strip():  # ``--changelog-since "$BASE_REF"`` with the variable unset
+            hint = " (an empty revision: is the variable that names it set?)"
+        elif _shallow(cwd, at):
             hint = " (this is a shallow clone: fetch more history, e.g. `git fetch --unshallow`)"
         elif _run(cwd, "rev-parse", "--verify", "--quiet", "HEAD").returncode != 0:
             hint = (

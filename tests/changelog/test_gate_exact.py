@@ -3,8 +3,10 @@ when the project sits below the repository's top."""
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
-from conftest import MINIMAL_REGISTRY, git
+from conftest import MINIMAL_REGISTRY, Project, git
 
 from docgen.config import load_project
 from docgen.errors import ConfigError, Location, Problem
@@ -247,11 +249,29 @@ def test_a_note_that_waited_at_the_revision_says_nothing_of_later_changes(make_p
     assert changelog_gate(site, "HEAD") == []
 
 
+EMPTY = (
+    "--changelog-since: error: unknown git revision '' (an empty revision: is the variable "
+    "that names it set?)\n"
+)
+
+
 def test_an_empty_revision_is_refused_not_a_gate_turned_off(make_project, run):
     project = committed_site(make_project)
     result = run(project, "--root", str(project.root / "site"), "check", "--changelog-since", "")
-    assert result.exit_code == 2
-    assert result.stderr == "--changelog-since: error: unknown git revision ''\n"
+    assert (result.exit_code, result.stderr) == (2, EMPTY)
+
+
+def test_an_empty_revision_in_a_shallow_clone_is_no_history_to_fetch(make_project, run, tmp_path):
+    """``--changelog-since "$BASE_REF"`` in CI, the variable unset: fetching more history
+    would not help."""
+    project = committed_site(make_project)
+    clone = tmp_path / "shallow"
+    source = f"file://{project.root}"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", source, str(clone)], check=True)
+    result = run(Project(clone), "--root", str(clone / "site"), "check", "--changelog-since", "")
+    assert (result.exit_code, result.stderr) == (2, EMPTY)
+    result = run(Project(clone), "--root", str(clone / "site"), "check", "--changelog-since", "x1")
+    assert "this is a shallow clone" in result.stderr
 
 
 def test_a_branch_is_judged_from_where_it_left_the_revision(make_project):
