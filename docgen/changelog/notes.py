@@ -176,7 +176,10 @@ def overview_text(
             if nav is not None and node is None
             else f"[{version}]({_release_page(project, registry, node, day)})"
         )
-        lines.append(f"- {shown} ({day}): {_inert(summary.strip())}")
+        lead = summary.strip()
+        # A lead that opens the entry's list ends in ':'; standing alone, it ends a sentence.
+        lead = f"{lead[:-1]}." if lead.endswith(":") and not lead.endswith("\\:") else lead
+        lines.append(f"- {shown} ({day}): {_inert(lead)}")
     spdx = registry.product.spdx
     head = ["---"]
     if spdx is not None:

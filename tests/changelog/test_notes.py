@@ -169,6 +169,8 @@ def test_overview_text_from_known_releases(tmp_path, registry, head):
         ("v0.2.0", "2026-01-02", "  Acme v0.2.0 adds a profile.  "),
         ("v0.10.0", "2026-12-31", "Acme v0.10.0 is newer."),
         ("v0.1.0", "draft", "Acme v0.1.0 is the first."),
+        ("v0.0.9", "2026-01-01", "Acme v0.0.9 brings these changes:"),  # its list not shown
+        ("v0.0.8", "2026-01-01", "Acme v0.0.8 reads `a:` and a\\:"),  # an escaped colon stays
     ]
     reg = load_bytes(registry.encode(), "profiles.yaml")
     assert notes.overview_text(project, reg, releases) == (
@@ -179,6 +181,10 @@ def test_overview_text_from_known_releases(tmp_path, registry, head):
         "- [v0.2.0](/guide/alpha/release-notes/2026/1/2) (2026-01-02): "
         "Acme v0.2.0 adds a profile.\n"
         "- [v0.1.0](/guide/alpha/draft) (draft): Acme v0.1.0 is the first.\n"
+        "- [v0.0.9](/guide/alpha/release-notes/2026/1/1) (2026-01-01): Acme v0.0.9 brings these "
+        "changes.\n"
+        "- [v0.0.8](/guide/alpha/release-notes/2026/1/1) (2026-01-01): Acme v0.0.8 reads `a:` "
+        "and a\\:\n"
     )
 
 
