@@ -5,6 +5,7 @@ compares, ``docgen.report`` shows.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,8 @@ WHY = {
     STALE: "stale: no template or registry entry produces it any more",
 }
 REGISTRY, CHANGELOG = "the registry", "the changelog entries"
+#: A line of the changelog overview, with the release it lists.
+_RELEASE_LINE = re.compile(r"^- \[?(v[0-9]+\.[0-9]+\.[0-9]+)[\] ]", re.MULTILINE)
 #: The kinds of file docgen writes, and so may find stale and prune.
 OWNABLE = SUFFIXES
 
@@ -91,10 +94,14 @@ class Change:
 
     @property
     def cause(self) -> str:
-        """What the drift comes from: the registry, or the changelog entries."""
+        """What the drift comes from: the registry, or the changelog entries (which are
+        behind it, or which releases it lists changed: an entry deleted is no source)."""
         if self.output is None or self.output.basis != "changelog":
             return REGISTRY
-        return CHANGELOG if self.status != CHANGED or self.behind() else REGISTRY
+        if self.status != CHANGED or self.behind():
+            return CHANGELOG
+        listed = [set(_RELEASE_LINE.findall(t)) for t in (self.old or "", self.output.text)]
+        return CHANGELOG if listed[0] != listed[1] else REGISTRY
 
     @cached_property  # asked by the verdict, the file's line and the JSON alike
     def edited(self) -> bool:

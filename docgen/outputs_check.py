@@ -130,7 +130,7 @@ def _problem(
         )
     fix = f"change the setting '{settings[at]}' so each has a path of its own"
     if kinds == ("hand", "overview"):  # a project that keeps its own overview page
-        fix += ", or set overview = \"none\" to keep the hand-written one"
+        fix += ', or set overview = "none" to keep the hand-written one'
     return Problem(f"{message}; {fix}", found[at])
 
 

@@ -219,3 +219,24 @@ def test_a_site_url_keeps_its_own_last_characters_and_loses_only_trailing_slashe
         "[Set Up vLLM](https://docs.example.com/NX/user-guide/openclaw/inference/"
         "local-inference/set-up-vllm)"
     ) in result.output
+
+
+def test_overview_drift_from_a_deleted_entry_is_the_changelog_entries(make_project, run):
+    """The deleted entry is no source any more, yet it, not the registry, is the cause."""
+    header = (
+        "{/*\n * SPDX-FileCopyrightText: Copyright (c) 2026 Acme Inc.\n"
+        " * SPDX-License-Identifier: Apache-2.0\n */}\n\n"
+    )
+    project = make_project(
+        files={
+            "changelog/2026-01-01.mdx": f"{header}## v0.1.0\n\nAcme v0.1.0 is the first.\n",
+            "changelog/2026-02-01.mdx": f"{header}## v0.2.0\n\nAcme v0.2.0 is the second.\n",
+        }
+    )
+    assert run(project, "build").exit_code == 0
+    (project.root / "changelog/2026-02-01.mdx").unlink()
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert "changelog/overview.mdx:" in result.stdout
+    assert "error: out of date with the changelog entries" in result.stdout
+    assert "registry" not in result.output
