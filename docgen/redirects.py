@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, one_line
@@ -146,18 +147,57 @@ def load(project: Project) -> tuple[Redirect, ...]:
         return ()
     if not isinstance(listed, list):
         raise ConfigError.at(located(data, "redirects", rel), "redirects must be a list")
-    found = (_redirect(listed, index, item, rel) for index, item in enumerate(listed))
+    bases = _bases(data)
+    found = (_redirect(listed, index, item, rel, bases) for index, item in enumerate(listed))
     return tuple(r for r in found if r is not None)
 
 
-def _redirect(listed: list[object], index: int, item: object, path: str) -> Redirect | None:
+def _redirect(
+    listed: list[object], index: int, item: object, path: str, bases: tuple[str, ...] = ()
+) -> Redirect | None:
     where = located(listed, index, path)
     source = item.get("source") if isinstance(item, Mapping) else None
     destination = item.get("destination") if isinstance(item, Mapping) else None
     if not isinstance(source, str) or not isinstance(destination, str):
         raise ConfigError.at(where, "a redirect needs a source and a destination, both text")
-    parts = _parts(_route(source))
-    return None if parts is None else Redirect(parts, _route(destination), where)
+    parts = _parts(_route(_on_site(source, bases)))
+    return None if parts is None else Redirect(parts, _route(_on_site(destination, bases)), where)
+
+
+def _bases(data: object) -> tuple[str, ...]:
+    """What a path on the site may start with before a page's route: an instance's subpath
+    (``url`` or ``custom-domain`` ``docs.example.com/product``), a version's slug, or both;
+    longest first. Fern's redirects name the subpath (``/product/latest/guide/x``), while
+    a page's route and a changelog's links do not (``/guide/x``)."""
+    fern = data if isinstance(data, Mapping) else {}
+    paths = {""}
+    for instance in _listed(fern, "instances"):
+        for key in ("url", "custom-domain"):
+            url = instance.get(key) if isinstance(instance, Mapping) else None
+            if isinstance(url, str):
+                path = urlsplit(url if "//" in url else f"//{url}").path.rstrip("/")
+                paths.add(path if path.startswith("/") or not path else f"/{path}")
+    versions = _listed(fern, "versions")
+    slugs = {""} | {v["slug"] for v in versions if isinstance(v, Mapping) and _text(v.get("slug"))}
+    found = {f"{p}/{s}" if s else p for p in paths for s in slugs} - {""}
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+def _listed(data: Mapping[str, object], key: str) -> list[object]:
+    found = data.get(key)
+    return found if isinstance(found, list) else []
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and value.strip("/") != "" and "/" not in value
+
+
+def _on_site(path: str, bases: tuple[str, ...]) -> str:
+    """``path`` without the subpath and version slug the site puts before routes."""
+    for base in bases:
+        if path == base or path.startswith(f"{base}/"):
+            return path[len(base) :] or "/"
+    return path
 
 
 def _segments(parts: Iterable[str]) -> str:

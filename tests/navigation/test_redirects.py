@@ -103,6 +103,53 @@ def test_a_link_to_a_moved_page_passes_where_fern_redirects_it(make_project, run
     ), checked.stdout
 
 
+SUBPATH = """\
+instances:
+  - url: acme.docs.buildwithfern.com/acme
+    custom-domain: docs.example.com/products/acme
+versions:
+  - display-name: Latest
+    path: ../docs/index.yml
+    slug: latest
+redirects:
+  - source: {source}
+    destination: {destination}
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "destination"),
+    [
+        ("/acme/latest/guide/:agent/old-guide", "/acme/latest/guide/:agent/guide"),
+        ("/acme/guide/:agent/old-guide", "/guide/:agent/guide"),
+        ("/products/acme/latest/guide/:agent/old-guide", "/products/acme/guide/:agent/guide"),
+        ("/latest/guide/:agent/old-guide", "/latest/guide/:agent/guide"),
+    ],
+    ids=["subpath-and-version", "subpath", "custom-domain", "version"],
+)
+def test_a_redirect_written_with_the_sites_subpath_is_followed(
+    make_project, run, source, destination
+):
+    """Fern's redirects name the instance's subpath (NemoClaw's: ``/nemoclaw/latest/...``),
+    pages' routes and changelog links do not; docgen ignored such a redirect silently."""
+    fern = SUBPATH.format(source=source, destination=destination)
+    project = project_with(make_project, fern)
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
+    project.write("fern/docs.yml", fern.replace(":agent/guide\n", ":agent/gone\n"))
+    assert run(project, "check").exit_code == 1
+
+
+def test_a_subpath_is_only_a_whole_leading_segment():
+    from docgen.redirects import _bases, _on_site
+
+    bases = _bases({"instances": [{"url": "https://x.org/acme/"}, 7], "versions": "latest"})
+    assert bases == ("/acme",)
+    assert _on_site("/acme", bases) == "/" and _on_site("/acme/a", bases) == "/a"
+    assert _on_site("/acmeish/a", bases) == "/acmeish/a"
+    assert _bases({"instances": {"url": "x.org/a"}, "versions": [{"slug": "a/b"}]}) == ()
+
+
 def test_without_docs_yml_a_link_to_a_moved_page_fails(make_project, run):
     project = project_with(make_project, None)
     run(project, "build")
