@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from docgen.changelog import changes as change_kinds
 from docgen.changelog import entries as changelog
 from docgen.changelog import history
-from docgen.config import Config, Project
+from docgen.config import Config, Project, setting_location
 from docgen.errors import ConfigError, Location, Problem, one_line
 from docgen.io.files import as_lf_text
 from docgen.plan import Output, Plan
@@ -59,8 +59,7 @@ def write_changelog(
     notify: Callable[[str], None] | None = None,
 ) -> compose.Written:
     """Create the dated entry (``date`` defaults to today), refresh what is generated from
-    the entries (the overview), then remove the merged fragments; write nothing when
-    ``dry_run``.
+    the entries (the overview), then remove the merged notes; nothing when ``dry_run``.
 
     Everything is composed and checked before the first write, under the build lock, so
     the tree is left in sync (``check`` passes when it passed before) or untouched.
@@ -70,6 +69,7 @@ def write_changelog(
     from docgen.io.lock import build_lock
     from docgen.io.writes import Write
 
+    _refuse_a_second_changelog(project)
     with build_lock(project, notify=notify):
         registry, changes = changes_since(project, since, since_file)
         day = datetime.date.today().isoformat() if date is None else date  # "" is malformed
@@ -88,6 +88,26 @@ def write_changelog(
         merged = [Write(f.relative_to(project.root).as_posix(), None) for f in written.fragments]
         done = sync.apply(project, refresh, also=[entry, *merged])
     return replace(written, refreshed=tuple((c.status, c.path) for c in done))
+
+
+def _refuse_a_second_changelog(project: Project) -> None:
+    """Refuse to start the default changelog folder while the docs folder's ``changelog``
+    holds dated entries (NemoClaw's tree keeps them there) and the setting is not written:
+    the release would go to a second changelog, and the real one would stay unchecked."""
+    cfg = project.config
+    folder, found = project.path(cfg.changelog), project.path(cfg.docs) / "changelog"
+    written = setting_location(project.root, "changelog")
+    if written.line or folder.exists() or found == folder or not found.is_dir():
+        return
+    if any(changelog.DATED.match(p.name) for p in found.glob("*.mdx")):
+        where = f"{cfg.docs}/changelog"
+        settings = written if (project.root / written.path).is_file() else Location("docgen.toml")
+        raise ConfigError.at(
+            settings,
+            f"the changelog folder '{one_line(cfg.changelog)}' does not exist, but "
+            f"'{one_line(where)}' holds dated entries: set changelog = \"{one_line(where)}\" "
+            "(or set changelog to the folder you mean, to start one there)",
+        )
 
 
 def _out_of_order(project: Project, version: str, day: str) -> list[str]:

@@ -535,3 +535,23 @@ def test_registry_text_with_braces_makes_a_release_check_accepts_and_mdx_reads(m
     read = mdx_text_of({"entry": entry})["entry"]
     assert "use {less} memory, }{x}" in read.lower() and "Box {default} }." in read
     assert "Ac}me v0.1.0" in read
+
+
+def test_a_release_does_not_start_a_second_changelog_beside_the_docs_one(make_project, run):
+    """NemoClaw keeps its entries in docs/changelog; without the setting, the release went
+    to a new changelog/ folder, and the real one stayed unchecked."""
+    project = make_project(registry=with_change(), files={"old.yaml": MINIMAL_REGISTRY})
+    project.write("docs/changelog/2026-01-01.mdx", "## v0.0.1\n")
+    args = ["changelog", "--version", "v1.0.0", "--since-file", "old.yaml", "--date", "2026-01-02"]
+    before = project.snapshot()
+    result = run(project, *args)
+    assert (result.exit_code, result.stderr) == (
+        2,
+        "docgen.toml: error: the changelog folder 'changelog' does not exist, but "
+        "'docs/changelog' holds dated entries: set changelog = \"docs/changelog\" (or set "
+        "changelog to the folder you mean, to start one there)\n",
+    )
+    assert project.snapshot() == before
+    project.write("docgen.toml", 'changelog = "changelog"\n')  # meant: a changelog of its own
+    assert run(project, *args).exit_code == 0
+    assert (project.root / "changelog/2026-01-02.mdx").is_file()
