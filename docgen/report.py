@@ -122,7 +122,7 @@ def check_text(report: Report, verbose: bool) -> list[Line]:
             verdict = f"{count} out of sync with {causes(drifted)}: run `docgen build`{undo}"
         lines.append(Line(verdict, "err"))
     else:  # every file matches; the rules found what is said above
-        n = sum(f.severity == "error" for f in report.findings)
+        n = sum(f.severity != "note" for f in report.findings)
         said = f"{n} problem{'s' if n != 1 else ''} above fail{'s' if n == 1 else ''} the check"
         lines.append(Line(f"{matching(len(report.changes))}, but {said}", "err"))
     return lines

@@ -19,7 +19,8 @@ MDX_COMMENT = re.compile(
 def without_comments(text: str, keep_lines: bool = False) -> str:
     """``text`` without its MDX comments, those in code left as they are (in a fenced
     block or a code span, ``{/* ... */}`` is code that the page shows); with
-    ``keep_lines``, the line ends they held stay, so every line keeps its number."""
+    ``keep_lines``, the line ends a comment held follow the line it ended on (which
+    reads as without them), so every later line keeps its number."""
     lines = text.split("\n")
     prose = {index for index, _line in prose_lines(lines)}
     out = []
@@ -34,8 +35,23 @@ def _uncommented(text: str, keep_lines: bool) -> str:
     """Prose ``text`` without the MDX comments outside its code spans (see
     ``without_comments`` for ``keep_lines``)."""
     seen = "\n".join(without_code(line) for line in text.split("\n"))  # same length
-    kept, at = [], 0
+    kept, at, held = [], 0, 0  # held: line ends of removed comments not yet put back
     for found in MDX_COMMENT.finditer(seen):
-        kept.append(text[at : found.start()] + "\n" * found[0].count("\n") * keep_lines)
+        chunk = text[at : found.start()]
+        kept.append(_lines_put_back(chunk, held))
+        held = held if "\n" not in chunk else 0
+        ends = found[0].count("\n") * keep_lines
+        if found[0].endswith("\n"):  # a comment on lines of its own: blank lines in place
+            kept.append("\n" * ends)
+        else:  # inside a line, which goes on after it: its line ends follow that line
+            held += ends
         at = found.end()
-    return "".join(kept) + text[at:]
+    rest = text[at:]
+    kept.append(_lines_put_back(rest, held) if "\n" in rest else rest + "\n" * held)
+    return "".join(kept)
+
+
+def _lines_put_back(chunk: str, held: int) -> str:
+    """``chunk`` with ``held`` line ends put back at its first line end."""
+    end = chunk.find("\n")
+    return chunk if not held or end < 0 else chunk[:end] + "\n" * held + chunk[end:]

@@ -55,7 +55,13 @@ def braces_escaped(text: str) -> str:
 
 def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
     """The index of each line that holds raw markup, the offset in it where the markup
-    starts, and what it holds (one a line); an MDX comment left open at a blank line or
+    starts and what it holds, then each line that nests too deep for MDX (``depth``)."""
+    yield from _markup_problems(lines)
+    yield from ((index, at, TOO_DEEP) for index, at in too_deep(lines))
+
+
+def _markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
+    """See ``markup_problems`` (one a line); an MDX comment left open at a blank line or
     the end is reported where it opened."""
     held: _Held | None = None  # an MDX comment open since an earlier line
     text: set[int] = set()  # the lines read as text so far
@@ -64,9 +70,8 @@ def markup_problems(lines: Sequence[str]) -> Iterator[tuple[int, int, str]]:
         text.add(index)
         if (cr := line.rstrip("\r").find("\r")) >= 0:  # not a CRLF's: a line end to MDX
             yield index, cr, _LONE_CR
-        for at, found in ((gfm.tick_in_link(line), _TICK_IN_LINK), (too_deep(line), TOO_DEEP)):
-            if at >= 0:
-                yield index, at, found
+        if (tick := gfm.tick_in_link(line)) >= 0:
+            yield index, tick, _TICK_IN_LINK
         if held is not None and not line.strip(BLANKS):
             yield held.index, held.at, _UNCLOSED_COMMENT
             held = None

@@ -101,7 +101,8 @@ def _refuse_a_second_changelog(project: Project) -> None:
         return
     if any(changelog.DATED.match(p.name) for p in found.glob("*.mdx")):
         where = f"{cfg.docs}/changelog"
-        settings = written if (project.root / written.path).is_file() else Location("docgen.toml")
+        toml = (project.root / "docgen.toml").name  # the file to write it in, when none is
+        settings = written if (project.root / written.path).is_file() else Location(toml)
         raise ConfigError.at(
             settings,
             f"the changelog folder '{one_line(cfg.changelog)}' does not exist, but "

@@ -397,9 +397,11 @@ def test_notes_that_make_an_entry_larger_than_docgen_reads_are_refused(project, 
     [
         (">" * 2000 + " x\n", "1:1"),  # the bullet docgen makes of it holds the quote
         ("- " + "- " * 800 + "x\n", "1:1"),
-        ("*" * 2600 + "x" + "*" * 2600 + "\n", "1:1"),
+        ("*" * 2600 + "x" + "*" * 2600 + "\n", "1:201"),  # the 201st mark: 101 levels
+        ("*a _a " * 1000 + "x" + " a_ a*" * 1000 + "\n", "1:601"),
+        ("".join(f"{'*' * 100}a\n" for _ in range(3)), "3:1"),  # one paragraph's marks
     ],
-    ids=["quote", "list-on-a-line", "emphasis"],
+    ids=["quote", "list-on-a-line", "emphasis", "emphasis-between-words", "over-lines"],
 )
 def test_a_note_nested_deeper_than_mdx_compiles_is_refused(project, run, text, at):
     """MDX's compiler runs out of stack on such a note (``check`` passed the entry, and
@@ -448,8 +450,12 @@ SCRIPT = (
 
 @pytest.mark.parametrize(
     "text",
-    ["See [x]{/* c */}(javascript:alert(1)) now.\n", "- [x]{/* c */}: javascript:alert(1)\n"],
-    ids=["inline", "definition"],
+    [
+        "See [x]{/* c */}(javascript:alert(1)) now.\n",
+        "- [x]{/* c */}: javascript:alert(1)\n",
+        "- See [the guide]{/* c\n  */}(javascript:alert(1)) now.\n",
+    ],
+    ids=["inline", "definition", "over-lines"],
 )
 def test_a_note_whose_link_a_comment_hides_is_refused(project, run, text):
     """MDX reads no link there, but ``release-notes`` removes the comments, and then the
