@@ -172,11 +172,12 @@ def _bases(data: object) -> tuple[str, ...]:
     fern = data if isinstance(data, Mapping) else {}
     paths = {""}
     for instance in _listed(fern, "instances"):
-        for key in ("url", "custom-domain"):
-            url = instance.get(key) if isinstance(instance, Mapping) else None
-            if isinstance(url, str):
-                path = urlsplit(url if "//" in url else f"//{url}").path.rstrip("/")
-                paths.add(path if path.startswith("/") or not path else f"/{path}")
+        for key in ("url", "custom-domain"):  # a custom domain may be a list of them
+            found = instance.get(key) if isinstance(instance, Mapping) else None
+            for url in found if isinstance(found, list) else [found]:
+                if isinstance(url, str):
+                    path = urlsplit(url if "//" in url else f"//{url}").path.rstrip("/")
+                    paths.add(path if path.startswith("/") or not path else f"/{path}")
     versions = _listed(fern, "versions")
     slugs = {""} | {v["slug"] for v in versions if isinstance(v, Mapping) and _text(v.get("slug"))}
     found = {f"{p}/{s}" if s else p for p in paths for s in slugs} - {""}

@@ -148,6 +148,8 @@ def test_a_subpath_is_only_a_whole_leading_segment():
     assert _on_site("/acme", bases) == "/" and _on_site("/acme/a", bases) == "/a"
     assert _on_site("/acmeish/a", bases) == "/acmeish/a"
     assert _bases({"instances": {"url": "x.org/a"}, "versions": [{"slug": "a/b"}]}) == ()
+    listed = {"instances": [{"url": "x.org", "custom-domain": ["d.org/docs", 3, "e.org"]}]}
+    assert _bases(listed) == ("/docs",)
 
 
 def test_without_docs_yml_a_link_to_a_moved_page_fails(make_project, run):
