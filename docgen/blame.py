@@ -276,28 +276,29 @@ def _shown(text: str, haystack: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def _argument(text: str) -> tuple[str, ...]:
+    """An argument's words (``--max-num-seqs``, ``6``); none for a text that is no
+    argument with a value."""
+    if not text.startswith("--"):
+        return ()
+    try:
+        tokens = tuple(shlex.split(text))
+    except ValueError:
+        return ()
+    return tokens if len(tokens) > 1 else ()
+
+
 def _bare_value(text: str) -> str:
     """An argument's one value (``6`` of ``--max-num-seqs 6``); "" for any other text."""
-    if not text.startswith("--"):
-        return ""
-    try:
-        tokens = shlex.split(text)
-    except ValueError:
-        return ""
-    return tokens[1] if len(tokens) == 2 else ""
+    words = _argument(text)
+    return words[1] if len(words) == 2 else ""
 
 
 @lru_cache(maxsize=4096)
 def _in_array(text: str) -> str:
     """An argument's tokens as they stand in a JSON array (``"--x","2"``); "" for a text
     that is no argument."""
-    if not text.startswith("--"):
-        return ""
-    try:
-        tokens = shlex.split(text)
-    except ValueError:
-        return ""
-    return ",".join(json.dumps(t) for t in tokens) if len(tokens) > 1 else ""
+    return ",".join(json.dumps(t) for t in _argument(text))
 
 
 def _arrays(text: str, haystack: str) -> int:

@@ -35,12 +35,17 @@ NOTICE = [
 ]
 
 
+def copied(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """A copy of the fixture, its docs left out (a build writes them)."""
+    root = tmp_path_factory.mktemp(name) / "nemoclaw-real"
+    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("docs", ".docgen-cache"))
+    return root
+
+
 @pytest.fixture(scope="module")
 def project(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """One copy of the fixture for the module: each test writes the registry it builds."""
-    root = tmp_path_factory.mktemp("real-page") / "nemoclaw-real"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("docs", ".docgen-cache"))
-    return Project(root)
+    return Project(copied(tmp_path_factory, "real-page"))
 
 
 def built(project: Project, run, registry: str = REGISTRY) -> str:
@@ -167,8 +172,7 @@ BARE = [
 @pytest.fixture(scope="module")
 def committed(tmp_path_factory: pytest.TempPathFactory) -> Project:
     """The fixture built and committed: what a registry edit is checked against."""
-    root = tmp_path_factory.mktemp("real-page-blame") / "nemoclaw-real"
-    shutil.copytree(FIXTURE, root, ignore=shutil.ignore_patterns("docs", ".docgen-cache"))
+    root = copied(tmp_path_factory, "real-page-blame")
     assert invoke_cli(["--root", str(root), "-q", "build"]).exit_code == 0
     git(root, "init", "-q")
     git(root, "add", ".")
