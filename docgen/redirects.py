@@ -19,7 +19,6 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
-from urllib.parse import urlsplit
 
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, one_line
@@ -176,12 +175,19 @@ def _bases(data: object) -> tuple[str, ...]:
             found = instance.get(key) if isinstance(instance, Mapping) else None
             for url in found if isinstance(found, list) else [found]:
                 if isinstance(url, str):
-                    path = urlsplit(url if "//" in url else f"//{url}").path.rstrip("/")
-                    paths.add(path if path.startswith("/") or not path else f"/{path}")
+                    paths.add(_subpath(url))
     versions = _listed(fern, "versions")
     slugs = {""} | {v["slug"] for v in versions if isinstance(v, Mapping) and _text(v.get("slug"))}
     found = {f"{p}/{s}" if s else p for p in paths for s in slugs} - {""}
-    return tuple(sorted(found, key=len, reverse=True))
+    return tuple(sorted(found, key=lambda base: (-len(base), base)))
+
+
+def _subpath(url: str) -> str:
+    """The path of a site's address (``/product`` of ``docs.example.com/product``), read
+    as text: an address no URL parser takes is Fern's to refuse."""
+    host_and_path = url.split("://", 1)[-1].lstrip("/")
+    path = host_and_path.partition("/")[2].split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    return f"/{path}" if path else ""
 
 
 def _listed(data: Mapping[str, object], key: str) -> list[object]:

@@ -11,8 +11,9 @@ from docgen.changelog.entries import shown
 from docgen.changelog.fences import text_lines, without_code
 from docgen.errors import Location, Problem
 
-#: What may stand before a block's ``[`` on its line: indentation, quote and list markers.
-BLOCK_START = re.compile(r"[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)])[ \t]*)*")
+#: What may stand before a block's ``[`` on its line: indentation, quote and list markers,
+#: a footnote's label (``[^a]: [x]: target`` defines ``x`` inside the footnote).
+BLOCK_START = re.compile(r"[ \t]*(?:(?:>|[-*+]|[0-9]{1,9}[.)]|\[\^[^\]\s]*\]:)[ \t]*)*")
 #: A link's target: after ``](``, blanks, an optional ``<``; up to a blank, ``)`` or ``>``.
 #: Its text may hold brackets one level deep (``[the [beta] guide]``, ``[![badge](x.svg)]``).
 LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\([ \t]*<?((?:[^()\s>]|\([^()\s>]*\))+)")

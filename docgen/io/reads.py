@@ -21,8 +21,9 @@ MAX_BYTES = 4_000_000
 
 class Inside:
     """Whether a path, through any symbolic links, lies inside the project root (the real
-    path of each folder is looked up once). Git's own folder (``.git``, in any case) is
-    not inside: a link into it would publish git's config, a CI token included."""
+    path of each folder is looked up once). A git folder (``.git``, in any case, the
+    root's or a nested checkout's) is not inside: a link into it would publish git's
+    config, a CI token included."""
 
     def __init__(self, root: str | Path) -> None:
         self.root = os.path.realpath(root)
@@ -42,15 +43,15 @@ class Inside:
         return real if real == self.root or self._below(real) else None
 
     def _below(self, real: str) -> bool:
-        """Whether the real path ``real`` lies below the root, outside ``.git``."""
+        """Whether the real path ``real`` lies below the root, outside any ``.git`` folder
+        (the root's own, or a repository checked out below it)."""
         if not real.startswith(self.root + os.sep):
             return False
-        start = len(self.root) + 1
-        first = real[start : start + 5]  # enough to tell ".git" and what follows it
-        return first[:4].casefold() != ".git" or first[4:] not in ("", os.sep)
+        rest = real[len(self.root) :].casefold()
+        return ".git" not in rest or all(part != ".git" for part in rest.split(os.sep))
 
     def in_git(self, path: str) -> bool:
-        """Whether ``path`` leads into git's own folder of the root (through links)."""
+        """Whether ``path`` leads into a ``.git`` folder below the root (through links)."""
         real = os.path.realpath(path)
         return real.startswith(self.root + os.sep) and not self._below(real)
 

@@ -478,3 +478,18 @@ def test_comments_beside_fine_links_are_fine(project, run):
     project.write(NOTE, "See [x]{/* c */}(https://example.org/x) {/* and\nmore */} now.\n")
     assert run(project, *RELEASE).exit_code == 0
     assert run(project, "check").exit_code == 0
+
+
+def test_a_script_link_defined_in_a_footnote_is_refused(project, run):
+    """``[^a]: [x]: javascript:...`` defines ``x`` inside the footnote: MDX links it."""
+    project.write(NOTE, "- See [the guide][x].[^a]\n\n[^a]: [x]: javascript:alert(1)\n")
+    refused(
+        project,
+        run,
+        RELEASE,
+        [
+            f"{NOTE}:3:12: error: link 'javascript:alert(1)' uses the scheme 'javascript:'; "
+            "changelog links are root-absolute routes such as /user-guide/..., http(s):// or "
+            "mailto: URLs"
+        ],
+    )

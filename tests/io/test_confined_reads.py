@@ -121,9 +121,12 @@ def test_read_input_refuses_a_link_into_gits_own_folder(tmp_path: Path) -> None:
     (root / "notes/upper.md").symlink_to("../.GIT/config")
     (root / "gitfolder").symlink_to(".git", target_is_directory=True)
     (root / "notes/kept.md").symlink_to("../.gitkeep")
+    (root / "vendor/other/.git").mkdir(parents=True)  # a second repository checked out
+    (root / "vendor/other/.git/config").write_text(f"{SECRET}\n", "utf-8")
+    (root / "notes/nested.md").symlink_to("../vendor/other/.git/config")
     inside = files.Inside(root)
     into = "the changelog note leads into git's own folder (.git); docgen never reads it"
-    for rel in ("notes/config.md", "notes/upper.md", "gitfolder/config"):
+    for rel in ("notes/config.md", "notes/upper.md", "gitfolder/config", "notes/nested.md"):
         with pytest.raises(ConfigError) as info:
             files.read_input(root / rel, inside, "changelog note")
         assert str(info.value) == f"{rel}: error: {into}"

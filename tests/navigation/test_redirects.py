@@ -150,6 +150,12 @@ def test_a_subpath_is_only_a_whole_leading_segment():
     assert _bases({"instances": {"url": "x.org/a"}, "versions": [{"slug": "a/b"}]}) == ()
     listed = {"instances": [{"url": "x.org", "custom-domain": ["d.org/docs", 3, "e.org"]}]}
     assert _bases(listed) == ("/docs",)
+    odd = ["docs.example.com[/product", "http://[::1/p?q#f", "docs.example.com]/x"]
+    assert _bases({"instances": [{"url": odd[0], "custom-domain": odd[1:]}]}) == (
+        "/product",
+        "/p",
+        "/x",
+    )
 
 
 def test_without_docs_yml_a_link_to_a_moved_page_fails(make_project, run):
