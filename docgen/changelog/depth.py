@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 
 from docgen.changelog.fences import text_lines, without_code
+from docgen.changelog.gfm import table_rows
 
 #: The most levels a line, or a paragraph's emphasis, may nest: several times below where
 #: MDX fails.
@@ -22,29 +23,49 @@ TOO_DEEP = (
     "emphasis marks in one paragraph): MDX's compiler runs out of stack on deep nesting; "
     "write it flatter"
 )
-_PREFIX = re.compile(r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)])[ \t]+[ >]*)*")
-_LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])[ \t]")
+_PREFIX = re.compile(r"[ >]*(?:(?:[-*+]|[0-9]{1,9}[.)]|\[\^[^\]\s]*\]:)[ \t]+[ >]*)*")
+#: A level a line's prefix opens: a list item, or a footnote (which holds blocks too).
+_LEVEL = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)]|\[\^[^\]\s]*\]:)[ \t]")
 #: A mark that may open or close emphasis: ``*`` and ``~`` anywhere, ``_`` beside a
 #: character that is no letter or digit (within a word, ``_`` is text).
 _MARK = re.compile(r"[*~]|(?<![^\W_])_|_(?![^\W_])")
-#: What starts a new block, which no emphasis crosses: a blank line, a list item, a quote.
-_NEW_BLOCK = re.compile(r"[ \t]*(?:$|(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)|>)")
+#: A line that always starts a block of its own (no emphasis crosses into it): a heading,
+#: a bullet item, an ordered item numbered 1 (others continue a paragraph they follow).
+_STARTS = re.compile(
+    r"[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}(?:[ \t]|$)|[-*+][ \t]+\S|1[.)](?:[ \t]|$))"
+)
 
 
 def too_deep(lines: Sequence[str]) -> Iterator[tuple[int, int]]:
-    """The index of each text line (not code) that nests past ``MAX_LEVELS``, and where in
-    it: 0 for its containers, else the mark that takes its paragraph's emphasis past."""
-    marks = 0  # the emphasis marks of the paragraph so far
-    for index, line in text_lines(lines):
-        expanded = line.expandtabs(4)
-        prefix = expanded[: _PREFIX.match(expanded).end()]  # type: ignore[union-attr]
-        indent = len(expanded) - len(expanded.lstrip(" "))
-        if prefix.count(">") + len(_LIST_MARK.findall(prefix)) + indent // 2 > MAX_LEVELS:
+    """The index of each line that nests past ``MAX_LEVELS``, and where in it: 0 for its
+    containers (a text line's, or a fence's that opens code), else the mark that takes its
+    paragraph's emphasis past. A table row's marks are its own."""
+    text, rows = dict(text_lines(lines)), table_rows(lines)
+    marks, before = 0, -1  # the paragraph's emphasis marks so far; the text line before
+    for index, line in enumerate(lines):
+        opens_code = index not in text and (index == 0 or index - 1 in text)
+        if (index in text or opens_code) and _levels(line) > MAX_LEVELS:
             yield index, 0
             continue
-        if _NEW_BLOCK.match(line):
+        if index not in text:
+            continue
+        quote = line.lstrip(" \t").startswith(">")
+        if before != index - 1 or not line.strip() or index in rows or _STARTS.match(line):
             marks = 0
-        found = list(_MARK.finditer(without_code(line)))
+        elif quote and not lines[before].lstrip(" \t").startswith(">"):
+            marks = 0  # a quote that starts here
+        before = index
+        prefix = _PREFIX.match(line).end()  # type: ignore[union-attr]
+        found = list(_MARK.finditer(without_code(line), prefix))
         if marks <= 2 * MAX_LEVELS < marks + len(found):
             yield index, found[2 * MAX_LEVELS - marks].start()
         marks += len(found)
+
+
+def _levels(line: str) -> int:
+    """How many levels a line's prefix opens: quote markers, list items, footnotes, and
+    its indentation (two columns a level, as list items nest)."""
+    expanded = line.expandtabs(4)
+    prefix = expanded[: _PREFIX.match(expanded).end()]  # type: ignore[union-attr]
+    indent = len(expanded) - len(expanded.lstrip(" "))
+    return prefix.count(">") + len(_LEVEL.findall(prefix)) + indent // 2
