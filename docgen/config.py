@@ -25,6 +25,7 @@ from docgen.errors import (
 )
 from docgen.setting_values import (
     PRODUCTS,
+    in_git_folder,
     placement_problem,
     products_problem,
     routes_problems,
@@ -291,9 +292,8 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
 
 
 def _placed(config: Config, path: Path) -> Config:
-    """``config``, unless ``changelog_link`` names no page of the docs, or a path lies where
-    docgen must not write (see ``placement_problem``): a located error at that setting in
-    the settings file ``path``."""
+    """``config``, unless ``changelog_link`` names no page, or a path lies where docgen must
+    not write (``placement_problem``): a located error at that setting in the file ``path``."""
     if (problem := _link_problem(config)) is not None:
         raise ConfigError.at(key_location(path, "changelog_link"), problem)
     paths = {key: getattr(config, key) for key in PATH_FIELDS}
@@ -337,7 +337,7 @@ def _checked(value: str, where: Location) -> str:
         raise ConfigError(
             Problem(f"path '{shown}' must be relative and stay inside the project", where)
         )
-    if ".git" in (part.lower() for part in pure.parts):
+    if in_git_folder(pure.as_posix()):
         raise ConfigError(Problem(f"path '{shown}' lies in git's own folder, .git", where))
     if CONTROL.search(value):
         raise ConfigError(Problem(f"path '{shown}' holds a control character", where))

@@ -156,6 +156,17 @@ def routes_problems(value: Any, path: Path, where: Location) -> list[Problem]:
     return problems
 
 
+#: Git's own folder: no path setting may lie in one, and docgen follows no link into one.
+GIT_FOLDER = ".git"
+
+
+def in_git_folder(path: str, sep: str = "/") -> bool:
+    """Whether ``path`` (its segments split at ``sep``) lies in a git folder: one of them is
+    ``.git``, in any case (some file systems compare names so)."""
+    folded = path.casefold()
+    return GIT_FOLDER in folded and GIT_FOLDER in folded.split(sep)
+
+
 #: The settings naming what docgen reads, how a message names each, and for a folder the
 #: ending of the files it reads there ("" for a file): the export, which docgen writes,
 #: may be none of those files.
@@ -177,7 +188,7 @@ def placement_problem(root: Path, paths: Mapping[str, str]) -> tuple[str, str] |
     compare names; None when every path is in its place."""
     real = {key: _resolved(root, value) for key, value in paths.items() if value}
     for key, place in real.items():
-        if ".git" in place.split("/"):
+        if in_git_folder(place):
             return key, f"path '{one_line(paths[key])}' lies in git's own folder, .git"
     export = real.get("export", "")
     for key, (what, ending) in INPUT_PATHS.items():

@@ -14,6 +14,7 @@ import stat
 from pathlib import Path
 
 from docgen.errors import ConfigError, DocgenError, Location, decode
+from docgen.setting_values import in_git_folder
 
 #: The largest input docgen reads (bounded time and memory on hostile input).
 MAX_BYTES = 4_000_000
@@ -47,8 +48,7 @@ class Inside:
         (the root's own, or a repository checked out below it)."""
         if not real.startswith(self.root + os.sep):
             return False
-        rest = real[len(self.root) :].casefold()
-        return ".git" not in rest or all(part != ".git" for part in rest.split(os.sep))
+        return not in_git_folder(real[len(self.root) + 1 :], os.sep)
 
     def in_git(self, path: str) -> bool:
         """Whether ``path`` leads into a ``.git`` folder below the root (through links)."""
