@@ -321,11 +321,11 @@ def _link_problem(config: Config) -> str | None:
 
 
 def setting_location(root: Path, key: str) -> Location:
-    """Where the setting ``key`` is written (its line in docgen.toml or pyproject.toml),
-    or the settings file alone when it is not written there."""
+    """Where the setting ``key`` is written (its line in docgen.toml or pyproject.toml), or
+    the settings file alone when it is not written there (docgen.toml, when there is none)."""
     toml = root / "docgen.toml"
     path = toml if toml.is_file() else root / "pyproject.toml"
-    return key_location(path, key) if path.is_file() else Location(path.name)
+    return key_location(path, key) if path.is_file() else Location(toml.name)
 
 
 def _checked(value: str, where: Location) -> str:

@@ -101,10 +101,8 @@ def _refuse_a_second_changelog(project: Project) -> None:
         return
     if any(changelog.DATED.match(p.name) for p in found.glob("*.mdx")):
         where = f"{cfg.docs}/changelog"
-        toml = (project.root / "docgen.toml").name  # the file to write it in, when none is
-        settings = written if (project.root / written.path).is_file() else Location(toml)
         raise ConfigError.at(
-            settings,
+            written,
             f"the changelog folder '{one_line(cfg.changelog)}' does not exist, but "
             f"'{one_line(where)}' holds dated entries: set changelog = \"{one_line(where)}\" "
             "(or set changelog to the folder you mean, to start one there)",
