@@ -26,3 +26,34 @@ def test_pages_deleted_by_hand_or_an_emptied_folder_are_pruned(make_project, run
     (project.root / "templates/models.mdx.j2").unlink()  # the folder stays: an intent
     assert run(project, "build").exit_code == 0
     assert not (project.root / "docs/models.mdx").exists()
+
+
+def test_a_folder_that_pruning_empties_is_removed_up_to_the_docs_folder(make_project, run):
+    from tests.conftest import MINIMAL_TEMPLATE
+
+    project = make_project(templates={"guides/deep/models.mdx.j2": MINIMAL_TEMPLATE})
+    project.write("templates/kept/models.mdx.j2", MINIMAL_TEMPLATE)
+    assert run(project, "build").exit_code == 0
+    made = [p.relative_to(project.root).as_posix() for p in project.root.rglob("*.mdx")]
+    assert "docs/guides/deep/models.mdx" in made
+    project.write("docs/kept/notes.txt", "a person's file\n")
+    for template in ("guides/deep/models.mdx.j2", "kept/models.mdx.j2"):
+        (project.root / "templates" / template).unlink()
+    assert run(project, "build").exit_code == 0
+    # the emptied folders are gone, deepest first; one holding a person's file stays
+    assert not (project.root / "docs/guides").exists()
+    assert project.read("docs/kept/notes.txt") == "a person's file\n"
+    assert not (project.root / "docs/kept/models.mdx").exists()
+    assert (project.root / "docs").is_dir()
+    assert (project.root / "templates/guides/deep").is_dir()  # a person's folder: kept
+    assert run(project, "check").exit_code == 0
+
+
+def test_pruning_every_page_keeps_the_docs_folder(make_project, run):
+    project = make_project(files={"docgen.toml": 'export = "registry.json"\n'})
+    assert run(project, "build").exit_code == 0
+    assert (project.root / "docs/_build/agent-variants").is_dir()
+    (project.root / "templates/models.mdx.j2").unlink()
+    assert run(project, "build").exit_code == 0
+    assert [p.name for p in (project.root / "docs").iterdir()] == []
+    assert (project.root / "registry.json").is_file()
