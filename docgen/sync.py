@@ -265,5 +265,6 @@ def apply(
         else Write(c.path, None)
         for c in todo
     ]
-    writes.apply(project, [*also, *planned], [c.path for c in report.changes], progress)
+    stale = [c.path for c in todo if c.status == STALE]
+    writes.apply(project, [*also, *planned], [c.path for c in report.changes], progress, stale)
     return todo

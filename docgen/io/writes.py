@@ -20,7 +20,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -41,9 +41,11 @@ def apply(
     todo: Sequence[Write],
     near: Iterable[str] = (),
     progress: Callable[[int], None] | None = None,
+    tidy: Collection[str] = (),
 ) -> None:
     """Write or delete each of ``todo``, all or nothing, after sweeping what an
     interrupted write left (in the staging folder, and beside ``todo`` and ``near``).
+    A folder that deleting a file of ``tidy`` leaves empty is removed too.
 
     Every text is checked to encode and every path to stay inside before the first write,
     so one that cannot refuses the whole lot; each is encoded as it is written. ``progress``
@@ -56,7 +58,7 @@ def apply(
     vetting.refuse_unencodable(todo)
     vetting.refuse_outside(project, todo)
     files.forget(project)
-    Transaction(project).run(todo, progress)
+    Transaction(project, tidy=frozenset(tidy)).run(todo, progress)
 
 
 def failed(path: str, verb: str, exc: OSError, kept: bool = False, root: str = "") -> WriteError:
@@ -220,6 +222,7 @@ class Transaction:
     own_made: bool = False
     current: tuple[str, str] = ("", "write")  # the path at hand and what is done to it
     devices: dict[str, bool] = field(default_factory=dict)
+    tidy: frozenset[str] = frozenset()  # deleted files whose emptied folders go too
 
     def run(self, todo: Sequence[Write], progress: Callable[[int], None] | None) -> None:
         try:
@@ -239,12 +242,16 @@ class Transaction:
         self.drop_emptied()
 
     def drop_emptied(self) -> None:
-        """Remove each folder the deletions left empty, and its parents that are then
-        empty, up to the docs folder or the root (neither is removed). A folder that still
-        holds anything, or that is a link, stays."""
+        """Remove each folder that deleting the files of ``tidy`` left empty, and its
+        parents that are then empty, up to the docs folder or the root (neither is
+        removed). A folder that still holds anything, or that is a link, stays."""
         root = str(self.project.root)
         keep = {root, os.path.normpath(os.path.join(root, self.project.config.docs))}
-        deleted = {os.path.dirname(s.target) for s in self.steps if s.write.text is None}
+        deleted = {
+            os.path.dirname(s.target)
+            for s in self.steps
+            if s.write.text is None and s.write.path in self.tidy
+        }
         for folder in sorted(deleted, key=len, reverse=True):  # deepest first
             while folder not in keep and folder.startswith(root + os.sep):
                 try:

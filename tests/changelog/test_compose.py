@@ -221,6 +221,7 @@ def test_fragments_are_merged_then_removed_and_same_day_release_goes_on_top(make
     )
     assert first.exit_code == 0, first.output
     assert not (project.root / "changelog.d/fix.md").exists()
+    assert (project.root / "changelog.d").is_dir()  # the notes folder waits for the next
     text = project.read("changelog/2026-01-02.mdx")
     assert (
         "- The single-node Big Box `acme/Tiny-1B` profile now uses `--gpu-memory-utilization 0.6` "
