@@ -77,11 +77,18 @@ def _registry_blame(
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
     ]
     if changed or went:
-        return list(dict.fromkeys(changed + went))
+        return _fields_first(list(dict.fromkeys(changed + went)))
     if kept and (bare := _bare_blame(sources, added, removed, kept)):
         return bare
     # The product's words stand on many lines: one that merely shows them is not behind it.
     return [s for s in shown if s.keypath[0] != "product"]
+
+
+def _fields_first(blamed: list[Source]) -> list[Source]:
+    """``blamed`` without an entry whose field of the same text is blamed too (an image's
+    digest): the field's line is where the change stands."""
+    fields = {(s.keypath[:2], s.text) for s in blamed if len(s.keypath) == 3}
+    return [s for s in blamed if len(s.keypath) != 2 or (s.keypath, s.text) not in fields]
 
 
 def _bare_blame(

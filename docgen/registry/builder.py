@@ -140,7 +140,7 @@ class Builder:
             h.get("notes", ""),
             self.src("hosts", hid, text=h["name"]),
             h.get("image", ""),
-            self._texts("hosts", hid, h, "name", "image"),
+            self._texts("hosts", hid, h, "image"),
         )
 
     def image(self, iid: str, i: dict[str, Any]) -> Image:
@@ -154,7 +154,7 @@ class Builder:
             i.get("notes", ""),
             self.src("images", iid, text=i.get("digest", "")),
             i.get("unpacked_bytes"),
-            self._texts("images", iid, i, "digest"),
+            self._texts("images", iid, i),
         )
 
     def model(self, mid: str, m: dict[str, Any]) -> Model:
@@ -170,19 +170,20 @@ class Builder:
             m.get("notes", ""),
             self.src("models", mid, text=m["hf"]),
             _frozen(self._model_hosts(m)),
-            self._texts("models", mid, m, "hf"),
+            self._texts("models", mid, m),
         )
 
     def _texts(
-        self, section: str, key: str, entry: dict[str, Any], *own: str
+        self, section: str, key: str, entry: dict[str, Any], *other: str
     ) -> tuple[Source, ...]:
-        """The entry's other text fields (a model's label, notes, compute capability), each
-        a node of its own for blame: drift they cause names them, not only the entry (not
-        ``own``: the field its own node shows, and ids of other entries, which no page shows)."""
+        """The entry's text fields (a model's id on Hugging Face, label, notes), each a node
+        of its own for blame: drift they cause names the field's line (not ``other``: ids
+        of other entries, which no page shows). The entry's own node holds the text that
+        names it too, for a page that shows the entry and for a removed entry's blame."""
         return tuple(
             self.src(section, key, name, text=value)
             for name, value in entry.items()
-            if name not in own and isinstance(value, str) and value
+            if name not in other and isinstance(value, str) and value
         )
 
     def _model_hosts(self, m: dict[str, Any]) -> dict[str, ModelOnHost]:

@@ -108,7 +108,7 @@ def _behind(project, run) -> dict[str, list[str]]:
         ("notes: Roomy.", "notes: Spacious.", "profiles.yaml:20:37 hosts.box.notes"),
         ("vllm:1.0", "vllm:1.1", "profiles.yaml:23:5 images.img.ref"),
         (", notes: Roomy.}", "}", "HEAD:profiles.yaml:20:37 hosts.box.notes"),
-        ("hf: acme/Tiny-1B", "hf: acme/Tiny-2B", "profiles.yaml:28:3 models.tiny"),
+        ("hf: acme/Tiny-1B", "hf: acme/Tiny-2B", "profiles.yaml:29:5 models.tiny.hf"),
     ],
     ids=["model-label", "host-notes", "image-ref", "host-notes-deleted", "model-hf"],
 )
@@ -125,3 +125,21 @@ def test_a_profile_page_blames_the_field_it_shows(make_project, run, old, new, b
     project.edit("profiles.yaml", old, new)
     page = "docs/models.mdx" if old.startswith("hf:") else "docs/profiles/vllm.box.tiny.mdx"
     assert _behind(project, run) == {page: [blamed]}
+
+
+def test_an_image_digest_is_blamed_at_its_field_on_every_page(example, run):
+    """The digest is the text that names an image on a page: its change is told at the
+    ``digest:`` line, not at the image entry's."""
+    text = example.read("profiles.yaml")
+    line = next(n for n, t in enumerate(text.splitlines(), 1) if "digest: sha256:" in t)
+    old = text.splitlines()[line - 1]
+    example.edit("profiles.yaml", old, old[:-1] + ("1" if old.endswith("0") else "0"))
+    report = json.loads(run(example, "check", "--format", "json").stdout)
+    blamed = {
+        f"{s['line']}:{s['column']} {s['key']}"
+        for f in report["files"]
+        if f["status"] == "changed"
+        for s in f["sources"]
+    }
+    image = text.splitlines()[line - 3].strip().rstrip(":")
+    assert blamed == {f"{line}:5 images.{image}.digest"}
