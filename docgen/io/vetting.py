@@ -1,14 +1,16 @@
-"""What a list of writes must pass before the first one: each text encodable, each path
-inside the project root."""
+"""What a list of writes must pass before the first one (each text encodable, each path
+inside the project root), and the located error of one the system then refuses."""
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from docgen.config import Project
-from docgen.errors import SURROGATE, Location, OwnershipError, Problem
+from docgen.errors import SURROGATE, Location, OwnershipError, Problem, WriteError
 from docgen.io.reads import Inside
 
 
@@ -61,3 +63,24 @@ def refuse_outside(project: Project, todo: Sequence[Write]) -> None:
             problems.append(Problem(message, Location(write.path, 1, 1)))
     if problems:
         raise OwnershipError(problems)
+
+
+def failed(path: str, verb: str, exc: OSError, kept: bool = False, root: str = "") -> WriteError:
+    """The located error for an OS failure while writing ``path`` (relative to ``root``)."""
+    reason = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
+        blocked = _not_a_folder(path, root)
+        if blocked is not None:
+            reason = f"{blocked} is not a folder, and the path needs one there"
+    after = "the files written before it were kept" if kept else "no file was changed"
+    return WriteError.at(Location(path), f"cannot {verb} {path}: {reason}; {after}")
+
+
+def _not_a_folder(path: str, root: str) -> str | None:
+    """The first of ``path``'s folders that is something else (a file), if one is."""
+    parts = PurePath(path).parts[:-1]
+    for end in range(1, len(parts) + 1):
+        folder = os.path.join(*parts[:end])
+        if os.path.lexists(full := os.path.join(root, folder)) and not os.path.isdir(full):
+            return PurePath(folder).as_posix()
+    return None

@@ -17,19 +17,18 @@ it to kill a build at each write point).
 
 from __future__ import annotations
 
-import errno
 import os
 import stat
 from collections.abc import Callable, Collection, Iterable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from docgen.config import Project
-from docgen.errors import Location, WriteError
 from docgen.io import files, vetting
 from docgen.io.staging import OLD_SUFFIX, STAGING, TMP_SUFFIX, beside, sweep_temporaries, taken
 from docgen.io.vetting import Write as Write
+from docgen.io.vetting import failed as failed
 
 __all__ = ["OLD_SUFFIX", "STAGING", "TMP_SUFFIX", "Write", "apply", "sweep_temporaries"]
 
@@ -59,27 +58,6 @@ def apply(
     vetting.refuse_outside(project, todo)
     files.forget(project)
     Transaction(project, tidy=frozenset(tidy)).run(todo, progress)
-
-
-def failed(path: str, verb: str, exc: OSError, kept: bool = False, root: str = "") -> WriteError:
-    """The located error for an OS failure while writing ``path`` (relative to ``root``)."""
-    reason = exc.strerror or str(exc)
-    if exc.errno in (errno.ENOTDIR, errno.EEXIST):
-        blocked = _not_a_folder(path, root)
-        if blocked is not None:
-            reason = f"{blocked} is not a folder, and the path needs one there"
-    after = "the files written before it were kept" if kept else "no file was changed"
-    return WriteError.at(Location(path), f"cannot {verb} {path}: {reason}; {after}")
-
-
-def _not_a_folder(path: str, root: str) -> str | None:
-    """The first of ``path``'s folders that is something else (a file), if one is."""
-    parts = PurePath(path).parts[:-1]
-    for end in range(1, len(parts) + 1):
-        folder = os.path.join(*parts[:end])
-        if os.path.lexists(full := os.path.join(root, folder)) and not os.path.isdir(full):
-            return PurePath(folder).as_posix()
-    return None
 
 
 def own_folder(project: Project) -> str | None:
