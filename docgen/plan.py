@@ -276,11 +276,13 @@ def _template_unit(
         return _Unit(job.path, page)
     edited = job.display
     from docgen.errors import PageError
+    from docgen.render import frontmatter
     from docgen.render.failures import in_template, template_texts
     from docgen.render.variants import is_shared
 
     try:
         refuse_in_generated(job.path, raw, project)
+        frontmatter.check(raw, job.path)  # as the preview and Fern read it
         found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
     except PageError as exc:  # the page is the templates': said where in them
         loaded, folder = renderer.partials.sources.sources, project.config.templates

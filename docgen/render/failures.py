@@ -155,12 +155,30 @@ def in_template(
         return problem
     lines = rendered.split("\n")
     said = lines[where.line - 1].strip() if 0 < where.line <= len(lines) else ""
-    found = [
-        Location(path, number)
+    numbered = [
+        (Location(path, number), line.strip())
         for path, text in sources.items()
         for number, line in enumerate(text.split("\n"), 1)
-        if said and line.strip() == said
     ]
+    found = [at for at, line in numbered if said and line == said]
+    if not found and said:  # a line that prints values: its words around them must fit
+        found = [at for at, line in numbered if _fits(line, said)]
     at = found[0] if len(found) == 1 else Location(template)
     message = f"{problem.message} (line {where.line} of the text it renders for {page})"
     return dataclasses.replace(problem, message=message, location=at)
+
+
+#: A tag, expression or comment of a template line.
+_TAG = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
+#: Fewest characters of a template line's own text (besides spaces) that name it.
+_OWN_TEXT = 3
+
+
+def _fits(line: str, said: str) -> bool:
+    """Whether template ``line``, its tags printing anything, can render as ``said``: its
+    own text, in order, with the whole line matched (a line of tags alone fits any)."""
+    words = _TAG.split(line)
+    if len(words) < 2 or len("".join(words).replace(" ", "")) < _OWN_TEXT:
+        return False
+    pattern = ".*?".join(re.escape(w) for w in words)
+    return re.fullmatch(pattern, said, re.DOTALL) is not None

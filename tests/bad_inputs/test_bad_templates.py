@@ -306,3 +306,52 @@ def test_a_broken_block_from_an_included_partial_is_located_in_the_partial(make_
     assert outcome.stderr.startswith(
         "templates/_partials/bad.j2:2: error: unknown agent 'gamma' in <AgentOnly>"
     ), outcome.stderr
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ('title: "{{ "Models" | mdx_fm }}"', "expected <block end>, but found '<scalar>'"),
+        ("title: [{{ 'x' }}", "this '[' list is never closed"),
+        ("- item {{ 'a list, not a mapping' }}", "frontmatter must be a mapping of keys"),
+    ],
+    ids=["quoted-twice", "unclosed-list", "not-a-mapping"],
+)
+def test_a_frontmatter_a_template_renders_is_read_as_fern_and_the_preview_read_it(
+    make_project, run, line, why
+):
+    """A page whose frontmatter is no YAML mapping passed build and check, then broke the
+    MkDocs preview and Fern: it is a located error at the partial's line, nothing written."""
+    from bad_input_cases import template as one_template
+
+    templates = one_template('{% include "_partials/head.j2" %}\n\nText.\n')
+    templates["_partials/head.j2"] = f"---\n{line}\n---\n"
+    project = make_project(templates=templates)
+    before = project.snapshot()
+    for command in ("build", "check"):
+        outcome = run(project, command)
+        assert outcome.exit_code == 2
+        assert outcome.stderr.startswith("templates/_partials/head.j2:2: error: "), outcome.stderr
+        assert why in outcome.stderr
+        assert "(line 2 of the text it renders for docs/models.mdx)" in outcome.stderr
+        assert project.snapshot() == before
+
+
+def test_a_line_of_values_is_named_by_its_own_words_only_when_one_line_fits():
+    from docgen.errors import Location, Problem
+    from docgen.render.failures import in_template
+
+    problem = Problem("bad", Location("docs/a.mdx", 2))
+    rendered = '---\ntitle: ""A""\n---\n'
+    sources = {
+        "templates/a.mdx.j2": '---\ntitle: "{{ t | mdx_fm }}"\n{{ other }}\n---\n',
+        "templates/_b.j2": 'subtitle: "{{ s }}"\n{% if x %}title{% endif %}: x\n',
+    }
+    at = in_template(problem, "docs/a.mdx", rendered, "templates/a.mdx.j2", sources).location
+    assert at == Location("templates/a.mdx.j2", 2)  # not the lines of tags alone
+    sources["templates/_c.j2"] = 'title: "{{ u }}"\n'
+    at = in_template(problem, "docs/a.mdx", rendered, "templates/a.mdx.j2", sources).location
+    assert at == Location("templates/a.mdx.j2")  # two lines fit: the template alone
+    sources["templates/_d.j2"] = 'title: ""A""\n'
+    at = in_template(problem, "docs/a.mdx", rendered, "templates/a.mdx.j2", sources).location
+    assert at == Location("templates/_d.j2", 1)  # a line that reads as it is comes first
