@@ -55,7 +55,9 @@ def pytest_collection_modifyitems(
 def _project_root(config: pytest.Config) -> Path:
     """``--docgen-root``, else the project the ``docgen`` command would find from where
     pytest runs (see ``discovery.find_project``) when it lies within pytest's rootdir (a
-    ``setup.py`` above a project must not take the run away from it), else the rootdir."""
+    ``setup.py`` above a project must not take the run away from it) or holds it (pytest
+    run in the project's ``docs/``, with no configuration file to root it), else the
+    rootdir."""
     from docgen.discovery import nearest_project
 
     given = config.getoption("docgen_root")
@@ -63,7 +65,8 @@ def _project_root(config: pytest.Config) -> Path:
         return _base_of_root(config) / str(given)
     rootdir = Path(config.rootpath).absolute()
     found = nearest_project(Path(config.invocation_params.dir))
-    if found is not None and (found == rootdir or rootdir in found.parents):
+    within, holding = found is not None and rootdir in found.parents, found in rootdir.parents
+    if found is not None and (found == rootdir or within or holding):
         return found
     return rootdir
 

@@ -43,7 +43,10 @@ def _project_bytes(project: Project) -> bytes:
     for the default name, how to start a project."""
     missing = f"registry file not found in the project's folder {project.root}"
     if project.config.registry == Config().registry:
-        missing += ": start a project there with `docgen init`, or name its folder with --root"
+        missing += (
+            ": start a project there with `docgen init`, or name its folder "
+            "(--root; under pytest, --docgen-root)"
+        )
     return _read(project.registry_path, project.config.registry, project.root, missing)
 
 

@@ -122,3 +122,17 @@ def test_a_relative_root_in_addopts_starts_at_the_configuration_files_folder(
     monkeypatch.setenv("PYTEST_ADDOPTS", "--docgen-root ..")  # typed too: from where it runs
     from_env = pytester.runpytest_subprocess("-q")
     assert "failed" not in from_env.parseoutcomes(), from_env.stdout.str()
+
+
+def test_run_in_the_docs_folder_it_checks_the_project_above(pytester, example, monkeypatch):
+    """With no configuration file, pytest's rootdir is the folder it runs in: in the
+    project's ``docs/``, the project above is checked, as ``docgen check`` there does."""
+    import shutil
+
+    site = pytester.path / "site"
+    shutil.copytree(example.root, site)
+    (site / "pyproject.toml").unlink()  # else its pytest settings make it the rootdir
+    monkeypatch.chdir(site / "docs")
+    result = pytester.runpytest_subprocess("--docgen", "-p", "no:cacheprovider", "-q")
+    outcomes = result.parseoutcomes()
+    assert outcomes.get("passed", 0) > 3 and "failed" not in outcomes, result.stdout.str()

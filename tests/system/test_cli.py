@@ -516,7 +516,7 @@ def test_run_from_a_folder_of_the_project_it_finds_the_project(example, monkeypa
     assert invoke_cli(["--root", ".", "check"]).stderr == (
         "profiles.yaml: error: registry file not found in the project's folder "
         f"{example.root / 'docs/inference'}: start a project there with `docgen init`, or "
-        "name its folder with --root\n"
+        "name its folder (--root; under pytest, --docgen-root)\n"
     )
 
 
