@@ -298,3 +298,31 @@ def test_the_arabic_letter_mark_is_a_bidirectional_control_like_the_others():
     assert printable("a\u061cb") == one_line("a\u061cb") == "a\\u061cb"
     assert CONTROL.search("label\u061c")
     assert "\u061c" not in escape_prose("a\u061cb")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "cause"),
+    [
+        # a release listed without a link: a project whose navigation has no changelog
+        (
+            "- v0.2.0 (2026-02-01): B.\n- v0.1.0 (2026-01-01): A.\n",
+            "- v0.1.0 (2026-01-01): A.\n",
+            "the changelog entries",
+        ),
+        (
+            "- [v0.2.0](/c/v0.2.0) (2026-02-01): B.\n- [v0.1.0](/c) (2026-01-01): A.\n",
+            "- [v0.1.0](/c) (2026-01-01): A.\n",
+            "the changelog entries",
+        ),
+        ("- v0.1.0 (2026-01-01): A.\n", "- v0.1.0 (2026-01-01): A, now.\n", "the registry"),
+    ],
+    ids=["unlinked", "linked", "same-releases"],
+)
+def test_an_overview_that_lists_fewer_releases_is_the_changelog_entries_drift(old, new, cause):
+    """An entry deleted leaves the overview listing one release fewer: its drift comes
+    from the changelog entries, whether the lines link their releases or not."""
+    from docgen.changes import CHANGED, Change
+    from docgen.outputs import Output
+
+    output = Output("changelog/overview.mdx", new, "changelog", basis="changelog")
+    assert Change(output.path, CHANGED, output, old).cause == cause

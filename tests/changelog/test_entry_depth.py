@@ -49,3 +49,11 @@ def test_realistic_text_is_not_refused(lines):
     assert list(too_deep(lines)) == []
     if mdx_available():
         assert compile_mdx({"x": "\n".join(lines) + "\n"}) == {"x": None}
+
+
+def test_a_quote_that_starts_after_a_paragraph_counts_its_marks_afresh():
+    """A ``>`` line after a paragraph opens a quote, a block of its own: its emphasis
+    marks do not add to the paragraph's (the same lines without ``>`` do)."""
+    lines = ["*" * 150, "> " + "*" * 60]
+    assert list(too_deep(lines)) == []
+    assert list(too_deep(["*" * 150, "*" * 60])) == [(1, 50)]

@@ -321,3 +321,13 @@ def test_a_notes_folder_docgen_cannot_list_is_located(make_project, run, tmp_pat
     args = ["changelog", "--since-file", "old.yaml", "--version", "v0.1.0", "--date", "2026-12-01"]
     lines = refused(run, project, tmp_path, *args)
     assert lines == ["changelog.d: error: cannot list this folder: Permission denied"]
+
+
+def test_a_file_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_path: Path):
+    from docgen.io.reads import Refused, load
+
+    (tmp_path / "ten.txt").write_bytes(b"0123456789")
+    assert load(tmp_path / "ten.txt", None, "page", limit=10) == b"0123456789"
+    with pytest.raises(Refused) as refused:
+        load(tmp_path / "ten.txt", None, "page", limit=9)
+    assert (refused.value.line, refused.value.col) == (1, 1)

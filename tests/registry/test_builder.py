@@ -104,3 +104,17 @@ def test_equal_values_of_another_type_or_sign_keep_their_own_argv_words():
         (arg,) = builder.args(("profiles", "p"), {"max-model-len": value})
         assert arg.tokens == words
         assert arg.source.text == shlex.join(words)
+
+
+def test_an_evidence_result_of_a_bare_number_or_boolean_is_no_text_to_blame():
+    """A result that is only ``false``, ``true`` or a number says nothing of whose it is
+    (any table cell may show it): worded results alone are nodes blame can name."""
+    registry = MINIMAL_REGISTRY.replace(
+        "    host: box\n",
+        "    host: box\n    evidence:\n      - date: 2026-01-02\n        host: Big Box\n"
+        "        results: {oom: false, passed: true, runs: 20, peak: 22.75 GiB, ok: 20/20}\n",
+        1,
+    )
+    profile = load_bytes(registry.encode(), "p.yaml").profiles["vllm.box.tiny"]
+    shown = {s.keypath[-1]: s.text for s in profile.texts if "results" in s.keypath}
+    assert shown == {"peak": "22.75 GiB", "ok": "20/20"}

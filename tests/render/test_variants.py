@@ -442,3 +442,14 @@ def test_empty_sections_match_rescanning_every_variant(seed):
         if problem.location is not None
     ]
     assert found == _reference_empty(page, ["a", "b", "c"]), "\n".join(lines)
+
+
+def test_an_agent_list_may_space_its_names_after_the_commas(make_project, run):
+    """``variant="alpha, beta"`` names both agents (each name stripped): the block goes
+    to both variants, and a third agent's would drop it."""
+    page = SHARED.replace('variant="alpha"', 'variant=" alpha ,  beta"')
+    project = make_project(files={"docs/guide/start.mdx": page})
+    assert run(project, "build").exit_code == 0, run(project, "build").stderr
+    for agent in ("alpha", "beta"):
+        assert "Alpha only." in project.read(f"{VARIANTS}/guide/start.{agent}.generated.mdx")
+    assert run(project, "check").exit_code == 0
