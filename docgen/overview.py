@@ -21,7 +21,8 @@ def overview_output(
     """``<changelog>/overview.mdx``: every release, newest first, linked to its entry.
 
     ``entries`` defaults to the ones on disk; ``docgen changelog`` passes them with the
-    entry it is about to write, to refresh the overview in the same command. Each
+    entry it is about to write, to refresh the overview in the same command; an entry
+    whose file name is no date is left out (``check`` says so at the file). Each
     release's heading is a source, so drift names the entry behind it. None with the
     setting ``overview = "none"``: the project keeps its own overview, or none.
     """
@@ -33,6 +34,8 @@ def overview_output(
     releases = []
     sources = []
     for entry in changelog.entries(project) if entries is None else entries:
+        if changelog.entry_date(entry.day) is None:
+            continue  # a file named as no date (its own error): no release day to list
         day = entry.path.rsplit("/", 1)[-1][: -len(".mdx")]
         for section in entry.sections:
             summary = next((line for line in section.lines if line.strip()), "")

@@ -53,3 +53,14 @@ def test_another_word_is_a_located_settings_error(make_project, run):
     assert result.stderr == (
         "docgen.toml:2:1: error: setting 'overview' is 'generated' or 'none', got 'hand'\n"
     )
+
+
+def test_an_entry_named_as_no_date_is_left_out_of_the_overview(make_project, run):
+    """``changelog/v0.2.0.mdx`` is an error of its own; the overview used to list it
+    with its name for a date and a link to no page, and a build wrote that."""
+    later = ENTRY.replace("v0.0.1", "v0.0.2")
+    project = make_project(files={"changelog/2026-01-01.mdx": ENTRY, "changelog/v0.0.2.mdx": later})
+    built = run(project, "build")
+    assert "changelog/v0.0.2.mdx:1: error: changelog file name 'v0.0.2.mdx'" in built.stderr
+    overview = project.read("changelog/overview.mdx")
+    assert "v0.0.1" in overview and "v0.0.2" not in overview
