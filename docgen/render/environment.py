@@ -265,7 +265,7 @@ class Renderer:
             raise TemplateError(Problem(why, failed_at(exc, display, template))) from None
         except jinja2.TemplateSyntaxError as exc:
             path = file_of(exc.filename, display, template)
-            raise TemplateError(syntax_problem(exc, path)) from None
+            raise TemplateError(syntax_problem(exc, path, self.env.filters)) from None
         except jinja2.TemplateNotFound as exc:
             where = failed_at(exc, display, template)
             raise TemplateError(Problem(f"template not found: {exc.name}", where)) from None

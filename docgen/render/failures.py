@@ -36,6 +36,8 @@ def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str]
         if found[1] in filters:
             return f"{text}: '{found[1]}' is a filter, written after its value: value | {found[1]}"
         return text + did_you_mean(found[1], names)
+    if text.startswith("'None' has no attribute"):
+        return f"{text} {_NONE_HINT}"
     if found := _NO_ATTRIBUTE.fullmatch(text):
         module, _, kind = found[1].rpartition(".")
         shown = f"'{kind}' object has no attribute '{one_line(found[2])}'"
@@ -43,6 +45,12 @@ def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str]
     return text
 
 
+#: Where a None a template reads a field of most often comes from.
+_NONE_HINT = (
+    "(a lookup found nothing: a profile's arg(name) and override(id) give None for a name "
+    "it does not hold, and an arg's name is written without its dashes)"
+)
+_NO_FILTER = re.compile(r"No filter named '(.*)'\.", re.S)
 _UNDEFINED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)' is undefined")
 #: Python's words for a call with the wrong arguments: ``Renderer.serve_command() takes ...``.
 _CALL = re.compile(r"(?P<qualified>[\w.<>]+)\(\) (?P<rest>(?:missing|takes|got) .*)", re.S)
@@ -119,13 +127,19 @@ def file_of(filename: str | None, display: str, page: jinja2.Template | None) ->
 _UNEXPECTED_CHAR = re.compile(r"unexpected char (.+) at ([0-9]+)")
 
 
-def syntax_problem(exc: jinja2.TemplateSyntaxError, path: str) -> Problem:
-    """A template's syntax error at its line in ``path``; Jinja's lexer names an
-    unexpected character by its offset in the template, shown as its line and column."""
+def syntax_problem(
+    exc: jinja2.TemplateSyntaxError, path: str, filters: Iterable[str] = ()
+) -> Problem:
+    """A template's syntax error at its line in ``path`` (a filter it does not know, with
+    the closest of ``filters``); Jinja's lexer names an unexpected character by its offset
+    in the template, shown as its line and column."""
     found = _UNEXPECTED_CHAR.fullmatch(exc.message or "")
     source = exc.source if isinstance(exc.source, str) else None
     if found is None or source is None or int(found[2]) > len(source):
-        return Problem(f"template syntax: {exc.message}", Location(path, exc.lineno or 0))
+        message = exc.message or ""
+        if unknown := _NO_FILTER.fullmatch(message):
+            message = f"no filter named '{unknown[1]}'{did_you_mean(unknown[1], filters)}"
+        return Problem(f"template syntax: {message}", Location(path, exc.lineno or 0))
     at = int(found[2])  # in the text as Jinja reads it: every line end one "\n"
     source = source.replace("\r\n", "\n").replace("\r", "\n")
     hint = "a tag or expression left open before it, or a character Jinja does not read there?"

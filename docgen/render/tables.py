@@ -54,6 +54,9 @@ def _unprintable(value: Any) -> str:
             "{{ }} printed a mapping, which a page cannot show as it is: print one of its "
             "entries, or loop over them"
         )
+    if callable(value):
+        name = getattr(value, "__name__", "it")
+        return f"{{{{ }}}} printed the function {name} without calling it: write {name}()"
     return (
         f"{{{{ }}}} printed a {type(value).__name__} object, which a page cannot show as it "
         "is: print one of its fields"

@@ -167,8 +167,41 @@ TEMPLATES = [
     Case(
         "template-unknown-filter",
         BUILD,
-        ("templates/models.mdx.j2:5: error: template syntax: No filter named 'shout'.",),
+        (
+            "templates/models.mdx.j2:5: error: template syntax: no filter named 'shout'; "
+            "did you mean 'sort' or 'count'?",
+        ),
         templates=template("---\ntitle: x\n---\n\n{{ product.name | shout }}\n"),
+    ),
+    Case(
+        "template-misspelt-filter",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template syntax: no filter named 'codeblock'; "
+            "did you mean 'code_block'?",
+        ),
+        templates=template('---\ntitle: x\n---\n\n{{ "x" | codeblock("bash") }}\n'),
+    ),
+    Case(
+        "template-reads-a-field-of-an-arg-it-misspelt",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: 'None' has no attribute "
+            "'value' (a lookup found nothing: a profile's arg(name) and override(id) give None "
+            "for a name it does not hold, and an arg's name is written without its dashes)",
+        ),
+        templates=template(
+            '---\ntitle: x\n---\n\n{{ profiles[0].arg("gpu-memory-utilisation").value }}\n'
+        ),
+    ),
+    Case(
+        "template-prints-a-helper-uncalled",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: {{ }} printed the function "
+            "models_table without calling it: write models_table()",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ models_table }}\n"),
     ),
     Case(
         "template-missing-include",
