@@ -118,6 +118,10 @@ def entry_files(project: Project) -> list[Path]:
     return _inside_root(project, files, "changelog entry")
 
 
+#: Names a note could be given: all but ``.md`` are refused, not left unreleased.
+_NOTE_LIKE = frozenset({".md", ".mdx", ".markdown", ".txt", ".rst"})
+
+
 def fragment_files(project: Project) -> list[Path]:
     """The notes waiting for the next release, sorted; refuse one outside the root or one
     that is no regular file (a folder, a FIFO), as reading it would. A
@@ -125,13 +129,16 @@ def fragment_files(project: Project) -> list[Path]:
     folder = project.path(project.config.fragments)
     if folder.is_dir():
         listing(project, project.config.fragments)  # a folder it cannot list is an error
-    found = folder.glob("*.[mM][dD]") if folder.is_dir() else []
+    found = (
+        [p for p in folder.iterdir() if p.suffix.lower() in _NOTE_LIKE] if folder.is_dir() else []
+    )
     shown = [p for p in found if not p.name.startswith(".")]
     files = _inside_root(project, sorted(shown), "changelog fragment")
     for path in files:  # each would never be released: say so, as reading it would
         if not path.name.endswith(".md"):
             raise ConfigError.at(
-                Location(_rel(project, path)), "a note's name ends in .md, in lowercase"
+                Location(_rel(project, path)),
+                f"a note's name ends in .md, in lowercase: {path.stem}.md",
             )
         if not path.is_file():  # a folder or a FIFO named as a note
             read_input(path, Inside(project.root), "changelog note", display=_rel(project, path))

@@ -443,14 +443,20 @@ def test_a_note_holding_a_control_character_is_refused_at_it(
     assert project.snapshot() == before
 
 
-def test_a_note_named_in_other_capitals_is_refused_not_left_out(make_project, run):
-    """``n.MD`` was no note and no error: it waited for a release that never took it."""
+@pytest.mark.parametrize("name", ["fix.MD", "fix.txt", "fix.markdown", "fix.mdx"])
+def test_a_note_named_in_other_capitals_or_another_suffix_is_refused_not_left_out(
+    make_project, run, name
+):
+    """``n.MD`` or ``n.txt`` was no note and no error: it waited for a release that never
+    took it (``docgen changelog`` said the folder holds no notes)."""
     project = base_project(make_project, run)
-    project.write("changelog.d/fix.MD", "Fixed the Beta installer.\n")
+    project.write(f"changelog.d/{name}", "Fixed the Beta installer.\n")
     before = project.snapshot()
     result = release(run, project, "v1.0.0")
     assert result.exit_code == 2
-    assert result.stderr == ("changelog.d/fix.MD: error: a note's name ends in .md, in lowercase\n")
+    assert result.stderr == (
+        f"changelog.d/{name}: error: a note's name ends in .md, in lowercase: fix.md\n"
+    )
     assert project.snapshot() == before
 
 

@@ -143,7 +143,8 @@ def test_fragments_are_the_md_notes_in_name_order(project):
     assert entries.fragment_files(project) == []
     put(project, "changelog.d/b.md", "B.\n")
     put(project, "changelog.d/a.md", "A.\n")
-    put(project, "changelog.d/c.txt", "C.\n")
+    put(project, "changelog.d/c.json", "{}\n")  # no name a note is given: not one
+    put(project, "changelog.d/.d.md", "D.\n")  # hidden: an editor's file
     assert entries.fragment_files(project) == [
         project.root / "changelog.d/a.md",
         project.root / "changelog.d/b.md",

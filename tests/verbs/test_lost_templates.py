@@ -3,6 +3,8 @@ makes ``build`` delete the pages it made."""
 
 from __future__ import annotations
 
+import shutil
+
 
 def test_a_build_without_its_templates_folder_deletes_no_page(make_project, run):
     project = make_project()
@@ -57,3 +59,31 @@ def test_pruning_every_page_keeps_the_docs_folder(make_project, run):
     assert run(project, "build").exit_code == 0
     assert [p.name for p in (project.root / "docs").iterdir()] == []
     assert (project.root / "registry.json").is_file()
+
+
+def test_a_page_template_without_j2_or_a_template_under_docs_is_located(make_project, run):
+    """Both would never render, and build said nothing: each is a located error naming
+    the name or the place it needs."""
+    from tests.conftest import MINIMAL_TEMPLATE
+
+    for path, said in [
+        ("templates/guide/extra.mdx", "a page template's name ends in .j2: extra.mdx.j2"),
+        (
+            "docs/guide/extra.mdx.j2",
+            "a template under the docs folder is never rendered: move it to "
+            "templates/guide/extra.mdx.j2",
+        ),
+    ]:
+        project = make_project(files={path: MINIMAL_TEMPLATE})
+        before = project.snapshot()
+        for command in ("build", "check"):
+            outcome = run(project, command)
+            assert (outcome.exit_code, outcome.stderr) == (2, f"{path}: error: {said}\n")
+        assert project.snapshot() == before
+        shutil.rmtree(project.root)
+
+
+def test_templates_under_a_docs_folder_that_holds_the_templates_folder_render(make_project, run):
+    project = make_project(files={"docgen.toml": 'docs = "."\nexport = "registry.json"\n'})
+    assert run(project, "build").exit_code == 0, run(project, "build").stderr
+    assert (project.root / "models.mdx").is_file()
