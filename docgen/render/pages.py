@@ -46,9 +46,9 @@ def page_templates(project: Project) -> list[str]:
     listing(project, project.config.templates)  # a folder it cannot list is an error
     for page in root.rglob("*.mdx"):  # a page that would never render, said so
         if not any(p.startswith(("_", ".")) for p in page.relative_to(root).parts):
-            rel = page.relative_to(project.root).as_posix()
+            named = vet_name(page.relative_to(project.root).as_posix())
             raise ConfigError.at(
-                Location(vet_name(rel)), f"a page template's name ends in .j2: {page.name}.j2"
+                Location(named), f"a page template's name ends in .j2: {page.name}.j2"
             )
     names = []
     for path in root.rglob("*.[jJ]2"):
