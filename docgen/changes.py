@@ -133,13 +133,14 @@ class Change:
         if self.edited:
             return (
                 "edited since docgen wrote it, though nothing it is made of changed: "
-                f"`docgen build` would undo the edit; make it in {self._made_in()} instead"
+                f"`docgen build` would undo the edit; make it in {self.made_in} instead"
             )
         if self.status == CHANGED:
             return f"out of date with {self.cause}"
         return WHY[self.status]
 
-    def _made_in(self) -> str:
+    @property
+    def made_in(self) -> str:
         """Where an edit of this output belongs: its template, the changelog entries, the
         registry, or (a variant, a region) the file its notice names."""
         made = self.output.origin if self.output else ""

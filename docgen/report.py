@@ -59,7 +59,10 @@ def build_lines(built: Built, verbose: bool) -> list[Line]:
     verb = "would " if built.dry_run else ""
     report = built.report
     lines = [
-        Line(f"{verb}{_BUILD_WORDS[c.status]} {_shown(c.path)}", _channel(built, c.status))
+        Line(
+            f"{verb}{_BUILD_WORDS[c.status]} {_shown(c.path)}{_undone(c)}",
+            _channel(built, c.status),
+        )
         for c in report.changes
         if c.status != UNCHANGED or verbose
     ]
@@ -74,6 +77,12 @@ def build_lines(built: Built, verbose: bool) -> list[Line]:
             f"{n[NEW]} written, {n[CHANGED]} updated, {n[STALE]} pruned, {unchanged} unchanged"
         )
     return [*shielded(lines), Line(summary, "info")]
+
+
+def _undone(change: Change) -> str:
+    """What a build's line adds for a file it rewrites over a hand edit (see
+    ``Change.edited``): where the edit belongs, since the build drops it."""
+    return f", edited by hand: make the edit in {change.made_in}" if change.edited else ""
 
 
 def _channel(built: Built, status: str) -> str:

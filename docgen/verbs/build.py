@@ -148,20 +148,18 @@ def _compared(
         report = sync.compared_again(
             project, report, [planned[p] for p in sorted(unread) if p in planned], known
         )
-        report = _kept_as_built(project, report, unread, hand_edits=not stored)
+        report = _kept_as_built(project, report, unread)
     _refuse_lost_templates(project, report)
     return the_plan, digest, report
 
 
-def _kept_as_built(
-    project: Project, report: Report, unread: frozenset[str], hand_edits: bool
-) -> Report:
+def _kept_as_built(project: Project, report: Report, unread: frozenset[str]) -> Report:
     """``report`` with each change to an output the cache kept as built (``unread``) told
     so: perhaps a hand edit (``Change.edited``), surely one where no commit holds the text
-    on disk (asked of git only for ``hand_edits``: a check tells them, a build undoes them)."""
+    on disk (a check tells them; a build says which edits it undoes)."""
     from docgen.changelog.git import never_committed
 
-    edited = never_committed(project, sorted(unread)) if hand_edits else set()
+    edited = never_committed(project, sorted(unread))
     report.changes = [
         replace(c, kept_as_built=c.path in unread, never_committed=c.path in edited)
         for c in report.changes

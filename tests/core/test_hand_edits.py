@@ -209,15 +209,22 @@ def test_a_staged_hand_edit_of_a_shared_arg_is_a_hand_edit(example, run):
     assert _drifted(example, run) == [(PROFILE_PAGE, True, [])]
 
 
-def test_a_build_asks_git_nothing(example, run, monkeypatch):
-    """Whether an edit was made by hand is for check to say: a build undoes it anyway."""
-    from docgen.changelog import git
+def test_a_build_says_which_hand_edit_it_undoes_and_where_it_belongs(example, run):
+    """A build rewrites a hand-edited page as any drifted one, and says it was a hand
+    edit (the same verdict check gives: git holds no such text); a page git brought back
+    from the commit is no hand edit, though the cache kept it as built too."""
+    import subprocess
 
     _committed(example, run)
     example.edit(PROFILE_PAGE, "  --max-num-seqs 4 \\\n", "  --max-num-seqs 7 \\\n")
-
-    def asked(*_args: object) -> set[str]:
-        raise AssertionError("a build asked git which edits no commit holds")
-
-    monkeypatch.setattr(git, "never_committed", asked)
+    built = run(example, "build")
+    assert built.exit_code == 0
+    assert f"update {PROFILE_PAGE}, edited by hand: make the edit in " in built.stdout
+    assert "templates/profiles/[profile].mdx.j2 or the registry\n" in built.stdout
+    assert "--max-num-seqs 7" not in example.read(PROFILE_PAGE)
+    example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
     assert run(example, "build").exit_code == 0
+    subprocess.run(["git", "checkout", "--", "docs"], cwd=example.root, check=True)
+    again = run(example, "build")
+    assert again.exit_code == 0 and "update " in again.stdout
+    assert "edited by hand" not in again.stdout
