@@ -6,6 +6,7 @@ fixes a whole registry in one round.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from pathlib import Path
@@ -47,7 +48,25 @@ def _project_bytes(project: Project) -> bytes:
             ": start a project there with `docgen init`, or name its folder "
             "(--root; under pytest, --docgen-root)"
         )
+    elif not os.path.lexists(project.registry_path):
+        _refuse_setting_of_no_file(project)
     return _read(project.registry_path, project.config.registry, project.root, missing)
+
+
+def _refuse_setting_of_no_file(project: Project) -> None:
+    """A ``registry`` setting that names no file: said at the setting, with the YAML
+    files the root holds that it may have meant."""
+    from docgen.config import load_project, setting_location
+    from docgen.errors import ConfigError, did_you_mean, one_line
+
+    written = setting_location(project.root, "registry")
+    if not written.line or load_project(project.root).config.registry != project.config.registry:
+        return  # given by --registry: said at the path, as any missing file
+    near = [p.name for p in project.root.glob("*.y*ml") if p.is_file()]
+    name = one_line(project.config.registry)
+    raise ConfigError.at(
+        written, f"the registry file '{name}' does not exist{did_you_mean(name, near)}"
+    )
 
 
 def load(path: Path, display: str | None = None, root: Path | None = None) -> Registry:

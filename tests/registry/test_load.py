@@ -456,3 +456,19 @@ def test_the_readings_beyond_yaml_1_2_that_the_readme_names_hold(tmp_path):
     path.write_text(text, "utf-8")
     args = {a.name: a.value for a in next(iter(load(path).profiles.values())).args}
     assert args["max-num-seqs"] == 2 and args["max-model-len"] == 32768
+
+
+def test_a_registry_setting_that_names_no_file_is_said_at_the_setting(make_project, run):
+    """``registry = "profile.yaml"``: the mistake is the setting's, so the error stands
+    there and names the YAML file the root holds; a --registry path that names no file
+    is said at that path, as before."""
+    project = make_project(files={"docgen.toml": 'docs = "docs"\nregistry = "profile.yaml"\n'})
+    outcome = run(project, "check")
+    assert (outcome.exit_code, outcome.stderr) == (
+        2,
+        "docgen.toml:2:1: error: the registry file 'profile.yaml' does not exist; "
+        "did you mean 'profiles.yaml'?\n",
+    )
+    given = run(project, "--registry", "nope.yaml", "check")
+    assert given.exit_code == 2
+    assert given.stderr.startswith("nope.yaml: error: registry file not found")
