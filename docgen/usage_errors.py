@@ -88,7 +88,14 @@ def show_usage_error(exc: click.UsageError, command: str | None = None) -> None:
 
 
 def _words(exc: click.UsageError) -> str:
-    """Click's message as a docgen message: lower case first, no final period."""
+    """Click's message as a docgen message: lower case first, no final period; an unknown
+    option with the closest the command takes, as docgen suggests any name."""
+    if isinstance(exc, click.NoSuchOption) and exc.ctx is not None:
+        from docgen.errors import did_you_mean
+
+        taken = [o for p in exc.ctx.command.get_params(exc.ctx) for o in p.opts if o[:2] == "--"]
+        name = exc.option_name
+        return f"no such option '{name}'{did_you_mean(name, taken)}"
     message = exc.format_message().strip().rstrip(".").replace(". Did you mean", "; did you mean")
     return message[:1].lower() + message[1:]
 

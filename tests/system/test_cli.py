@@ -937,3 +937,28 @@ def test_a_reader_of_errors_that_went_away_leaves_the_exit_code_as_it_is(example
     finally:
         os.close(writer)
     assert done.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["check", "--fromat", "json"],
+            "--fromat: error: no such option '--fromat'; did you mean '--format'?",
+        ),
+        (
+            ["build", "--dry-rn"],
+            "--dry-rn: error: no such option '--dry-rn'; did you mean '--dry-run'?",
+        ),
+        (["--roo", "x", "check"], "--roo: error: no such option '--roo'; did you mean '--root'?"),
+        (["check", "--zzz"], "--zzz: error: no such option '--zzz'"),
+    ],
+)
+def test_an_unknown_option_names_the_closest_the_command_takes_as_any_name_does(args, said):
+    """Click listed every option it found alike (``--fromat``: '--format', '--root'), in
+    its own words; docgen suggests the closest, as it does for any misspelt name."""
+    from conftest import invoke_cli
+
+    result = invoke_cli(args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[0] == said
