@@ -90,7 +90,7 @@ def _search(here: Path, registry: str | None = None) -> tuple[Path | None, str]:
             return folder, ""
         if os.path.lexists(folder / ".git"):
             return None, f"at {folder}, the top of its git repository"
-    return None, ""
+    return None, f"at {here.anchor or here}, the top of the file system"
 
 
 def _is_file(path: Path) -> bool:

@@ -962,3 +962,13 @@ def test_an_unknown_option_names_the_closest_the_command_takes_as_any_name_does(
     result = invoke_cli(args)
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == said
+
+
+def test_a_search_that_reaches_the_top_of_the_file_system_says_so():
+    """The error said nothing of where the search stopped when no git repository or
+    shared folder stopped it first."""
+    from pathlib import Path
+
+    from docgen.discovery import _search
+
+    assert _search(Path("/")) == (None, "at /, the top of the file system")
