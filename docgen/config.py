@@ -31,7 +31,7 @@ from docgen.setting_values import (
     routes_problems,
     text_problem,
 )
-from docgen.settings_file import key_location, settings_text, toml_position, tool_location
+from docgen.settings_file import docgen_table, key_location, settings_text, toml_position
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -210,9 +210,7 @@ def _read_settings(root: Path) -> Config:
     toml, pyproject = root / "docgen.toml", root / "pyproject.toml"
     own = _parse(toml) if _settings_file(toml) else None
     tool = _pyproject_tool(pyproject, quietly=own is not None)
-    table = tool.get("docgen") if isinstance(tool, dict) else None
-    if table is not None and not isinstance(table, dict):
-        raise ConfigError.at(tool_location(pyproject), "[tool.docgen] must be a table of settings")
+    table = docgen_table(tool, pyproject)
     if own is not None and table is not None:
         raise ConfigError.at(
             Location(toml.name),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from docgen.errors import ConfigError, Location, RegistryError, decode
 
@@ -22,6 +23,38 @@ def tool_location(path: Path) -> Location:
             table = re.sub(r"\s", "", stripped)
         elif table == "[tool]" and re.match(r"docgen\s*=", stripped):
             return Location(path.name, number, line.index("docgen") + 1)
+    return Location(path.name)
+
+
+def docgen_table(tool: object, path: Path) -> dict[str, Any] | None:
+    """pyproject.toml's ``tool.docgen`` table, or None. Anything else there, or a table
+    whose name is one slip from it (``[tool.docgn]``, ``[tool.doc-gen]``), is a located
+    error, not settings left unread."""
+    if not isinstance(tool, dict):
+        return None
+    table = tool.get("docgen")
+    if table is not None and not isinstance(table, dict):
+        raise ConfigError.at(tool_location(path), "[tool.docgen] must be a table of settings")
+    for name in tool if table is None else ():
+        if _one_slip(str(name)):
+            raise ConfigError.at(
+                _table_location(path, str(name)),
+                f"[tool.{name}] is no table docgen reads: its settings go in [tool.docgen]",
+            )
+    return table
+
+
+def _one_slip(name: str) -> bool:
+    from difflib import SequenceMatcher
+
+    plain = re.sub(r"[-_.]", "", name.lower())
+    return plain == "docgen" or SequenceMatcher(None, plain, "docgen").ratio() >= 0.8
+
+
+def _table_location(path: Path, name: str) -> Location:
+    for number, line in enumerate(settings_text(path).splitlines(), start=1):
+        if re.match(rf"\s*\[+\s*tool\s*\.\s*[\"']?{re.escape(name)}\b", line):
+            return Location(path.name, number, line.index("[") + 1)
     return Location(path.name)
 
 

@@ -470,3 +470,29 @@ def test_the_export_may_lie_in_a_folder_docgen_reads_when_it_reads_no_such_file(
     JSON export there is read as neither."""
     (tmp_path / "docgen.toml").write_text(f'export = "{export}"\n')
     assert load_project(tmp_path).config.export == export
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "name"),
+    [
+        ('[project]\nname = "x"\n\n[tool.docgn]\ndocs = "site"\n', "pyproject.toml:4:1", "docgn"),
+        ('[tool.doc-gen]\ndocs = "site"\n', "pyproject.toml:1:1", "doc-gen"),
+        ('[tool."DocGen"]\ndocs = "site"\n', "pyproject.toml:1:1", "DocGen"),
+        ('[tool.docsgen.routes]\na = "/a"\n', "pyproject.toml:1:1", "docsgen"),
+    ],
+)
+def test_a_table_one_slip_from_tool_docgen_is_refused_not_left_unread(tmp_path, text, where, name):
+    """Its settings were left unread, and the project ran on the defaults."""
+    root = settings(tmp_path, {"pyproject.toml": text, "profiles.yaml": ""})
+    with pytest.raises(ConfigError) as caught:
+        load_project(root)
+    assert str(caught.value) == (
+        f"{where}: error: [tool.{name}] is no table docgen reads: its settings go in [tool.docgen]"
+    )
+
+
+def test_tables_of_other_tools_are_not_taken_for_a_slip(tmp_path):
+    tools = ["docs", "doc", "poetry", "pytest", "ruff", "mypy", "coverage", "towncrier", "codegen"]
+    text = "".join(f"[tool.{t}]\nx = 1\n" for t in tools)
+    root = settings(tmp_path, {"pyproject.toml": text, "profiles.yaml": ""})
+    assert load_project(root).config == Config()
