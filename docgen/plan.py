@@ -271,25 +271,26 @@ def _unit(
 def _template_unit(
     project: Project, reg: Registry, renderer: Renderer, nav: Navigation | None, job: Job
 ) -> _Unit:
-    page, raw = _render(renderer, reg, job)
-    if kind_of(job.path) != MDX:  # a JSON, YAML, ... file: no page, one for every agent
-        return _Unit(job.path, page)
-    edited = job.display
     from docgen.errors import PageError
     from docgen.render import frontmatter
     from docgen.render.failures import in_template, template_texts
     from docgen.render.variants import is_shared
 
-    try:
+    raw = _rendered_text(renderer, reg, job)
+    try:  # what the template rendered, checked as its kind of file and as a page
+        text = noticed(raw, job.path, job.display, reg.path, reg.product.cli_token)
+        if kind_of(job.path) != MDX:  # a JSON, YAML, ... file: one for every agent
+            return _Unit(job.path, Output(job.path, text, job.display))
         refuse_in_generated(job.path, raw, project)
         frontmatter.check(raw, job.path)  # as the preview and Fern read it
-        found, audience = page_variants(project, reg, nav, job.path, raw, edited, job.profile)
-    except PageError as exc:  # the page is the templates': said where in them
+        found, audience = page_variants(project, reg, nav, job.path, raw, job.display, job.profile)
+    except (PageError, TemplateError) as exc:  # the text is the templates': said where
         loaded, folder = renderer.partials.sources.sources, project.config.templates
         texts = template_texts(project.path(folder), folder, loaded)
         problems = [in_template(p, job.path, raw, job.display, texts) for p in exc.problems]
-        raise PageError(problems) from None
+        raise type(exc)(problems) from None
     resolves = is_shared(raw, reg.product.cli_token)
+    page = Output(job.path, text, job.display)
     return _Unit(job.path, page, found, True, audience, resolves=resolves)
 
 
@@ -337,12 +338,11 @@ def _with_sources(reg: Registry, unit: Job | Path, done: _Unit) -> _Unit:
     return _each(done, sourced)
 
 
-def _render(renderer: Renderer, reg: Registry, job: Job) -> tuple[Output, str]:
+def _rendered_text(renderer: Renderer, reg: Registry, job: Job) -> str:
     context = PageContext(page=PageInfo(path=job.path, template=job.display))
     if job.profile is not None:
         context["profile"] = reg.profiles[job.profile]
     text = renderer.render(job.name, job.display, context)
     if not text.strip():
         raise TemplateError.at(Location(job.display, 1), "template rendered an empty page")
-    marked = noticed(text, job.path, job.display, reg.path, reg.product.cli_token)
-    return Output(job.path, marked, job.display), text
+    return text

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -129,7 +130,7 @@ def _marked(text: str, path: str, statement: str, where: Location) -> str:
     with the notice ``statement`` in its place; a located error at ``where`` (the
     template) when it does not parse or cannot hold the notice."""
     if kind_of(path) == JSON:
-        return _json_marked(text, statement, where)
+        return _json_marked(text, path, statement, where)
     _refuse_unparsed(path, text, where)
     first, _newline, rest = text.partition("\n")
     if first.startswith("#!"):  # the interpreter's line stays first, on a line of its own
@@ -137,8 +138,8 @@ def _marked(text: str, path: str, statement: str, where: Location) -> str:
     return f"# {statement}\n{text}"
 
 
-def _json_marked(text: str, statement: str, where: Location) -> str:
-    members = _json_object(text, where)
+def _json_marked(text: str, path: str, statement: str, where: Location) -> str:
+    members = _json_object(text, path, where)
     if any(key == "$comment" for key, _value in members):
         raise TemplateError.at(
             where, 'the rendered JSON already has a "$comment" member, where docgen\'s notice goes'
@@ -151,7 +152,7 @@ def _json_marked(text: str, statement: str, where: Location) -> str:
     return f'{{\n  "$comment": {json.dumps(statement)},{rest}'
 
 
-def _json_object(text: str, where: Location) -> list[tuple[str, object]]:
+def _json_object(text: str, path: str, where: Location) -> list[tuple[str, object]]:
     """The members of the one JSON object ``text`` holds, as a strict reader takes it: no
     key twice in an object, no ``NaN`` or ``Infinity`` (which Python alone reads)."""
     try:
@@ -163,10 +164,10 @@ def _json_object(text: str, where: Location) -> list[tuple[str, object]]:
             parse_int=_finite_int,
         )
     except json.JSONDecodeError as exc:
-        raise _unparsed(where, "JSON", exc.msg, (exc.lineno, exc.colno)) from None
+        raise _unparsed(where, "JSON", exc.msg, path, (exc.lineno, exc.colno)) from None
     except (ValueError, RecursionError) as exc:
         why = str(exc) if isinstance(exc, ValueError) else "it nests too deep"
-        raise _unparsed(where, "JSON", why) from None
+        raise _unparsed(where, "JSON", why, path) from None
     if not isinstance(members, list) or not text.lstrip().startswith("{"):
         raise TemplateError.at(
             where,
@@ -236,7 +237,9 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     suffix = path[path.rfind(".") :].lower()
     try:
         if suffix in (".yaml", ".yml"):
-            _refuse_deep(text, where)  # a C composer may overflow the stack before Python knows
+            _refuse_deep(
+                text, path, where
+            )  # a C composer may overflow the stack before Python knows
             for _document in YAML(typ="safe").load_all(text):
                 pass
         elif suffix == ".toml":
@@ -244,30 +247,36 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     except YAMLError as exc:
         mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
         at = None if mark is None else (mark.line + 1, mark.column + 1)
-        raise _unparsed(where, "YAML", problem or str(exc).split("\n", 1)[0], at) from None
+        raise _unparsed(where, "YAML", problem or str(exc).split("\n", 1)[0], path, at) from None
     except tomllib.TOMLDecodeError as exc:
-        raise _unparsed(where, "TOML", str(exc)) from None
+        found = _TOML_AT.search(str(exc))
+        at = None if found is None else (int(found[1]), int(found[2]))
+        raise _unparsed(where, "TOML", _TOML_AT.sub("", str(exc)), path, at) from None
     except RecursionError:
-        raise _unparsed(where, suffix[1:].upper(), "it nests too deep") from None
+        raise _unparsed(where, suffix[1:].upper(), "it nests too deep", path) from None
     except ValueError as exc:  # read, but past what the format allows
-        raise _unparsed(where, suffix[1:].upper(), str(exc)) from None
+        raise _unparsed(where, suffix[1:].upper(), str(exc), path) from None
 
 
-def _refuse_deep(text: str, where: Location) -> None:
+def _refuse_deep(text: str, path: str, where: Location) -> None:
     """Refuse YAML nested deeper than the registry may be (libyaml reads it flat first)."""
     try:
         check_depth(text, "")
     except RegistryError as exc:
         at = exc.problems[0].location
         place = None if at is None else (at.line, at.col)
-        raise _unparsed(where, "YAML", exc.problems[0].message, place) from None
+        raise _unparsed(where, "YAML", exc.problems[0].message, path, place) from None
+
+
+#: Where tomllib says an error is: `` (at line 3, column 5)``.
+_TOML_AT = re.compile(r" \(at line (\d+), column (\d+)\)")
 
 
 def _unparsed(
-    where: Location, kind: str, why: str, at: tuple[int, int] | None = None
+    where: Location, kind: str, why: str, path: str, at: tuple[int, int] | None = None
 ) -> TemplateError:
-    """The error of a rendered file its parser refuses; ``at``: the line and column in
-    the text the template rendered (which its loops and includes make)."""
-    place = "" if at is None else f" (line {at[0]}, column {at[1]} of the text it rendered)"
-    why = one_line(why.strip())
-    return TemplateError.at(where, f"what the template rendered is not valid {kind}: {why}{place}")
+    """The error of a rendered file its parser refuses: at the template (``where``), or,
+    when known, at the line and column ``at`` of the text it rendered for ``path`` (which
+    its loops and includes make: the caller locates that line in the templates)."""
+    message = f"what the template rendered is not valid {kind}: {one_line(why.strip())}"
+    return TemplateError.at(where if at is None else Location(path, *at), message)
