@@ -65,6 +65,8 @@ def _inputs(project: Project, shared_only: bool) -> Iterator[tuple[str, bytes]]:
         for found in listed.files:
             if found.rel != overview:
                 yield found.rel, _file_digest(found.path, inside)
+    for stray in files.stray_templates(project):  # an error the key must not hide
+        yield stray, b"\0stray template"
     for found in () if shared_only else files.pages(project):
         text = _page_input(found.path, inside)
         if text is not None:

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from docgen import incremental
 from docgen.config import Project
-from docgen.errors import ConfigError, Location
 from docgen.io import files
 from docgen.registry.model import Registry
 from docgen.render.pages import PROFILE_SLOT, page_templates
@@ -57,21 +56,5 @@ def _hand_written_pages(project: Project, skip: set[str]) -> list[Path]:
     The variants folder is not entered, and neither is a linked folder or file: a page
     is read only where it really lies inside the docs folder (never a FIFO or a device).
     """
-    _refuse_templates_in_docs(project)
     pages = [f for f in files.pages(project) if f.kind == files.FILE and f.rel not in skip]
     return sorted((Path(f.path) for f in pages), key=lambda path: path.parts)
-
-
-def _refuse_templates_in_docs(project: Project) -> None:
-    """A template put under the docs folder (``docs/x.mdx.j2``) would never render, and
-    nothing would say so: a located error naming where it goes."""
-    cfg = project.config
-    docs, templates = cfg.docs.rstrip("/"), cfg.templates.rstrip("/")
-    for found in files.listing(project, cfg.docs).files:
-        if found.rel.endswith(".j2") and not f"{found.rel}/".startswith(f"{templates}/"):
-            name = found.rel[len(docs) + 1 :] if docs not in ("", ".") else found.rel
-            raise ConfigError.at(
-                Location(found.rel),
-                f"a template under the docs folder is never rendered: move it to "
-                f"{templates}/{name}",
-            )

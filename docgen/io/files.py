@@ -317,6 +317,21 @@ def pages(project: Project) -> list[Found]:
     ]
 
 
+def stray_templates(project: Project) -> list[str]:
+    """Templates under the docs folder (not the templates folder's, nor in a hidden or ``_``
+    folder), which never render; none when the docs folder is the root, which holds anything."""
+    docs, templates = project.config.docs.strip("/"), project.config.templates.strip("/")
+    if docs in ("", "."):
+        return []
+    return [
+        found.rel
+        for found in listing(project, docs).files
+        if found.rel.lower().endswith(".j2")
+        and not f"{found.rel}/".startswith(f"{templates}/")
+        and not any(p.startswith(("_", ".")) for p in found.rel[len(docs) + 1 :].split("/"))
+    ]
+
+
 def followed(project: Project, folder: str) -> tuple[Found, ...]:
     """Every folder (kind DIR) and then every file under the project folder ``folder``,
     entering linked folders that stay inside the root: what a reader that follows such

@@ -6,8 +6,8 @@ from pathlib import PurePosixPath
 from typing import TypedDict
 
 from docgen.config import Project, setting_location
-from docgen.errors import ConfigError, Location, one_line
-from docgen.io.files import listing, vet_name
+from docgen.errors import ConfigError, Location, Problem, one_line
+from docgen.io.files import listing, stray_templates, vet_name
 from docgen.registry.model import Profile
 from docgen.render.file_kinds import refuse_unknown
 
@@ -44,12 +44,7 @@ def page_templates(project: Project) -> list[str]:
             )
         return []
     listing(project, project.config.templates)  # a folder it cannot list is an error
-    for page in root.rglob("*.mdx"):  # a page that would never render, said so
-        if not any(p.startswith(("_", ".")) for p in page.relative_to(root).parts):
-            named = vet_name(page.relative_to(project.root).as_posix())
-            raise ConfigError.at(
-                Location(named), f"a page template's name ends in .j2: {page.name}.j2"
-            )
+    _refuse_stray_templates(project)
     names = []
     for path in root.rglob("*.[jJ]2"):
         shown = vet_name(path.relative_to(project.root).as_posix())
@@ -62,6 +57,21 @@ def page_templates(project: Project) -> list[str]:
             refuse_unknown(str(rel), path.relative_to(project.root).as_posix())
             names.append(str(rel))
     return sorted(names)
+
+
+def _refuse_stray_templates(project: Project) -> None:
+    """Each stray template (see ``stray_templates``), said where it goes."""
+    docs, templates = project.config.docs.strip("/"), project.config.templates.strip("/")
+    problems = [
+        Problem(
+            "a template under the docs folder is never rendered: move it to "
+            f"{templates}/{rel[len(docs) + 1 :]}",
+            Location(vet_name(rel)),
+        )
+        for rel in stray_templates(project)
+    ]
+    if problems:
+        raise ConfigError(problems)
 
 
 def page_path(project: Project, name: str) -> str:

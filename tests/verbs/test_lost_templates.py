@@ -61,29 +61,43 @@ def test_pruning_every_page_keeps_the_docs_folder(make_project, run):
     assert (project.root / "registry.json").is_file()
 
 
-def test_a_page_template_without_j2_or_a_template_under_docs_is_located(make_project, run):
-    """Both would never render, and build said nothing: each is a located error naming
-    the name or the place it needs."""
+def test_templates_under_the_docs_folder_are_located_with_or_without_the_cache(make_project, run):
+    """Each would never render, and build said nothing: each is a located error naming
+    where it goes, from a fresh clone or from a tree whose cache says it is in sync."""
     from tests.conftest import MINIMAL_TEMPLATE
 
-    for path, said in [
-        ("templates/guide/extra.mdx", "a page template's name ends in .j2: extra.mdx.j2"),
-        (
-            "docs/guide/extra.mdx.j2",
-            "a template under the docs folder is never rendered: move it to "
-            "templates/guide/extra.mdx.j2",
-        ),
-    ]:
-        project = make_project(files={path: MINIMAL_TEMPLATE})
-        before = project.snapshot()
-        for command in ("build", "check"):
-            outcome = run(project, command)
-            assert (outcome.exit_code, outcome.stderr) == (2, f"{path}: error: {said}\n")
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    for path in ("docs/guide/extra.mdx.j2", "docs/b.json.J2"):
+        project.write(path, MINIMAL_TEMPLATE)
+    project.write("docs/_drafts/old.mdx.j2", MINIMAL_TEMPLATE)  # a `_` folder: set aside
+    project.write("docs/.cache/x.html.j2", "")  # a hidden one: a tool's
+    before = project.snapshot()
+    said = "error: a template under the docs folder is never rendered: move it to templates/"
+    for command in ("check", "build", "check"):
+        outcome = run(project, command)
+        assert (outcome.exit_code, outcome.stderr) == (
+            2,
+            f"docs/b.json.J2: {said}b.json.J2\ndocs/guide/extra.mdx.j2: {said}guide/extra.mdx.j2\n",
+        )
         assert project.snapshot() == before
-        shutil.rmtree(project.root)
 
 
 def test_templates_under_a_docs_folder_that_holds_the_templates_folder_render(make_project, run):
+    """The docs folder is the root: it holds anything (a virtual environment with
+    templates of its own), so nothing under it is taken for a misplaced template."""
     project = make_project(files={"docgen.toml": 'docs = "."\nexport = "registry.json"\n'})
+    project.write("venv/lib/pkg/templates/page.html.j2", "")
     assert run(project, "build").exit_code == 0, run(project, "build").stderr
     assert (project.root / "models.mdx").is_file()
+
+
+def test_templates_kept_in_the_docs_folder_itself_are_no_strays(make_project, run):
+    """``templates = "docs"``: the templates sit beside the pages they make."""
+    from tests.conftest import MINIMAL_TEMPLATE
+
+    project = make_project(templates={}, files={"docgen.toml": 'templates = "docs"\n'})
+    project.write("docs/guide/models.mdx.j2", MINIMAL_TEMPLATE)
+    assert run(project, "build").exit_code == 0, run(project, "build").stderr
+    assert (project.root / "docs/guide/models.mdx").is_file()
+    assert run(project, "check").exit_code == 0
