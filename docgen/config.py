@@ -210,7 +210,7 @@ def _read_settings(root: Path) -> Config:
     toml, pyproject = root / "docgen.toml", root / "pyproject.toml"
     own = _parse(toml) if _settings_file(toml) else None
     tool = _pyproject_tool(pyproject, quietly=own is not None)
-    table = docgen_table(tool, pyproject)
+    table = docgen_table(tool, pyproject, alone=own is None)
     if own is not None and table is not None:
         raise ConfigError.at(
             Location(toml.name),

@@ -26,29 +26,22 @@ def tool_location(path: Path) -> Location:
     return Location(path.name)
 
 
-def docgen_table(tool: object, path: Path) -> dict[str, Any] | None:
-    """pyproject.toml's ``tool.docgen`` table, or None. Anything else there, or a table
-    whose name is one slip from it (``[tool.docgn]``, ``[tool.doc-gen]``), is a located
-    error, not settings left unread."""
+def docgen_table(tool: object, path: Path, alone: bool = True) -> dict[str, Any] | None:
+    """pyproject.toml's ``tool.docgen`` table, or None. Anything else there is a located
+    error; so, when the file is ``alone`` (no docgen.toml), is a table named as docgen
+    spelt otherwise (``[tool.doc-gen]``, ``[tool.DocGen]``), whose settings went unread."""
     if not isinstance(tool, dict):
         return None
     table = tool.get("docgen")
     if table is not None and not isinstance(table, dict):
         raise ConfigError.at(tool_location(path), "[tool.docgen] must be a table of settings")
-    for name in tool if table is None else ():
-        if _one_slip(str(name)):
+    for name in tool if table is None and alone else ():
+        if name != "docgen" and re.sub(r"[-_.]", "", str(name).lower()) == "docgen":
             raise ConfigError.at(
                 _table_location(path, str(name)),
                 f"[tool.{name}] is no table docgen reads: its settings go in [tool.docgen]",
             )
     return table
-
-
-def _one_slip(name: str) -> bool:
-    from difflib import SequenceMatcher
-
-    plain = re.sub(r"[-_.]", "", name.lower())
-    return plain == "docgen" or SequenceMatcher(None, plain, "docgen").ratio() >= 0.8
 
 
 def _table_location(path: Path, name: str) -> Location:

@@ -475,10 +475,14 @@ def test_the_export_may_lie_in_a_folder_docgen_reads_when_it_reads_no_such_file(
 @pytest.mark.parametrize(
     ("text", "where", "name"),
     [
-        ('[project]\nname = "x"\n\n[tool.docgn]\ndocs = "site"\n', "pyproject.toml:4:1", "docgn"),
-        ('[tool.doc-gen]\ndocs = "site"\n', "pyproject.toml:1:1", "doc-gen"),
+        (
+            '[project]\nname = "x"\n\n[tool.doc-gen]\ndocs = "site"\n',
+            "pyproject.toml:4:1",
+            "doc-gen",
+        ),
+        ('[tool.doc_gen]\ndocs = "site"\n', "pyproject.toml:1:1", "doc_gen"),
         ('[tool."DocGen"]\ndocs = "site"\n', "pyproject.toml:1:1", "DocGen"),
-        ('[tool.docsgen.routes]\na = "/a"\n', "pyproject.toml:1:1", "docsgen"),
+        ('[tool.DOCGEN.routes]\na = "/a"\n', "pyproject.toml:1:1", "DOCGEN"),
     ],
 )
 def test_a_table_one_slip_from_tool_docgen_is_refused_not_left_unread(tmp_path, text, where, name):
@@ -492,7 +496,12 @@ def test_a_table_one_slip_from_tool_docgen_is_refused_not_left_unread(tmp_path, 
 
 
 def test_tables_of_other_tools_are_not_taken_for_a_slip(tmp_path):
-    tools = ["docs", "doc", "poetry", "pytest", "ruff", "mypy", "coverage", "towncrier", "codegen"]
-    text = "".join(f"[tool.{t}]\nx = 1\n" for t in tools)
+    tools = ["docs", "docsgen", "dogen", "pydocgen", "docgenie", "codegen", "poetry", "ruff"]
+    text = "".join(f"[tool.{t}]\nx = 1\n" for t in tools)  # real tools' names, near docgen
     root = settings(tmp_path, {"pyproject.toml": text, "profiles.yaml": ""})
     assert load_project(root).config == Config()
+    # With docgen.toml, pyproject.toml's tables are other tools' business.
+    (tmp_path / "b").mkdir()
+    other = settings(tmp_path / "b", {"pyproject.toml": "[tool.doc-gen]\nx = 1\n"})
+    (other / "docgen.toml").write_text('docs = "site"\n', "utf-8")
+    assert load_project(other).config.docs == "site"

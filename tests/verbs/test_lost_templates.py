@@ -3,8 +3,6 @@ makes ``build`` delete the pages it made."""
 
 from __future__ import annotations
 
-import shutil
-
 
 def test_a_build_without_its_templates_folder_deletes_no_page(make_project, run):
     project = make_project()
