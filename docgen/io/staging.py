@@ -1,5 +1,6 @@
-"""docgen's staging folder (``.docgen-cache/staging``): the names of the files staged there
-and the sweep of what an interrupted write left, there and beside its targets.
+"""docgen's staging folder (``.docgen-cache/staging``): the names of the files staged there,
+the sweep of what an interrupted write left, there and beside its targets, and of the
+folders a write's pruning left empty.
 
 A write stages each new text there before it renames any into place (see ``writes``); a
 build stages each page's text there as soon as it is rendered (see ``docgen.prestage``).
@@ -77,3 +78,26 @@ def _plain_folder(path: str) -> bool:
         return stat.S_ISDIR(os.lstat(path).st_mode)
     except OSError:
         return False
+
+
+def drop_emptied(project: Project, folders: Iterable[str]) -> None:
+    """Remove each of ``folders`` (where a write deleted a stale file) that is now empty,
+    and its parents that are then empty, deepest first. Never the root, a folder a setting
+    names (docs, templates, changelog, variants, notes, the export's) or one above such a
+    folder; a folder that still holds anything, or that is a link, stays."""
+    root = str(project.root)
+    cfg = project.config
+    named = [cfg.docs, cfg.templates, cfg.changelog, cfg.variants, cfg.fragments]
+    keep = {root}
+    for folder in [*named, os.path.dirname(cfg.export)]:
+        path = os.path.normpath(os.path.join(root, folder))
+        while path.startswith(root + os.sep) and path not in keep:
+            keep.add(path)
+            path = os.path.dirname(path)
+    for folder in sorted(set(folders), key=len, reverse=True):
+        while folder not in keep and folder.startswith(root + os.sep):
+            try:
+                os.rmdir(folder)
+            except OSError:  # not empty, a link, or not ours to remove
+                break
+            folder = os.path.dirname(folder)

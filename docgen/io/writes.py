@@ -26,7 +26,15 @@ from pathlib import Path
 
 from docgen.config import Project
 from docgen.io import files, vetting
-from docgen.io.staging import OLD_SUFFIX, STAGING, TMP_SUFFIX, beside, sweep_temporaries, taken
+from docgen.io.staging import (
+    OLD_SUFFIX,
+    STAGING,
+    TMP_SUFFIX,
+    beside,
+    drop_emptied,
+    sweep_temporaries,
+    taken,
+)
 from docgen.io.vetting import Write as Write
 from docgen.io.vetting import failed as failed
 
@@ -217,26 +225,10 @@ class Transaction:
                 raise failed(*self.current, exc, not whole, str(self.project.root)) from None
             raise
         self.discard(failed=False)
-        self.drop_emptied()
-
-    def drop_emptied(self) -> None:
-        """Remove each folder that deleting the files of ``tidy`` left empty, and its
-        parents that are then empty, up to the docs folder or the root (neither is
-        removed). A folder that still holds anything, or that is a link, stays."""
-        root = str(self.project.root)
-        keep = {root, os.path.normpath(os.path.join(root, self.project.config.docs))}
-        deleted = {
-            os.path.dirname(s.target)
-            for s in self.steps
-            if s.write.text is None and s.write.path in self.tidy
-        }
-        for folder in sorted(deleted, key=len, reverse=True):  # deepest first
-            while folder not in keep and folder.startswith(root + os.sep):
-                try:
-                    os.rmdir(folder)
-                except OSError:  # not empty, a link, or not ours to remove
-                    break
-                folder = os.path.dirname(folder)
+        tidied = [
+            s.target for s in self.steps if s.write.text is None and s.write.path in self.tidy
+        ]
+        drop_emptied(self.project, [os.path.dirname(target) for target in tidied])
 
     def make_folders(self, todo: Sequence[Write]) -> None:
         """Make each missing folder of a file to write, noting every level made."""

@@ -49,14 +49,21 @@ def test_a_folder_that_pruning_empties_is_removed_up_to_the_docs_folder(make_pro
     assert run(project, "check").exit_code == 0
 
 
-def test_pruning_every_page_keeps_the_docs_folder(make_project, run):
-    project = make_project(files={"docgen.toml": 'export = "registry.json"\n'})
-    assert run(project, "build").exit_code == 0
-    assert (project.root / "docs/_build/agent-variants").is_dir()
+def test_pruning_keeps_every_folder_a_setting_names(make_project, run):
+    """The docs, variants and changelog folders (and the export's) stay, emptied or not:
+    a setting names them, and the next build writes there."""
+    settings = 'export = "data/out/registry.json"\nchangelog = "notes/changelog"\n'
+    entry = "## v0.0.1\n\nAcme v0.0.1 adds a profile.\n"
+    project = make_project(files={"docgen.toml": settings, "notes/changelog/2026-01-01.mdx": entry})
+    assert run(project, "build").exit_code in (0, 1)  # 1: the entry's own history findings
+    assert (project.root / "notes/changelog/overview.mdx").is_file()
     (project.root / "templates/models.mdx.j2").unlink()
+    (project.root / "notes/changelog/2026-01-01.mdx").unlink()
     assert run(project, "build").exit_code == 0
-    assert [p.name for p in (project.root / "docs").iterdir()] == []
-    assert (project.root / "registry.json").is_file()
+    for folder in ("docs", "docs/_build/agent-variants", "notes/changelog", "data/out"):
+        assert (project.root / folder).is_dir(), folder
+    assert not any((project.root / "docs/_build/agent-variants").iterdir())
+    assert not (project.root / "notes/changelog/overview.mdx").exists()
 
 
 def test_templates_under_the_docs_folder_are_located_with_or_without_the_cache(make_project, run):
