@@ -26,6 +26,8 @@ def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str]
     if isinstance(exc, MemoryError):
         return "out of memory (a value too large to build?)"
     text = str(exc)
+    if (unknown := _unknown_filter(text, filters)) is not None:
+        return unknown  # a filter in a branch: Jinja looks it up as the branch runs
     if isinstance(exc, NameError):  # only Jinja's ``inf`` reaches here: see ``Renderer``
         return "a number too large for a float (written as a literal, such as 1e400)"
     if isinstance(exc, TypeError):
@@ -47,10 +49,21 @@ def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str]
 
 #: Where a None a template reads a field of most often comes from.
 _NONE_HINT = (
-    "(a lookup found nothing: a profile's arg(name) and override(id) give None for a name "
-    "it does not hold, and an arg's name is written without its dashes)"
+    "(perhaps a lookup that found nothing: a profile's arg(name) and override(id) give None "
+    "for a name it does not hold, and an arg's name is written without its dashes)"
 )
-_NO_FILTER = re.compile(r"No filter named '(.*)'\.", re.S)
+#: Jinja's words for a filter it does not know: as it compiles, or as a branch runs.
+_NO_FILTER = re.compile(r"No filter named '(.*)'(?: found)?\.", re.S)
+
+
+def _unknown_filter(message: str, filters: Iterable[str]) -> str | None:
+    """Jinja's message for a filter it does not know, with the closest of ``filters``."""
+    found = _NO_FILTER.fullmatch(message)
+    return (
+        None if found is None else f"no filter named '{found[1]}'{did_you_mean(found[1], filters)}"
+    )
+
+
 _UNDEFINED = re.compile(r"'([A-Za-z_][A-Za-z0-9_]*)' is undefined")
 #: Python's words for a call with the wrong arguments: ``Renderer.serve_command() takes ...``.
 _CALL = re.compile(r"(?P<qualified>[\w.<>]+)\(\) (?P<rest>(?:missing|takes|got) .*)", re.S)
@@ -137,8 +150,7 @@ def syntax_problem(
     source = exc.source if isinstance(exc.source, str) else None
     if found is None or source is None or int(found[2]) > len(source):
         message = exc.message or ""
-        if unknown := _NO_FILTER.fullmatch(message):
-            message = f"no filter named '{unknown[1]}'{did_you_mean(unknown[1], filters)}"
+        message = _unknown_filter(message, filters) or message
         return Problem(f"template syntax: {message}", Location(path, exc.lineno or 0))
     at = int(found[2])  # in the text as Jinja reads it: every line end one "\n"
     source = source.replace("\r\n", "\n").replace("\r", "\n")
@@ -193,6 +205,8 @@ def _fits(line: str, said: str) -> bool:
     own text, in order, with the whole line matched (a line of tags alone fits any)."""
     words = _TAG.split(line)
     if len(words) < 2 or len("".join(words).replace(" ", "")) < _OWN_TEXT:
+        return False
+    if not (words[0].strip() or words[-1].strip()):  # tags at both ends fit too much
         return False
     pattern = ".*?".join(re.escape(w) for w in words)
     return re.fullmatch(pattern, said, re.DOTALL) is not None

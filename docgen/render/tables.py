@@ -55,11 +55,30 @@ def _unprintable(value: Any) -> str:
             "entries, or loop over them"
         )
     if callable(value):
-        name = getattr(value, "__name__", "it")
-        return f"{{{{ }}}} printed the function {name} without calling it: write {name}()"
+        name = getattr(value, "name", None) or getattr(value, "__name__", "")  # a macro's
+        return f"{{{{ }}}} printed a function without calling it: call it, {name}{_call(value)}"
     return (
         f"{{{{ }}}} printed a {type(value).__name__} object, which a page cannot show as it "
         "is: print one of its fields"
+    )
+
+
+def _call(function: Any) -> str:
+    """How a call of ``function`` is written: ``()``, or ``(...)`` when it takes arguments
+    (or says nothing of them: a macro)."""
+    import inspect  # only when a template printed a function
+
+    if isinstance(arguments := getattr(function, "arguments", None), tuple):  # a macro
+        return "(...)" if arguments else "()"
+    try:
+        needed = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return "(...)"
+    empty = inspect.Parameter.empty
+    return (
+        "(...)"
+        if any(p.default is empty and p.kind <= p.POSITIONAL_OR_KEYWORD for p in needed)
+        else "()"
     )
 
 

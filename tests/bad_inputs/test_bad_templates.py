@@ -187,21 +187,44 @@ TEMPLATES = [
         BUILD,
         (
             "templates/models.mdx.j2:5: error: template failed: 'None' has no attribute "
-            "'value' (a lookup found nothing: a profile's arg(name) and override(id) give None "
-            "for a name it does not hold, and an arg's name is written without its dashes)",
+            "'value' (perhaps a lookup that found nothing: a profile's arg(name) and "
+            "override(id) give None for a name it does not hold, and an arg's name is written "
+            "without its dashes)",
         ),
         templates=template(
             '---\ntitle: x\n---\n\n{{ profiles[0].arg("gpu-memory-utilisation").value }}\n'
         ),
     ),
     Case(
-        "template-prints-a-helper-uncalled",
+        "template-misspelt-filter-in-a-branch",
         BUILD,
         (
-            "templates/models.mdx.j2:5: error: template failed: {{ }} printed the function "
-            "models_table without calling it: write models_table()",
+            "templates/models.mdx.j2:5: error: template failed: no filter named 'codeblock'; "
+            "did you mean 'code_block'?",
         ),
-        templates=template("---\ntitle: x\n---\n\n{{ models_table }}\n"),
+        templates=template(
+            '---\ntitle: x\n---\n\n{% if product.name %}{{ "x" | codeblock }}{% endif %}\n'
+        ),
+    ),
+    *(
+        Case(
+            f"template-prints-a-function-uncalled-{n}",
+            BUILD,
+            (
+                "templates/models.mdx.j2:5: error: template failed: {{ }} printed a function "
+                f"without calling it: call it, {call}",
+            ),
+            templates=template(f"---\ntitle: x\n---\n\n{expression}\n"),
+        )
+        for n, (expression, call) in enumerate(
+            [
+                ("{{ models_table }}", "models_table()"),
+                ("{{ serve_command }}", "serve_command(...)"),
+                ("{{ profiles[0].arg }}", "arg(...)"),
+                ("{% macro m(x) %}{{ x }}{% endmacro %}{{ m }}", "m(...)"),
+                ("{% macro n() %}a{% endmacro %}{{ n }}", "n()"),
+            ]
+        )
     ),
     Case(
         "template-missing-include",
@@ -382,6 +405,9 @@ def test_a_line_of_values_is_named_by_its_own_words_only_when_one_line_fits():
     }
     at = in_template(problem, "docs/a.mdx", rendered, "templates/a.mdx.j2", sources).location
     assert at == Location("templates/a.mdx.j2", 2)  # not the lines of tags alone
+    sources["templates/_e.j2"] = "{{ a }}title: {{ b }}\n"  # tags at both ends fit too much
+    at = in_template(problem, "docs/a.mdx", rendered, "templates/a.mdx.j2", sources).location
+    assert at == Location("templates/a.mdx.j2", 2)
     sources["templates/_c.j2"] = 'title: "{{ u }}"\n'
     at = in_template(problem, "docs/a.mdx", rendered, "templates/a.mdx.j2", sources).location
     assert at == Location("templates/a.mdx.j2")  # two lines fit: the template alone
