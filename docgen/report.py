@@ -59,12 +59,13 @@ def build_lines(built: Built, verbose: bool) -> list[Line]:
     verb = "would " if built.dry_run else ""
     report = built.report
     lines = [
-        Line(
-            f"{verb}{_BUILD_WORDS[c.status]} {_shown(c.path)}{_undone(c)}",
-            _channel(built, c.status),
-        )
+        line
         for c in report.changes
         if c.status != UNCHANGED or verbose
+        for line in (
+            Line(f"{verb}{_BUILD_WORDS[c.status]} {_shown(c.path)}", _channel(built, c.status)),
+            *_undone(c),
+        )
     ]
     n = {s: len(report.of(s)) for s in DRIFTED}
     unchanged = len(report.changes) - built.changed
@@ -79,10 +80,13 @@ def build_lines(built: Built, verbose: bool) -> list[Line]:
     return [*shielded(lines), Line(summary, "info")]
 
 
-def _undone(change: Change) -> str:
-    """What a build's line adds for a file it rewrites over a hand edit (see
-    ``Change.edited``): where the edit belongs, since the build drops it."""
-    return f", edited by hand: make the edit in {change.made_in}" if change.edited else ""
+def _undone(change: Change) -> list[Line]:
+    """For a file a build rewrites over a hand edit (see ``Change.edited``), a line of its
+    own saying where the edit belongs (the path's line stays as scripts read it; ``-q``
+    leaves this one out)."""
+    if not change.edited:
+        return []
+    return [Line(f"  edited by hand: make the edit in {change.made_in}", "info")]
 
 
 def _channel(built: Built, status: str) -> str:

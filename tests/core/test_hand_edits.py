@@ -217,10 +217,14 @@ def test_a_build_says_which_hand_edit_it_undoes_and_where_it_belongs(example, ru
 
     _committed(example, run)
     example.edit(PROFILE_PAGE, "  --max-num-seqs 4 \\\n", "  --max-num-seqs 7 \\\n")
+    quiet = run(example, "build", "--dry-run", "-q")  # the drift: one path a line, as ever
+    assert quiet.stdout == f"would update {PROFILE_PAGE}\n"
     built = run(example, "build")
     assert built.exit_code == 0
-    assert f"update {PROFILE_PAGE}, edited by hand: make the edit in " in built.stdout
-    assert "templates/profiles/[profile].mdx.j2 or the registry\n" in built.stdout
+    assert (
+        f"update {PROFILE_PAGE}\n  edited by hand: make the edit in "
+        "templates/profiles/[profile].mdx.j2 or the registry\n"
+    ) in built.stdout
     assert "--max-num-seqs 7" not in example.read(PROFILE_PAGE)
     example.edit("profiles.yaml", "max-num-seqs: 16", "max-num-seqs: 17")
     assert run(example, "build").exit_code == 0
