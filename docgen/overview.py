@@ -36,10 +36,9 @@ def overview_output(
     for entry in changelog.entries(project) if entries is None else entries:
         if changelog.entry_date(entry.day) is None:
             continue  # a file named as no date (its own error): no release day to list
-        day = entry.path.rsplit("/", 1)[-1][: -len(".mdx")]
         for section in entry.sections:
             summary = next((line for line in section.lines if line.strip()), "")
-            releases.append((section.version, day, summary))
+            releases.append((section.version, entry.day, summary))
             where = Location(entry.path, section.line, 1)
             sources.append(Source((section.version,), where, section.version))
     if not releases:

@@ -124,21 +124,22 @@ _NOTE_LIKE = frozenset({".md", ".mdx", ".markdown", ".txt", ".rst"})
 
 def fragment_files(project: Project) -> list[Path]:
     """The notes waiting for the next release, sorted; refuse one outside the root or one
-    that is no regular file (a folder, a FIFO), as reading it would. A
-    hidden file (``.#note.md``, an editor's lock or swap file) is no note."""
+    that is no regular file (a folder, a FIFO), as reading it would, and one named as a
+    note in another way (``n.MD``, ``n.txt``), which no release would take. A hidden file
+    (``.#note.md``, an editor's lock or swap file) is no note, nor is a README."""
     folder = project.path(project.config.fragments)
     if folder.is_dir():
         listing(project, project.config.fragments)  # a folder it cannot list is an error
     found = (
         [p for p in folder.iterdir() if p.suffix.lower() in _NOTE_LIKE] if folder.is_dir() else []
     )
-    shown = [p for p in found if not p.name.startswith(".")]
+    shown = [p for p in found if not p.name.startswith(".") and p.stem.upper() != "README"]
     files = _inside_root(project, sorted(shown), "changelog fragment")
     for path in files:  # each would never be released: say so, as reading it would
         if not path.name.endswith(".md"):
+            how = "in lowercase" if path.suffix.lower() == ".md" else "a Markdown file"
             raise ConfigError.at(
-                Location(_rel(project, path)),
-                f"a note's name ends in .md, in lowercase: {path.stem}.md",
+                Location(_rel(project, path)), f"a note is named *.md, {how}: {path.stem}.md"
             )
         if not path.is_file():  # a folder or a FIFO named as a note
             read_input(path, Inside(project.root), "changelog note", display=_rel(project, path))

@@ -454,9 +454,8 @@ def test_a_note_named_in_other_capitals_or_another_suffix_is_refused_not_left_ou
     before = project.snapshot()
     result = release(run, project, "v1.0.0")
     assert result.exit_code == 2
-    assert result.stderr == (
-        f"changelog.d/{name}: error: a note's name ends in .md, in lowercase: fix.md\n"
-    )
+    how = "in lowercase" if name.lower().endswith(".md") else "a Markdown file"
+    assert result.stderr == f"changelog.d/{name}: error: a note is named *.md, {how}: fix.md\n"
     assert project.snapshot() == before
 
 

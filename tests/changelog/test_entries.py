@@ -145,6 +145,8 @@ def test_fragments_are_the_md_notes_in_name_order(project):
     put(project, "changelog.d/a.md", "A.\n")
     put(project, "changelog.d/c.json", "{}\n")  # no name a note is given: not one
     put(project, "changelog.d/.d.md", "D.\n")  # hidden: an editor's file
+    put(project, "changelog.d/README.txt", "How to write a note.\n")  # about the notes
+    put(project, "changelog.d/readme.md", "How to write a note.\n")
     assert entries.fragment_files(project) == [
         project.root / "changelog.d/a.md",
         project.root / "changelog.d/b.md",
