@@ -286,7 +286,7 @@ def _template_unit(
         found, audience = page_variants(project, reg, nav, job.path, raw, job.display, job.profile)
     except (PageError, TemplateError) as exc:  # the text is the templates': said where
         loaded, folder = renderer.partials.sources.sources, project.config.templates
-        texts = template_texts(project.path(folder), folder, loaded)
+        texts = template_texts(project.path(folder), folder, loaded, job.name)
         problems = [in_template(p, job.path, raw, job.display, texts) for p in exc.problems]
         raise type(exc)(problems) from None
     resolves = is_shared(raw, reg.product.cli_token)

@@ -161,10 +161,38 @@ def syntax_problem(
     )
 
 
-def template_texts(folder: Path, name: str, loaded: Mapping[str, str]) -> dict[str, str]:
-    """The text of each ``loaded`` template that lies in the project's templates folder
-    (``folder``, named ``name`` in the project), by its project path."""
-    return {f"{name}/{n}": text for n, text in loaded.items() if (folder / n).is_file()}
+def template_texts(folder: Path, name: str, loaded: Mapping[str, str], page: str) -> dict[str, str]:
+    """The text of each template the template ``page`` renders with (itself, and what it
+    includes, imports or extends, named as literals, and so on; every ``loaded`` one when
+    it names one by a value) that lies in the project's templates folder (``folder``,
+    named ``name`` in the project), by its project path."""
+    used = _reached(page, loaded)
+    return {
+        f"{name}/{n}": text
+        for n, text in loaded.items()
+        if (used is None or n in used) and (folder / n).is_file()
+    }
+
+
+def _reached(page: str, loaded: Mapping[str, str]) -> set[str] | None:
+    """``page`` and every template it reaches through literal names; None when one is
+    named by a value (it could be any) or cannot be read."""
+    from jinja2 import meta
+
+    parser, reached, todo = jinja2.Environment(), set(), [page]
+    while todo:
+        name = todo.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        try:
+            names = list(meta.find_referenced_templates(parser.parse(loaded[name])))
+        except (KeyError, jinja2.TemplateError):
+            return None
+        if None in names:
+            return None
+        todo += [n for n in names if n is not None]
+    return reached
 
 
 def in_template(
@@ -202,11 +230,22 @@ _OWN_TEXT = 3
 
 def _fits(line: str, said: str) -> bool:
     """Whether template ``line``, its tags printing anything, can render as ``said``: its
-    own text, in order, with the whole line matched (a line of tags alone fits any)."""
+    own text, in order, starting and ending the line (a line of tags alone fits any).
+    Each word is found leftmost after the one before (which leaves the most room for the
+    rest), so a line costs one pass over ``said``, whatever it holds."""
     words = _TAG.split(line)
     if len(words) < 2 or len("".join(words).replace(" ", "")) < _OWN_TEXT:
         return False
-    if not (words[0].strip() or words[-1].strip()):  # tags at both ends fit too much
+    first, *middle, last = words
+    if not (first.strip() or last.strip()):  # tags at both ends fit too much
         return False
-    pattern = ".*?".join(re.escape(w) for w in words)
-    return re.fullmatch(pattern, said, re.DOTALL) is not None
+    end = len(said) - len(last)
+    if not (said.startswith(first) and said.endswith(last) and len(first) <= end):
+        return False
+    at = len(first)
+    for word in middle:
+        at = said.find(word, at, end)
+        if at == -1:
+            return False
+        at += len(word)
+    return True

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from bad_input_cases import BUILD, Case, check, param, template
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 LONG_HEAD = "---\ntitle: x\ndescription: " + "y" * 2000 + "\n---\n\nText.\n"
 
@@ -414,3 +416,45 @@ def test_a_line_of_values_is_named_by_its_own_words_only_when_one_line_fits():
     sources["templates/_d.j2"] = 'title: ""A""\n'
     at = in_template(problem, "docs/a.mdx", rendered, "templates/a.mdx.j2", sources).location
     assert at == Location("templates/_d.j2", 1)  # a line that reads as it is comes first
+
+
+@settings(max_examples=500, deadline=None)
+@example(["a", "b", "b"], "ab")  # a middle word may not reach into the last one
+@example(["ab", "ba"], "aba")  # nor the first and the last overlap
+@given(
+    st.lists(st.text("ab| ", max_size=4), min_size=2, max_size=5),
+    st.text("ab|x", max_size=14),
+)
+def test_a_lines_words_fit_as_a_pattern_of_them_would_match(words, said):
+    """``_fits`` finds each word leftmost, where a pattern (``a.*?b``) backtracked without
+    end on a long line of registry text: they agree on every line."""
+    import re
+
+    from docgen.render.failures import _fits
+
+    line = "{{ v }}".join(words)
+    own = "".join(words)
+    if len(own.replace(" ", "")) < 3 or not (words[0].strip() or words[-1].strip()):
+        return  # lines _fits never takes, by its own rule
+    pattern = ".*?".join(re.escape(w) for w in words)
+    assert _fits(line, said) == (re.fullmatch(pattern, said, re.DOTALL) is not None)
+
+
+def test_a_long_line_of_registry_text_is_placed_in_one_pass():
+    from docgen.render.failures import _fits
+
+    assert not _fits("{{ a }} | {{ b }} | {{ c }} | {{ d }} end", "x | " * 50_000)
+
+
+def test_a_rendered_line_is_placed_among_the_templates_its_page_renders_with(make_project, run):
+    """Another page's partial, loaded first, fits the same rendered line: it is no
+    candidate, since this page neither includes nor imports it."""
+    from bad_input_cases import template as one_template
+
+    templates = one_template('{% include "_partials/head.j2" %}\nText.\n')  # models.mdx.j2
+    templates["_partials/head.j2"] = '---\ntitle: {{ "Models" | mdx_fm }}\n---\n'
+    templates["z.mdx.j2"] = "---\ntitle: {{ product.name }}: bad\n---\n\nText.\n"
+    project = make_project(templates=templates)
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith("templates/z.mdx.j2:2: error: invalid YAML frontmatter")
