@@ -35,7 +35,7 @@ def docgen_table(tool: object, path: Path, alone: bool = True) -> dict[str, Any]
     table = tool.get("docgen")
     if table is not None and not isinstance(table, dict):
         raise ConfigError.at(tool_location(path), "[tool.docgen] must be a table of settings")
-    for name in tool if table is None and alone else ():
+    for name in tool if alone else ():  # beside [tool.docgen.routes] too
         if name != "docgen" and re.sub(r"[-_.]", "", str(name).lower()) == "docgen":
             raise ConfigError.at(
                 _table_location(path, str(name)),

@@ -483,6 +483,11 @@ def test_the_export_may_lie_in_a_folder_docgen_reads_when_it_reads_no_such_file(
         ('[tool.doc_gen]\ndocs = "site"\n', "pyproject.toml:1:1", "doc_gen"),
         ('[tool."DocGen"]\ndocs = "site"\n', "pyproject.toml:1:1", "DocGen"),
         ('[tool.DOCGEN.routes]\na = "/a"\n', "pyproject.toml:1:1", "DOCGEN"),
+        (
+            '[tool.Docgen]\ndocs = "site"\n[tool.docgen.routes]\na = "/a"\n',
+            "pyproject.toml:1:1",
+            "Docgen",
+        ),
     ],
 )
 def test_a_table_one_slip_from_tool_docgen_is_refused_not_left_unread(tmp_path, text, where, name):

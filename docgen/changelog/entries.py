@@ -138,8 +138,9 @@ def fragment_files(project: Project) -> list[Path]:
     for path in files:  # each would never be released: say so, as reading it would
         if not path.name.endswith(".md"):
             how = "in lowercase" if path.suffix.lower() == ".md" else "a Markdown file"
+            stem = path.stem[:-3] if path.stem.lower().endswith(".md") else path.stem
             raise ConfigError.at(
-                Location(_rel(project, path)), f"a note is named *.md, {how}: {path.stem}.md"
+                Location(_rel(project, path)), f"a note is named *.md, {how}: {stem}.md"
             )
         if not path.is_file():  # a folder or a FIFO named as a note
             read_input(path, Inside(project.root), "changelog note", display=_rel(project, path))

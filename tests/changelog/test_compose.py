@@ -443,7 +443,7 @@ def test_a_note_holding_a_control_character_is_refused_at_it(
     assert project.snapshot() == before
 
 
-@pytest.mark.parametrize("name", ["fix.MD", "fix.txt", "fix.markdown", "fix.mdx"])
+@pytest.mark.parametrize("name", ["fix.MD", "fix.txt", "fix.markdown", "fix.mdx", "fix.md.txt"])
 def test_a_note_named_in_other_capitals_or_another_suffix_is_refused_not_left_out(
     make_project, run, name
 ):
