@@ -114,6 +114,7 @@ class Project:
 
     root: Path
     config: Config
+    registry_given: bool = False  # the registry named by --registry, not by the settings
 
     def path(self, relative: str) -> Path:
         return self.root / relative
@@ -165,7 +166,7 @@ def load_project(root: Path, registry: str | None = None) -> Project:
     if registry is not None:
         config = replace(config, registry=_relative(root, registry))
     _refuse_files_as_folders(root, config)
-    return Project(root.resolve(), config)
+    return Project(root.resolve(), config, registry is not None)
 
 
 #: The settings that name a folder, and the setting that names a file docgen writes.

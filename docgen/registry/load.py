@@ -56,11 +56,11 @@ def _project_bytes(project: Project) -> bytes:
 def _refuse_setting_of_no_file(project: Project) -> None:
     """A ``registry`` setting that names no file: said at the setting, with the YAML
     files the root holds that it may have meant."""
-    from docgen.config import load_project, setting_location
+    from docgen.config import setting_location
     from docgen.errors import ConfigError, did_you_mean, one_line
 
     written = setting_location(project.root, "registry")
-    if not written.line or load_project(project.root).config.registry != project.config.registry:
+    if not written.line or project.registry_given:
         return  # given by --registry: said at the path, as any missing file
     near = [p.name for p in project.root.glob("*.y*ml") if p.is_file()]
     name = one_line(project.config.registry)
