@@ -31,9 +31,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         help=(
             "Project root for --docgen, relative to where pytest runs (in the configuration "
-            "file's addopts: to its folder) [default: the nearest folder from where pytest "
-            "runs up to its rootdir that holds docgen.toml, [tool.docgen] or profiles.yaml; "
-            "else the rootdir]."
+            "file's addopts: to its folder) [default: the project `docgen check` finds from "
+            "where pytest runs (the nearest folder upward that holds docgen.toml, "
+            "[tool.docgen] or profiles.yaml) when it lies within pytest's rootdir or holds "
+            "it; else the rootdir]."
         ),
     )
 
@@ -56,7 +57,7 @@ def _project_root(config: pytest.Config) -> Path:
     """``--docgen-root``, else the project the ``docgen`` command would find from where
     pytest runs (see ``discovery.find_project``) when it lies within pytest's rootdir (a
     ``setup.py`` above a project must not take the run away from it) or holds it (pytest
-    run in the project's ``docs/``, with no configuration file to root it), else the
+    run in the project's ``docs/``, where no configuration file roots it higher), else the
     rootdir."""
     from docgen.discovery import nearest_project
 
