@@ -172,12 +172,13 @@ def refuse_unknown_link(project: Project, pages: Sequence[str]) -> None:
     publishes (a missing file, a variant, a page outside the docs folder)."""
     given = project.config.changelog_link
     page = posixpath.normpath(given) if given else ""
-    if not given or page in pages:
+    published = [posixpath.normpath(p) for p in pages]  # docs = ".": ./x.mdx is x.mdx
+    if not given or page in published:
         return
     raise ConfigError.at(
         setting_location(project.root, "changelog_link"),
         f"setting 'changelog_link' names '{one_line(given)}', which is no page docgen "
-        f"publishes{did_you_mean(page, pages)}",
+        f"publishes{did_you_mean(page, published)}",
     )
 
 

@@ -106,3 +106,15 @@ def test_templates_kept_in_the_docs_folder_itself_are_no_strays(make_project, ru
     assert run(project, "build").exit_code == 0, run(project, "build").stderr
     assert (project.root / "docs/guide/models.mdx").is_file()
     assert run(project, "check").exit_code == 0
+
+
+def test_a_changelog_link_names_a_page_of_a_docs_folder_that_is_the_root(make_project, run):
+    """docs = ".": the pages are named without "./", as the setting names them; every
+    value was refused, the suggestion (./models.mdx) too."""
+    settings = 'docs = "."\nexport = "registry.json"\nchangelog_link = "models.mdx"\n'
+    project = make_project(files={"docgen.toml": settings})
+    assert run(project, "build").exit_code == 0, run(project, "build").stderr
+    project.write("docgen.toml", settings.replace('"models.mdx"', '"model.mdx"'))
+    refused = run(project, "check")
+    assert refused.exit_code == 2
+    assert refused.stderr.endswith("publishes; did you mean 'models.mdx'?\n"), refused.stderr
