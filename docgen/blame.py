@@ -78,10 +78,17 @@ def _registry_blame(
     ]
     if changed or went:
         return _fields_first(list(dict.fromkeys(changed + went)))
+    if kept and (moved := [s for s in sources if s.text in texts and _new(s, kept)]):
+        return _fields_first(moved)  # values that changed places (two digests swapped)
     if kept and (bare := _bare_blame(sources, added, removed, kept)):
         return bare
     # The product's words stand on many lines: one that merely shows them is not behind it.
     return [s for s in shown if s.keypath[0] != "product"]
+
+
+def _new(source: Source, kept: frozenset[tuple[Any, str]]) -> bool:
+    """Whether the older registry did not hold ``source`` as it is (see ``attribute``)."""
+    return (source.keypath, source.text) not in kept
 
 
 def _fields_first(blamed: list[Source]) -> list[Source]:

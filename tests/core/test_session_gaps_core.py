@@ -143,3 +143,23 @@ def test_an_image_digest_is_blamed_at_its_field_on_every_page(example, run):
     }
     image = text.splitlines()[line - 3].strip().rstrip(":")
     assert blamed == {f"{line}:5 images.{image}.digest"}
+
+
+def test_two_values_that_change_places_are_both_behind_the_page_that_shows_both(example, run):
+    """Two images' digests swapped: the setup page shows each as often as before, so
+    neither showed more often; each differs from the commit, and both are named."""
+    import re
+
+    git(example.root, "init", "-q")
+    git(example.root, "add", ".")
+    git(example.root, "commit", "-qm", "base")
+    text = example.read("profiles.yaml")
+    first, second = re.findall(r"digest: (sha256:[0-9a-f]{64})", text)[:2]
+    swapped = text.replace(first, "@").replace(second, first).replace("@", second)
+    example.write("profiles.yaml", swapped)
+    report = json.loads(run(example, "check", "--format", "json").stdout)
+    page = next(f for f in report["files"] if f["path"] == "docs/inference/set-up-vllm.mdx")
+    lines = swapped.splitlines()
+    where = [n for n, line in enumerate(lines, 1) if "digest: sha256:" in line][:2]
+    assert [s["line"] for s in page["sources"]] == where
+    assert all(s["key"].endswith(".digest") for s in page["sources"])
