@@ -43,6 +43,19 @@ class Commands(_NamedUsage, click.Group):
         with _usage_shown(ctx.command_path):
             return super().invoke(ctx)
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """A command name it does not know names the closest it has, as docgen suggests
+        any name (click's words for it differ from one version to the next)."""
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from docgen.errors import did_you_mean
+
+            close = did_you_mean(name, self.list_commands(ctx))
+            raise click.UsageError(f"no such command '{name}'{close}", ctx)
+        return super().resolve_command(ctx, args)
+
 
 class UsageShown(click.UsageError):
     """A usage error of ``command`` that shows itself as docgen shows errors."""

@@ -952,6 +952,8 @@ def test_a_reader_of_errors_that_went_away_leaves_the_exit_code_as_it_is(example
         ),
         (["--roo", "x", "check"], "--roo: error: no such option '--roo'; did you mean '--root'?"),
         (["check", "--zzz"], "--zzz: error: no such option '--zzz'"),
+        (["chek"], "docgen: error: no such command 'chek'; did you mean 'check'?"),
+        (["zzz"], "docgen: error: no such command 'zzz'"),
     ],
 )
 def test_an_unknown_option_names_the_closest_the_command_takes_as_any_name_does(args, said):
