@@ -133,7 +133,7 @@ def fragment_files(project: Project) -> list[Path]:
     found = (
         [p for p in folder.iterdir() if p.suffix.lower() in _NOTE_LIKE] if folder.is_dir() else []
     )
-    shown = [p for p in found if not p.name.startswith(".") and p.stem.upper() != "README"]
+    shown = [p for p in found if not p.name.startswith(".") and p.name[:6].upper() != "README"]
     files = _inside_root(project, sorted(shown), "changelog fragment")
     for path in files:  # each would never be released: say so, as reading it would
         if not path.name.endswith(".md"):

@@ -318,16 +318,16 @@ def pages(project: Project) -> list[Found]:
 
 
 def stray_templates(project: Project) -> list[str]:
-    """Templates under the docs folder (not the templates folder's, nor in a hidden or ``_``
-    folder), which never render; none when the docs folder is the root, which holds anything."""
-    docs, templates = project.config.docs.strip("/"), project.config.templates.strip("/")
-    if docs in ("", "."):
+    """Templates under the docs folder (not in the templates folder, as the file system
+    resolves it, nor in a hidden or ``_`` folder); none when the docs folder is the root."""
+    if (docs := project.config.docs.strip("/")) in ("", "."):
         return []
+    templates = os.path.realpath(project.path(project.config.templates)) + os.sep
     return [
         found.rel
         for found in listing(project, docs).files
         if found.rel.lower().endswith(".j2")
-        and not f"{found.rel}/".startswith(f"{templates}/")
+        and not os.path.realpath(found.path).startswith(templates)
         and not any(p.startswith(("_", ".")) for p in found.rel[len(docs) + 1 :].split("/"))
     ]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import posixpath
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -168,26 +169,27 @@ def template_texts(folder: Path, name: str, loaded: Mapping[str, str], page: str
     named ``name`` in the project), by its project path."""
     used = _reached(page, loaded)
     return {
-        f"{name}/{n}": text
+        f"{name}/{posixpath.normpath(n)}": text  # included as "./_p/a.j2": _p/a.j2
         for n, text in loaded.items()
         if (used is None or n in used) and (folder / n).is_file()
     }
 
 
 def _reached(page: str, loaded: Mapping[str, str]) -> set[str] | None:
-    """``page`` and every template it reaches through literal names; None when one is
-    named by a value (it could be any) or cannot be read."""
+    """``page`` and every template it reaches through literal names (one never loaded,
+    in a branch not taken, rendered nothing); None when one is named by a value (it
+    could be any) or cannot be parsed."""
     from jinja2 import meta
 
     parser, reached, todo = jinja2.Environment(), set(), [page]
     while todo:
         name = todo.pop()
-        if name in reached:
+        if name in reached or name not in loaded:
             continue
         reached.add(name)
         try:
             names = list(meta.find_referenced_templates(parser.parse(loaded[name])))
-        except (KeyError, jinja2.TemplateError):
+        except jinja2.TemplateError:
             return None
         if None in names:
             return None

@@ -34,6 +34,7 @@ def page_templates(project: Project) -> list[str]:
     """Template names (POSIX, relative to the templates folder) that become pages; a
     template whose path holds a control character is a located error."""
     root = project.path(project.config.templates)
+    _refuse_stray_templates(project)  # with no templates folder too: where one was meant
     if not root.is_dir():
         written = setting_location(project.root, "templates")
         if written.line:  # a folder the settings name must be there (a typo would prune)
@@ -44,7 +45,6 @@ def page_templates(project: Project) -> list[str]:
             )
         return []
     listing(project, project.config.templates)  # a folder it cannot list is an error
-    _refuse_stray_templates(project)
     names = []
     for path in root.rglob("*.[jJ]2"):
         shown = vet_name(path.relative_to(project.root).as_posix())

@@ -458,3 +458,22 @@ def test_a_rendered_line_is_placed_among_the_templates_its_page_renders_with(mak
     outcome = run(project, "build")
     assert outcome.exit_code == 2
     assert outcome.stderr.startswith("templates/z.mdx.j2:2: error: invalid YAML frontmatter")
+
+
+def test_an_include_in_a_branch_not_taken_keeps_the_search_to_the_pages_templates(
+    make_project, run
+):
+    """A partial named in a branch not taken was never loaded: it rendered nothing, and
+    the search stays among what the page reaches (it used to widen to every template
+    loaded, another page's partial too)."""
+    from bad_input_cases import template as one_template
+
+    templates = one_template('{% include "_p/head.j2" %}\nText.\n')  # models.mdx.j2
+    templates["_p/head.j2"] = '---\ntitle: {{ "Models" | mdx_fm }}\n---\n'
+    templates["z.mdx.j2"] = (
+        '{% if false %}{% include "./_p/never.j2" %}{% endif %}---\n'
+        "title: {{ product.name }}: bad\n---\n\nText.\n"
+    )
+    project = make_project(templates=templates)
+    outcome = run(project, "build")
+    assert outcome.stderr.startswith("templates/z.mdx.j2:2: error: invalid YAML"), outcome.stderr

@@ -118,3 +118,25 @@ def test_a_changelog_link_names_a_page_of_a_docs_folder_that_is_the_root(make_pr
     refused = run(project, "check")
     assert refused.exit_code == 2
     assert refused.stderr.endswith("publishes; did you mean 'models.mdx'?\n"), refused.stderr
+
+
+def test_a_stray_template_is_refused_with_no_templates_folder_and_not_through_a_link(
+    make_project, run
+):
+    """With no templates folder, a template put under docs/ is the likeliest mistake:
+    refused, not ignored. A templates folder that is a link into docs/ holds templates,
+    not strays."""
+    from tests.conftest import MINIMAL_TEMPLATE
+
+    project = make_project(templates={}, files={"docs/page.mdx.j2": MINIMAL_TEMPLATE})
+    outcome = run(project, "check")
+    assert (outcome.exit_code, outcome.stderr) == (
+        2,
+        "docs/page.mdx.j2: error: a template under the docs folder is never rendered: "
+        "move it to templates/page.mdx.j2\n",
+    )
+    (project.root / "docs/src").mkdir()
+    (project.root / "docs/page.mdx.j2").rename(project.root / "docs/src/page.mdx.j2")
+    (project.root / "templates").symlink_to("docs/src")
+    assert run(project, "build").exit_code == 0, run(project, "build").stderr
+    assert (project.root / "docs/page.mdx").is_file()
