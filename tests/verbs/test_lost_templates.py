@@ -3,6 +3,8 @@ makes ``build`` delete the pages it made."""
 
 from __future__ import annotations
 
+from conftest import MINIMAL_TEMPLATE
+
 
 def test_a_build_without_its_templates_folder_deletes_no_page(make_project, run):
     project = make_project()
@@ -29,8 +31,6 @@ def test_pages_deleted_by_hand_or_an_emptied_folder_are_pruned(make_project, run
 
 
 def test_a_folder_that_pruning_empties_is_removed_up_to_the_docs_folder(make_project, run):
-    from tests.conftest import MINIMAL_TEMPLATE
-
     project = make_project(templates={"guides/deep/models.mdx.j2": MINIMAL_TEMPLATE})
     project.write("templates/kept/models.mdx.j2", MINIMAL_TEMPLATE)
     assert run(project, "build").exit_code == 0
@@ -69,8 +69,6 @@ def test_pruning_keeps_every_folder_a_setting_names(make_project, run):
 def test_templates_under_the_docs_folder_are_located_with_or_without_the_cache(make_project, run):
     """Each would never render, and build said nothing: each is a located error naming
     where it goes, from a fresh clone or from a tree whose cache says it is in sync."""
-    from tests.conftest import MINIMAL_TEMPLATE
-
     project = make_project()
     assert run(project, "build").exit_code == 0
     for path in ("docs/guide/extra.mdx.j2", "docs/b.json.J2"):
@@ -99,8 +97,6 @@ def test_templates_under_a_docs_folder_that_holds_the_templates_folder_render(ma
 
 def test_templates_kept_in_the_docs_folder_itself_are_no_strays(make_project, run):
     """``templates = "docs"``: the templates sit beside the pages they make."""
-    from tests.conftest import MINIMAL_TEMPLATE
-
     project = make_project(templates={}, files={"docgen.toml": 'templates = "docs"\n'})
     project.write("docs/guide/models.mdx.j2", MINIMAL_TEMPLATE)
     assert run(project, "build").exit_code == 0, run(project, "build").stderr
@@ -126,8 +122,6 @@ def test_a_stray_template_is_refused_with_no_templates_folder_and_not_through_a_
     """With no templates folder, a template put under docs/ is the likeliest mistake:
     refused, not ignored. A templates folder that is a link into docs/ holds templates,
     not strays."""
-    from tests.conftest import MINIMAL_TEMPLATE
-
     project = make_project(templates={}, files={"docs/page.mdx.j2": MINIMAL_TEMPLATE})
     outcome = run(project, "check")
     assert (outcome.exit_code, outcome.stderr) == (
