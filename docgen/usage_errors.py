@@ -108,7 +108,7 @@ def _words(exc: click.UsageError) -> str:
 
         taken = [o for p in exc.ctx.command.get_params(exc.ctx) for o in p.opts if o[:2] == "--"]
         name = exc.option_name
-        return f"no such option '{name}'{did_you_mean(name, taken)}"
+        return f"no such option '{name}'{did_you_mean(name.lower(), taken)}"  # --ROOT too
     message = exc.format_message().strip().rstrip(".").replace(". Did you mean", "; did you mean")
     return message[:1].lower() + message[1:]
 

@@ -30,6 +30,9 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> tuple[
     are). A failure is reported against the command-line ``option`` that gave ``ref``."""
     at = Location(option)
     if not os.path.lexists(project.registry_path):  # what the committed one is compared with
+        from docgen.registry.load import refuse_setting_of_no_file
+
+        refuse_setting_of_no_file(project)  # a setting's slip is said at the setting
         raise RegistryError.at(Location(project.config.registry), "registry file not found")
     root = _text(project.root, "rev-parse", "--show-toplevel", what="a git repository", at=at)
     try:

@@ -48,14 +48,16 @@ def _project_bytes(project: Project) -> bytes:
             ": start a project there with `docgen init`, or name its folder "
             "(--root; under pytest, --docgen-root)"
         )
-    elif not os.path.lexists(project.registry_path):
-        _refuse_setting_of_no_file(project)
+    else:
+        refuse_setting_of_no_file(project)
     return _read(project.registry_path, project.config.registry, project.root, missing)
 
 
-def _refuse_setting_of_no_file(project: Project) -> None:
+def refuse_setting_of_no_file(project: Project) -> None:
     """A ``registry`` setting that names no file: said at the setting, with the YAML
-    files the root holds that it may have meant."""
+    files the root holds that it may have meant (nothing for a file that is there)."""
+    if os.path.lexists(project.registry_path):
+        return
     from docgen.config import setting_location
     from docgen.errors import ConfigError, did_you_mean, one_line
 

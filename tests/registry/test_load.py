@@ -472,3 +472,24 @@ def test_a_registry_setting_that_names_no_file_is_said_at_the_setting(make_proje
     given = run(project, "--registry", "nope.yaml", "check")
     assert given.exit_code == 2
     assert given.stderr.startswith("nope.yaml: error: registry file not found")
+
+
+def test_a_registry_setting_that_names_no_file_is_said_at_the_setting_by_diff_too(
+    make_project, run
+):
+    """``diff --since REF`` reads the committed registry beside the one on disk: a setting
+    that names no file is the same slip, said at the same place."""
+    from conftest import git
+
+    project = make_project()
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+    project.write("docgen.toml", 'registry = "profile.yaml"\n')
+    for args in (["diff", "--since", "HEAD"], ["check"]):
+        outcome = run(project, *args)
+        assert (outcome.exit_code, outcome.stderr) == (
+            2,
+            "docgen.toml:1:1: error: the registry file 'profile.yaml' does not exist; "
+            "did you mean 'profiles.yaml'?\n",
+        ), args

@@ -952,6 +952,10 @@ def test_a_reader_of_errors_that_went_away_leaves_the_exit_code_as_it_is(example
         ),
         (["--roo", "x", "check"], "--roo: error: no such option '--roo'; did you mean '--root'?"),
         (["check", "--zzz"], "--zzz: error: no such option '--zzz'"),
+        (
+            ["check", "--ROOT", "x"],
+            "--ROOT: error: no such option '--ROOT'; did you mean '--root'?",
+        ),
         (["chek"], "docgen: error: no such command 'chek'; did you mean 'check'?"),
         (["zzz"], "docgen: error: no such command 'zzz'"),
     ],
