@@ -72,7 +72,7 @@ def _registry_blame(
     texts = {t for t in {s.text for s in sources} if t and _shown(t, added)}
     oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
     shown = [s for s in sources if s.text in oftener]
-    changed = [s for s in shown if (s.keypath, s.text) not in kept]
+    changed = [s for s in shown if _new(s, kept)]
     went = [
         s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
     ]
@@ -107,7 +107,7 @@ def _bare_blame(
     a value that changed since that registry is taken for one."""
     found = []
     for s in sources:
-        value = _bare_value(s.text) if (s.keypath, s.text) not in kept else ""
+        value = _bare_value(s.text) if _new(s, kept) else ""
         if value and _count(value, added) > _count(value, removed):
             found.append(s)
     return found

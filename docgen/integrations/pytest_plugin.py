@@ -66,8 +66,7 @@ def _project_root(config: pytest.Config) -> Path:
         return _base_of_root(config) / str(given)
     rootdir = Path(config.rootpath).absolute()
     found = nearest_project(Path(config.invocation_params.dir))
-    within, holding = found is not None and rootdir in found.parents, found in rootdir.parents
-    if found is not None and (found == rootdir or within or holding):
+    if found is not None and (found in (rootdir, *rootdir.parents) or rootdir in found.parents):
         return found
     return rootdir
 

@@ -16,7 +16,7 @@ import stat
 from collections.abc import Collection, Iterable
 from contextlib import suppress
 
-from docgen.config import Project
+from docgen.config import FOLDER_FIELDS, Project
 from docgen.io import files
 
 TMP_SUFFIX = ".docgen-tmp"
@@ -87,9 +87,8 @@ def drop_emptied(project: Project, folders: Iterable[str]) -> None:
     folder; a folder that still holds anything, or that is a link, stays."""
     root = str(project.root)
     cfg = project.config
-    named = [cfg.docs, cfg.templates, cfg.changelog, cfg.variants, cfg.fragments]
     keep = {root}
-    for folder in [*named, os.path.dirname(cfg.export)]:
+    for folder in [*(getattr(cfg, key) for key in FOLDER_FIELDS), os.path.dirname(cfg.export)]:
         path = os.path.normpath(os.path.join(root, folder))
         while path.startswith(root + os.sep) and path not in keep:
             keep.add(path)

@@ -237,9 +237,8 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     suffix = path[path.rfind(".") :].lower()
     try:
         if suffix in (".yaml", ".yml"):
-            _refuse_deep(
-                text, path, where
-            )  # a C composer may overflow the stack before Python knows
+            # A C composer may overflow the stack before Python knows: refused first.
+            _refuse_deep(text, path, where)
             for _document in YAML(typ="safe").load_all(text):
                 pass
         elif suffix == ".toml":
