@@ -193,11 +193,13 @@ def _hand_written(project: Project, unowned: list[Output]) -> list[Output]:
     """The files without docgen's notice that docgen must not overwrite: all of them but
     the build products git ignores (a git-ignored build product is a build's, whoever
     built it, such as a script the project used before docgen)."""
-    from docgen.changelog.git import ignored
-
     cfg = project.config
     products = [o.path for o in unowned if cfg.build_product(o.path, o.kind)]
-    skip = ignored(project, products) if products else set()
+    if not products:
+        return unowned
+    from docgen.changelog.git import ignored  # it starts git: only when there is one to ask
+
+    skip = ignored(project, products)
     return [o for o in unowned if o.path not in skip]
 
 

@@ -15,7 +15,6 @@ import io
 import os
 import pickle
 import stat
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -53,6 +52,8 @@ def secret(create: bool = False) -> bytes | None:
     found = _own_key(path) if os.path.lexists(path) else None
     if found is not None or not create or not _replaceable(path):
         return found
+    import tempfile  # only a run that makes the key needs it
+
     temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

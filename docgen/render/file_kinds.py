@@ -24,9 +24,6 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import YAMLError
-
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -234,6 +231,9 @@ def _refuse_wide_integers(data: object) -> None:
 def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     """Refuse the text of the YAML or TOML file ``path`` that its reader refuses (a YAML
     key twice in a mapping too, as ruamel.yaml and Go's yaml.v3 refuse it)."""
+    from ruamel.yaml import YAML  # only a rendered YAML file needs it (a cache hit none)
+    from ruamel.yaml.error import YAMLError
+
     suffix = path[path.rfind(".") :].lower()
     try:
         if suffix in (".yaml", ".yml"):

@@ -11,7 +11,6 @@ import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from importlib import resources
 from typing import Any
 
 from docgen.errors import did_you_mean
@@ -122,6 +121,8 @@ class Catalog:
 
 @functools.cache
 def _shipped() -> Catalog:
+    from importlib import resources  # it imports tempfile: only a run that reads the data
+
     text = (resources.files("docgen") / "data" / CATALOG_FILE).read_text(encoding="utf-8")
     data = json.loads(text)
     flags = {name: Flag.from_record(name, record) for name, record in data["flags"].items()}

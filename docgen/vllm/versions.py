@@ -11,7 +11,6 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from importlib import resources
 from typing import Any
 
 from docgen.vllm.flag import TYPES, Flag, typed_flag
@@ -230,6 +229,8 @@ def _removed_kept(record: Mapping[str, Any]) -> bool:
 
 @functools.cache
 def _version_index() -> VersionIndex:
+    from importlib import resources  # it imports tempfile: only a run that reads the data
+
     text = (resources.files("docgen") / "data" / VERSIONS_FILE).read_text(encoding="utf-8")
     return VersionIndex(json.loads(text))
 

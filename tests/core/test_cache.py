@@ -431,8 +431,9 @@ def test_the_first_build_makes_the_key_under_a_cache_home_that_does_not_exist_ye
 
 
 def test_a_check_the_cache_proves_in_sync_loads_no_template_engine(example, run):
-    """What a hit needs is the key, the stored digests and the files: rendering and
-    composing stay unimported (they are most of a small project's start-up)."""
+    """What a hit needs is the key, the stored digests and the files: rendering,
+    composing and the careful YAML reader stay unimported (they are most of a small
+    project's start-up)."""
     assert run(example, "build").exit_code == 0
     probe = (
         "import sys\n"
@@ -441,7 +442,8 @@ def test_a_check_the_cache_proves_in_sync_loads_no_template_engine(example, run)
         f"    main(['--root', {str(example.root)!r}, 'check', '-q'])\n"
         "except SystemExit as exit:\n"
         "    assert exit.code in (0, None), exit.code\n"
-        "heavy = ('jinja2', 'docgen.render.environment', 'docgen.changelog.compose')\n"
+        "heavy = ('jinja2', 'docgen.render.environment', 'docgen.changelog.compose',\n"
+        "         'ruamel.yaml', 'docgen.changelog.git')\n"
         "print(sorted(name for name in heavy if name in sys.modules))\n"
     )
     found = subprocess.run(
