@@ -8,16 +8,25 @@ starts with the product name and version, and bullets of one sentence per line.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from docgen.changelog.markup import prose_lines
-from docgen.config import Project
+from docgen.config import FOLDER_FIELDS, Project
 from docgen.errors import BREAKING, ConfigError, Location
-from docgen.io.files import MAX_BYTES, Inside, as_lf_text, listing, read_input, vet_name
+from docgen.io.files import (
+    MAX_BYTES,
+    Inside,
+    Listing,
+    as_lf_text,
+    listing,
+    read_input,
+    vet_name,
+)
 from docgen.registry.model import Registry
 
 #: One number of a version: no leading zero (as semver), at most 9 digits.
@@ -109,42 +118,87 @@ def is_entry_name(name: str) -> bool:
 
 
 def entry_files(project: Project) -> list[Path]:
-    """The dated entries, sorted; refuse one that leads outside the project root."""
+    """The dated entries, sorted; refuse one that leads outside the project root, and one
+    named as an entry in another way (``2026-09-01.md``, ``.MDX``), which ``check`` would
+    otherwise pass unread while Fern may publish it."""
     folder = project.path(project.config.changelog)
     if not folder.is_dir():
         return []
-    listing(project, project.config.changelog)  # a folder it cannot list is an error
-    files = sorted(p for p in folder.glob("*.mdx") if is_entry_name(p.name))
+    walked = listing(project, project.config.changelog)  # one it cannot list is an error
+    named = _named_as(folder, _ENTRY_LIKE)
+    if walked.inside:  # else an entry there is refused unread (``_inside_root``)
+        _refuse_misnamed(project, named, ".mdx", "a changelog entry", "an MDX page")
+    files = sorted(p for p in named if is_entry_name(p.name))
     return _inside_root(project, files, "changelog entry")
 
 
-#: Names a note could be given: all but ``.md`` are refused, not left unreleased.
-_NOTE_LIKE = frozenset({".md", ".mdx", ".markdown", ".txt", ".rst"})
+#: Names an entry or a note could be given: all but ``.mdx`` (an entry) or ``.md`` (a
+#: note) are refused, not left unchecked or unreleased.
+_ENTRY_LIKE = frozenset({".md", ".mdx", ".markdown"})
+_NOTE_LIKE = frozenset({*_ENTRY_LIKE, ".txt", ".rst"})
 
 
 def fragment_files(project: Project) -> list[Path]:
     """The notes waiting for the next release, sorted; refuse one outside the root or one
     that is no regular file (a folder, a FIFO), as reading it would, and one named as a
-    note in another way (``n.MD``, ``n.txt``), which no release would take. A hidden file
-    (``.#note.md``, an editor's lock or swap file) is no note, nor is a README."""
+    note in another way (``n.MD``, ``n.txt``) or lying in a folder below, which no release
+    would take. A hidden file (``.#note.md``, an editor's lock or swap file) is no note,
+    nor is a README."""
     folder = project.path(project.config.fragments)
-    if folder.is_dir():
-        listing(project, project.config.fragments)  # a folder it cannot list is an error
-    found = (
-        [p for p in folder.iterdir() if p.suffix.lower() in _NOTE_LIKE] if folder.is_dir() else []
-    )
-    shown = [p for p in found if not p.name.startswith(".") and p.name[:6].upper() != "README"]
-    files = _inside_root(project, sorted(shown), "changelog fragment")
-    for path in files:  # each would never be released: say so, as reading it would
-        if not path.name.endswith(".md"):
-            how = "in lowercase" if path.suffix.lower() == ".md" else "a Markdown file"
-            stem = path.stem[:-3] if path.stem.lower().endswith(".md") else path.stem
-            raise ConfigError.at(
-                Location(_rel(project, path)), f"a note is named *.md, {how}: {stem}.md"
-            )
+    if not folder.is_dir():
+        return []
+    walked = listing(project, project.config.fragments)  # one it cannot list is an error
+    _refuse_nested_notes(project, walked)
+    files = _inside_root(project, _named_as(folder, _NOTE_LIKE), "changelog fragment")
+    _refuse_misnamed(project, files, ".md", "a note", "a Markdown file")
+    for path in files:
         if not path.is_file():  # a folder or a FIFO named as a note
             read_input(path, Inside(project.root), "changelog note", display=_rel(project, path))
     return files
+
+
+def _named_as(folder: Path, suffixes: frozenset[str]) -> list[Path]:
+    """The files of ``folder`` (not below it) with one of ``suffixes`` in any case, sorted,
+    but hidden ones and READMEs."""
+    return sorted(p for p in folder.iterdir() if _reads_as(p.name, suffixes))
+
+
+def _reads_as(name: str, suffixes: frozenset[str] = _NOTE_LIKE) -> bool:
+    """Whether a file ``name`` reads as a note's (or, with ``suffixes``, an entry's): named
+    with one of them in any case, not hidden (an editor's lock or swap file), no README."""
+    hidden = name.startswith(".") or name[:6].upper() == "README"
+    return not hidden and PurePosixPath(name).suffix.lower() in suffixes
+
+
+def _refuse_misnamed(
+    project: Project, paths: list[Path], suffix: str, what: str, kind: str
+) -> None:
+    """Refuse the first of ``paths`` not named ``*<suffix>``: docgen would never read it."""
+    for path in paths:
+        if not path.name.endswith(suffix):
+            how = "in lowercase" if path.suffix.lower() == suffix else kind
+            stem = path.stem[:-3] if path.stem.lower().endswith(".md") else path.stem
+            raise ConfigError.at(
+                Location(_rel(project, path)), f"{what} is named *{suffix}, {how}: {stem}{suffix}"
+            )
+
+
+def _refuse_nested_notes(project: Project, walked: Listing) -> None:
+    """Refuse a note in a folder below the notes folder, which no release would take
+    (unless the notes folder holds the project's other folders, whose pages are none)."""
+    folder = walked.folder
+    others = (project.path(getattr(project.config, k)) for k in FOLDER_FIELDS)
+    if any(o != folder and folder in (o, *o.parents) for o in (project.root, *others)):
+        return
+    for found in walked.files:
+        *below, name = PurePosixPath(os.path.relpath(found.path, folder)).parts
+        hidden = any(part.startswith(".") for part in below)  # an editor's, git's
+        if below and not hidden and _reads_as(name):
+            raise ConfigError.at(
+                Location(found.rel),
+                "a note lies in the notes folder itself, not in a folder below it, or no "
+                f"release takes it: move it to {_rel(project, folder / name)}",
+            )
 
 
 def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:

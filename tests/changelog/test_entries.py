@@ -116,7 +116,9 @@ def test_entries_are_the_dated_files_in_name_order_without_the_overview(project)
     put(project, "changelog/2026-01-03.mdx", VALID)
     put(project, "changelog/2026-01-02.mdx", VALID.replace("v1.0.0", "v0.9.0"))
     put(project, "changelog/overview.mdx", "---\n---\n")
-    put(project, "changelog/notes.md", "not an entry")
+    put(project, "changelog/notes.json", "{}")  # no name an entry is given: not one
+    put(project, "changelog/.2026-01-04.mdx", "an editor's file")
+    put(project, "changelog/README.md", "How the changelog is written.")
     found = entries.entries(project)
     assert [e.path for e in found] == ["changelog/2026-01-02.mdx", "changelog/2026-01-03.mdx"]
     line = VALID.split("\n").index("## v1.0.0") + 1
@@ -124,6 +126,51 @@ def test_entries_are_the_dated_files_in_name_order_without_the_overview(project)
         "v0.9.0": Location("changelog/2026-01-02.mdx", line, 1),
         "v1.0.0": Location("changelog/2026-01-03.mdx", line, 1),
     }
+
+
+@pytest.mark.parametrize(
+    ("name", "how"),
+    [
+        ("2026-09-01.md", "an MDX page: 2026-09-01.mdx"),
+        ("2026-09-01.MDX", "in lowercase: 2026-09-01.mdx"),
+        ("2026-09-01.markdown", "an MDX page: 2026-09-01.mdx"),
+        ("notes.md", "an MDX page: notes.mdx"),
+    ],
+)
+def test_an_entry_named_in_other_capitals_or_another_suffix_is_refused_not_left_unread(
+    project, name, how
+):
+    """``2026-09-01.md`` was no entry and no error: ``check`` passed without reading it
+    (its markup, its links), while Fern may publish it from the changelog folder."""
+    put(project, DAY, VALID)
+    put(project, f"changelog/{name}", "## v9.9.9\n\n<script>alert(1)</script>\n")
+    with pytest.raises(ConfigError) as raised:
+        entries.entry_files(project)
+    assert str(raised.value) == f"changelog/{name}: error: a changelog entry is named *.mdx, {how}"
+
+
+def test_a_note_in_a_folder_below_the_notes_folder_is_refused_not_left_out(project):
+    """``changelog.d/sub/a.md`` was left out: ``docgen changelog`` said the folder holds no
+    notes. A hidden folder's files and a README are no notes."""
+    put(project, "changelog.d/.git-keep/x.md", "an editor's\n")
+    put(project, "changelog.d/sub/README.md", "About the notes.\n")
+    put(project, "changelog.d/a.md", "A.\n")
+    assert entries.fragment_files(project) == [project.root / "changelog.d/a.md"]
+    put(project, "changelog.d/sub/deeper/b.md", "B.\n")
+    with pytest.raises(ConfigError) as raised:
+        entries.fragment_files(replace(project))  # another command: the folder walked again
+    assert str(raised.value) == (
+        "changelog.d/sub/deeper/b.md: error: a note lies in the notes folder itself, not in "
+        "a folder below it, or no release takes it: move it to changelog.d/b.md"
+    )
+
+
+def test_a_notes_folder_that_holds_the_other_folders_looks_at_its_own_files_only(tmp_path):
+    """With the notes at the root (``fragments = "."``), the pages below are no notes."""
+    project = config.Project(tmp_path, config.Config(fragments="."))
+    put(project, "docs/index.md", "A page.\n")
+    put(project, "fix.md", "Fixed.\n")
+    assert entries.fragment_files(project) == [project.root / "fix.md"]
 
 
 def test_an_entry_with_bytes_that_are_not_utf8_is_a_located_error(project):

@@ -166,6 +166,22 @@ def test_an_entry_whose_status_change_is_not_older_than_the_stamps_is_racy(tmp_p
     assert stamps.Stamps(entries, since=info.st_ctime_ns + 1).hold("page.mdx", "d", info)
 
 
+def test_an_entry_whose_modification_is_not_older_than_the_stamps_is_racy(tmp_path):
+    """The same for the modification time: a file whose mtime (set ahead, say) is not
+    older than the stamps is read again, however old its ctime."""
+    import os
+
+    path = tmp_path / "page.mdx"
+    path.write_text("text\n", "utf-8")
+    ahead = path.stat().st_ctime_ns + 10**12
+    os.utime(path, ns=(ahead, ahead))
+    info = path.stat()
+    assert info.st_ctime_ns < info.st_mtime_ns == ahead
+    entries = {"page.mdx": ("d", stamps.of(info))}
+    assert not stamps.Stamps(entries, since=ahead).hold("page.mdx", "d", info)
+    assert stamps.Stamps(entries, since=ahead + 1).hold("page.mdx", "d", info)
+
+
 def test_a_key_renewed_since_leaves_no_stamps(make_project, run, monkeypatch, tmp_path):
     project = make_project()
     assert run(project, "build").exit_code == 0

@@ -108,6 +108,27 @@ def test_variants_outside_the_docs_folder_are_pruned_with_their_page(
     assert not any(v.exists() for v in variants)
 
 
+def test_a_bom_an_editor_put_before_the_notice_is_drift_a_build_undoes(
+    example: Project, run: Run
+) -> None:
+    """A Windows editor's BOM before a generated page's frontmatter made it read as
+    written by hand: ``check`` and ``build`` refused it (exit 2), and docgen would never
+    write the page again. It is drift: ``check`` shows it, ``build`` writes the page."""
+    assert run(example, "build").exit_code == 0
+    page = "docs/inference/set-up-vllm.mdx"
+    built = example.read(page)
+    (example.root / page).write_bytes(b"\xef\xbb\xbf" + built.encode())
+    check = run(example, "check")
+    assert check.exit_code == 1, check.stdout + check.stderr
+    assert f"{page}:1:1: error: edited since docgen wrote it" in check.stdout
+    assert run(example, "build").exit_code == 0
+    assert (example.root / page).read_bytes() == built.encode()
+    stale = "docs/stale.mdx"  # a page docgen no longer makes, BOM and all: pruned
+    (example.root / stale).write_bytes(b"\xef\xbb\xbf" + built.encode())
+    assert run(example, "build").exit_code == 0
+    assert not (example.root / stale).exists()
+
+
 def test_an_overview_kept_by_hand_is_never_pruned(example: Project, run: Run) -> None:
     """``overview = "none"``: the file (even one that carries docgen's notice, as a
     generated overview the project now keeps) is neither written nor pruned."""

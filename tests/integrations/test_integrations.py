@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from conftest import MINIMAL_TEMPLATE, REPO, Project
+from conftest import MINIMAL_REGISTRY, MINIMAL_TEMPLATE, REPO, Project
 from ruamel.yaml import YAML
 
 SPARK = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
@@ -187,6 +187,15 @@ def test_registry_export_shape(example, run):
     assert spark["image"]["digest"].startswith("sha256:9204569b")
     served = run(example, "serve-command", SPARK, "--format", "json")
     assert json.loads(served.output)["argv"] == spark["argv"]
+
+
+def test_the_export_writes_text_as_it_is_not_as_ascii_escapes(make_project, run):
+    """``Café`` stays ``Café`` in the file's bytes: a reader (and a reviewer's diff) sees
+    the registry's words, and the committed export compares as what docgen writes."""
+    project = make_project(registry=MINIMAL_REGISTRY.replace("name: Acme\n", "name: Acmé\n"))
+    assert run(project, "build").exit_code == 0
+    raw = project.read("docs/_build/registry.json")
+    assert '"product": "Acmé"' in raw and "\\u00e9" not in raw
 
 
 def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):

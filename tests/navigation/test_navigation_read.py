@@ -134,8 +134,10 @@ def test_slugs_come_from_titles_unless_given_and_skip_slug_skips_one(make_projec
     assert [v.slug for v in nav.variants] == ["for-alpha-agents", "b"]
 
 
-def test_skip_slug_false_keeps_the_sections_slug(make_project):
-    nav = nav_of(make_project, SMALL.replace("skip-slug: true", "skip-slug: false"))
+@pytest.mark.parametrize("value", ["false", '"true"', "1"])
+def test_skip_slug_false_keeps_the_sections_slug(make_project, value):
+    """Only the boolean ``true`` skips a slug (Fern's schema takes a boolean there)."""
+    nav = nav_of(make_project, SMALL.replace("skip-slug: true", f"skip-slug: {value}"))
     assert [p.route for p in nav.pages][3] == (
         "/the-user-guide/for-alpha-agents/deep-dive/hidden-group/two"
     )
