@@ -64,10 +64,7 @@ def kind_of(name: str) -> str | None:
 
 def owned_file(text: str, path: str) -> bool:
     """Whether the file ``path`` (its ``text``) carries docgen's notice where its kind puts
-    it (a ``#`` file's MDX notice too: docgen wrote one there before it knew the kind),
-    after a leading BOM (an editor's, added to docgen's file: drift, not a hand-written
-    file)."""
-    text = text.removeprefix("\ufeff")
+    it (a ``#`` file's MDX notice too: docgen wrote one there before it knew the kind)."""
     return (kind_of(path) == HASH and hash_owned(text)) or owned(text)
 
 
