@@ -181,12 +181,15 @@ def _notice_on(raw: bytes, path: str) -> bool:
     return owned_file(raw[: 4 * NOTICE_REACH].decode("utf-8", errors="replace"), path)
 
 
+#: What is said of an output whose path leads out of the root: ``check`` and ``build`` alike.
+LEADS_OUT = (
+    "it leads outside the project root (through a symbolic link), where docgen neither reads "
+    "nor writes: replace the link with a file or folder inside the root"
+)
+
+
 def _outside(output: Output) -> Problem:
-    return Problem(
-        f"refusing to write {output.path}: it leads outside the project root (through a "
-        "symbolic link)",
-        Location(output.path, 1, 1),
-    )
+    return Problem(LEADS_OUT, Location(output.path, 1, 1))
 
 
 def _hand_written(project: Project, unowned: list[Output]) -> list[Output]:

@@ -28,11 +28,11 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> tuple[
     at most ``MAX_BYTES``, its size asked of git before it is read) and the name git gives
     them (``HEAD:site/profiles.yaml``, from the repository's top, where its locations
     are). A failure is reported against the command-line ``option`` that gave ``ref``."""
-    at = Location(option)
-    if not os.path.lexists(project.registry_path):  # what the committed one is compared with
-        from docgen.registry.load import refuse_setting_of_no_file
+    from docgen.registry.load import refuse_setting_of_no_file
 
-        refuse_setting_of_no_file(project)  # a setting's slip is said at the setting
+    at = Location(option)
+    refuse_setting_of_no_file(project)  # a setting's slip (no file, a folder) is said there
+    if not os.path.lexists(project.registry_path):  # what the committed one is compared with
         raise RegistryError.at(Location(project.config.registry), "registry file not found")
     root = _text(project.root, "rev-parse", "--show-toplevel", what="a git repository", at=at)
     try:
@@ -51,7 +51,26 @@ def registry_bytes_at(project: Project, ref: str, option: str = SINCE) -> tuple[
     if found is None:  # git printed "<spec> missing" (or "ambiguous")
         _bytes(project.root, "show", spec, what=what, at=at)  # git says why, in its words
         raise ConfigError.at(at, f"cannot read {what}")
-    return _blob(project.root, found, what, at, "registries"), spec
+    raw = _blob(project.root, found, what, at, "registries")
+    if len(raw) <= LINK_MAX and _committed_link(project.root, ref, rel.as_posix()):
+        raise ConfigError.at(
+            at,
+            f"{what} is a symbolic link (to '{one_line(_decode(raw))}'), not a file: docgen "
+            "reads no registry through a link in history",
+        )
+    return raw, spec
+
+
+#: Longest text of a symbolic link git may hold (a path on Linux): a blob this small may
+#: be one, and git's tree is asked.
+LINK_MAX = 4096
+
+
+def _committed_link(cwd: Path, ref: str, path: str) -> bool:
+    """Whether ``path`` (from the repository's top) is a symbolic link in ``ref``'s tree
+    (whose blob holds the link's target as its text)."""
+    listed = _decode(_run(cwd, "ls-tree", "--full-tree", ref, "--", path).stdout)
+    return listed.startswith("120000 ")
 
 
 def merge_base(project: Project, ref: str, option: str = SINCE) -> str:

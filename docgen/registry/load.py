@@ -54,9 +54,11 @@ def _project_bytes(project: Project) -> bytes:
 
 
 def refuse_setting_of_no_file(project: Project) -> None:
-    """A ``registry`` setting that names no file: said at the setting, with the YAML
-    files the root holds that it may have meant (nothing for a file that is there)."""
-    if os.path.lexists(project.registry_path):
+    """A ``registry`` setting that names no file (nothing, or a folder): said at the
+    setting, with the YAML files the root holds that it may have meant (nothing for a
+    file that is there)."""
+    folder = os.path.isdir(project.registry_path)
+    if os.path.lexists(project.registry_path) and not folder:
         return
     from docgen.config import setting_location
     from docgen.errors import ConfigError, did_you_mean, one_line
@@ -66,9 +68,8 @@ def refuse_setting_of_no_file(project: Project) -> None:
         return  # given by --registry: said at the path, as any missing file
     near = [p.name for p in project.root.glob("*.y*ml") if p.is_file()]
     name = one_line(project.config.registry)
-    raise ConfigError.at(
-        written, f"the registry file '{name}' does not exist{did_you_mean(name, near)}"
-    )
+    what = "is a folder, not a file" if folder else "does not exist"
+    raise ConfigError.at(written, f"the registry file '{name}' {what}{did_you_mean(name, near)}")
 
 
 def load(path: Path, display: str | None = None, root: Path | None = None) -> Registry:

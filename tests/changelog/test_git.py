@@ -113,6 +113,28 @@ def test_shallow_clone_is_a_clear_error(make_project, run, tmp_path):
     )
 
 
+def test_a_registry_committed_as_a_link_is_said_to_be_one(make_project, run):
+    """git keeps a link as a blob holding its target: read as YAML, that text is a
+    string, and the old message said the registry "must be a mapping"."""
+    project = make_project(registry=None)
+    project.write("real.yaml", MINIMAL_REGISTRY)
+    os.symlink("real.yaml", project.root / "profiles.yaml")
+    git(project, "init", "-q")
+    git(project, "add", ".")
+    commit(project, "a linked registry")
+    (project.root / "profiles.yaml").unlink()
+    project.write("profiles.yaml", TUNED)  # a file of its own now
+    result = run(project, "diff", "--since", "HEAD")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "--since: error: profiles.yaml at revision 'HEAD' is a symbolic link (to "
+        "'real.yaml'), not a file: docgen reads no registry through a link in history\n"
+    )
+    git(project, "add", ".")
+    commit(project, "a file again")
+    assert run(project, "diff", "--since", "HEAD").exit_code == 0  # a small file is a file
+
+
 @pytest.fixture
 def repo(make_project) -> Project:
     """The minimal project committed as HEAD (the registry in a sub-folder of the

@@ -21,7 +21,10 @@ from conftest import MINIMAL_REGISTRY, MINIMAL_TEMPLATE, Outcome, Project
 
 from docgen.cache import FOLDER as CACHE
 
-LEADS_OUT = "it leads outside the project root (through a symbolic link)"
+LEADS_OUT = (
+    "it leads outside the project root (through a symbolic link), where docgen neither reads "
+    "nor writes: replace the link with a file or folder inside the root"
+)
 PROFILE_PAGE = "---\ntitle: x\n---\n\n{{ profile.id | mdx_code }}\n"
 TEMPLATES = {"models.mdx.j2": MINIMAL_TEMPLATE, "profiles/[profile].mdx.j2": PROFILE_PAGE}
 Run = Callable[..., Outcome]
@@ -178,10 +181,7 @@ def test_a_docs_folder_linked_to_a_sibling_is_refused(
     before = everything(tmp_path)
     result = run(project, command)
     assert (result.exit_code, result.stdout) == (2, "")
-    assert (
-        result.stderr
-        == f"site/models.mdx:1:1: error: refusing to write site/models.mdx: {LEADS_OUT}\n"
-    )
+    assert result.stderr == f"site/models.mdx:1:1: error: {LEADS_OUT}\n"
     assert everything(tmp_path) == before
     assert everything(evil) == {"keep.mdx": before["proj-evil/keep.mdx"]}
 
@@ -197,7 +197,7 @@ def test_an_output_folder_linked_to_a_sibling_is_refused(
     result = run(project, command)
     page = "docs/profiles/vllm.box.tiny.mdx"
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == f"{page}:1:1: error: refusing to write {page}: {LEADS_OUT}\n"
+    assert result.stderr == f"{page}:1:1: error: {LEADS_OUT}\n"
     assert everything(tmp_path) == before
 
 
@@ -210,9 +210,7 @@ def test_an_output_file_linked_into_a_sibling_is_refused(
     before = everything(tmp_path)
     result = run(project, "build")
     assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == (
-        f"docs/models.mdx:1:1: error: refusing to write docs/models.mdx: {LEADS_OUT}\n"
-    )
+    assert result.stderr == f"docs/models.mdx:1:1: error: {LEADS_OUT}\n"
     assert everything(tmp_path) == before
 
 

@@ -493,3 +493,26 @@ def test_a_registry_setting_that_names_no_file_is_said_at_the_setting_by_diff_to
             "docgen.toml:1:1: error: the registry file 'profile.yaml' does not exist; "
             "did you mean 'profiles.yaml'?\n",
         ), args
+
+
+def test_a_registry_setting_that_names_a_folder_is_said_at_the_setting(make_project, run):
+    """``registry = "docs"``: a folder is the setting's slip as a missing file is, said at
+    the setting by every command that reads the registry (it was said at the folder)."""
+    from conftest import git
+
+    project = make_project()
+    (project.root / "docs").mkdir(exist_ok=True)
+    git(project.root, "init", "-q")
+    git(project.root, "add", ".")
+    git(project.root, "commit", "-qm", "base")
+    project.write("docgen.toml", 'registry = "docs"\n')
+    for args in (["diff", "--since", "HEAD"], ["check"], ["build"]):
+        outcome = run(project, *args)
+        assert (outcome.exit_code, outcome.stderr) == (
+            2,
+            "docgen.toml:1:1: error: the registry file 'docs' is a folder, not a file\n",
+        ), args
+    given = run(project, "--registry", "docs", "check")  # a path given: said at the path
+    assert given.stderr == (
+        "docs: error: the registry is a folder, not a file; docgen reads only regular files\n"
+    )

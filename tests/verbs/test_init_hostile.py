@@ -174,5 +174,5 @@ def test_a_build_that_cannot_write_its_pages_gets_no_note_on_adopting(tmp_path, 
     (place.parent / "outside/docs").mkdir()
     (place / "docs").symlink_to(place.parent / "outside/docs")
     stderr = refused_init(tmp_path, str(place), lines=4)  # each page it would write
-    assert ": error: refusing to write docs/" in stderr and "note:" not in stderr
+    assert ": error: it leads outside the project root" in stderr and "note:" not in stderr
     assert os.listdir(place.parent / "outside/docs") == []
