@@ -163,7 +163,7 @@ def _round_trip(text: str, path: str) -> Any:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from docgen.registry.depth import check_depth, too_deep
-    from docgen.registry.yaml_errors import marked_problem, unmarked_problem
+    from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
 
     try:
         check_depth(text, path)
@@ -177,6 +177,10 @@ def _round_trip(text: str, path: str) -> Any:
         raise ConfigError.at(Location(path, 1, 1), too_deep()) from None
     except YAMLError as exc:
         raise ConfigError([unmarked_problem(exc, path, text)]) from None
+    except (ValueError, OverflowError):  # ``chr()`` of an escape past the last character
+        if (problem := escape_problem(path, text)) is None:
+            raise
+        raise ConfigError([problem]) from None
 
 
 def parse(data: Any, path: str) -> Navigation:

@@ -17,7 +17,7 @@ from typing import Any
 
 from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
-from docgen.registry.yaml_errors import marked_problem, unmarked_problem
+from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
 from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
@@ -85,6 +85,10 @@ def load_text(text: str, path: str) -> Document:
         raise RegistryError.at(Location(path, 1, 1), too_deep()) from None
     except YAMLError as exc:
         raise RegistryError(unmarked_problem(exc, path, text)) from None
+    except (ValueError, OverflowError):  # ``chr()`` of an escape past the last character
+        if (problem := escape_problem(path, text)) is None:
+            raise
+        raise RegistryError(problem) from None
     if root is None:
         raise RegistryError.at(Location(path, 1, 1), "the file is empty; expected a mapping")
     return _convert(root, path)

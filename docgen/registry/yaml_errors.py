@@ -266,6 +266,28 @@ def refuse_foreign_breaks(text: str, path: str, error: type[DocgenError] = Regis
     )
 
 
+#: A ``\U`` escape (written with an odd number of backslashes, so an escape) and its digits.
+_LONG_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\U([0-9A-Fa-f]{8})")
+#: The last character there is.
+_LAST_CHARACTER = 0x10FFFF
+
+
+def escape_problem(path: str, text: str) -> Problem | None:
+    """The first ``\\U`` escape in ``text`` past U+10FFFF, the last character, located;
+    None when it holds none. ruamel.yaml's scanner fails on such an escape in a
+    double-quoted string with Python's own ValueError or OverflowError (``chr()``), not
+    a YAML error, so a reader that catches those asks this what they were."""
+    for found in _LONG_ESCAPE.finditer(text):
+        if int(found[2], 16) > _LAST_CHARACTER:
+            escape = found.start() + len(found[1])
+            return Problem(
+                f"the escape '\\U{found[2]}' names no character (the last is U+10FFFF): "
+                "write the character itself, or an escape up to \\U0010FFFF",
+                text_location(path, text, escape),
+            )
+    return None
+
+
 def unmarked_problem(exc: Exception, path: str, text: str) -> Problem:
     """A YAML error that carries no mark, located: a character YAML refuses (ruamel.yaml's
     ReaderError gives its offset) at its line and column, anything else at the file."""

@@ -234,6 +234,8 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     from ruamel.yaml import YAML  # only a rendered YAML file needs it (a cache hit none)
     from ruamel.yaml.error import YAMLError
 
+    from docgen.registry.yaml_errors import escape_problem
+
     suffix = path[path.rfind(".") :].lower()
     try:
         if suffix in (".yaml", ".yml"):
@@ -253,7 +255,12 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
         raise _unparsed(where, "TOML", _TOML_AT.sub("", str(exc)), path, at) from None
     except RecursionError:
         raise _unparsed(where, suffix[1:].upper(), "it nests too deep", path) from None
-    except ValueError as exc:  # read, but past what the format allows
+    except (ValueError, OverflowError) as exc:  # read, but past what the format allows
+        escape = escape_problem(path, text) if suffix != ".toml" else None  # see there
+        if escape is not None:
+            placed = escape.location
+            at = None if placed is None else (placed.line, placed.col)
+            raise _unparsed(where, "YAML", escape.message, path, at) from None
         raise _unparsed(where, suffix[1:].upper(), str(exc), path) from None
 
 

@@ -105,7 +105,7 @@ def _careful(text: str, path: str) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    from docgen.registry.yaml_errors import marked_problem, unmarked_problem
+    from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
 
     yaml = YAML(typ="safe", pure=True)
     yaml.Constructor = _constructor()
@@ -117,9 +117,11 @@ def _careful(text: str, path: str) -> Any:
         ) from None
     except MarkedYAMLError as exc:  # worded as the registry's syntax errors are
         raise PageError(_in_page(marked_problem(exc, path, text))) from None
-    except (YAMLError, ValueError) as exc:  # ValueError: a value Python will not read
+    except (YAMLError, ValueError, OverflowError) as exc:  # a value Python will not read
         if isinstance(getattr(exc, "position", None), int):  # a character YAML refuses
             raise PageError(_in_page(unmarked_problem(exc, path, text))) from None
+        if not isinstance(exc, YAMLError) and (escape := escape_problem(path, text)):
+            raise PageError(_in_page(escape)) from None  # ``chr()`` of an escape past U+10FFFF
         said = str(exc).strip().splitlines() or [type(exc).__name__]
         if "digits" in said[0]:  # Python reads no integer of more than 4,300 digits
             said = ["it holds a number too long to read (over 4300 digits)"]

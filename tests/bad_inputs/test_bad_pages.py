@@ -199,6 +199,16 @@ PAGES = [
         ),
         files=page("x\n", 'summary: "a\x1bb"\n'),
     ),
+    Case(  # ruamel.yaml's scanner raised Python's own error, shown without a column
+        "frontmatter-escape-past-the-last-character",
+        BUILD,
+        (
+            "docs/guide.mdx:3:12: error: invalid YAML frontmatter: the escape '\\U00110000' "
+            "names no character (the last is U+10FFFF): write the character itself, or an "
+            "escape up to \\U0010FFFF",
+        ),
+        files=page("x\n", 'summary: "a\\U00110000"\n'),
+    ),
     Case(
         "frontmatter-nul-is-located-at-it",
         BUILD,

@@ -212,6 +212,26 @@ REGISTRY_SYNTAX = [
         (f"profiles.yaml:43:13: error: {COMPLEX_KEY}",),
         arg("override-generation-config:\n        a:\n          ? {x: 1}\n          : 1"),
     ),
+    # ruamel.yaml's scanner fails on an escape past U+10FFFF with Python's own ValueError
+    # (past it) or OverflowError (past a C int): both were internal errors (exit 3).
+    Case(
+        "yaml-escape-past-the-last-character",
+        BUILD,
+        (
+            "profiles.yaml:30:18: error: the escape '\\U00110000' names no character (the "
+            "last is U+10FFFF): write the character itself, or an escape up to \\U0010FFFF",
+        ),
+        reg("    label: Tiny 1B", '    label: "Tiny \\U00110000"'),
+    ),
+    Case(
+        "yaml-escape-past-a-c-int",  # after an escaped backslash, which escapes nothing
+        BUILD,
+        (
+            "profiles.yaml:30:30: error: the escape '\\UFFFFFFFF' names no character (the "
+            "last is U+10FFFF): write the character itself, or an escape up to \\U0010FFFF",
+        ),
+        reg("    label: Tiny 1B", '    label: "Tiny \\\\U00110000 \\UFFFFFFFF"'),
+    ),
     Case(
         "yaml-list-as-key-in-shared-args",
         BUILD,

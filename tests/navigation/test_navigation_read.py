@@ -217,6 +217,10 @@ def test_without_a_navigation_file_there_is_none(make_project):
             'navigation:\n  - section: "!!!"\n    contents:\n      - changelog: ../changelog\n',
             f"docs/index.yml:2:14: error: the route //changelog holds '', {NO_LINK}",
         ),
+        (  # ruamel.yaml's scanner failed on it with Python's own ValueError (exit 3)
+            'navigation:\n  - page: "A\\U00110000"\n    path: a.mdx\n',
+            "docs/index.yml:2:13: error: the escape '\\U00110000' names no character",
+        ),
     ],
     ids=[
         "yaml",
@@ -233,6 +237,7 @@ def test_without_a_navigation_file_there_is_none(make_project):
         "changelog-title-surrogate",
         "changelog-under-a-section-beyond-ascii",
         "changelog-under-a-section-of-punctuation",
+        "escape-past-the-last-character",
     ],
 )
 def test_a_wrong_navigation_is_a_located_error(make_project, text, message):

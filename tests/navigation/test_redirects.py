@@ -175,6 +175,16 @@ def test_the_fern_docs_setting_names_another_docs_yml(make_project, run):
     assert "site/missing.yml" in missing.stderr, missing.stderr
 
 
+def test_an_escape_past_the_last_character_is_a_located_error(make_project, run):
+    """ruamel.yaml's scanner fails on it with Python's OverflowError: an internal error."""
+    project = project_with(make_project, FERN.replace("/guide/:agent/old-guide", '"/a\\UFFFFFFFF"'))
+    result = run(project, "check")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(
+        "fern/docs.yml:4:16: error: the escape '\\UFFFFFFFF' names no character"
+    )
+
+
 def test_a_redirect_without_a_destination_is_a_located_error(make_project, run):
     project = project_with(make_project, FERN.replace("    destination: /guide/:agent/guide\n", ""))
     result = run(project, "check")

@@ -81,6 +81,10 @@ def test_a_json_objects_first_member_keeps_its_own_line(rendered, written):
             "renders for docs/x.yaml)",
         ),
         ("x.yaml.j2", "a: 1\na: 2\n", ":2: error: "),  # the template line that reads so
+        # ruamel.yaml's scanner fails on an escape past U+10FFFF with Python's own errors:
+        # a ValueError was refused unlocated, an OverflowError was an internal error
+        ("x.yaml.j2", 'a: "\\U00110000"\n', "not valid YAML: the escape '\\U00110000' names no"),
+        ("x.yaml.j2", 'a: "\\UFFFFFFFF"\n', "not valid YAML: the escape '\\UFFFFFFFF' names no"),
     ],
 )
 def test_a_parsers_refusal_is_a_located_error(make_project: Make, run: Run, name, text, why):
