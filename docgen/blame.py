@@ -69,13 +69,11 @@ def _registry_blame(
 ) -> list[Source]:
     """The registry nodes behind lines ``added`` and ``removed`` (see ``attribute``)."""
     # Many entries hold the same text (a port, a flag's value): each text is counted once.
-    texts = {t for t in {s.text for s in sources} if t and _shown(t, added)}
-    oftener = {t for t in texts if _count(t, added) > _count(t, removed)}
+    texts = {t for t in {s.text for s in sources} if t and any(_shown(f, added) for f in _forms(t))}
+    oftener = {t for t in texts if _counted(t, added) > _counted(t, removed)}
     shown = [s for s in sources if s.text in oftener]
     changed = [s for s in shown if _new(s, kept)]
-    went = [
-        s for s in gone if s.text in removed and _count(s.text, removed) > _count(s.text, added)
-    ]
+    went = [s for s in gone if s.text and _counted(s.text, removed) > _counted(s.text, added)]
     if changed or went:
         return _fields_first(list(dict.fromkeys(changed + went)))
     if kept and (moved := [s for s in sources if s.text in texts and _new(s, kept)]):
@@ -246,6 +244,26 @@ def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
             yield from _flat(item, f"{path}[{key}]", twin)
     else:
         yield f"{path}: {value[1] if isinstance(value, tuple) else value}"
+
+
+#: A character MDX prose or a table cell may show escaped (a text without one shows as it is).
+_ESCAPABLE = frozenset("\\[]{}<>*_`|&!#~")
+
+
+@lru_cache(maxsize=8192)
+def _forms(text: str) -> tuple[str, ...]:
+    """``text`` as a page may show it: as it is (in code, in frontmatter), and as MDX
+    prose and a table cell escape it (``DGX Spark \\[x\\]``), where that differs."""
+    if _ESCAPABLE.isdisjoint(text):
+        return (text,)
+    from docgen.render.mdx import escape_cell, escape_prose
+
+    return tuple(dict.fromkeys((text, escape_prose(text), escape_cell(text))))
+
+
+def _counted(text: str, haystack: str) -> int:
+    """Occurrences of ``text`` in any form a page shows it in (see ``_forms``)."""
+    return sum(_count(form, haystack) for form in _forms(text))
 
 
 def _count(text: str, haystack: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +99,9 @@ def compare_outputs(
             continue
         if link:  # a file of its own goes here
             report.changes.append(_linked(output, real, inside))
+            continue
+        if info is not None and stat.S_ISDIR(info.st_mode):  # may hold a person's files
+            foreign.append(_in_the_way(output))  # not "missing": a build cannot write there
             continue
         if known is not None and info is not None and known.hold(output.path, output.digest, info):
             report.changes.append(Change(output.path, UNCHANGED, output, None))
@@ -190,6 +194,16 @@ LEADS_OUT = (
 
 def _outside(output: Output) -> Problem:
     return Problem(LEADS_OUT, Location(output.path, 1, 1))
+
+
+def _in_the_way(output: Output) -> Problem:
+    """A folder where an output goes (a FIFO or a device there holds nothing to lose: a
+    build puts the file in its place)."""
+    return Problem(
+        f"a folder stands where docgen generates this file from {output.origin}: move it "
+        "away or delete it to let docgen generate it",
+        Location(output.path, 1, 1),
+    )
 
 
 def _hand_written(project: Project, unowned: list[Output]) -> list[Output]:

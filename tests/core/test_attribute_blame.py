@@ -135,3 +135,18 @@ def test_a_value_is_counted_as_the_whole_token_regex_counts_it(text, haystack):
     after = r"(?![\w.-])" if text[-1].isdigit() else r"(?![\w-])(?!\.\S)"
     token = r"(?<![\w.-])" + re.escape(text) + after
     assert _count(text, haystack) == len(re.findall(token, haystack))
+
+
+BRACKETED = Source(("hosts", "box", "name"), Location("profiles.yaml", 21, 9), "Big [x] Box")
+PIPED = Source(("hosts", "box", "name"), Location("profiles.yaml", 21, 9), "Big | Box")
+
+
+def test_a_value_a_page_shows_escaped_is_blamed():
+    """Prose shows ``Big \\[x\\] Box`` and a table cell ``Big \\| Box``: the raw text stands
+    on no line, and the host was blamed for nothing (its source left out of the report)."""
+    old = "Runs on Big Box.\n"
+    assert attribute(old, page("Runs on Big \\[x\\] Box.\n", BRACKETED)) == [BRACKETED]
+    table = "| Host |\n| --- |\n| Big \\| Box |\n"
+    assert attribute("| Host |\n| --- |\n", page(table, PIPED)) == [PIPED]
+    gone = attribute("Runs on Big \\[x\\] Box.\n", page("Runs on a box.\n"), gone=(BRACKETED,))
+    assert gone == [BRACKETED]  # a removed value, shown escaped in the old text

@@ -201,6 +201,24 @@ def test_an_output_folder_linked_to_a_sibling_is_refused(
     assert everything(tmp_path) == before
 
 
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_folder_where_an_output_goes_is_refused_by_both(
+    make_project: Callable[..., Project], run: Run, tmp_path: Path, command: str
+) -> None:
+    """check called it missing ("docgen would create it") and build then failed to write
+    there: a folder may hold a person's files, so both say it is in the way."""
+    project = make_project()
+    project.write("docs/models.mdx/notes.txt", "mine\n")
+    before = everything(tmp_path)
+    result = run(project, command)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "docs/models.mdx:1:1: error: a folder stands where docgen generates this file from "
+        "templates/models.mdx.j2: move it away or delete it to let docgen generate it\n"
+    )
+    assert everything(tmp_path) == before
+
+
 def test_an_output_file_linked_into_a_sibling_is_refused(
     make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path
 ) -> None:
