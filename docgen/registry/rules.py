@@ -24,11 +24,14 @@ DIRECTIVE_LINE = re.compile(r"</?AgentOnly\b|docgen:(?:begin|end)\b")
 #: What breaks a one-line SPDX field: a line break or other control character (a new line
 #: of the page), or ``*/`` (the end of the MDX comment a changelog entry holds it in).
 #: An absolute http(s) URL that joins safely with a root-absolute route: a host, an
-#: optional port and path, no query, fragment, space, quote, bracket or backslash.
+#: optional port and path, no query, fragment, space, quote, bracket or backslash; a
+#: ``%`` only as an escape of two hex digits.
 SITE_URL = re.compile(
-    r"https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?"
-    r"(?:/[A-Za-z0-9._~!$&*+,;=:@%/-]*)?"
+    r"https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::(?P<port>[0-9]{1,5}))?"
+    r"(?:/(?:[A-Za-z0-9._~!$&*+,;=:@/-]|%[0-9A-Fa-f]{2})*)?"
 )
+#: The highest TCP port.
+_LAST_PORT = 65535
 #: What building a catalog from extras of the wrong shape raises.
 _MALFORMED = (AttributeError, TypeError, ValueError)
 
@@ -305,12 +308,15 @@ class Checker(LauncherRules, HostRules):
 def site_url_problem(url: str) -> str | None:
     """Why ``url`` cannot be the published site's URL (``product.site_url``,
     ``--site-url``), or None; empty (or only ``/``) means "not set"."""
-    if not url.rstrip("/") or SITE_URL.fullmatch(url):
+    if not url.rstrip("/"):
+        return None
+    found = SITE_URL.fullmatch(url)
+    if found and (found["port"] is None or 0 < int(found["port"]) <= _LAST_PORT):
         return None
     shown = one_line(url if len(url) <= 60 else url[:57] + "...")
     return (
         "must be an absolute http(s) URL such as https://docs.example.com "
-        f"(no query, fragment, spaces or quotes), got '{shown}'"
+        f"(no query, fragment, spaces or quotes; a port up to {_LAST_PORT}), got '{shown}'"
     )
 
 

@@ -13,7 +13,7 @@ from docgen.config import load_project
 from docgen.integrations.preview import build_site
 from docgen.plan import plan
 
-ACCEPTED = "(no query, fragment, spaces or quotes)"
+ACCEPTED = "(no query, fragment, spaces or quotes; a port up to 65535)"
 BASE = "  docs_base: /guide/{agent}\n"
 
 

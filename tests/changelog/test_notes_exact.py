@@ -46,7 +46,18 @@ def test_the_section_is_kept_as_written_but_for_the_blank_lines_around_it(
     assert (result.exit_code, result.stdout, result.stderr) == (0, notes, "")
 
 
-@pytest.mark.parametrize("site_url", ["/X/", "X", "javascript:alert(1)//"])
+@pytest.mark.parametrize(
+    "site_url",
+    [
+        "/X/",
+        "X",
+        "javascript:alert(1)//",
+        "https://x.example:99999",
+        "https://x.example:0",
+        "https://x.example/%",
+        "https://x.example/%zz/",
+    ],
+)
 def test_a_site_url_but_slashes_must_be_an_absolute_http_url(released, run, site_url):
     """A bare path or name (or a ``javascript:`` URL) would be put in front of every link:
     refused before anything is printed (issue 15, item 12)."""
@@ -55,6 +66,6 @@ def test_a_site_url_but_slashes_must_be_an_absolute_http_url(released, run, site
         2,
         "",
         "--site-url: error: the site URL must be an absolute http(s) URL such as "
-        "https://docs.example.com (no query, fragment, spaces or quotes), "
+        "https://docs.example.com (no query, fragment, spaces or quotes; a port up to 65535), "
         f"got '{site_url}'\n",
     )

@@ -145,5 +145,13 @@ def test_expect_present_refuses_a_different_argv(make_project, run):
 def test_a_wrong_site_url_is_quoted_whole_up_to_sixty_characters(url, shown):
     assert rules.site_url_problem(url) == (
         "must be an absolute http(s) URL such as https://docs.example.com "
-        f"(no query, fragment, spaces or quotes), got '{shown}'"
+        f"(no query, fragment, spaces or quotes; a port up to 65535), got '{shown}'"
     )
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://docs.example.com:65535/a%20b/", "http://x.example:1", "https://x.example/%7Eme"],
+)
+def test_a_site_url_with_a_port_and_escapes_is_accepted(url):
+    assert rules.site_url_problem(url) is None
