@@ -118,9 +118,12 @@ def init(target: Path) -> list[str]:
         own = project.root / files.OWN_FOLDER  # the staged write makes it
         new += [] if os.path.lexists(own) else [own]
         writes.apply(project, todo)
-    except BaseException:
+    except BaseException as exc:
         _remove_folders(made)
-        raise
+        if not isinstance(exc, DocgenError):
+            raise
+        shown = _from_here(target)  # a scaffold file a link leads out: named as the build's
+        raise type(exc)([_named_from_here(p, shown) for p in exc.problems]) from None
     from docgen.verbs.build import build
 
     try:
@@ -192,6 +195,12 @@ def _refuse_inside_another(target: Path) -> None:
 def _make_root(target: Path) -> list[Path]:
     """Make ``target`` and its missing parents; the folders made, deepest last."""
     missing = [p for p in (target, *target.parents) if not os.path.lexists(p)][::-1]
+    if os.path.islink(target) and not os.path.exists(target):
+        raise ConfigError.at(
+            Location(str(target)),
+            f"the project folder is a symbolic link to '{one_line(os.readlink(target))}', "
+            "which leads nowhere: make the folder it names, or remove the link",
+        )
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -53,13 +53,30 @@ def test_a_dangling_link_where_the_scaffold_writes_is_refused(tmp_path, place, n
     assert not (tmp_path / "outside" / "made.txt").exists()
 
 
-def test_a_folder_of_the_scaffold_linked_outside_is_refused_before_any_write(tmp_path, place):
+def test_a_folder_of_the_scaffold_linked_outside_is_refused_before_any_write(
+    tmp_path, place, monkeypatch
+):
+    """Named from the current folder, as the pages a build of the scaffold refuses are
+    (it was named from the project folder, which the command line did not name)."""
     (place / "site_extra").symlink_to(tmp_path / "outside", target_is_directory=True)
-    stderr = refused_init(tmp_path, str(place))
+    monkeypatch.chdir(tmp_path)
+    stderr = refused_init(tmp_path, "proj")
     assert stderr == (
-        "site_extra/.gitkeep:1:1: error: refusing to write site_extra/.gitkeep: it leads "
+        "proj/site_extra/.gitkeep:1:1: error: refusing to write site_extra/.gitkeep: it leads "
         "outside the project root (through a symbolic link)\n"
     )
+
+
+def test_a_project_folder_that_is_a_dangling_link_is_said_to_be_one(tmp_path):
+    """It said "cannot make the project folder: File exists"."""
+    (tmp_path / "dl").symlink_to(tmp_path / "nowhere", target_is_directory=True)
+    stderr = refused_init(tmp_path, str(tmp_path / "dl"))
+    assert stderr == (
+        f"{tmp_path / 'dl'}: error: the project folder is a symbolic link to "
+        f"'{tmp_path / 'nowhere'}', which leads nowhere: make the folder it names, or remove "
+        "the link\n"
+    )
+    assert not (tmp_path / "nowhere").exists()
 
 
 def test_init_over_hand_written_docs_removes_exactly_what_it_wrote(tmp_path, place, monkeypatch):
