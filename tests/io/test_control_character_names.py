@@ -111,13 +111,16 @@ def test_a_template_name_that_is_not_utf8_is_refused(make_project, run, verb):
 
 
 def test_a_name_that_is_not_utf8_is_a_finding_of_the_json_report(make_project, run):
+    """Named as the text report names it: the JSON held the lone surrogate itself
+    (``"bad\\udcff"`` in JSON), which a strict JSON reader refuses."""
     project = make_project()
     assert run(project, "build").exit_code == 0
     project.write(f"templates/{UNDECODED}.mdx.j2", MINIMAL_TEMPLATE)
     result = run(project, "check", "--format", "json")
     assert result.exit_code == 2
+    result.stdout.encode("utf-8")  # no lone surrogate left in it
     (finding,) = json.loads(result.stdout)["findings"]
-    assert finding["file"] == f"templates/{UNDECODED}.mdx.j2"
+    assert finding["file"] == f"templates/{UNDECODED_SHOWN}.mdx.j2"
     assert finding["message"] == UNDECODED_WHY.replace("...", "")
 
 
