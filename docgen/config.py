@@ -15,17 +15,17 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from docgen.errors import (
-    CONTROL,
     ConfigError,
     Location,
     Problem,
     did_you_mean,
     one_line,
-    surrogate_problem,
 )
+from docgen.setting_values import NAME_BYTES as NAME_BYTES
 from docgen.setting_values import (
     PRODUCTS,
-    in_git_folder,
+    checked_path,
+    link_problem,
     placement_problem,
     products_problem,
     routes_problems,
@@ -93,8 +93,6 @@ def setting_in(text: str, file: str, key: str) -> object:
     return data.get(key) if isinstance(data, dict) else None
 
 
-#: Longest file or folder name file systems hold (NAME_MAX on Linux and macOS).
-NAME_BYTES = 255
 PATH_FIELDS = (
     "registry",
     "templates",
@@ -203,8 +201,28 @@ def _relative(root: Path, given: str) -> str:
             inside = path.resolve().relative_to(root.resolve()).as_posix()
         except ValueError:
             raise ConfigError.at(where, "the registry must lie inside the project root") from None
-        return _checked(inside, where)
-    return _checked(given, where)
+        return checked_path(inside, where)
+    try:
+        return checked_path(given, where)
+    except ConfigError:
+        meant = _from_the_root(root, path)
+        if meant is None:
+            raise
+        raise ConfigError.at(
+            Location("--registry"),
+            "--registry names a file from the project root, not from the current folder: "
+            f"write '{one_line(meant)}'",
+        ) from None
+
+
+def _from_the_root(root: Path, path: Path) -> str | None:
+    """The root-relative name of the file a relative ``path`` names from the current
+    folder, when it lies inside the root and that name differs; else None."""
+    try:
+        meant = (Path.cwd() / path).resolve().relative_to(root.resolve()).as_posix()
+    except (OSError, ValueError):
+        return None
+    return meant if meant not in (".", path.as_posix()) else None
 
 
 def _read_settings(root: Path) -> Config:
@@ -279,9 +297,9 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
         elif (problem := text_problem(key, value)) is not None:
             problems.append(Problem(problem, where))
         else:
-            values[key] = _checked(value, where) if key in PATH_FIELDS else value
+            values[key] = checked_path(value, where) if key in PATH_FIELDS else value
             if key == "variant_pattern":
-                _checked(
+                checked_path(
                     value.replace("{dir}", "d").replace("{stem}", "s").replace("{agent}", "a"),
                     where,
                 )
@@ -293,7 +311,7 @@ def _from_table(table: dict[str, Any], path: Path, section: str) -> Config:
 def _placed(config: Config, path: Path) -> Config:
     """``config``, unless ``changelog_link`` names no page, or a path lies where docgen must
     not write (``placement_problem``): a located error at that setting in the file ``path``."""
-    if (problem := _link_problem(config)) is not None:
+    if (problem := link_problem(config.changelog_link, config.docs)) is not None:
         raise ConfigError.at(key_location(path, "changelog_link"), problem)
     paths = {key: getattr(config, key) for key in PATH_FIELDS}
     paths["navigation"] = config.navigation or f"{config.docs}/index.yml"
@@ -303,47 +321,9 @@ def _placed(config: Config, path: Path) -> Config:
     return config
 
 
-def _link_problem(config: Config) -> str | None:
-    """Why ``changelog_link`` names no page of the docs folder (the page a changelog
-    bullet links to, by its route), or None."""
-    given = config.changelog_link
-    page, docs = posixpath.normpath(given), posixpath.normpath(config.docs)
-    outside = page.startswith(("/", "../")) or page == ".."
-    inside = not outside and (docs == "." or page.startswith(f"{docs}/"))
-    if not given or (inside and page.endswith((".mdx", ".md"))):
-        return None
-    example = "index.mdx" if docs == "." else f"{docs}/index.mdx"
-    return (
-        f"setting 'changelog_link' names '{one_line(given)}', which is no page of the docs "
-        f"folder: name the page changelog bullets link to, such as '{example}'"
-    )
-
-
 def setting_location(root: Path, key: str) -> Location:
     """Where the setting ``key`` is written (its line in docgen.toml or pyproject.toml), or
     the settings file alone when it is not written there (docgen.toml, when there is none)."""
     toml = root / "docgen.toml"
     path = toml if toml.is_file() else root / "pyproject.toml"
     return key_location(path, key) if path.is_file() else Location(toml.name)
-
-
-def _checked(value: str, where: Location) -> str:
-    """A relative path inside the project that every file system can hold, else a
-    located error: no control characters, no part longer than ``NAME_BYTES``."""
-    pure = PurePosixPath(value.replace("\\", "/"))
-    shown = one_line(value if len(value) <= 80 else f"{value[:77]}...")
-    if pure.is_absolute() or ".." in pure.parts or not value.strip():
-        raise ConfigError(
-            Problem(f"path '{shown}' must be relative and stay inside the project", where)
-        )
-    if in_git_folder(pure.as_posix()):
-        raise ConfigError(Problem(f"path '{shown}' lies in git's own folder, .git", where))
-    if CONTROL.search(value):
-        raise ConfigError(Problem(f"path '{shown}' holds a control character", where))
-    if (undecoded := surrogate_problem(value)) is not None:
-        raise ConfigError(Problem(f"path '{shown}' is no file name: {undecoded}", where))
-    if any(len(part.encode("utf-8", "replace")) > NAME_BYTES for part in pure.parts):
-        raise ConfigError(
-            Problem(f"path '{shown}' has a name longer than {NAME_BYTES} bytes", where)
-        )
-    return pure.as_posix()

@@ -86,11 +86,18 @@ def _search(here: Path, registry: str | None = None) -> tuple[Path | None, str]:
         # above it must be this user's alone to be searched.
         if folder != here and not _own(folder):
             return None, f"at {folder}, which another user owns or anyone may write to"
-        if holds_project(folder) or (registry and _is_file(folder / registry)):
+        if holds_project(folder) or (registry and _names_below(registry, folder)):
             return folder, ""
         if os.path.lexists(folder / ".git"):
             return None, f"at {folder}, the top of its git repository"
     return None, f"at {here.anchor or here}, the top of the file system"
+
+
+def _names_below(registry: str, folder: Path) -> bool:
+    """Whether ``registry`` names a file below ``folder`` (a ``..`` leads above the folder,
+    which is then no project of it: from ``docs/``, ``../profiles.yaml`` is the project's
+    registry above, not one of a project in ``docs/``)."""
+    return ".." not in Path(registry).parts and _is_file(folder / registry)
 
 
 def _is_file(path: Path) -> bool:

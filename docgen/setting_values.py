@@ -5,13 +5,22 @@ located error ``config`` raises."""
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import string
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from docgen.errors import Location, Problem, did_you_mean, one_line
+from docgen.errors import (
+    CONTROL,
+    ConfigError,
+    Location,
+    Problem,
+    did_you_mean,
+    one_line,
+    surrogate_problem,
+)
 from docgen.settings_file import key_location
 
 #: Settings docgen fills in with ``str.format``, and the only fields each may name.
@@ -31,6 +40,8 @@ ROUTE_SAFE = re.compile(r"[A-Za-z0-9._~/-]*")
 ROUTE_SETTINGS = ("variant_pattern", "release_route", "changelog_link")
 #: What ``ROUTE_SAFE`` allows, worded for a message.
 ROUTE_CHARS = "ASCII letters, digits, . _ ~ / -"
+#: Longest file or folder name file systems hold (NAME_MAX on Linux and macOS).
+NAME_BYTES = 255
 
 
 def products_problem(value: Any) -> str | None:
@@ -209,3 +220,40 @@ def _resolved(root: Path, value: str) -> str:
     real = os.path.realpath(os.path.join(base, value))
     inside = real.startswith(base + os.sep)
     return (real[len(base) + 1 :] if inside else value).replace(os.sep, "/").lower()
+
+
+def link_problem(given: str, docs_folder: str) -> str | None:
+    """Why the ``changelog_link`` setting ``given`` names no page of the docs folder (the
+    page a changelog bullet links to, by its route), or None."""
+    page, docs = posixpath.normpath(given), posixpath.normpath(docs_folder)
+    outside = page.startswith(("/", "../")) or page == ".."
+    inside = not outside and (docs == "." or page.startswith(f"{docs}/"))
+    if not given or (inside and page.endswith((".mdx", ".md"))):
+        return None
+    example = "index.mdx" if docs == "." else f"{docs}/index.mdx"
+    return (
+        f"setting 'changelog_link' names '{one_line(given)}', which is no page of the docs "
+        f"folder: name the page changelog bullets link to, such as '{example}'"
+    )
+
+
+def checked_path(value: str, where: Location) -> str:
+    """A relative path inside the project that every file system can hold, else a
+    located error: no control characters, no part longer than ``NAME_BYTES``."""
+    pure = PurePosixPath(value.replace("\\", "/"))
+    shown = one_line(value if len(value) <= 80 else f"{value[:77]}...")
+    if pure.is_absolute() or ".." in pure.parts or not value.strip():
+        raise ConfigError(
+            Problem(f"path '{shown}' must be relative and stay inside the project", where)
+        )
+    if in_git_folder(pure.as_posix()):
+        raise ConfigError(Problem(f"path '{shown}' lies in git's own folder, .git", where))
+    if CONTROL.search(value):
+        raise ConfigError(Problem(f"path '{shown}' holds a control character", where))
+    if (undecoded := surrogate_problem(value)) is not None:
+        raise ConfigError(Problem(f"path '{shown}' is no file name: {undecoded}", where))
+    if any(len(part.encode("utf-8", "replace")) > NAME_BYTES for part in pure.parts):
+        raise ConfigError(
+            Problem(f"path '{shown}' has a name longer than {NAME_BYTES} bytes", where)
+        )
+    return pure.as_posix()

@@ -540,6 +540,21 @@ def test_registry_without_root_finds_the_project_upward_too(example, monkeypatch
     assert long.exit_code == 2 and "no docgen project here" in long.stderr, long.output
 
 
+def test_a_registry_named_from_a_subfolder_is_said_by_its_name_from_the_root(example, monkeypatch):
+    """From ``docs/``, ``--registry ../profiles.yaml`` made ``docs/`` the project (its
+    ``..`` named a file from there) and then refused the path as leading out of it."""
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(example.root / "docs")
+    said = invoke_cli(["--registry", "../profiles.yaml", "check"])
+    assert (said.exit_code, said.stdout) == (2, "")
+    assert said.stderr == (
+        "--registry: error: --registry names a file from the project root, not from the "
+        "current folder: write 'profiles.yaml'\n"
+    )
+    assert invoke_cli(["--registry", "profiles.yaml", "check", "-q"]).exit_code == 0
+
+
 def test_init_in_a_folder_of_a_project_makes_a_project_there(example, monkeypatch):
     from conftest import invoke_cli
 
