@@ -335,6 +335,17 @@ def test_the_older_registry_may_come_from_standard_input(make_project, run):
     assert broken.returncode == 2 and broken.stderr.decode().startswith("<stdin>:"), broken.stderr
 
 
+def test_an_older_registry_from_a_pipe_is_read_up_to_max_bytes_and_no_further():
+    import io
+
+    from docgen.changelog.older import _streamed
+
+    assert len(_streamed(io.BytesIO(b"#" * MAX_BYTES), "<stdin>")) == MAX_BYTES
+    with pytest.raises(RegistryError) as caught:
+        _streamed(io.BytesIO(b"#" * (MAX_BYTES + 1)), "<stdin>")
+    assert str(caught.value) == f"<stdin>: error: the registry is over {MAX_BYTES} bytes"
+
+
 def test_the_older_registry_may_come_from_a_process_substitution(make_project, run):
     """``--since-file <(git show HEAD:profiles.yaml)`` names a pipe outside the project
     (``/dev/fd/63``): it is read as standard input is. A pipe inside the project is not

@@ -60,6 +60,9 @@ SUMMARIES = [
     ("empty", "", "the summary is empty; give a sentence, or leave --summary out"),
     ("backslash", "ends with \\", "the summary ends in a backslash, which would escape the "
      "full stop that ends its sentence: end it with a word or a punctuation mark"),
+    # docgen writes the summary without its trailing blanks: the backslash then ends it.
+    ("backslash-then-blank", "ends with \\ ", "the summary ends in a backslash, which would "
+     "escape the full stop that ends its sentence: end it with a word or a punctuation mark"),
     # How Python passes on a command-line byte that is not UTF-8 (it was blamed on the entry).
     ("not-utf8", "caf\udce9 things.", "the summary is no text to write: it holds the byte "
      "0xE9, which is not UTF-8"),

@@ -237,3 +237,15 @@ def test_nemoclaw_pages_convert_to_clean_html(name, nemoclaw_agents):
     assert out.count('<div class="admonition ') == len(
         re.findall(r"^<(?:Note|Warning)\b", text, re.M)
     )
+
+
+def test_a_fence_body_indented_less_than_its_fence_loses_only_its_own_spaces():
+    """A body line takes off the fence's indent, but never more spaces than it has (CommonMark:
+    ``echo hi`` under a fence indented 2 keeps every letter)."""
+    body, _meta = get_data(convert("Text\n\n  ```bash\n echo hi\n    deeper\n  ```\n").markdown)
+    assert body == "Text\n\n      echo hi\n        deeper\n"  # an indented block, at the fence's
+
+
+def test_runs_of_blank_lines_outside_code_become_one_and_code_keeps_its_own():
+    body, _meta = get_data(convert("a\n\n\n\nb\n\n```\nx\n\n\n\ny\n```\n").markdown)
+    assert body == "a\n\nb\n\n```\nx\n\n\n\ny\n```\n"

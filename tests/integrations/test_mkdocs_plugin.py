@@ -636,3 +636,13 @@ def test_mkdocs_own_pages_are_sanitized_and_links_out_of_the_project_not_copied(
     assert "site_extra/leak.png: warning: a link that leads out of the project" in result.stderr
     html = (site / "extra/index.html").read_text("utf-8")
     assert "Text." in html and 'alert("x")' not in html
+
+
+@pytest.mark.parametrize(
+    ("folder", "title"),
+    [("set_up-guides", "Set up guides"), ("inference", "Inference"), ("a<b>_c", "A&lt;b&gt; c")],
+)
+def test_a_folders_section_title_reads_dashes_and_underscores_as_spaces(folder, title):
+    from docgen.integrations.preview_nav import _section_title
+
+    assert _section_title(folder) == title

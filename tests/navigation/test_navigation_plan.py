@@ -110,6 +110,36 @@ def test_agent_variants_must_agree_with_the_navigation(make_project, run):
     )
 
 
+def test_agent_variants_naming_fewer_agents_than_the_navigation_lists_is_refused_too(
+    make_project, run
+):
+    """The navigation lists the page for both agents, the page names alpha alone: a build
+    would publish a beta variant the page says it has none of."""
+    declared = SHARED.replace('title: "Guide"', 'title: "Guide"\nagent-variants: ["alpha"]')
+    files = {"docs/guide.mdx": declared, "docs/index.yml": nav(["guide"], ["guide"])}
+    project = make_project(files=files)
+    result = run(project, "build")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "docs/guide.mdx:3:1: error: agent-variants names alpha, but docs/index.yml lists "
+        "this page's variant for alpha, beta: make them agree\n"
+    )
+
+
+def test_agent_variants_is_located_at_its_line_when_ruamel_reads_the_frontmatter(make_project, run):
+    """An alias makes libyaml's fast path decline the frontmatter; ruamel.yaml keeps no
+    positions, so the key's line is found by its text (line 4 here, not the line after)."""
+    declared = SHARED.replace(
+        'title: "Guide"', 'title: &t "Guide"\nother: *t\nagent-variants: [alpha, alpha]'
+    )
+    project = make_project(files={"docs/guide.mdx": declared, "docs/index.yml": nav(["guide"], [])})
+    result = run(project, "build")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (
+        "docs/guide.mdx:4: error: agent-variants names 'alpha' more than once\n"
+    )
+
+
 def test_changelog_links_are_checked_against_the_routes_the_navigation_lists(make_project, run):
     entry = (
         "## v0.1.0\n\nAcme v0.1.0 adds a guide.\n\n"

@@ -298,3 +298,11 @@ def test_a_source_with_a_parenthesis_leads_nowhere(source):
     """``(`` is path-to-regexp syntax: docgen reads no such source as literal text."""
     item = {"source": source, "destination": "/home"}
     assert _redirect([item], 0, item, "fern/docs.yml") is None
+
+
+def test_a_chain_of_twenty_redirects_is_followed_and_one_more_leads_nowhere():
+    """``MAX_HOPS`` bounds how many redirects one link goes through: 20 reach the page."""
+    twenty = [(f"/r{n}", f"/r{n + 1}") for n in range(19)] + [("/r19", "/home")]
+    assert "/r0" in routes(*twenty)
+    twenty_one = [(f"/r{n}", f"/r{n + 1}") for n in range(20)] + [("/r20", "/home")]
+    assert "/r0" not in routes(*twenty_one) and "/r1" in routes(*twenty_one)

@@ -64,3 +64,33 @@ def test_a_model_no_profile_serves_shows_none_for_its_hosts():
 )
 def test_an_older_states_unknown_flag_is_written_as_the_catalog_writes_flags(value, tokens):
     assert _history_tokens("gone", value) == tokens
+
+
+@pytest.mark.parametrize(
+    ("cell", "refused"),
+    [
+        ("a \\| b", False),  # an escaped pipe stays in the cell
+        ("a \\\\| b", True),  # an escaped backslash, then a pipe that ends the cell
+        ("a \\\\\\| b", False),
+        ("a | b", True),
+    ],
+)
+def test_a_markup_cell_with_a_pipe_no_backslash_escapes_is_refused(cell, refused):
+    from docgen.render.tables import table
+
+    if refused:
+        with pytest.raises(ValueError, match="ends the cell"):
+            table(["H"], [[Markup(cell)]])
+    else:
+        assert f"| {cell} |" in table(["H"], [[Markup(cell)]])
+
+
+@pytest.mark.parametrize(("digits", "shown"), [(0, "1 GB"), (20, "1." + "0" * 20 + " GB")])
+def test_gb_takes_zero_to_twenty_decimals(digits, shown):
+    from docgen.render.tables import gb
+
+    assert gb(1_000_000_000, digits) == shown
+    with pytest.raises(ValueError, match="gb takes 0 to 20 decimals, got 21"):
+        gb(1_000_000_000, 21)
+    with pytest.raises(ValueError, match="gb takes 0 to 20 decimals, got -1"):
+        gb(1_000_000_000, -1)
