@@ -124,14 +124,18 @@ def unsealed(key: bytes, raw: bytes, header: bytes) -> memoryview | None:
 @contextmanager
 def sealed_pickle(key: bytes, stored: object, header: bytes) -> Iterator[memoryview]:
     """``header``, the seal under ``key`` and the pickle of ``stored``, made in one buffer
-    (the pickle is never copied to put the header before it)."""
-    with io.BytesIO() as buffer:
-        start = len(header) + SEAL
-        buffer.write(header + bytes(SEAL))
-        pickle.dump(stored, buffer)
-        with buffer.getbuffer() as view:
-            view[len(header) : start] = seal(key, view[start:])
-            yield view
+    (the pickle is never copied to put the header before it).
+
+    The buffer is left to be freed, not closed: a write that fails part way keeps slices
+    of the view in its traceback, and closing the buffer under them raises a BufferError
+    in place of the write's own error."""
+    buffer = io.BytesIO()
+    start = len(header) + SEAL
+    buffer.write(header + bytes(SEAL))
+    pickle.dump(stored, buffer)
+    with buffer.getbuffer() as view:
+        view[len(header) : start] = seal(key, view[start:])
+        yield view
 
 
 def unpickled(payload: memoryview | None) -> object | None:

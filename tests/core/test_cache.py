@@ -559,3 +559,36 @@ def test_an_input_renamed_with_its_bytes_unchanged_misses_the_cache(make_project
     result = run(project, "check")
     assert result.exit_code == 1
     assert "docs/catalog.mdx:1:1: error: missing" in result.stdout
+
+
+def test_a_cache_write_the_file_size_limit_stops_leaves_no_cache_and_the_build_done(
+    example: Project, tmp_path: Path
+):
+    """The plan cache is larger than any page of the worked example: under a file size
+    limit between the two, its write failed part way, and closing the buffer under the
+    slices the write's traceback held raised a BufferError (exit 3, an internal error)
+    after the pages were all written."""
+    import os
+    import resource
+
+    limit = 40 * 1024
+    assert max(p.stat().st_size for p in example.root.rglob("*.mdx")) < limit
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    command = [sys.executable, "-m", "docgen", "--root", str(example.root), "build", "-q"]
+    for _ in range(2):  # the second: a build that finds no cache to use
+        done = subprocess.run(
+            command, capture_output=True, text=True, preexec_fn=limited, env=env, check=False
+        )
+        assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    assert not list((example.root / cache.FOLDER).glob(f"*{cache.PLAN}"))
+    checked = subprocess.run(
+        [sys.executable, "-m", "docgen", "--root", str(example.root), "check", "-q"],
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    assert checked.returncode == 0
