@@ -171,7 +171,7 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
 
     try:
         today = datetime.date.today().isoformat()
-        found, failed = check_verb(state.project(), changelog_since, today), 0
+        found, failed = check_verb(state.project(), changelog_since, today, notify), 0
     except DocgenError as exc:
         if fmt == "text":
             raise

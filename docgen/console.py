@@ -3,7 +3,9 @@ and its process ends as soon as the command has, its heap left to the system; Ct
 while the command line is still loading ends the run as Ctrl-C does later (exit 130,
 nothing printed), not with a traceback; a reader that goes away (``docgen check |
 head -1``, or stderr's) or a terminal that cannot show a character never changes the
-exit code, and a report that cannot be written (a full disk) is said, with exit code 2."""
+exit code, and a report that cannot be written (a full disk) is said, with exit code 2.
+SIGTERM (``timeout``, ``docker stop``, a cancelled CI job) ends the run as Ctrl-C does,
+what a build staged removed and its renames undone, with exit code 143."""
 
 from __future__ import annotations
 
@@ -12,13 +14,29 @@ import codecs
 import contextlib
 import gc
 import os
+import signal
 import sys
 from typing import Any, TextIO
 
 #: The exit code of a run stopped with Ctrl-C, as shells report SIGINT.
 INTERRUPTED = 130
+#: The exit code of a run stopped with SIGTERM, as shells report it.
+TERMINATED = 143
 #: The exit code of a bug in docgen (see ``docgen.terminal``).
 INTERNAL_ERROR = 3
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the run is, so that it ends as Ctrl-C ends it."""
+
+
+#: Whether SIGTERM stopped this run (its exit code is then ``TERMINATED``).
+_TERMINATED: list[bool] = []
+
+
+def _on_sigterm(_number: int, _frame: Any) -> None:
+    _TERMINATED.append(True)
+    raise _Terminated
 
 
 def main() -> None:
@@ -33,11 +51,14 @@ def main() -> None:
     under a profiler or a tracer (``python -m cProfile``, ``coverage run``) ends as Python
     ends: they write what they gathered as it does.
     """
+    signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         run()
         code: object = 0
     except SystemExit as done:
         code = done.code
+    if _TERMINATED and code == INTERRUPTED:
+        code = TERMINATED
     code = _written(code)
     if _watched() or not _exit_handlers_ran():
         raise SystemExit(code)

@@ -1,4 +1,5 @@
-"""The build lock: one exclusive lock on the project root, so two builds never interleave writes."""
+"""The build lock: one exclusive lock on the project root, so two builds never interleave
+writes, and a shared one that keeps builds out while a check reads the tree."""
 
 from __future__ import annotations
 
@@ -14,12 +15,17 @@ from docgen.errors import ConfigError, Location
 
 @contextmanager
 def build_lock(
-    project: Project, wait: float = 120.0, notify: Callable[[str], None] | None = None
+    project: Project,
+    wait: float = 120.0,
+    notify: Callable[[str], None] | None = None,
+    shared: bool = False,
 ) -> Iterator[None]:
-    """Hold an exclusive lock on the project root so two builds never interleave writes.
+    """Hold an exclusive lock on the project root so two builds never interleave writes,
+    or, ``shared``, one that only keeps builds out (a check: it found a page a running
+    build was pruning gone, and called it an input to fix).
 
-    A second build waits (saying so once) and then plans against the first one's
-    result; after ``wait`` seconds it stops with a clear error instead.
+    A second build (or a check) waits (saying so once) and then plans against the first
+    one's result; after ``wait`` seconds it stops with a clear error instead.
     """
     try:
         import fcntl
@@ -28,18 +34,20 @@ def build_lock(
         return
     fd = os.open(project.root, os.O_RDONLY)
     try:
-        _acquire(fd, fcntl, wait, notify)
+        _acquire(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX, fcntl, wait, notify)
         yield
     finally:
         os.close(fd)
 
 
-def _acquire(fd: int, fcntl: Any, wait: float, notify: Callable[[str], None] | None) -> None:
+def _acquire(
+    fd: int, kind: int, fcntl: Any, wait: float, notify: Callable[[str], None] | None
+) -> None:
     deadline = time.monotonic() + wait
     told = False
     while True:
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
             return
         except BlockingIOError:
             if not told and notify is not None:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from docgen.config import Project
-from docgen.io import files, vetting
+from docgen.io import files, interrupts, vetting
 from docgen.io.staging import (
     OLD_SUFFIX,
     STAGING,
@@ -294,17 +294,20 @@ class Transaction:
         return beside(target, str(os.getpid()), suffix)
 
     def commit(self, progress: Callable[[int], None] | None) -> None:
-        """Rename every staged text into place and delete every stale file, in order."""
-        for n, step in enumerate(self.steps, start=1):
-            self.current = (step.write.path, "write" if step.temporary else "delete")
-            if step.temporary is not None:
-                os.replace(step.temporary, step.target)
-                step.temporary = None
-            elif step.existed:
-                remove(step.target)
-            step.done = True
-            if progress is not None:
-                progress(n)
+        """Rename every staged text into place and delete every stale file, in order; a
+        Ctrl-C or SIGTERM stops them between two steps (see ``interrupts``)."""
+        with interrupts.held() as between:
+            for n, step in enumerate(self.steps, start=1):
+                between()
+                self.current = (step.write.path, "write" if step.temporary else "delete")
+                if step.temporary is not None:
+                    os.replace(step.temporary, step.target)
+                    step.temporary = None
+                elif step.existed:
+                    remove(step.target)
+                step.done = True
+                if progress is not None:
+                    progress(n)
 
     def roll_back(self) -> bool:
         """Put back what the renames and deletions done so far changed; whether all was."""

@@ -75,11 +75,17 @@ def build(
     return Built(report, dry_run, findings)
 
 
-def check(project: Project, changelog_since: str | None = None, today: str = "") -> Report:
-    """Compare every output but the build products with disk and apply the changelog
-    history rules (and, with ``changelog_since``, the changelog gate, whose notes would
-    be released ``today``: the caller's date, or the newest entry's); write nothing."""
+def check(
+    project: Project,
+    changelog_since: str | None = None,
+    today: str = "",
+    notify: Callable[[str], None] | None = None,
+) -> Report:
+    """Compare every output but the build products with disk, writing nothing, once a running
+    build is done (``notify`` hears of it); apply the changelog history rules (and the gate
+    since ``changelog_since``, its notes released ``today``, or the newest entry's day)."""
     with ExitStack() as stack:
+        stack.enter_context(build_lock(project, notify=notify, shared=True))
         since: list[Callable[[], Any]] = []
 
         def started(registry: Registry) -> None:

@@ -26,3 +26,29 @@ def test_a_second_holder_waits_then_stops_with_a_located_error(tmp_path: Path) -
     with build_lock(project, 0.2, heard.append):  # released: taken at once
         pass
     assert heard == [WAITING]
+
+
+def test_checks_share_the_lock_and_a_build_keeps_them_out(tmp_path: Path) -> None:
+    project = config.Project(tmp_path, config.Config())
+    heard: list[str] = []
+    with build_lock(project, shared=True), build_lock(project, 0.2, heard.append, shared=True):
+        assert heard == []  # two checks at once
+        with pytest.raises(ConfigError):
+            build_lock(project, 0.2, heard.append).__enter__()  # a build waits for them
+    assert heard == [WAITING]
+
+
+def test_a_check_waits_for_a_running_build(example, tmp_path: Path) -> None:
+    """A check beside a build that pruned a page called the page it found gone an input
+    to fix (exit 2): it now waits for the build, and checks what the build left."""
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "docgen", "--root", str(example.root), "check", "-q"]
+    with build_lock(config.Project(example.root, config.Config())):
+        checking = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(2)
+        assert checking.poll() is None  # still waiting
+    out, err = checking.communicate(timeout=60)
+    assert (checking.returncode, out, err) == (0, b"", WAITING.encode() + b"\n")

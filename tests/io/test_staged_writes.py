@@ -3,7 +3,9 @@ staging folder, which git ignores), renames only when all is staged, and undoes 
 did when an OS call fails, with one located error naming the file and the reason.
 
 Running as root, permissions cannot make a write fail: the OS calls of ``docgen.io.writes``
-and of its sweep (``docgen.io.staging``) are made to fail instead, at a chosen call.
+and of its sweep (``docgen.io.staging``) are made to fail instead, at a chosen call. A
+Ctrl-C or SIGTERM while the files are renamed into place is held until the rename at hand
+is noted, so the rollback undoes it too (the file renamed as the signal came was kept).
 """
 
 from __future__ import annotations
@@ -11,7 +13,10 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import signal
 import subprocess
+import sys
+import time
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +27,7 @@ from conftest import staging_on_another_device
 
 from docgen import config
 from docgen.errors import WriteError
-from docgen.io import staging, writes
+from docgen.io import interrupts, staging, writes
 from docgen.io.writes import OLD_SUFFIX, STAGING, TMP_SUFFIX, Write
 
 OWN = ".docgen-cache"
@@ -414,3 +419,79 @@ def test_a_file_where_a_folder_is_needed_is_named(project) -> None:
         "the path needs one there; no file was changed"
     )
     assert tree(project.root) == before
+
+
+# -- interrupted while renaming: the tree is left as it was -------------------------------
+
+
+class _Terminated(KeyboardInterrupt):
+    """What the ``docgen`` command's SIGTERM handler raises."""
+
+
+def _raise_terminated(_number: int, _frame: Any) -> None:
+    raise _Terminated
+
+
+@pytest.mark.parametrize(
+    ("number", "raised"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, _Terminated)]
+)
+@pytest.mark.parametrize("at", [1, 2, 3])
+def test_a_signal_right_after_a_rename_undoes_every_rename(
+    project, monkeypatch, number: int, raised: type[BaseException], at: int
+) -> None:
+    """The signal arrives as the ``at``-th rename returns, as one that came during the
+    system call does: Python runs its handler at once, before the rename is noted."""
+    if number == signal.SIGTERM:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    real = os.replace
+    renames: list[str] = []
+
+    class Hooked:
+        def __getattr__(self, attribute: str) -> Any:
+            return getattr(os, attribute)
+
+        @staticmethod
+        def replace(source: Any, target: Any) -> None:
+            real(source, target)
+            renames.append(os.fspath(target))
+            if len(renames) == at:
+                os.kill(os.getpid(), number)
+
+    _hook(monkeypatch, Hooked())
+    before = tree(project.root)
+    try:
+        with pytest.raises(raised):
+            writes.apply(project, TODO)
+    finally:
+        if number == signal.SIGTERM:
+            signal.signal(signal.SIGTERM, previous)
+    assert tree(project.root) == before  # the file renamed as the signal came is undone too
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_signal_with_its_default_action_is_not_held():
+    """Held, SIGTERM with no handler of Python's would be lost: it is left as it is."""
+    previous = signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        with interrupts.held():
+            assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+            assert signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_sigterm_ends_the_docgen_command_as_ctrl_c_does_with_exit_code_143(tmp_path: Path):
+    """``diff --since-file -`` waits for its standard input: SIGTERM ends it with 143
+    and no traceback (it ended the process at once, before: a build's staged files and
+    renames stayed as they were)."""
+    (tmp_path / "profiles.yaml").write_text("schema: 1\n", "utf-8")
+    command = [sys.executable, "-m", "docgen", "--root", str(tmp_path), "diff", "--since-file", "-"]
+    waiting = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    time.sleep(1.5)  # past the imports: the handler is set before them anyway
+    waiting.send_signal(signal.SIGTERM)
+    _out, err = waiting.communicate(timeout=30)
+    assert waiting.returncode == 143, err
+    assert b"Traceback" not in err
