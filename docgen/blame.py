@@ -7,6 +7,7 @@ differ show: see ``attribute``.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
@@ -246,15 +247,17 @@ def _flat(value: Any, path: str, other: Any) -> Iterator[str]:
         yield f"{path}: {value[1] if isinstance(value, tuple) else value}"
 
 
-#: A character MDX prose or a table cell may show escaped (a text without one shows as it is).
+#: What MDX prose or a table cell may show escaped (without it, a text shows as it is).
 _ESCAPABLE = frozenset("\\[]{}<>*_`|&!#~")
+#: A start prose escapes at a line's start: a block marker, a number, ``import``, ``export``.
+_STARTS_A_BLOCK = re.compile(r"[-+>#=]|[0-9]+[.)]|(?:import|export)\b")
 
 
 @lru_cache(maxsize=8192)
 def _forms(text: str) -> tuple[str, ...]:
     """``text`` as a page may show it: as it is (in code, in frontmatter), and as MDX
     prose and a table cell escape it (``DGX Spark \\[x\\]``), where that differs."""
-    if _ESCAPABLE.isdisjoint(text):
+    if _ESCAPABLE.isdisjoint(text) and not _STARTS_A_BLOCK.match(text):
         return (text,)
     from docgen.render.mdx import escape_cell, escape_prose
 
@@ -262,8 +265,12 @@ def _forms(text: str) -> tuple[str, ...]:
 
 
 def _counted(text: str, haystack: str) -> int:
-    """Occurrences of ``text`` in any form a page shows it in (see ``_forms``)."""
-    return sum(_count(form, haystack) for form in _forms(text))
+    """Occurrences of ``text`` in any form a page shows it in (see ``_forms``); an escaped
+    form that holds the text itself (``\\<4 GB`` holds ``<4 GB``) counts once."""
+    found = _count(text, haystack)
+    for form in _forms(text)[1:]:
+        found += _count(form, haystack) * (1 - _count(text, form))
+    return found
 
 
 def _count(text: str, haystack: str) -> int:

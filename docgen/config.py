@@ -210,19 +210,22 @@ def _relative(root: Path, given: str) -> str:
             raise
         raise ConfigError.at(
             Location("--registry"),
-            "--registry names a file from the project root, not from the current folder: "
+            "the path names a file from the project root, not from the current folder: "
             f"write '{one_line(meant)}'",
         ) from None
 
 
 def _from_the_root(root: Path, path: Path) -> str | None:
-    """The root-relative name of the file a relative ``path`` names from the current
-    folder, when it lies inside the root and that name differs; else None."""
+    """The root-relative name of the file a relative ``path`` with ``..`` names from a
+    folder below the root (the current one), when that name is one a setting may hold;
+    else None."""
     try:
-        meant = (Path.cwd() / path).resolve().relative_to(root.resolve()).as_posix()
-    except (OSError, ValueError):
+        here = Path.cwd().resolve()
+        meant = (here / path).resolve().relative_to(root.resolve()).as_posix()
+        checked_path(meant, Location("--registry"))
+    except (OSError, ValueError, ConfigError):
         return None
-    return meant if meant not in (".", path.as_posix()) else None
+    return meant if ".." in path.parts and here != root.resolve() else None
 
 
 def _read_settings(root: Path) -> Config:

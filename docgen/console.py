@@ -57,6 +57,8 @@ def main() -> None:
         code: object = 0
     except SystemExit as done:
         code = done.code
+    finally:  # the command is done: SIGTERM ends the process as it would have, untraced
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if _TERMINATED and code == INTERRUPTED:
         code = TERMINATED
     code = _written(code)
@@ -80,7 +82,7 @@ def _written(code: object) -> object:
         return code
     reason = lost.strerror or type(lost).__name__
     print(f"docgen: error: cannot write the output: {reason}", file=sys.stderr)
-    return code if code in (INTERNAL_ERROR, INTERRUPTED) else 2  # a bug or Ctrl-C says more
+    return code if code in (INTERNAL_ERROR, INTERRUPTED, TERMINATED) else 2  # they say more
 
 
 def _watched() -> bool:

@@ -1,6 +1,6 @@
 """What the text of each setting may be: the words, format fields and route characters
 it may hold, where a path setting may lie, and why a value is refused, worded for the
-located error ``config`` raises."""
+located error ``config`` raises (a path's own checks, ``checked_path``, raise it here)."""
 
 from __future__ import annotations
 

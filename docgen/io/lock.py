@@ -43,7 +43,11 @@ def build_lock(
 def _acquire(
     fd: int, kind: int, fcntl: Any, wait: float, notify: Callable[[str], None] | None
 ) -> None:
+    """Take the lock of ``kind``, waiting up to ``wait`` seconds; a file system that keeps
+    no locks (ENOLCK on some network mounts) gives none, as a system without them does."""
     deadline = time.monotonic() + wait
+    # A check (shared) waits only for a build; a build waits for either.
+    holder = "build" if kind == fcntl.LOCK_SH else "build or check"
     told = False
     while True:
         try:
@@ -51,11 +55,13 @@ def _acquire(
             return
         except BlockingIOError:
             if not told and notify is not None:
-                notify("docgen: another docgen build is running in this project; waiting")
+                notify(f"docgen: another docgen {holder} is running in this project; waiting")
                 told = True
             if time.monotonic() > deadline:
                 raise ConfigError.at(
                     Location("docgen"),
-                    f"another docgen build kept this project locked for {wait:.0f} s; try again",
+                    f"another docgen {holder} kept this project locked for {wait:.0f} s; try again",
                 ) from None
             time.sleep(0.05)
+        except OSError:
+            return

@@ -211,16 +211,19 @@ class Transaction:
     tidy: frozenset[str] = frozenset()  # deleted files whose emptied folders go too
 
     def run(self, todo: Sequence[Write], progress: Callable[[int], None] | None) -> None:
-        try:
-            self.make_folders(todo)
-            self.staging, self.own_made = staging_folder(self.project)
-            for write in todo:
-                self.current = (write.path, "write" if write.text is not None else "delete")
-                self.steps.append(self.stage(taken(), write))
-            self.commit(progress)
+        try:  # a Ctrl-C or SIGTERM stops it between two steps (see ``interrupts``)
+            with interrupts.held() as between:
+                self.make_folders(todo)
+                self.staging, self.own_made = staging_folder(self.project)
+                for write in todo:
+                    between()
+                    self.current = (write.path, "write" if write.text is not None else "delete")
+                    self.steps.append(self.stage(taken(), write))
+                self.commit(progress, between)
         except BaseException as exc:
-            whole = self.roll_back()
-            self.discard(failed=True)
+            with interrupts.held():  # a second signal waits for the rollback
+                whole = self.roll_back()
+                self.discard(failed=True)
             if isinstance(exc, OSError):
                 raise failed(*self.current, exc, not whole, str(self.project.root)) from None
             raise
@@ -293,21 +296,20 @@ class Transaction:
                 return os.path.join(self.staging, f"{os.getpid()}-{n}{suffix}")
         return beside(target, str(os.getpid()), suffix)
 
-    def commit(self, progress: Callable[[int], None] | None) -> None:
-        """Rename every staged text into place and delete every stale file, in order; a
-        Ctrl-C or SIGTERM stops them between two steps (see ``interrupts``)."""
-        with interrupts.held() as between:
-            for n, step in enumerate(self.steps, start=1):
-                between()
-                self.current = (step.write.path, "write" if step.temporary else "delete")
-                if step.temporary is not None:
-                    os.replace(step.temporary, step.target)
-                    step.temporary = None
-                elif step.existed:
-                    remove(step.target)
-                step.done = True
-                if progress is not None:
-                    progress(n)
+    def commit(self, progress: Callable[[int], None] | None, between: Callable[[], None]) -> None:
+        """Rename every staged text into place and delete every stale file, in order,
+        calling ``between`` before each."""
+        for n, step in enumerate(self.steps, start=1):
+            between()
+            self.current = (step.write.path, "write" if step.temporary else "delete")
+            if step.temporary is not None:
+                os.replace(step.temporary, step.target)
+                step.temporary = None
+            elif step.existed:
+                remove(step.target)
+            step.done = True
+            if progress is not None:
+                progress(n)
 
     def roll_back(self) -> bool:
         """Put back what the renames and deletions done so far changed; whether all was."""

@@ -111,9 +111,9 @@ def check(
                     replace(c, gone=gone, kept=kept) if c.status in DRIFTED else c
                     for c in report.changes
                 ]
-    report.findings += releases.history_problems(project, the_plan)
-    if changelog_since is not None:  # "" is a revision git does not know, not no gate
-        report.findings += releases.changelog_gate(project, changelog_since, the_plan, today)
+        report.findings += releases.history_problems(project, the_plan)
+        if changelog_since is not None:  # "" is a revision git does not know, not no gate
+            report.findings += releases.changelog_gate(project, changelog_since, the_plan, today)
     return report
 
 

@@ -150,3 +150,19 @@ def test_a_value_a_page_shows_escaped_is_blamed():
     assert attribute("| Host |\n| --- |\n", page(table, PIPED)) == [PIPED]
     gone = attribute("Runs on Big \\[x\\] Box.\n", page("Runs on a box.\n"), gone=(BRACKETED,))
     assert gone == [BRACKETED]  # a removed value, shown escaped in the old text
+
+
+FREE = Source(("hosts", "box", "notes"), Location("profiles.yaml", 22, 10), "<4 GB free")
+LISTED = Source(("hosts", "box", "notes"), Location("profiles.yaml", 22, 10), "1. first")
+
+
+def test_a_value_moved_from_code_to_prose_is_not_blamed_for_its_escape():
+    """Prose shows ``\\<4 GB free``, which holds the raw text too: counted twice, a value
+    that only moved from a code span to prose was blamed."""
+    old = "Needs `<4 GB free`.\n"
+    assert attribute(old, page("Needs \\<4 GB free.\n", FREE)) == []
+    assert attribute(old, page("Needs `<4 GB free` or \\<4 GB free.\n", FREE)) == [FREE]
+
+
+def test_a_value_prose_escapes_at_a_lines_start_is_blamed():
+    assert attribute("Notes:\n", page("Notes:\n1\\. first\n", LISTED)) == [LISTED]

@@ -585,6 +585,10 @@ def test_a_cache_write_the_file_size_limit_stops_leaves_no_cache_and_the_build_d
         )
         assert (done.returncode, done.stderr) == (0, ""), done.stderr
     assert not list((example.root / cache.FOLDER).glob(f"*{cache.PLAN}"))
+    unlimited = subprocess.run(command, capture_output=True, env=env, check=False)
+    assert unlimited.returncode == 0
+    [stored] = (example.root / cache.FOLDER).glob(f"*{cache.PLAN}")
+    assert stored.stat().st_size > limit  # so the limited builds' writes did fail
     checked = subprocess.run(
         [sys.executable, "-m", "docgen", "--root", str(example.root), "check", "-q"],
         capture_output=True,

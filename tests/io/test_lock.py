@@ -10,7 +10,7 @@ from docgen import config
 from docgen.errors import ConfigError
 from docgen.io.lock import build_lock
 
-WAITING = "docgen: another docgen build is running in this project; waiting"
+WAITING = "docgen: another docgen build or check is running in this project; waiting"
 
 
 def test_a_second_holder_waits_then_stops_with_a_located_error(tmp_path: Path) -> None:
@@ -21,7 +21,7 @@ def test_a_second_holder_waits_then_stops_with_a_located_error(tmp_path: Path) -
         second.__enter__()  # waits, then raises: the lock is held
     assert heard == [WAITING]
     assert str(info.value) == (
-        "docgen: error: another docgen build kept this project locked for 0 s; try again"
+        "docgen: error: another docgen build or check kept this project locked for 0 s; try again"
     )
     with build_lock(project, 0.2, heard.append):  # released: taken at once
         pass
@@ -41,14 +41,17 @@ def test_checks_share_the_lock_and_a_build_keeps_them_out(tmp_path: Path) -> Non
 def test_a_check_waits_for_a_running_build(example, tmp_path: Path) -> None:
     """A check beside a build that pruned a page called the page it found gone an input
     to fix (exit 2): it now waits for the build, and checks what the build left."""
+    import select
     import subprocess
     import sys
-    import time
 
     command = [sys.executable, "-m", "docgen", "--root", str(example.root), "check", "-q"]
+    said = b"docgen: another docgen build is running in this project; waiting\n"
     with build_lock(config.Project(example.root, config.Config())):
         checking = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        time.sleep(2)
-        assert checking.poll() is None  # still waiting
-    out, err = checking.communicate(timeout=60)
-    assert (checking.returncode, out, err) == (0, b"", WAITING.encode() + b"\n")
+        assert checking.stderr is not None
+        ready, _, _ = select.select([checking.stderr], [], [], 120)
+        assert ready and checking.stderr.readline() == said  # it reached the lock
+        assert checking.poll() is None  # and waits
+    out, err = checking.communicate(timeout=120)
+    assert (checking.returncode, out, err) == (0, b"", b"")

@@ -549,10 +549,19 @@ def test_a_registry_named_from_a_subfolder_is_said_by_its_name_from_the_root(exa
     said = invoke_cli(["--registry", "../profiles.yaml", "check"])
     assert (said.exit_code, said.stdout) == (2, "")
     assert said.stderr == (
-        "--registry: error: --registry names a file from the project root, not from the "
+        "--registry: error: the path names a file from the project root, not from the "
         "current folder: write 'profiles.yaml'\n"
     )
     assert invoke_cli(["--registry", "profiles.yaml", "check", "-q"]).exit_code == 0
+    # No such advice where it would be wrong: a name no setting may hold, or from the root.
+    control = invoke_cli(["--registry", "bad\x01.yaml", "check"])
+    assert "holds a control character" in control.stderr and "write" not in control.stderr
+    monkeypatch.chdir(example.root)
+    climbing = invoke_cli(["--registry", "docs/../profiles.yaml", "check"])
+    assert climbing.stderr == (
+        "docs/../profiles.yaml: error: path 'docs/../profiles.yaml' must be relative and "
+        "stay inside the project\n"
+    )
 
 
 def test_init_in_a_folder_of_a_project_makes_a_project_there(example, monkeypatch):
