@@ -241,7 +241,9 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
         if suffix in (".yaml", ".yml"):
             # A C composer may overflow the stack before Python knows: refused first.
             _refuse_deep(text, path, where)
-            for _document in YAML(typ="safe").load_all(text):
+            # The pure reader, installed or not the C one: the same verdict and words on
+            # every machine (their scanners word an escape past U+10FFFF apart).
+            for _document in YAML(typ="safe", pure=True).load_all(text):
                 pass
         elif suffix == ".toml":
             _refuse_wide_integers(tomllib.loads(text, parse_float=_toml_float))

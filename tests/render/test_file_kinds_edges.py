@@ -81,8 +81,8 @@ def test_a_json_objects_first_member_keeps_its_own_line(rendered, written):
             "renders for docs/x.yaml)",
         ),
         ("x.yaml.j2", "a: 1\na: 2\n", ":2: error: "),  # the template line that reads so
-        # ruamel.yaml's scanner fails on an escape past U+10FFFF with Python's own errors:
-        # a ValueError was refused unlocated, an OverflowError was an internal error
+        # An escape past U+10FFFF: ruamel.yaml's pure scanner, which docgen reads with on
+        # any install, fails on it with Python's own errors (an OverflowError was exit 3)
         ("x.yaml.j2", 'a: "\\U00110000"\n', "not valid YAML: the escape '\\U00110000' names no"),
         ("x.yaml.j2", 'a: "\\UFFFFFFFF"\n', "not valid YAML: the escape '\\UFFFFFFFF' names no"),
     ],
