@@ -105,8 +105,7 @@ def _planned(
 
 
 def _a_docs_page(project: Project, output: Output) -> bool:
-    """Whether a whole-registry output is a page the docs publish: the changelog overview
-    when the changelog lives under the docs folder (as its entries are then)."""
+    """Whether a whole-registry output is a page the docs publish (an overview in them)."""
     docs = project.config.docs.rstrip("/") + "/"
     return output.basis == "changelog" and output.path.startswith(docs)
 
@@ -121,8 +120,7 @@ def _rendered(
     drift_only: bool,
     stage: Callable[[Output], Output] | None,
 ) -> tuple[str, list[_Unit], Record | None, bool]:
-    """The export's text, every unit's outputs (see ``plan``), the new record and whether
-    all were rendered."""
+    """The export's text, every unit's outputs, the new record, whether all rendered."""
     from docgen.render.environment import Renderer
 
     templates = [project.path(project.config.templates)]
@@ -342,7 +340,11 @@ def _rendered_text(renderer: Renderer, reg: Registry, job: Job) -> str:
     context = PageContext(page=PageInfo(path=job.path, template=job.display))
     if job.profile is not None:
         context["profile"] = reg.profiles[job.profile]
-    text = renderer.render(job.name, job.display, context)
+    try:
+        text = renderer.render(job.name, job.display, context)
+    except TemplateError as exc:  # which of many profiles the template failed on is said
+        on = f" (rendering it for profile '{job.profile}')" if job.profile else ""
+        raise TemplateError([replace(p, message=p.message + on) for p in exc.problems]) from None
     if not text.strip():
         raise TemplateError.at(Location(job.display, 1), "template rendered an empty page")
     return text

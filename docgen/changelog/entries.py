@@ -51,6 +51,12 @@ def header(registry: Registry) -> str:
     )
 
 
+def named_version(text: str) -> str:
+    """The version ``text`` names: ``0.2.0`` is ``v0.2.0``, as a tag is often written
+    either way; anything else as it is (to be checked as it was typed)."""
+    return f"v{text}" if VERSION.fullmatch(f"v{text}") else text
+
+
 def parse_version(text: str, where: Location) -> tuple[int, int, int]:
     """``vX.Y.Z`` as three numbers (they order releases); anything else is an error."""
     match = VERSION.fullmatch(text)

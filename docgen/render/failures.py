@@ -44,7 +44,9 @@ def reason(exc: BaseException, names: Iterable[str] = (), filters: Iterable[str]
     if found := _NO_ATTRIBUTE.fullmatch(text):
         module, _, kind = found[1].rpartition(".")
         shown = f"'{kind}' object has no attribute '{one_line(found[2])}'"
-        return shown + did_you_mean(found[2], _attributes(module, kind))
+        known = list(dict.fromkeys(_attributes(module, kind)))
+        near = did_you_mean(found[2], known)
+        return shown + (near or (f"; a {kind} has {', '.join(known)}" if known else ""))
     return text
 
 

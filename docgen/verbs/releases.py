@@ -58,8 +58,8 @@ def write_changelog(
     dry_run: bool,
     notify: Callable[[str], None] | None = None,
 ) -> compose.Written:
-    """Create the dated entry (``date`` defaults to today), refresh what is generated from
-    the entries (the overview), then remove the merged notes; nothing when ``dry_run``.
+    """Create the dated entry of ``version`` (``0.2.0`` is ``v0.2.0``; ``date`` defaults
+    to today), refresh the overview, then remove the merged notes; nothing when ``dry_run``.
 
     Everything is composed and checked before the first write, under the build lock, so
     the tree is left in sync (``check`` passes when it passed before) or untouched.
@@ -70,6 +70,7 @@ def write_changelog(
     from docgen.io.writes import Write
 
     _refuse_a_second_changelog(project)
+    version = changelog.named_version(version)
     with build_lock(project, notify=notify):
         registry, changes = changes_since(project, since, since_file)
         day = datetime.date.today().isoformat() if date is None else date  # "" is malformed
@@ -82,8 +83,7 @@ def write_changelog(
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))
-        # The entry, what is generated from the entries and the merged notes' removal
-        # are one lot: all of it happens, or none.
+        # The entry, the overview and the merged notes' removal: all of it, or none.
         entry = Write(written.path, written.text)
         merged = [Write(f.relative_to(project.root).as_posix(), None) for f in written.fragments]
         done = sync.apply(project, refresh, also=[entry, *merged])

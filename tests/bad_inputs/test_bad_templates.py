@@ -263,9 +263,10 @@ TEMPLATES = [
         BUILD,
         (
             "templates/profiles/[profile].mdx.j2:5: error: template failed: "
-            "'Profile' object has no attribute 'nope'",
+            "'Profile' object has no attribute 'sumary'; did you mean 'summary'? (rendering it "
+            "for profile 'vllm.box.tiny')",
         ),
-        templates={"profiles/[profile].mdx.j2": "---\ntitle: x\n---\n\n{{ profile.nope }}\n"},
+        templates={"profiles/[profile].mdx.j2": "---\ntitle: x\n---\n\n{{ profile.sumary }}\n"},
     ),
     Case(
         "template-endless-loop",

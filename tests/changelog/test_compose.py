@@ -109,8 +109,8 @@ def base_project(make_project, run):
     ("args", "expected"),
     [
         (
-            ["--version", "0.1.0"],
-            "--version: error: malformed version '0.1.0'; expected vX.Y.Z, e.g. v0.0.102",
+            ["--version", "0.1"],
+            "--version: error: malformed version '0.1'; expected vX.Y.Z, e.g. v0.0.102",
         ),
         (
             ["--version", "v1.0.0", "--date", "2026-02-30"],
@@ -131,6 +131,15 @@ def test_bad_version_and_date_are_refused(make_project, run, args, expected):
     assert project.snapshot() == before
 
 
+def test_a_version_without_its_v_names_the_release_as_release_notes_reads_it(
+    make_project, run
+):
+    project = base_project(make_project, run)
+    assert release(run, project, "0.1.0").exit_code == 0
+    assert "## v0.1.0\n" in project.read("changelog/2026-01-02.mdx")
+    assert run(project, "release-notes", "0.1.0").exit_code == 0
+
+
 def release(run, project, version: str, date: str = "2026-01-02"):
     return run(
         project, "changelog", "--version", version, "--since-file", "old.yaml", "--date", date
@@ -149,7 +158,7 @@ def test_the_version_check_accepts_vx_y_z(make_project, run, version):
     assert f"\n## {version}\n\nAcme {version} " in project.read("changelog/2026-01-02.mdx")
 
 
-@pytest.mark.parametrize("version", ["1.0.0", "v1.0", "v1.0.0-rc1", "V1.0.0", "v1.0.0.0", "vx.y.z"])
+@pytest.mark.parametrize("version", ["1.0", "v1.0", "v1.0.0-rc1", "V1.0.0", "v1.0.0.0", "vx.y.z"])
 def test_the_version_check_refuses_anything_but_vx_y_z(make_project, run, version):
     project = base_project(make_project, run)
     before = project.snapshot()

@@ -78,7 +78,8 @@ def test_a_link_page_that_leaves_the_root_is_not_read_for_its_title(make_project
         (
             "bullet",
             "{{ group.subject }}.\n{{ group.nope }}\n",
-            "template failed: 'Group' object has no attribute 'nope'",
+            "template failed: 'Group' object has no attribute 'nope'; a Group has subject, "
+            "changes, named, profile",
         ),
         ("summary", "Acme {{ version }}.\n{{ nope }}\n", "template failed: 'nope' is undefined"),
     ],
