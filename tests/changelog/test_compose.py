@@ -131,9 +131,7 @@ def test_bad_version_and_date_are_refused(make_project, run, args, expected):
     assert project.snapshot() == before
 
 
-def test_a_version_without_its_v_names_the_release_as_release_notes_reads_it(
-    make_project, run
-):
+def test_a_version_without_its_v_names_the_release_as_release_notes_reads_it(make_project, run):
     project = base_project(make_project, run)
     assert release(run, project, "0.1.0").exit_code == 0
     assert "## v0.1.0\n" in project.read("changelog/2026-01-02.mdx")
