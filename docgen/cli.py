@@ -300,7 +300,7 @@ def changelog(state: State, dry_run: bool, **options: Any) -> None:
     if dry_run:  # the section alone on stdout: its notes and warnings go to stderr
         click.echo(printable(written.section), nl=False)  # notes are untrusted text
     else:
-        state.say(f"write {state.shown(written.path)} ({options['version']})")
+        state.say(f"write {state.shown(written.path)} ({written.version})")
         state.print(written_line(status, path) for status, path in written.refreshed)
         for fragment in written.fragments:
             state.say(f"merged and removed {fragment.name}")

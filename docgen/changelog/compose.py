@@ -262,6 +262,7 @@ class Written:
     refreshed: tuple[tuple[str, str], ...] = ()
     #: Suggestions to print after the entry is written (``changes.guard_hints``).
     hints: tuple[str, ...] = ()
+    version: str = ""  # the release, as its heading names it (``write_changelog`` sets it)
 
 
 def create_entry(

@@ -79,7 +79,7 @@ def write_changelog(
         hints = [str(h) for h in change_kinds.guard_hints(changes)]
         hints += _repeated(project, since) if since else []
         hints += _out_of_order(project, version, day)
-        written = replace(written, hints=tuple(hints))
+        written = replace(written, hints=tuple(hints), version=version)
         if dry_run:
             return written
         refresh = sync.compare_outputs(project, _entry_outputs(project, registry, written))

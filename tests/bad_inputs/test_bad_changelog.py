@@ -10,8 +10,8 @@ from bad_input_cases import BUILD, CHANGELOG, CHECK, ENTRY, OLD, Case, check, en
 CHANGELOG_ARGS = [
     Case(
         "changelog-malformed-version",
-        (*CHANGELOG, "--version", "1.0.1"),
-        ("--version: error: malformed version '1.0.1'; expected vX.Y.Z, e.g. v0.0.102",),
+        (*CHANGELOG, "--version", "1.0"),
+        ("--version: error: malformed version '1.0'; expected vX.Y.Z, e.g. v0.0.102",),
         files={"old.yaml": OLD},
     ),
     Case(

@@ -133,7 +133,8 @@ def test_bad_version_and_date_are_refused(make_project, run, args, expected):
 
 def test_a_version_without_its_v_names_the_release_as_release_notes_reads_it(make_project, run):
     project = base_project(make_project, run)
-    assert release(run, project, "0.1.0").exit_code == 0
+    written = release(run, project, "0.1.0")
+    assert written.stdout.startswith("write changelog/2026-01-02.mdx (v0.1.0)\n")
     assert "## v0.1.0\n" in project.read("changelog/2026-01-02.mdx")
     assert run(project, "release-notes", "0.1.0").exit_code == 0
 

@@ -1003,3 +1003,22 @@ def test_a_search_that_reaches_the_top_of_the_file_system_says_so():
     from docgen.discovery import _search
 
     assert _search(Path("/")) == (None, "at /, the top of the file system")
+
+
+def test_the_starter_template_says_how_to_select_an_explicit_only_profile(tmp_path, monkeypatch):
+    """A new user's explicit-only profile read like any other on the starter's page."""
+    from conftest import invoke_cli
+
+    monkeypatch.chdir(tmp_path)
+    assert invoke_cli(["init", "p"]).exit_code == 0
+    registry = tmp_path / "p" / "profiles.yaml"
+    extra = (
+        "  vllm.gpu-box.small-tools:\n    model: small\n    host: gpu-box\n"
+        "    selection: explicit-only\n    args:\n      max-model-len: 16384\n"
+    )
+    registry.write_text(registry.read_text("utf-8") + extra, "utf-8")
+    monkeypatch.chdir(tmp_path / "p")
+    assert invoke_cli(["build", "-q"]).exit_code == 0
+    page = (tmp_path / "p" / "docs/inference/set-up-vllm.mdx").read_text("utf-8")
+    said = "select it by its ID, `vllm.gpu-box.small-tools`."
+    assert page.count("The model picker does not offer this profile") == 1 and said in page
