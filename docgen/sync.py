@@ -285,5 +285,15 @@ def apply(
         for c in todo
     ]
     stale = [c.path for c in todo if c.status == STALE]
-    writes.apply(project, [*also, *planned], [c.path for c in report.changes], progress, stale)
+    near = [c.path for c in report.changes] + _leftovers(project)
+    writes.apply(project, [*also, *planned], near, progress, stale)
     return todo
+
+
+def _leftovers(project: Project) -> list[str]:
+    """What an interrupted write left beside its targets, wherever under the docs folder:
+    beside a page no output is any more (its template removed), no sweep looked."""
+    from docgen.io.staging import leftover
+
+    listed = files.listing(project, project.config.docs).files
+    return [found.rel for found in listed if leftover(found.rel.rpartition("/")[2])]

@@ -19,6 +19,7 @@ from typing import Any
 
 #: The signals held: Ctrl-C, and what ``timeout``, ``docker stop`` and CI cancels send.
 HELD = (signal.SIGINT, signal.SIGTERM)
+#: A signal handler of Python's (what ``signal.getsignal`` gives when it is callable).
 Handler = Callable[[int, Any], Any]
 
 

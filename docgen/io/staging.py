@@ -66,10 +66,15 @@ def sweep_temporaries(project: Project, paths: Iterable[str], keep: Collection[s
         except (FileNotFoundError, NotADirectoryError):
             continue
         for entry in entries:
-            leftover = entry.name.startswith(".") and entry.name.endswith((TMP_SUFFIX, OLD_SUFFIX))
-            if (folder == staging and entry.path not in keep) or leftover:
+            if (folder == staging and entry.path not in keep) or leftover(entry.name):
                 with suppress(FileNotFoundError, IsADirectoryError, PermissionError):
                     os.unlink(entry.path)
+
+
+def leftover(name: str) -> bool:
+    """Whether a file ``name`` is what an interrupted write left beside its target: a
+    temporary or a kept old file (hidden, with docgen's suffix)."""
+    return name.startswith(".") and name.endswith((TMP_SUFFIX, OLD_SUFFIX))
 
 
 def _plain_folder(path: str) -> bool:

@@ -443,3 +443,25 @@ def test_an_output_that_is_a_link_to_a_copy_is_drift_and_build_writes_the_file(
     assert run(project, "build").exit_code == 0
     assert not page.is_symlink() and not (project.root / "docs/copy.mdx").exists()
     assert run(project, "check").exit_code == 0
+
+
+def test_a_build_sweeps_what_a_killed_write_left_beside_pages_no_output_has_now(
+    make_project: Callable[..., Project], run: Run
+) -> None:
+    """Without a usable own folder a write stages beside its targets; a build killed then,
+    and a template removed after, left those files: no sweep looked beside pages that no
+    output has any more."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    left = [
+        "docs/gone/.page.mdx.4242.docgen-tmp",
+        "docs/gone/deeper/.page.mdx.4242-3.docgen-old",
+    ]
+    for path in left:
+        project.write(path, "half a page\n")
+    project.write("docs/gone/.keep.mdx.docgen-tmp.txt", "not docgen's\n")
+    checked = run(project, "check")
+    assert checked.exit_code == 0 and all((project.root / p).exists() for p in left)
+    assert run(project, "build").exit_code == 0
+    assert not any((project.root / p).exists() for p in left)
+    assert (project.root / "docs/gone/.keep.mdx.docgen-tmp.txt").exists()
