@@ -256,3 +256,19 @@ def as_any_drift(output: str) -> str:
         output,
     )
     return output.replace(" (it undoes the hand edits)", "")
+
+
+def os_with(**calls: Callable[..., Any]) -> Any:
+    """The ``os`` module as a module under test is given it to fail on cue or record its
+    calls (``monkeypatch.setattr(writes, "os", os_with(replace=...))``): every name as
+    ``os`` has it, but ``calls``."""
+    import os
+
+    class _Os:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(os, name)
+
+    patched = _Os()
+    for name, call in calls.items():
+        setattr(patched, name, call)
+    return patched

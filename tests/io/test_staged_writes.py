@@ -17,13 +17,12 @@ import signal
 import subprocess
 import sys
 import time
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import staging_on_another_device
+from conftest import os_with, staging_on_another_device
 
 from docgen import config
 from docgen.errors import WriteError
@@ -64,19 +63,13 @@ def failing(monkeypatch: pytest.MonkeyPatch, name: str, at: int, code: int) -> l
     real = getattr(os, name)
     calls: list[str] = []
 
-    class Failing:
-        def __getattr__(self, attribute: str) -> Any:
-            return getattr(os, attribute)
-
     def call(*args: Any, **kwargs: Any) -> Any:
         calls.append(os.fspath(args[0]) if not isinstance(args[0], int) else str(args[0]))
         if len(calls) == at:
             raise OSError(code, os.strerror(code))
         return real(*args, **kwargs)
 
-    hooked = Failing()
-    setattr(hooked, name, call)
-    _hook(monkeypatch, hooked)
+    _hook(monkeypatch, os_with(**{name: call}))
     return calls
 
 
@@ -229,9 +222,7 @@ def test_a_roll_back_that_fails_too_says_what_was_kept(project, monkeypatch):
         real(source, target)
 
     before = tree(project.root)
-    hooked = types.SimpleNamespace(**{n: getattr(os, n) for n in dir(os) if not n.startswith("__")})
-    hooked.replace = replace
-    monkeypatch.setattr(writes, "os", hooked)
+    monkeypatch.setattr(writes, "os", os_with(replace=replace))
     with pytest.raises(WriteError) as info:
         writes.apply(project, TODO)
     assert [Path(c).relative_to(project.root).as_posix() for c in calls[2:]] == [
@@ -446,18 +437,13 @@ def test_a_signal_right_after_a_rename_undoes_every_rename(
     real = os.replace
     renames: list[str] = []
 
-    class Hooked:
-        def __getattr__(self, attribute: str) -> Any:
-            return getattr(os, attribute)
+    def replace(source: Any, target: Any) -> None:
+        real(source, target)
+        renames.append(os.fspath(target))
+        if len(renames) == at:
+            os.kill(os.getpid(), number)
 
-        @staticmethod
-        def replace(source: Any, target: Any) -> None:
-            real(source, target)
-            renames.append(os.fspath(target))
-            if len(renames) == at:
-                os.kill(os.getpid(), number)
-
-    _hook(monkeypatch, Hooked())
+    _hook(monkeypatch, os_with(replace=replace))
     before = tree(project.root)
     try:
         with pytest.raises(raised):
@@ -513,26 +499,20 @@ def test_a_second_signal_waits_for_the_rollback(project, monkeypatch) -> None:
     calls: list[str] = []
     real_replace, real_unlink = os.replace, os.unlink
 
-    class Hooked:
-        def __getattr__(self, attribute: str) -> Any:
-            return getattr(os, attribute)
+    def replace(source: Any, target: Any) -> None:
+        real_replace(source, target)
+        step(os.fspath(target))
 
-        @staticmethod
-        def replace(source: Any, target: Any) -> None:
-            real_replace(source, target)
-            step(os.fspath(target))
-
-        @staticmethod
-        def unlink(path: Any, **kwargs: Any) -> None:
-            real_unlink(path, **kwargs)
-            step(os.fspath(path))
+    def unlink(path: Any, **kwargs: Any) -> None:
+        real_unlink(path, **kwargs)
+        step(os.fspath(path))
 
     def step(path: str) -> None:
         calls.append(path)
         if len(calls) in (3, 4):  # the third rename, then the rollback's first step
             os.kill(os.getpid(), signal.SIGINT)
 
-    _hook(monkeypatch, Hooked())
+    _hook(monkeypatch, os_with(replace=replace, unlink=unlink))
     before = tree(project.root)
     with pytest.raises(KeyboardInterrupt):
         writes.apply(project, TODO)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import os_with
 
 from docgen import config
 from docgen.errors import WriteError
@@ -30,22 +31,16 @@ def refuse_renames_onto(monkeypatch: pytest.MonkeyPatch, target: Path) -> None:
     calls link(2) there, which on Linux never follows one: the same test on every platform)."""
     real_replace, real_link = os.replace, os.link
 
-    class Hooked:
-        def __getattr__(self, attribute: str) -> Any:
-            return getattr(os, attribute)
+    def replace(source: Any, dest: Any) -> None:
+        if os.fspath(dest) == str(target):
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        real_replace(source, dest)
 
-        @staticmethod
-        def replace(source: Any, dest: Any) -> None:
-            if os.fspath(dest) == str(target):
-                raise OSError(errno.EIO, os.strerror(errno.EIO))
-            real_replace(source, dest)
+    def link(source: Any, dest: Any, *, follow_symlinks: bool = True) -> None:
+        followed = os.path.realpath(source) if follow_symlinks else source
+        real_link(followed, dest, follow_symlinks=False)
 
-        @staticmethod
-        def link(source: Any, dest: Any, *, follow_symlinks: bool = True) -> None:
-            followed = os.path.realpath(source) if follow_symlinks else source
-            real_link(followed, dest, follow_symlinks=False)
-
-    monkeypatch.setattr(writes, "os", Hooked())
+    monkeypatch.setattr(writes, "os", os_with(replace=replace, link=link))
 
 
 def test_a_rolled_back_deletion_puts_a_symbolic_link_back_as_a_link(project, monkeypatch):
