@@ -27,7 +27,6 @@ from docgen.terminal import (
     progress_bar,
     show_problems,
     user_errors,
-    without_surrogates,
 )
 from docgen.usage_errors import Commands, one_base
 
@@ -180,7 +179,7 @@ def check(state: State, fmt: str, changelog_since: str | None) -> None:
         if fmt == "json":
             show_problems(exc)
     if fmt == "json":
-        click.echo(json.dumps(without_surrogates(report.check_json(found, state.root)), indent=2))
+        click.echo(json.dumps(report.check_json(found, state.root), indent=2))
     elif fmt == "github":
         state.print(report.check_github(found, state.root))
     else:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 #: What a terminal acts on beyond C0: DEL, C1, the line and paragraph separators and the
 #: bidirectional controls (U+061C, U+200E/F, U+202A-E, U+2066-9). The one list every
@@ -83,6 +83,19 @@ def printable_json(text: str) -> str:
     """JSON ``text`` with what it leaves raw that a terminal acts on written as ``\\uXXXX``
     escapes (JSON already escapes the other control characters): the same data."""
     return _JSON_UNPRINTED.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+def without_surrogates(value: Any) -> Any:
+    """``value`` with each lone surrogate in its strings written as its escape text
+    (``\\udcff``, as the text report shows a file name byte that is not UTF-8): JSON holds
+    no such character, and a strict reader refuses the JSON escape of one."""
+    if isinstance(value, str):
+        return SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", value)
+    if isinstance(value, dict):
+        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [without_surrogates(item) for item in value]
+    return value
 
 
 def text_location(path: str, text: str, at: int) -> Location:

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from docgen.changes import CHANGED, DRIFTED, NEW, STALE, UNCHANGED, Change, Report, causes
-from docgen.errors import Location, Problem, names_file, one_line, printable, shown_path
+from docgen.errors import (
+    Location,
+    Problem,
+    names_file,
+    one_line,
+    printable,
+    shown_path,
+    without_surrogates,
+)
 from docgen.verbs.build import Built
 
 
@@ -153,7 +161,8 @@ def drift_failure(change: Change) -> str:
 
 
 def check_json(report: Report, root: Path | None = None) -> dict[str, Any]:
-    """The stable ``check --format json`` shape (version 1)."""
+    """The stable ``check --format json`` shape (version 1), with no lone surrogate (see
+    ``without_surrogates``)."""
     files = [_file_json(change) for change in report.changes]
     findings = []
     for finding in report.findings:
@@ -168,13 +177,15 @@ def check_json(report: Report, root: Path | None = None) -> dict[str, Any]:
                 "rule": finding.rule,
             }
         )
-    return {
+    shape = {
         "version": 1,
         "in_sync": report.in_sync,
         "files": files,
         "findings": findings,
         "not_compared": report.not_compared,
     }
+    clean: dict[str, Any] = without_surrogates(shape)
+    return clean
 
 
 def _file_json(change: Change) -> dict[str, Any]:

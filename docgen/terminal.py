@@ -232,24 +232,9 @@ def json_text(value: Any, indent: int | None = None) -> str:
     import codecs
     import json
 
-    from docgen.errors import printable_json
+    from docgen.errors import printable_json, without_surrogates
 
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     utf = codecs.lookup(encoding).name in ("utf-8", "utf-16", "utf-32")
     text = json.dumps(without_surrogates(value), indent=indent, ensure_ascii=not utf)
     return printable_json(text)
-
-
-def without_surrogates(value: Any) -> Any:
-    """``value`` with each lone surrogate in its strings written as its escape text
-    (``\\udcff``, as the text report shows a file name byte that is not UTF-8): JSON holds
-    no such character, and a strict reader refuses the JSON escape of one."""
-    from docgen.errors import SURROGATE
-
-    if isinstance(value, str):
-        return SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", value)
-    if isinstance(value, dict):
-        return {without_surrogates(k): without_surrogates(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [without_surrogates(item) for item in value]
-    return value
