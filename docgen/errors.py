@@ -65,10 +65,10 @@ def surrogate_problem(text: str) -> str | None:
 UNSHOWN = re.compile(f"(?!\t){CONTROL.pattern}")
 
 
-def unshown_problem(found: str, what: str) -> str:
-    """Why ``what`` (``the note``) may not hold the ``UNSHOWN`` character ``found``."""
+def unshown_problem(found: str, what: str, verb: str = "holds") -> str:
+    """Why ``what`` (``the note``) may not hold (``verb``) the ``UNSHOWN`` character ``found``."""
     return (
-        f"{what} holds U+{ord(found):04X}, a control character no page shows as text (an "
+        f"{what} {verb} U+{ord(found):04X}, a control character no page shows as text (an "
         "escape, or a bidirectional override that reorders what a reader sees): remove it"
     )
 

@@ -9,6 +9,7 @@ from itertools import islice
 from typing import TYPE_CHECKING
 
 from docgen import redirects
+from docgen.changelog import references
 from docgen.changelog.comments import without_comments
 from docgen.changelog.entries import (
     HEADING,
@@ -57,6 +58,8 @@ LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
 LOOSE_HEADING = re.compile(r"^## (v[0-9]+\.[0-9]+\.[0-9]+)$")
 #: The rule id of the release headings (each entry has one; each is `## vX.Y.Z`).
 HEADING_RULE = "changelog-heading"
+#: The rule id of a character reference to a control character (``&#x202e;``).
+REFERENCE_RULE = "changelog-control-reference"
 
 
 def check_history(project: Project, registry: Registry, routes: set[str]) -> list[Problem]:
@@ -127,17 +130,36 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
         said.add(problem.location.line if problem.location else 0)
         yield problem
     yield from hidden_link_problems(entry.text, entry.path, said)
+    yield from reference_problems(lines, entry.path)
     yield from _uncommented_link_problems(entry, said)
     yield from _order_problems(entry)
 
 
+def reference_problems(lines: Sequence[str], path: str) -> Iterator[Problem]:
+    """The first character reference on each line of text (not code) that stands for a
+    character an entry may not hold raw (``&#x202e;``): MDX and GitHub decode it."""
+    for index, line in prose_lines(lines):
+        for at, reference, char in references.in_text(line):
+            if UNSHOWN.match(char):
+                message = unshown_problem(char, f"the reference '{reference}'", "stands for")
+                yield Problem(message, Location(path, index + 1, at + 1), rule=REFERENCE_RULE)
+                break
+
+
 def _uncommented_link_problems(entry: Entry, said: set[int]) -> Iterator[Problem]:
-    """The links a release body (the entry without its MDX comments) would hold that the
-    rules refuse, on lines not ``said`` already: ``[x]{/* c */}(javascript:...)`` is no
-    link to MDX, and one once the comment is gone."""
+    """The links and character references a release body (the entry without its MDX
+    comments) would hold that the rules refuse, on lines not ``said`` already:
+    ``[x]{/* c */}(javascript:...)`` is no link to MDX, and one once the comment is gone
+    (``&#x2{/* c */}02e;`` the same)."""
     uncommented = without_comments(entry.text, keep_lines=True)
     if uncommented == entry.text:
         return
+    lines = entry.text.split("\n")
+    before = {p.location.line for p in reference_problems(lines, entry.path) if p.location}
+    for problem in reference_problems(uncommented.split("\n"), entry.path):
+        if problem.location is not None and problem.location.line not in before:
+            where = Location(problem.location.path, problem.location.line)  # (col: uncommented)
+            yield replace(problem, message=f"{problem.message} {_ONCE_UNCOMMENTED}", location=where)
     for problem in text_link_problems(uncommented, entry.path):
         if problem.location is not None and problem.location.line not in said:
             said.add(problem.location.line)  # (its column is in the uncommented line)

@@ -20,7 +20,13 @@ from docgen.changelog.entries import (
     version_problem,
 )
 from docgen.changelog.fences import text_lines, without_code
-from docgen.changelog.history import NAME_RULE, check_entry, released_again
+from docgen.changelog.history import (
+    NAME_RULE,
+    REFERENCE_RULE,
+    check_entry,
+    reference_problems,
+    released_again,
+)
 from docgen.changelog.links import (
     DEFINED,
     DEFINITION,
@@ -80,7 +86,7 @@ def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registr
         for p in check_entry(entry, registry, set())
         if p.rule == NAME_RULE
         or (
-            p.rule in (MARKUP_RULE, LINK_RULE)
+            p.rule in (MARKUP_RULE, LINK_RULE, REFERENCE_RULE)
             and p.location is not None
             and section.line <= p.location.line <= end
         )
@@ -89,6 +95,7 @@ def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registr
         lines = plain.split("\n")
         found = [p.message for p in text_link_problems(plain, entry.path)]
         found += [message for _index, _at, message in markup_problems(lines)]
+        found += [p.message for p in reference_problems(lines, entry.path)]
         problems = [
             Problem(
                 f"{message} (in the release body, once its MDX comments are removed)",

@@ -63,6 +63,10 @@ SUMMARIES = [
     # docgen writes the summary without its trailing blanks: the backslash then ends it.
     ("backslash-then-blank", "ends with \\ ", "the summary ends in a backslash, which would "
      "escape the full stop that ends its sentence: end it with a word or a punctuation mark"),
+    # A character reference MDX and GitHub decode to a bidirectional override.
+    ("bidi-reference", "adds &#8238; things.", "the reference '&#8238;' stands for U+202E, a "
+     "control character no page shows as text (an escape, or a bidirectional override that "
+     "reorders what a reader sees): remove it"),
     # How Python passes on a command-line byte that is not UTF-8 (it was blamed on the entry).
     ("not-utf8", "caf\udce9 things.", "the summary is no text to write: it holds the byte "
      "0xE9, which is not UTF-8"),
@@ -141,6 +145,20 @@ NOTES = [
      "indented: '## v0.0.1'"),
     ("setext-underline", "- adds things.\n---\n", 2, "'---' under a line of text makes that "
      "line a heading; headings in changelog entries are '## vX.Y.Z' alone"),
+    ("bidi-reference", "- adds &#x202E; things.\n", "1:8", "the reference '&#x202E;' stands "
+     "for U+202E, a control character no page shows as text (an escape, or a bidirectional "
+     "override that reorders what a reader sees): remove it"),
+    ("named-reference", "- adds `&rlm;` and &rlm; things.\n", "1:20", "the reference '&rlm;' "
+     "stands for U+200F, a control character no page shows as text (an escape, or a "
+     "bidirectional override that reorders what a reader sees): remove it"),
+    ("reference-once-uncommented", "- adds &#x2{/* c */}02e; things.\n", 1, "the reference "
+     "'&#x202e;' stands for U+202E, a control character no page shows as text (an escape, or "
+     "a bidirectional override that reorders what a reader sees): remove it (once its MDX "
+     "comments are removed, as in a release body)"),
+    # An escaped backslash leaves the reference a reference.
+    ("escaped-backslash", "- adds \\\\&#27; things.\n", "1:10", "the reference '&#27;' stands "
+     "for U+001B, a control character no page shows as text (an escape, or a bidirectional "
+     "override that reorders what a reader sees): remove it"),
 ]  # fmt: skip
 
 
@@ -151,6 +169,29 @@ def test_a_note_that_breaks_a_rule_is_refused_at_its_line(project, run, text, li
     project.write(NOTE, text)
     refused(project, run, RELEASE, [f"{NOTE}:{line}: error: {message}"])
     assert (project.root / NOTE).exists()
+
+
+def test_a_reference_that_shows_as_written_is_text(project: Project, run: Run) -> None:
+    """In a code span or a fence, or after a backslash, ``&#x202e;`` is what the page shows;
+    a zero-width joiner (an emoji's) is no control character, as it is not written raw."""
+    project.write(
+        NOTE, "- adds `&#x202e;`, \\&#x202e; and &zwj;.\n\n  ```text\n  &#x202e;\n  ```\n"
+    )
+    assert run(project, *RELEASE).exit_code == 0
+    assert "`&#x202e;`, \\&#x202e; and &zwj;." in project.read(DAY)
+    assert run(project, "check").exit_code == 0
+
+
+def test_an_entry_edited_to_hold_a_control_reference_fails_check(project, run) -> None:
+    assert run(project, *RELEASE, "--summary", "adds things.").exit_code == 0
+    text = project.read(DAY)
+    project.write(DAY, f"{text}- See &#x2066;this.\n")
+    result = run(project, "check")
+    assert result.exit_code == 1
+    line = len(text.split("\n"))
+    assert f"{DAY}:{line}:7: error: the reference '&#x2066;' stands for U+2066" in result.stdout
+    release = run(project, "release-notes", "v1.0.0")
+    assert (release.exit_code, release.stdout) == (2, "")
 
 
 def test_every_broken_note_and_the_summary_are_reported_in_one_run(project, run) -> None:
