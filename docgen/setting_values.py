@@ -201,6 +201,8 @@ def placement_problem(root: Path, paths: Mapping[str, str]) -> tuple[str, str] |
     for key, place in real.items():
         if in_git_folder(place):
             return key, f"path '{one_line(paths[key])}' lies in git's own folder, .git"
+    if (notes := _notes_problem(root, paths, real)) is not None:
+        return "fragments", notes
     export = real.get("export", "")
     for key, (what, ending) in INPUT_PATHS.items():
         place = real.get(key, "")
@@ -211,6 +213,45 @@ def placement_problem(root: Path, paths: Mapping[str, str]) -> tuple[str, str] |
                 f"(setting '{key}'), which docgen reads: write it elsewhere"
             )
     return None
+
+
+#: The folders whose files are others' (the docs' pages, the entries, the templates), where
+#: a notes folder would have ``changelog`` take their ``.md`` files for notes and delete them.
+_NOT_NOTES = {
+    "docs": "the docs folder",
+    "changelog": "the changelog folder",
+    "templates": "the templates folder",
+}
+
+
+def _notes_problem(root: Path, paths: Mapping[str, str], real: Mapping[str, str]) -> str | None:
+    """Why the notes folder (``fragments``, as given in ``paths`` and resolved in ``real``)
+    lies where a release would delete files that are no notes: the project's root (its
+    README and CONTRIBUTING pages), or in a folder of ``_NOT_NOTES`` that is not the root;
+    None when it has a place of its own."""
+    notes, given = real.get("fragments", ""), paths.get("fragments", "")
+    base = os.path.realpath(root)
+    if not notes:
+        return None
+    where = "the project's root" if _at(base, given) == base else None
+    for key, what in _NOT_NOTES.items():
+        place = real.get(key, "")
+        if where or not place or _at(base, paths.get(key, "")) == base:
+            continue
+        if notes == place or notes.startswith(f"{place}/"):
+            where = f"{'' if notes == place else 'in '}{what} (setting '{key}')"
+    if where is None:
+        return None
+    return (
+        f"setting 'fragments' puts the notes folder at {one_line(given)}, {where}: a release "
+        "merges and deletes the .md files there, so give notes a folder of their own, such "
+        "as changelog.d"
+    )
+
+
+def _at(base: str, value: str) -> str:
+    """Where ``value`` leads from the real path ``base``, as the file system resolves it."""
+    return os.path.realpath(os.path.join(base, value))
 
 
 def _resolved(root: Path, value: str) -> str:

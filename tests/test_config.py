@@ -510,3 +510,45 @@ def test_tables_of_other_tools_are_not_taken_for_a_slip(tmp_path):
     other = settings(tmp_path / "b", {"pyproject.toml": "[tool.doc-gen]\nx = 1\n"})
     (other / "docgen.toml").write_text('docs = "site"\n', "utf-8")
     assert load_project(other).config.docs == "site"
+
+
+@pytest.mark.parametrize(
+    ("setting", "where"),
+    [
+        ('fragments = "docs/notes"', "in the docs folder (setting 'docs')"),
+        ('fragments = "docs"', "the docs folder (setting 'docs')"),
+        ('fragments = "changelog"', "the changelog folder (setting 'changelog')"),
+        ('fragments = "templates/notes"', "in the templates folder (setting 'templates')"),
+        ('fragments = "."', "the project's root"),
+        # Through a link inside the root, as the file system resolves it.
+        ('fragments = "pages/notes"', "in the docs folder (setting 'docs')"),
+    ],
+)
+def test_the_notes_folder_is_a_folder_of_its_own(tmp_path, setting, where):
+    """A release merges and deletes the ``.md`` files of the notes folder: in the docs folder
+    it deleted a hand-written page (a hostile round's finding)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "pages").symlink_to("docs")
+    (tmp_path / "docgen.toml").write_text(setting + "\n")
+    with pytest.raises(ConfigError) as raised:
+        load_project(tmp_path)
+    value = setting.split('"')[1]
+    assert [str(p) for p in raised.value.problems] == [
+        f"docgen.toml:1:1: error: setting 'fragments' puts the notes folder at {value}, "
+        f"{where}: a release merges and deletes the .md files there, so give notes a folder "
+        "of their own, such as changelog.d"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("settings", "notes"),
+    [
+        ('fragments = "notes"', "notes"),
+        ('docs = "."', "changelog.d"),
+        ('docs = "."\nfragments = "docs/notes"', "docs/notes"),
+    ],
+)
+def test_a_notes_folder_of_its_own_is_taken(tmp_path, settings, notes):
+    """Docs at the root hold every folder: the notes folder is then one of its own still."""
+    (tmp_path / "docgen.toml").write_text(settings + "\n")
+    assert load_project(tmp_path).config.fragments == notes
