@@ -19,6 +19,7 @@ from docgen.changelog.markup import prose_lines
 from docgen.config import FOLDER_FIELDS, Project
 from docgen.errors import BREAKING, ConfigError, Location
 from docgen.io.files import (
+    LINK,
     MAX_BYTES,
     Inside,
     Listing,
@@ -196,6 +197,15 @@ def _refuse_nested_notes(project: Project, walked: Listing) -> None:
     others = (project.path(getattr(project.config, k)) for k in FOLDER_FIELDS)
     if any(o != folder and folder in (o, *o.parents) for o in (project.root, *others)):
         return
+    for linked in walked.folders:
+        parts = PurePosixPath(os.path.relpath(linked.path, folder)).parts
+        if linked.kind == LINK and not any(part.startswith(".") for part in parts):
+            raise ConfigError.at(
+                Location(linked.rel),
+                "a link to a folder lies in the notes folder, and docgen follows none there, "
+                "so no release would take a note it holds: move the notes into "
+                f"{_rel(project, folder)} itself, or remove the link",
+            )
     for found in walked.files:
         *below, name = PurePosixPath(os.path.relpath(found.path, folder)).parts
         hidden = any(part.startswith(".") for part in below)  # an editor's, git's

@@ -165,6 +165,30 @@ def test_a_note_in_a_folder_below_the_notes_folder_is_refused_not_left_out(proje
     )
 
 
+@pytest.mark.parametrize("leads", ["outside", "inside"])
+def test_a_linked_folder_in_the_notes_folder_is_refused_not_passed_unseen(
+    project, tmp_path_factory, leads
+):
+    """docgen follows no link below the notes folder: the notes of a linked folder (one
+    leading outside the root, above all) were left out without a word (a hostile round's
+    finding). A hidden one is an editor's or a tool's, as a hidden folder is."""
+    outside = tmp_path_factory.mktemp("elsewhere")
+    target = outside if leads == "outside" else project.root / "archive"
+    target.mkdir(exist_ok=True)
+    (target / "b.md").write_text("B.\n", "utf-8")
+    put(project, "changelog.d/a.md", "A.\n")
+    (project.root / "changelog.d/.tool").symlink_to(target)
+    assert entries.fragment_files(project) == [project.root / "changelog.d/a.md"]
+    (project.root / "changelog.d/old").symlink_to(target)
+    with pytest.raises(ConfigError) as raised:
+        entries.fragment_files(replace(project))
+    assert str(raised.value) == (
+        "changelog.d/old: error: a link to a folder lies in the notes folder, and docgen "
+        "follows none there, so no release would take a note it holds: move the notes into "
+        "changelog.d itself, or remove the link"
+    )
+
+
 def test_a_notes_folder_that_holds_the_other_folders_looks_at_its_own_files_only(tmp_path):
     """With the notes at the root (``fragments = "."``), the pages below are no notes."""
     project = config.Project(tmp_path, config.Config(fragments="."))
