@@ -99,7 +99,8 @@ def _named_from_here(problem: Problem, shown: str) -> Problem:
     where = problem.location
     if where is None or shown == "." or not where.path or os.path.isabs(where.path):
         return problem
-    return replace(problem, location=replace(where, path=os.path.join(shown, where.path)))
+    named = shown if where.path == "." else os.path.join(shown, where.path)
+    return replace(problem, location=replace(where, path=named))
 
 
 def init(target: Path) -> list[str]:
@@ -212,9 +213,10 @@ def _make_root(target: Path) -> list[Path]:
 
 def _refuse_existing(target: Path, todo: list[Write]) -> None:
     """Refuse a folder that holds a project, or any file or folder of the scaffold; a
-    symbolic link there counts, even one that leads nowhere."""
+    symbolic link there counts, even one that leads nowhere. Each error is located in
+    the new project (``init`` names it from the current folder)."""
     if not target.is_dir():
-        raise ConfigError.at(Location(str(target)), "the project folder is not a folder")
+        raise ConfigError.at(Location("."), "the project folder is not a folder")
     for name in dict.fromkeys([*EXISTING, *(w.path for w in todo)]):
         path = target / name
         if os.path.lexists(path):
@@ -226,11 +228,11 @@ def _refuse_existing(target: Path, todo: list[Write]) -> None:
             )
             link = " (a symbolic link)" if path.is_symlink() else ""
             raise ConfigError.at(
-                Location(str(path)), f"{what}{link}; docgen init never overwrites files"
+                Location(name), f"{what}{link}; docgen init never overwrites files"
             )
     if holds_project(target):  # neither file above: a [tool.docgen] table
         raise ConfigError.at(
-            Location(str(target / "pyproject.toml")),
+            Location("pyproject.toml"),
             "a project is already here (its [tool.docgen] table); docgen init never "
             "overwrites files",
         )

@@ -67,6 +67,33 @@ def test_a_folder_of_the_scaffold_linked_outside_is_refused_before_any_write(
     )
 
 
+@pytest.mark.parametrize(
+    ("table", "name", "what"),
+    [
+        ("", "profiles.yaml", "a project is already here"),
+        (
+            "[tool.docgen]\n",
+            "pyproject.toml",
+            "a project is already here (its [tool.docgen] table)",
+        ),
+        ("", "mkdocs.yml", "this file is already here"),
+    ],
+)
+def test_a_file_already_there_is_named_from_the_current_folder(
+    tmp_path, place, monkeypatch, table, name, what
+):
+    """``init proj`` over a project said ``proj/proj/profiles.yaml``, a file that is not
+    there (a hostile round's finding)."""
+    (place / name).write_text(table or "x: 1\n")
+    before = everything(tmp_path)
+    for here, target, shown in ((tmp_path, "proj", f"proj/{name}"), (place, ".", name)):
+        monkeypatch.chdir(here)
+        result = invoke_cli(["init", target])
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == f"{shown}: error: {what}; docgen init never overwrites files\n"
+    assert everything(tmp_path) == before
+
+
 def test_a_project_folder_that_is_a_dangling_link_is_said_to_be_one(tmp_path):
     """It said "cannot make the project folder: File exists"."""
     (tmp_path / "dl").symlink_to(tmp_path / "nowhere", target_is_directory=True)
