@@ -67,6 +67,8 @@ class Change:
     never_committed: bool = False
     #: Where the link that stands at this output's path leads (project-relative), if one does.
     link: str = ""
+    #: What stands at its path that is no file (``a FIFO``), which a build replaces.
+    stands: str = ""
 
     def shown(self, name: str | None = None) -> Shown:
         """What a report shows of this changed file: where it first differs, a unified
@@ -129,6 +131,11 @@ class Change:
             return (
                 f"a symbolic link to {one_line(self.link)}, where docgen writes a file of its "
                 "own: `docgen build` replaces the link"
+            )
+        if self.stands:
+            return (
+                f"{self.stands} stands where docgen writes a file of its own: "
+                "`docgen build` replaces it"
             )
         if self.edited:
             return (

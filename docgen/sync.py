@@ -19,6 +19,7 @@ from docgen.changes import CHANGED, NEW, OWNABLE, STALE, UNCHANGED, Change, Repo
 from docgen.config import Project
 from docgen.errors import ConfigError, Location, OwnershipError, Problem, WriteError
 from docgen.io import files, writes
+from docgen.io.reads import not_a_file
 from docgen.io.writes import Write
 from docgen.plan import Output, Plan
 from docgen.render.file_kinds import owned_file
@@ -108,8 +109,9 @@ def compare_outputs(
             report.hold(output.path, output.digest, stamps.of(info), known)
             continue
         found = None if info is None else _read(real, output.path)
-        if found is None:
-            report.changes.append(Change(output.path, NEW, output, None))
+        if found is None:  # nothing there, or no file: a FIFO, a device
+            stands = "" if info is None else not_a_file(info.st_mode)
+            report.changes.append(Change(output.path, NEW, output, None, stands=stands))
             continue
         same, old = _against(found, output)
         if same and output.digest:

@@ -140,6 +140,12 @@ _NOT_FILES = {
 }
 
 
+def not_a_file(mode: int) -> str:
+    """What stands at a path of ``mode`` that is no regular file, as a message names it
+    (``a FIFO``)."""
+    return _NOT_FILES.get(stat.S_IFMT(mode), "something else")
+
+
 class Refused(Exception):
     """Why an input is not read (``message`` names it as ``the <what>``), and where."""
 
@@ -217,7 +223,7 @@ def load(path: str | Path, inside: Inside | None, what: str, limit: int) -> byte
         if data is None:  # replaced meanwhile by something that is not a file
             raise Refused(f"the {what} changed while docgen read it; run docgen again")
     if not stat.S_ISREG(info.st_mode):
-        kind = _NOT_FILES.get(stat.S_IFMT(info.st_mode), "something else")
+        kind = not_a_file(info.st_mode)
         raise Refused(f"the {what} is {kind}, not a file; docgen reads only regular files")
     if data is None or len(data) > limit:  # (None: over the limit before reading)
         size = max(info.st_size, len(data or b"")) / 1e6

@@ -219,6 +219,26 @@ def test_a_folder_where_an_output_goes_is_refused_by_both(
     assert everything(tmp_path) == before
 
 
+def test_a_fifo_where_an_output_goes_is_said_to_be_one_and_build_replaces_it(
+    make_project: Callable[..., Project], run: Run
+) -> None:
+    """check called a FIFO there missing ("docgen would create it"), though something
+    stands there; a FIFO holds nothing to lose, so a build writes the file in its place."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    page = project.root / "docs/models.mdx"
+    page.unlink()
+    os.mkfifo(page, 0o600)
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "docs/models.mdx:1:1: error: a FIFO stands where docgen writes a file of its own: "
+        "`docgen build` replaces it"
+    )
+    assert run(project, "build").exit_code == 0
+    assert page.is_file() and run(project, "check").exit_code == 0
+
+
 def test_an_output_file_linked_into_a_sibling_is_refused(
     make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path
 ) -> None:
