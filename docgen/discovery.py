@@ -18,13 +18,17 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 
+#: The Python project file whose ``[tool.docgen]`` table makes its folder a project.
+PYPROJECT = "pyproject.toml"
+
+
 def holds_project(folder: Path) -> bool:
     """Whether ``folder`` holds a docgen project: ``docgen.toml``, a ``pyproject.toml``
     with a ``[tool.docgen]`` table, or a registry by the default name (a regular file
     each: a FIFO is never opened)."""
     if (folder / "docgen.toml").is_file() or (folder / Config().registry).is_file():
         return True
-    pyproject = folder / "pyproject.toml"
+    pyproject = folder / PYPROJECT
     try:
         if not pyproject.is_file():
             return False

@@ -32,6 +32,16 @@ COMMENT_BREAKING = re.compile(f"{BREAKING.pattern}|\\*/")
 #: whatever a message quotes (a carriage return or a bidirectional override would
 #: rewrite what the terminal shows of the line).
 _UNPRINTED = re.compile(f"[\x00-\x08\x0b-\x1f{_ACTED_ON}]")
+#: Unicode's other format characters (category Cf, beyond the bidirectional controls):
+#: a soft hyphen, zero-width spaces and joiners, a byte-order mark, tags. Each shows as
+#: nothing, so a message quoting an input that holds one said "got '4'" for ``4\ufeff``.
+_INVISIBLE = (
+    "\xad\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200d\u2060-\u2064"
+    "\u206a-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+#: What a message never holds raw: ``_UNPRINTED`` and ``_INVISIBLE``.
+_UNQUOTED = re.compile(f"[\x00-\x08\x0b-\x1f{_ACTED_ON}{_INVISIBLE}]")
 #: What JSON leaves raw that a terminal acts on (JSON escapes C0 itself).
 _JSON_UNPRINTED = re.compile(f"[{_ACTED_ON}]")
 
@@ -75,7 +85,8 @@ def unshown_problem(found: str, what: str, verb: str = "holds") -> str:
 
 def printable(text: str) -> str:
     """``text`` with every ``CONTROL`` character but newline and tab written as its escape
-    (``\\u202e``): what docgen prints of an input's text, a message or a diff."""
+    (``\\u202e``): what docgen prints of an input's text or a diff (a message escapes
+    the invisible format characters too, see ``Problem``)."""
     return _UNPRINTED.sub(_escaped, text)
 
 
@@ -179,7 +190,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
-        return f"{where}{self.severity}: {printable(self.message)}"
+        return f"{where}{self.severity}: {_UNQUOTED.sub(_escaped, self.message)}"
 
 
 E = TypeVar("E", bound="DocgenError")

@@ -301,6 +301,35 @@ def test_the_arabic_letter_mark_is_a_bidirectional_control_like_the_others():
 
 
 @pytest.mark.parametrize(
+    ("char", "escape"),
+    [
+        ("\ufeff", "\\ufeff"),
+        ("\u200b", "\\u200b"),
+        ("\xad", "\\xad"),
+        ("\U000e0041", "\\U000e0041"),
+    ],
+)
+def test_a_message_shows_an_invisible_format_character_as_its_escape(example, run, char, escape):
+    """``got '4'`` for ``4\ufeff`` (a hostile round's finding): a message quotes input, and
+    a byte-order mark, zero-width space, soft hyphen or tag there showed as nothing."""
+    spark = "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4"
+    args = json.dumps(["--max-num-seqs", f"4{char}"], ensure_ascii=False)
+    result = run(example, "serve-command", spark, "--extra-args-json", args)
+    assert result.exit_code == 2
+    assert f"got '4{escape}'" in result.stderr and char not in result.stderr
+
+
+def test_every_unicode_format_character_is_escaped_in_a_message():
+    import unicodedata
+
+    from docgen.errors import Problem
+
+    hidden = "".join(chr(c) for c in range(0x110000) if unicodedata.category(chr(c)) == "Cf")
+    shown = str(Problem(f"got '{hidden}'"))
+    assert shown.isascii() and shown.startswith("error: got '\\xad\\u0600")
+
+
+@pytest.mark.parametrize(
     ("old", "new", "cause"),
     [
         # a release listed without a link: a project whose navigation has no changelog

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from docgen.changes import DRIFTED
 from docgen.config import Config, Project, load_project
-from docgen.discovery import holds_project, nearest_project
+from docgen.discovery import PYPROJECT, holds_project, nearest_project
 from docgen.errors import ConfigError, DocgenError, Location, Problem, one_line
 from docgen.io import files, writes
 from docgen.io.writes import Write
@@ -99,8 +99,7 @@ def _named_from_here(problem: Problem, shown: str) -> Problem:
     where = problem.location
     if where is None or shown == "." or not where.path or os.path.isabs(where.path):
         return problem
-    named = shown if where.path == "." else os.path.join(shown, where.path)
-    return replace(problem, location=replace(where, path=named))
+    return replace(problem, location=replace(where, path=os.path.join(shown, where.path)))
 
 
 def init(target: Path) -> list[str]:
@@ -112,6 +111,8 @@ def init(target: Path) -> list[str]:
         todo.append(Write(".gitignore", GITIGNORE, new=True))
     _refuse_inside_another(target)
     made = _make_root(target)
+    if not target.is_dir():
+        raise ConfigError.at(Location(str(target)), "the project folder is not a folder")
     try:
         _refuse_existing(target, todo)
         project = Project(target.resolve(), Config())
@@ -215,8 +216,6 @@ def _refuse_existing(target: Path, todo: list[Write]) -> None:
     """Refuse a folder that holds a project, or any file or folder of the scaffold; a
     symbolic link there counts, even one that leads nowhere. Each error is located in
     the new project (``init`` names it from the current folder)."""
-    if not target.is_dir():
-        raise ConfigError.at(Location("."), "the project folder is not a folder")
     for name in dict.fromkeys([*EXISTING, *(w.path for w in todo)]):
         path = target / name
         if os.path.lexists(path):
@@ -232,7 +231,7 @@ def _refuse_existing(target: Path, todo: list[Write]) -> None:
             )
     if holds_project(target):  # neither file above: a [tool.docgen] table
         raise ConfigError.at(
-            Location("pyproject.toml"),
+            Location(PYPROJECT),
             "a project is already here (its [tool.docgen] table); docgen init never "
             "overwrites files",
         )
