@@ -46,8 +46,8 @@ def _acquire(
     """Take the lock of ``kind``, waiting up to ``wait`` seconds; a file system that keeps
     no locks (ENOLCK on some network mounts) gives none, as a system without them does."""
     deadline = time.monotonic() + wait
-    # A check (shared) waits only for a build; a build waits for either.
-    holder = "build" if kind == fcntl.LOCK_SH else "build or check"
+    # A check (shared) waits only for what writes (a build, a changelog); those wait for any.
+    holder = "build or changelog" if kind == fcntl.LOCK_SH else "build, changelog or check"
     told = False
     while True:
         try:

@@ -12,7 +12,7 @@ from docgen.config import load_project
 from docgen.io.lock import build_lock
 from docgen.verbs.releases import write_changelog
 
-WAITING = "docgen: another docgen build or check is running in this project; waiting"
+WAITING = "docgen: another docgen build, changelog or check is running in this project; waiting"
 TUNED = MINIMAL_REGISTRY.replace("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
 
 

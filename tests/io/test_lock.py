@@ -10,7 +10,7 @@ from docgen import config
 from docgen.errors import ConfigError
 from docgen.io.lock import build_lock
 
-WAITING = "docgen: another docgen build or check is running in this project; waiting"
+WAITING = "docgen: another docgen build, changelog or check is running in this project; waiting"
 
 
 def test_a_second_holder_waits_then_stops_with_a_located_error(tmp_path: Path) -> None:
@@ -21,11 +21,23 @@ def test_a_second_holder_waits_then_stops_with_a_located_error(tmp_path: Path) -
         second.__enter__()  # waits, then raises: the lock is held
     assert heard == [WAITING]
     assert str(info.value) == (
-        "docgen: error: another docgen build or check kept this project locked for 0 s; try again"
+        "docgen: error: another docgen build, changelog or check kept this project locked for 0 s; try again"
     )
     with build_lock(project, 0.2, heard.append):  # released: taken at once
         pass
     assert heard == [WAITING]
+
+
+def test_a_holder_gives_up_when_its_wait_is_over(tmp_path: Path) -> None:
+    """Not seconds later (a mutation sample's finding: nothing bounded the wait)."""
+    import time
+
+    project = config.Project(tmp_path, config.Config())
+    with build_lock(project):
+        start = time.monotonic()
+        with pytest.raises(ConfigError):
+            build_lock(project, 0.2).__enter__()
+        assert 0.2 <= time.monotonic() - start < 2
 
 
 def test_checks_share_the_lock_and_a_build_keeps_them_out(tmp_path: Path) -> None:
@@ -46,7 +58,7 @@ def test_a_check_waits_for_a_running_build(example, tmp_path: Path) -> None:
     import sys
 
     command = [sys.executable, "-m", "docgen", "--root", str(example.root), "check", "-q"]
-    said = b"docgen: another docgen build is running in this project; waiting\n"
+    said = b"docgen: another docgen build or changelog is running in this project; waiting\n"
     with build_lock(config.Project(example.root, config.Config())):
         checking = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert checking.stderr is not None

@@ -22,7 +22,7 @@ from docgen.errors import ConfigError
 from docgen.io.lock import build_lock
 from docgen.io.writes import TMP_SUFFIX
 
-WAITING = "docgen: another docgen build or check is running in this project; waiting"
+WAITING = "docgen: another docgen build, changelog or check is running in this project; waiting"
 SUMMARY = re.compile(r"^(\d+) written, (\d+) updated, (\d+) pruned, (\d+) unchanged$", re.M)
 
 
@@ -79,7 +79,7 @@ def test_a_build_gives_up_on_a_lock_held_too_long(root: Path) -> None:
         pytest.fail("the lock was taken twice")
     assert said == [WAITING]
     assert [str(p) for p in info.value.problems] == [
-        "docgen: error: another docgen build or check kept this project locked for 1 s; try again"
+        "docgen: error: another docgen build, changelog or check kept this project locked for 1 s; try again"
     ]
 
 
