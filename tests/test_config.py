@@ -246,6 +246,13 @@ def test_the_changelog_link_must_name_a_page_of_the_docs_folder(tmp_path, link):
     ]
 
 
+@pytest.mark.parametrize("page", ["site/changelog.md", "site/guide/index.mdx"])
+def test_the_changelog_link_may_name_a_markdown_or_mdx_page(tmp_path, page):
+    """A hand-written ``.md`` page is a page of the docs folder as an ``.mdx`` one is."""
+    root = settings(tmp_path, {"docgen.toml": f'docs = "site"\nchangelog_link = "{page}"\n'})
+    assert load_project(root).config.changelog_link == page
+
+
 def test_with_the_root_as_docs_folder_the_link_may_name_any_page_inside_it(tmp_path):
     root = settings(tmp_path, {"docgen.toml": 'docs = "."\nchangelog_link = "./a/index.mdx"\n'})
     assert load_project(root).config.changelog_link == "./a/index.mdx"

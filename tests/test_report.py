@@ -7,8 +7,10 @@ import json
 import pytest
 
 from docgen import report
+from docgen.changes import CHANGED, UNCHANGED, Change
 from docgen.config import load_project
 from docgen.errors import Location, Problem
+from docgen.outputs import Output
 from docgen.verbs.build import build, check
 
 EDIT = ("gpu-memory-utilization: 0.5", "gpu-memory-utilization: 0.6")
@@ -319,6 +321,24 @@ def test_a_message_shows_an_invisible_format_character_as_its_escape(example, ru
     assert f"got '4{escape}'" in result.stderr and char not in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("char", "said"),
+    [
+        ("\udc80", "it holds the byte 0x80, which is not UTF-8"),
+        ("\udcff", "it holds the byte 0xFF, which is not UTF-8"),
+        ("\udc7f", "it holds a lone surrogate (U+DC7F), which is no character"),
+        ("\ud800", "it holds a lone surrogate (U+D800), which is no character"),
+    ],
+)
+def test_a_byte_the_command_line_could_not_decode_is_told_from_a_lone_surrogate(char, said):
+    """Python keeps the bytes 0x80 to 0xFF of an argument that is no UTF-8 as U+DC80 to
+    U+DCFF; any other surrogate came from an escape (``\\ud800``)."""
+    from docgen.errors import surrogate_problem
+
+    assert surrogate_problem(f"caf{char}") == said
+    assert surrogate_problem("café") is None
+
+
 def test_every_unicode_format_character_is_escaped_in_a_message():
     import unicodedata
 
@@ -355,3 +375,69 @@ def test_an_overview_that_lists_fewer_releases_is_the_changelog_entries_drift(ol
 
     output = Output("changelog/overview.mdx", new, "changelog", basis="changelog")
     assert Change(output.path, CHANGED, output, old).cause == cause
+
+
+# -- verdicts and channels a mutation sample found unpinned -----------------------------------
+
+
+def _page(name: str) -> Output:
+    return Output(f"docs/{name}.mdx", f"new {name}\n", f"templates/{name}.mdx.j2")
+
+
+def test_a_hand_edit_beside_registry_drift_is_said_to_be_undone_by_the_build():
+    """Only when every drifted file is a hand edit does the verdict call them that."""
+    edited = Change(
+        "docs/a.mdx", CHANGED, _page("a"), "old\n", kept_as_built=True, never_committed=True
+    )
+    drifted = Change("docs/b.mdx", CHANGED, _page("b"), "old\n")
+    mixed = report.check_text(report.Report(changes=[edited, drifted]), verbose=False)
+    assert mixed[-1] == report.Line(
+        "2 generated files are out of sync with the registry: run `docgen build` "
+        "(it undoes the hand edits)",
+        "err",
+    )
+    alone = report.check_text(report.Report(changes=[edited]), verbose=False)
+    assert alone[-1] == report.Line(
+        "1 generated file is edited by hand: `docgen build` would undo the edits", "err"
+    )
+
+
+def test_a_note_beside_an_error_is_no_problem_that_fails_the_check():
+    found = report.Report(
+        changes=[Change("docs/a.mdx", UNCHANGED, _page("a"))],
+        findings=[
+            Problem("broken", Location("changelog/2026-01-01.mdx", 3)),
+            Problem("mind this", Location("profiles.yaml", 2), severity="note"),
+        ],
+    )
+    assert report.check_text(found, verbose=False)[-1] == report.Line(
+        "1 generated file matches the registry, but 1 problem above fails the check", "err"
+    )
+
+
+def test_a_dry_run_says_what_it_would_keep_only_as_information(make_project):
+    """The files a dry run would change are the drift ``-q`` prints; what it would keep is
+    not (``-q build --dry-run -v`` printed every kept file)."""
+    project = make_project()
+    build(load_project(project.root))
+    lines = report.build_lines(build(load_project(project.root), dry_run=True), verbose=True)
+    assert report.Line("would keep docs/models.mdx", "info") in lines
+    assert [line for line in lines if line.channel != "info"] == []
+
+
+def test_in_github_actions_information_is_shielded_on_its_own_channel(monkeypatch):
+    """``-q`` drops what is information: the stop-commands markers around it go with it."""
+    monkeypatch.setattr(report, "in_actions", lambda: True)
+    lines = report.shielded([report.Line("write docs/a.mdx", "info")])
+    assert [line.channel for line in lines] == ["info", "info", "info"]
+    assert lines[0].text.startswith("::stop-commands::") and lines[2].text.endswith("::")
+
+
+def test_a_registry_line_behind_two_files_names_the_other_in_the_singular(drifted):
+    two = report.Report(changes=[c for c in drifted.changes if c.status == CHANGED][:2])
+    notes = [
+        line.text
+        for line in report.check_github(two)
+        if "registry" in line.text or "changed" in line.text
+    ]
+    assert any(text.endswith("and 1 other generated file") for text in notes), notes

@@ -52,6 +52,12 @@ CASES = [
         "r//{year}", f"setting 'release_route' is the route 'r//{{year}}'; {ROUTE_SHAPE}", "empty"
     ),
     route(
+        "release-notes/./{year}/{month}/{day}",
+        f"setting 'release_route' is the route 'release-notes/./{{year}}/{{month}}/{{day}}'; "
+        f"{ROUTE_SHAPE}",
+        "a-dot-name",
+    ),
+    route(
         "r/{year}/{month}",
         "setting 'release_route' must name {year}, {month} and {day}, with text between any "
         "two of them (such as 'release-notes/{year}/{month}/{day}'): each release needs a "
