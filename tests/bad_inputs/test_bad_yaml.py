@@ -224,6 +224,15 @@ REGISTRY_SYNTAX = [
         reg("    label: Tiny 1B", '    label: "Tiny \\U00110000"'),
     ),
     Case(
+        "yaml-escape-after-an-escaped-backslash",  # at the \U, not the \\ before it
+        BUILD,
+        (
+            "profiles.yaml:30:20: error: the escape '\\U00110000' names no character (the "
+            "last is U+10FFFF): write the character itself, or an escape up to \\U0010FFFF",
+        ),
+        reg("    label: Tiny 1B", '    label: "Tiny \\\\\\U00110000"'),
+    ),
+    Case(
         "yaml-escape-past-a-c-int",  # after an escaped backslash, which escapes nothing
         BUILD,
         (

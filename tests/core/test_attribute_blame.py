@@ -166,3 +166,16 @@ def test_a_value_moved_from_code_to_prose_is_not_blamed_for_its_escape():
 
 def test_a_value_prose_escapes_at_a_lines_start_is_blamed():
     assert attribute("Notes:\n", page("Notes:\n1\\. first\n", LISTED)) == [LISTED]
+
+
+EXPORTED = Source(("hosts", "box", "notes"), Location("profiles.yaml", 22, 10), "export FOO=1")
+IMPORTED = Source(("hosts", "box", "notes"), Location("profiles.yaml", 22, 10), "import x")
+
+
+def test_a_value_prose_escapes_as_mdx_import_or_export_is_blamed():
+    """At a line's start prose shows ``export FOO=1`` as ``&#101;xport FOO=1`` (else MDX
+    reads an ESM export): with no escapable character in it, the value was looked for only
+    as it is, and blamed for nothing."""
+    old = "Notes:\n"
+    assert attribute(old, page("Notes:\n&#101;xport FOO=1\n", EXPORTED)) == [EXPORTED]
+    assert attribute(old, page("Notes:\n&#105;mport x\n", IMPORTED)) == [IMPORTED]

@@ -383,6 +383,21 @@ def test_a_leftover_that_cannot_be_removed_is_left_and_the_sweep_goes_on(project
     assert not removed.exists()
 
 
+def test_an_own_folder_linked_to_a_folder_of_the_project_is_not_swept(project):
+    """``.docgen-cache`` linked to ``notes`` (inside the root, so not refused as leaving
+    it): ``notes/staging`` is a person's folder, not docgen's staging folder, and a write
+    deletes nothing there; its texts are staged beside their targets instead."""
+    (project.root / "notes/staging").mkdir(parents=True)
+    (project.root / "notes/staging/mine.txt").write_text("my notes\n", "utf-8")
+    (project.root / OWN).symlink_to("notes", target_is_directory=True)
+    writes.apply(project, [Write("docs/changed.mdx", "new changed\n")])
+    assert (project.root / "docs/changed.mdx").read_text("utf-8") == "new changed\n"
+    assert tree(project.root / "notes") == {
+        "staging": None,
+        "staging/mine.txt": b"my notes\n",
+    }
+
+
 def test_a_text_that_cannot_be_utf8_refuses_the_lot_before_any_write(project):
     """A lone surrogate anywhere in any text: one located error, and no file touched; any
     other text, ASCII or not, is written as UTF-8."""
@@ -491,6 +506,29 @@ def test_a_handler_that_returns_leaves_the_signals_held_for_the_steps_left():
         assert heard == [signal.SIGINT, signal.SIGINT]
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_signals_held_during_a_write_are_delivered_in_the_order_they_arrived():
+    """A CI cancel's SIGTERM then a Ctrl-C: their handlers run as the signals came, the
+    first first, whether between two steps or as the block ends."""
+    heard: list[int] = []
+    previous = {
+        number: signal.signal(number, lambda number, _frame: heard.append(number))
+        for number in (signal.SIGTERM, signal.SIGINT)
+    }
+    try:
+        with interrupts.held() as between:
+            os.kill(os.getpid(), signal.SIGTERM)
+            os.kill(os.getpid(), signal.SIGINT)
+            assert heard == []  # held until the step is done
+            between()
+            assert heard == [signal.SIGTERM, signal.SIGINT]
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGTERM)
+        assert heard == [signal.SIGTERM, signal.SIGINT, signal.SIGINT, signal.SIGTERM]
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def test_a_second_signal_waits_for_the_rollback(project, monkeypatch) -> None:
