@@ -20,7 +20,15 @@ from pathlib import Path
 from docgen.changes import DRIFTED
 from docgen.config import Config, Project, load_project
 from docgen.discovery import PYPROJECT, holds_project, nearest_project
-from docgen.errors import ConfigError, DocgenError, Location, Problem, one_line
+from docgen.errors import (
+    CONTROL,
+    ConfigError,
+    DocgenError,
+    Location,
+    Problem,
+    one_line,
+    surrogate_problem,
+)
 from docgen.io import files, writes
 from docgen.io.writes import Write
 
@@ -81,8 +89,28 @@ def said(target: Path, made: list[str]) -> list[str]:
     if missing := ignores_missing(target):
         lines.append(f"note: kept .gitignore as it was; add {' and '.join(missing)} to it")
     folder = f"./{shown}" if shown.startswith("-") else shown  # ``cd -x`` takes an option
-    go = "" if shown == "." else f"cd {one_line(shlex.quote(folder))} && "
+    go = "" if shown == "." else f"cd {_shell_word(folder)} && "
     return [*lines, f"next: {go}docgen check && mkdocs serve"]
+
+
+def _shell_word(name: str) -> str:
+    """``name`` as one word bash (and zsh) reads back as it is: quoted, or, when it holds a
+    control character or a byte that is no UTF-8, in ``$'...'`` with each written as its
+    escape (``'bad\\nname'`` in plain quotes is no newline)."""
+    if not CONTROL.search(name) and surrogate_problem(name) is None:
+        return shlex.quote(name)
+    escaped = []
+    for char in name:
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:  # a byte the command line could not decode
+            escaped.append(f"\\x{code - 0xDC00:02x}")
+        elif char in "\\'":
+            escaped.append(f"\\{char}")
+        elif CONTROL.match(char):
+            escaped.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}")
+        else:
+            escaped.append(char)
+    return f"$'{''.join(escaped)}'"
 
 
 def _from_here(target: Path) -> str:

@@ -17,7 +17,7 @@ def suggest_id(name: str, known: Iterable[str], none: str = "there are none") ->
     """Close matches for a long dotted id: ids containing ``name`` first, then similar ones;
     else the ids there are (or ``none``)."""
     ids = sorted(known)
-    containing = [i for i in ids if name in i]
+    containing = [i for i in ids if name in i] if name else []  # "" is in every id
     if containing:
         shown = ", ".join(f"'{i}'" for i in containing[:3])
         return f"; did you mean {shown}?" if len(containing) == 1 else f"; matching ids: {shown}"

@@ -8,6 +8,7 @@ option or a file at a git revision is no file to name from here."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -142,7 +143,36 @@ def test_init_names_a_folder_with_control_characters_by_their_escapes(tmp_path, 
     made = invoke_cli(["init", "a\x1b[31mb"])
     assert made.exit_code == 0, made.output
     assert "create a\\x1b[31mb/profiles.yaml\n" in made.stdout
-    assert "next: cd 'a\\x1b[31mb' && docgen check" in made.stdout
+    assert "next: cd $'a\\x1b[31mb' && docgen check" in made.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "word"),
+    [
+        ("bad\nname", "$'bad\\x0aname'"),
+        ("it's\tx", "$'it\\'s\\x09x'"),
+        ("back\\slash\x85", "$'back\\\\slash\\u0085'"),
+        ("caf\udce9", "$'caf\\xe9'"),  # the byte 0xE9, which is no UTF-8
+    ],
+)
+def test_init_says_how_to_enter_a_folder_as_bash_reads_the_name_back(tmp_path, name, word):
+    """``cd 'bad\\nname'`` (the newline shown as its escape inside plain quotes) named a
+    folder that is not there; bash's ``$'...'`` reads each escape back."""
+    import subprocess
+    import sys
+
+    made = subprocess.run(
+        [sys.executable, "-m", "docgen", "init", os.fsencode(name)],
+        capture_output=True,
+        cwd=tmp_path,
+        check=True,
+    )
+    hint = made.stdout.decode("utf-8").splitlines()[-1]
+    assert hint == f"next: cd {word} && docgen check && mkdocs serve"
+    entered = subprocess.run(
+        ["bash", "-c", f"cd {word} && pwd"], capture_output=True, cwd=tmp_path, check=True
+    )
+    assert entered.stdout == os.fsencode(tmp_path / name) + b"\n"
 
 
 def test_a_file_a_message_names_stays_the_roots(example, monkeypatch):
