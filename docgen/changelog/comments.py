@@ -4,9 +4,10 @@ the text without them, as a release body or a reader sees it."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import groupby
 
-from docgen.changelog.fences import without_code
+from docgen.changelog.fences import closing
 from docgen.changelog.markup import prose_lines
 
 #: An MDX comment: with its line when it stands alone there, else just the comment (and
@@ -14,6 +15,50 @@ from docgen.changelog.markup import prose_lines
 MDX_COMMENT = re.compile(
     r"^[ \t]*\{/\*.*?\*/\}[ \t]*\n|[ \t]*\{/\*.*?\*/\}", re.DOTALL | re.MULTILINE
 )
+
+
+#: An MDX comment anywhere, over lines too, or one never closed (to the end).
+_ANY_COMMENT = re.compile(r"\{/\*.*?(?:\*/\}|\Z)", re.DOTALL)
+
+
+def read_as_text(lines: Sequence[str]) -> dict[int, str]:
+    """Each line of ``lines`` that MDX reads as text (not fenced code), by its index, with
+    what it reads as no text blanked, columns kept: code spans and MDX comments, whichever
+    opens first (a backtick in a comment opens no code span, and ``{/*`` in a code span is
+    code), a comment over lines too."""
+    prose = [index for index, _line in prose_lines(lines)]
+    read: dict[int, str] = {}
+    for _step, run in groupby(enumerate(prose), key=lambda pair: pair[1] - pair[0]):
+        indexes = [index for _n, index in run]  # consecutive lines: one paragraph or more
+        seen = _code_blanked("\n".join(lines[index] for index in indexes))
+        seen = _ANY_COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found[0]), seen)
+        read.update(zip(indexes, seen.split("\n"), strict=True))
+    return read
+
+
+def _code_blanked(text: str) -> str:
+    """Prose ``text`` with each code span blanked, its length and line ends kept, read from
+    the left as MDX reads it: an MDX comment that opens first holds its backticks."""
+    out, at = list(text), 0
+    while at < len(text):
+        if text.startswith("{/*", at):
+            end = text.find("*/}", at + 3)
+            at = len(text) if end < 0 else end + 3
+        elif text[at] == "\\":
+            at += 2
+        elif text[at] == "`":
+            run = len(text) - at - len(text[at:].lstrip("`"))
+            line_end = text.find("\n", at)
+            line = text[at : len(text) if line_end < 0 else line_end]  # a span is on a line
+            close = closing(line, run, run)
+            if close < 0:
+                at += run
+                continue
+            out[at : at + close] = " " * close
+            at += close
+        else:
+            at += 1
+    return "".join(out)
 
 
 def without_comments(text: str, keep_lines: bool = False) -> str:
@@ -34,7 +79,7 @@ def without_comments(text: str, keep_lines: bool = False) -> str:
 def _uncommented(text: str, keep_lines: bool) -> str:
     """Prose ``text`` without the MDX comments outside its code spans (see
     ``without_comments`` for ``keep_lines``)."""
-    seen = "\n".join(without_code(line) for line in text.split("\n"))  # same length
+    seen = _code_blanked(text)  # same length
     kept, at, held = [], 0, 0  # held: line ends of removed comments not yet put back
     for found in MDX_COMMENT.finditer(seen):
         chunk = text[at : found.start()]

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from docgen import redirects
 from docgen.changelog import references
-from docgen.changelog.comments import without_comments
+from docgen.changelog.comments import read_as_text, without_comments
 from docgen.changelog.entries import (
     HEADING,
     Entry,
@@ -26,7 +26,6 @@ from docgen.changelog.entries import (
     shown,
     version_problem,
 )
-from docgen.changelog.fences import without_code
 from docgen.changelog.links import (
     DEFINED,
     LINK_RULE,
@@ -36,7 +35,7 @@ from docgen.changelog.links import (
     link_problem,
     text_link_problems,
 )
-from docgen.changelog.markup import MARKUP_RULE, markup_problems, prose_lines
+from docgen.changelog.markup import MARKUP_RULE, markup_problems
 from docgen.config import Project
 from docgen.errors import UNSHOWN, Location, Problem, unshown_problem
 from docgen.redirects import Routes
@@ -60,6 +59,8 @@ LOOSE_HEADING = re.compile(r"^## (v[0-9]+\.[0-9]+\.[0-9]+)$")
 HEADING_RULE = "changelog-heading"
 #: The rule id of a character reference to a control character (``&#x202e;``).
 REFERENCE_RULE = "changelog-control-reference"
+#: The control characters a reference may name: MDX and GitHub read them as white space.
+_WHITESPACE = "\n\r\f"
 
 
 def check_history(project: Project, registry: Registry, routes: set[str]) -> list[Problem]:
@@ -109,7 +110,7 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
     token = registry.product.cli_token
     above = ""  # the prose line above, "" after a blank line or code
     # What MDX reads as text: a fence in a list item also ends where the item does.
-    text = {index for index, _line in prose_lines(lines)}
+    seen = read_as_text(lines)  # its text without code spans and comments
     said: set[int] = set()  # the lines already said to link wrongly (or to hold markup)
     for number, line in enumerate(lines, start=1):
         where = Location(entry.path, number)
@@ -119,9 +120,9 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
         )
         if target is not None:  # a definition's target, on the line after its name
             found += link_problem(target[1], where, routes)
-        prose = number - 1 in text
-        if prose:  # code is literal: a link there is text
-            found += line_links(without_code(line), where, routes)
+        prose = number - 1 in seen
+        if prose:  # code is literal, and a comment no text: a link there is none
+            found += line_links(seen[number - 1], where, routes)
             found += _heading_problems(line, above, where)
         above = line if prose and line.strip() else ""
         said.update(number for p in found if p.rule == LINK_RULE)
@@ -138,9 +139,9 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
 def reference_problems(lines: Sequence[str], path: str) -> Iterator[Problem]:
     """The first character reference on each line of text (not code) that stands for a
     character an entry may not hold raw (``&#x202e;``): MDX and GitHub decode it."""
-    for index, line in prose_lines(lines):
+    for index, line in read_as_text(lines).items():
         for at, reference, char in references.in_text(line):
-            if UNSHOWN.match(char):
+            if UNSHOWN.match(char) and char not in _WHITESPACE:
                 message = unshown_problem(char, f"the reference '{reference}'", "stands for")
                 yield Problem(message, Location(path, index + 1, at + 1), rule=REFERENCE_RULE)
                 break

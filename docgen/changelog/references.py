@@ -7,8 +7,6 @@ import html
 import re
 from collections.abc import Iterator
 
-from docgen.changelog.fences import without_code
-
 #: A reference, after the run of backslashes before it (an odd run escapes its ``&``).
 REFERENCE = re.compile(r"(\\*)&(#[xX][0-9A-Fa-f]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
 
@@ -25,8 +23,9 @@ def character(name: str) -> str:
 
 
 def in_text(line: str) -> Iterator[tuple[int, str, str]]:
-    """Each reference a line of text (not fenced code) holds outside its code spans and
-    escapes: where its ``&`` stands, the reference, and what it stands for."""
-    for found in REFERENCE.finditer(without_code(line)):
+    """Each reference a line of text holds outside its escapes (the line as
+    ``comments.read_as_text`` gives it, with no code spans or comments): where its ``&``
+    stands, the reference, and what it stands for."""
+    for found in REFERENCE.finditer(line):
         if len(found[1]) % 2 == 0 and (char := character(found[2])):
             yield found.start(2) - 1, f"&{found[2]};", char

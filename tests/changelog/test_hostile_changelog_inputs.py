@@ -155,6 +155,16 @@ NOTES = [
      "'&#x202e;' stands for U+202E, a control character no page shows as text (an escape, or "
      "a bidirectional override that reorders what a reader sees): remove it (once its MDX "
      "comments are removed, as in a release body)"),
+    # MDX reads from the left: the comment opens first and holds the backtick, so no code
+    # span hides what follows it (a fresh-eyes review's finding).
+    ("reference-after-a-backtick-in-a-comment", "- Adds {/* ` */} &#x202e;txet `b` things.\n",
+     "1:18", "the reference '&#x202e;' stands for U+202E, a control character no page shows "
+     "as text (an escape, or a bidirectional override that reorders what a reader sees): "
+     "remove it"),
+    ("link-between-backticks-in-comments",
+     "- Adds {/* `x */} [y](javascript:alert(1)) {/* ` */} things.\n", "1:23", "link "
+     "'javascript:alert(1)' uses the scheme 'javascript:'; changelog links are root-absolute "
+     "routes such as /user-guide/..., http(s):// or mailto: URLs"),
     # An escaped backslash leaves the reference a reference.
     ("escaped-backslash", "- adds \\\\&#27; things.\n", "1:10", "the reference '&#27;' stands "
      "for U+001B, a control character no page shows as text (an escape, or a bidirectional "
@@ -172,13 +182,16 @@ def test_a_note_that_breaks_a_rule_is_refused_at_its_line(project, run, text, li
 
 
 def test_a_reference_that_shows_as_written_is_text(project: Project, run: Run) -> None:
-    """In a code span or a fence, or after a backslash, ``&#x202e;`` is what the page shows;
-    a zero-width joiner (an emoji's) is no control character, as it is not written raw."""
+    """In a code span or a fence, or after a backslash, ``&#x202e;`` is what the page shows,
+    and in an MDX comment nothing; a zero-width joiner (an emoji's) is no control character,
+    as it is not written raw, and ``&#10;`` a line end, which MDX reads as white space."""
     project.write(
-        NOTE, "- adds `&#x202e;`, \\&#x202e; and &zwj;.\n\n  ```text\n  &#x202e;\n  ```\n"
+        NOTE,
+        "- adds `&#x202e;`, \\&#x202e;, &zwj;, `{/* &#x202e; */}` and{/* &#x202e; */} a&#10;b."
+        "\n\n  ```text\n  &#x202e;\n  ```\n",
     )
     assert run(project, *RELEASE).exit_code == 0
-    assert "`&#x202e;`, \\&#x202e; and &zwj;." in project.read(DAY)
+    assert "`&#x202e;`, \\&#x202e;, &zwj;, `{/* &#x202e; */}` and" in project.read(DAY)
     assert run(project, "check").exit_code == 0
 
 
