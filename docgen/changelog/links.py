@@ -77,11 +77,11 @@ def hidden_link_problems(text: str, path: str, said: set[int]) -> Iterator[Probl
     target after a line end): outside code, every ``](``, and every ``]:`` whose ``[``
     opens a block and whose target ends its line, is where a target may begin. Lines in
     ``said`` (already refused) are skipped, and those refused here are added."""
+    from docgen.changelog.comments import read_as_text
+
     lines = text.split("\n")
-    prose = dict(text_lines(lines))
-    masked = "\n".join(
-        without_code(line) if i in prose else " " * len(line) for i, line in enumerate(lines)
-    )
+    read = read_as_text(lines)  # code spans and comments blanked, as MDX reads from the left
+    masked = "\n".join(read.get(i, " " * len(line)) for i, line in enumerate(lines))
     number, counted = 1, 0  # the line number at offset ``counted``
     for match in ANY_TARGET.finditer(masked):
         raw, start = (_closed(match[1]), match.start(1)) if match[1] else (match[2], match.start(2))

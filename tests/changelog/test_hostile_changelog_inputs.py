@@ -165,6 +165,10 @@ NOTES = [
      "- Adds {/* `x */} [y](javascript:alert(1)) {/* ` */} things.\n", "1:23", "link "
      "'javascript:alert(1)' uses the scheme 'javascript:'; changelog links are root-absolute "
      "routes such as /user-guide/..., http(s):// or mailto: URLs"),
+    ("hidden-link-between-backticks-in-comments",
+     "- See [a \\] {/* ` */} b](javascript:alert(1)) {/* ` */} now.\n", 1, "link "
+     "'javascript:alert(1)' uses the scheme 'javascript:'; changelog links are root-absolute "
+     "routes such as /user-guide/..., http(s):// or mailto: URLs"),
     # An escaped backslash leaves the reference a reference.
     ("escaped-backslash", "- adds \\\\&#27; things.\n", "1:10", "the reference '&#27;' stands "
      "for U+001B, a control character no page shows as text (an escape, or a bidirectional "
