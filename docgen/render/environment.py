@@ -23,7 +23,7 @@ from docgen.registry.model import Host, Image, Model, Override, Product, Profile
 from docgen.registry.serve import override_command, override_setting, quote, serve_command
 from docgen.registry.storage import estimate
 from docgen.render import as_text, compiled, file_kinds
-from docgen.render.failures import failed_at, file_of, reason, syntax_problem
+from docgen.render.failures import failed_at, file_of, jinja_asserted, reason, syntax_problem
 from docgen.render.filters import (
     code_block,
     finalize,
@@ -281,10 +281,13 @@ class Renderer:
             IndexError,
             RecursionError,
             MemoryError,
+            AssertionError,  # how some of Jinja's filters check their arguments (truncate)
             jinja2.TemplateError,
         ) as exc:
             if isinstance(exc, NameError) and exc.name not in ("inf", "nan"):
                 raise  # a bug in docgen's own code: an internal error
+            if isinstance(exc, AssertionError) and not jinja_asserted(exc):
+                raise  # docgen's own assertion: an internal error
             where = failed_at(exc, display, template)
             why = reason(exc, [*self.env.globals, *context], self.env.filters)
             raise TemplateError(Problem(f"template failed: {why}", where)) from None

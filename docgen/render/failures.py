@@ -111,6 +111,17 @@ def _attributes(module: str, kind: str) -> list[str]:
     return [name for name in [*fields, *dir(found)] if not name.startswith("_")]
 
 
+def jinja_asserted(exc: AssertionError) -> bool:
+    """Whether Jinja's own code raised ``exc``: some of its filters check their arguments
+    with ``assert`` (``truncate(1)``), which is a template's mistake, not docgen's."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    return bool(frames) and frames[-1].startswith(os.path.dirname(jinja2.__file__) + os.sep)
+
+
 def failed_at(exc: BaseException, display: str, page: jinja2.Template | None) -> Location:
     """The deepest template frame of ``exc``'s traceback (Jinja rewrites them): its line,
     in the file it stands in (an included template is shown as the page's is shown)."""

@@ -8,7 +8,7 @@ import datetime
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence, Set
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 import jinja2
@@ -96,7 +96,12 @@ def gb(size: int | None, digits: int = 2) -> str:
         raise ValueError(
             "gb was given none: the registry does not state this size; test it with {% if %} first"
         )
-    return f"{Decimal(size / 1e9).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)} GB"
+    if size < 0:  # a size is never negative: "-0.00 GB" for -5
+        raise ValueError(f"gb takes a size in bytes, 0 or more, got {size}")
+    try:
+        return f"{Decimal(size / 1e9).quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP)} GB"
+    except InvalidOperation:  # more digits than a decimal holds (its message is a class list)
+        raise ValueError(f"gb cannot show {size} bytes: the number is too large") from None
 
 
 def sentence_list(items: Iterable[Any], conjunction: str = "and") -> str:

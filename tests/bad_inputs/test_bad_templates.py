@@ -138,6 +138,23 @@ TEMPLATES = [
         ("templates/models.mdx.j2:5: error: template failed: division by zero",),
         templates=template("---\ntitle: x\n---\n\n{{ (profiles | length) / 0 }}\n"),
     ),
+    # Jinja's truncate checks its length with ``assert``: the template's mistake, not an
+    # internal error (exit 3, a hostile round's finding).
+    Case(
+        "template-truncates-too-short",
+        BUILD,
+        ("templates/models.mdx.j2:5: error: template failed: expected length >= 3, got 1",),
+        templates=template('---\ntitle: x\n---\n\n{{ "xxxxxxx" | truncate(1) }}\n'),
+    ),
+    Case(
+        "template-shows-a-huge-size",
+        BUILD,
+        (
+            "templates/models.mdx.j2:5: error: template failed: gb cannot show 1e+300 bytes: "
+            "the number is too large",
+        ),
+        templates=template("---\ntitle: x\n---\n\n{{ 1e300 | gb }}\n"),
+    ),
     Case(
         "template-prints-a-list",
         BUILD,

@@ -85,6 +85,15 @@ def test_a_markup_cell_with_a_pipe_no_backslash_escapes_is_refused(cell, refused
         assert f"| {cell} |" in table(["H"], [[Markup(cell)]])
 
 
+def test_gb_refuses_a_negative_size():
+    """It showed ``-0.00 GB`` for -5 bytes."""
+    from docgen.render.tables import gb
+
+    assert gb(0) == "0.00 GB"
+    with pytest.raises(ValueError, match="gb takes a size in bytes, 0 or more, got -5"):
+        gb(-5)
+
+
 @pytest.mark.parametrize(("digits", "shown"), [(0, "1 GB"), (20, "1." + "0" * 20 + " GB")])
 def test_gb_takes_zero_to_twenty_decimals(digits, shown):
     from docgen.render.tables import gb
