@@ -42,13 +42,15 @@ def navigation_written(
     varying: Collection[str],
     sources: tuple[Source, ...] = (),
 ) -> Navigation:
-    """List the per-profile pages ``made`` in the navigation's managed regions: the file
-    joins the ``outputs`` (the author's, like a page with regions; ``sources``: the
-    registry entries behind it, for blame); return what it then publishes. ``varying``:
-    the pages whose text holds what only agent variants resolve."""
+    """List the per-profile pages ``made`` in the navigation's managed regions (not a
+    JSON or YAML file a per-profile template makes): the file joins the ``outputs`` (the
+    author's, like a page with regions; ``sources``: the registry entries behind it, for
+    blame); return what it then publishes. ``varying``: the pages whose text holds what
+    only agent variants resolve."""
     from docgen.navigation import read
+    from docgen.render.file_kinds import MDX, kind_of
 
-    pages = sorted(made, key=lambda o: o.path)
+    pages = sorted((o for o in made if kind_of(o.path) == MDX), key=lambda o: o.path)
     _refuse_agentless(project, nav, pages, outputs, varying)
     text = filled(project, nav, pages, {o.path for o in outputs})
     # The file is the author's: written back in the form it has (line ends, BOM).

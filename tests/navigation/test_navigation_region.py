@@ -513,6 +513,25 @@ def test_an_index_page_per_profile_takes_its_folders_name_as_its_slug(make_proje
     assert "path: _build/agent-variants/profiles/vllm.box.tiny/index.alpha.generated.mdx" in text
 
 
+@pytest.mark.parametrize("name", ["profiles/[profile]-data.json.j2", "profiles/[profile].json.j2"])
+def test_a_file_a_per_profile_template_makes_that_is_no_page_is_not_listed(make_project, run, name):
+    """A JSON file per profile was listed as a page (Fern's check then failed on every
+    entry), and one of a page's stem was said to share its slug (a hostile round)."""
+    made = make_project(
+        registry=two_profiles(MINIMAL_REGISTRY),
+        templates={
+            "profiles/[profile].mdx.j2": PROFILE_PAGE,
+            name: '{"id": {{ profile.id | tojson }}}\n',
+        },
+        files={"docs/index.yml": NAV},
+    )
+    assert run(made, "build").exit_code == 0
+    text = made.read("docs/index.yml")
+    assert ".json" not in text
+    assert text.count("slug: vllm.box.tiny-two\n") == text.count("slug: vllm.box.tiny\n") == 2
+    assert run(made, "check").exit_code == 0
+
+
 def test_two_pages_a_region_would_list_under_one_slug_are_a_located_error(make_project, run):
     """Two per-profile templates gave every profile two entries with one slug: only one
     of each pair could be reached."""
