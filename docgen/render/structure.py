@@ -35,8 +35,9 @@ INSIDE = (
 #: Said of a block whose closing tag stands elsewhere than its opening tag.
 ACROSS = (
     "this <AgentOnly> block opens and closes in different places (one in a fenced code "
-    "block, the other outside it or in another): dropping it would cut that code block in "
-    "two; open and close it at the top level, or both inside the same code block"
+    "block or a JSX element such as <Note>, the other outside it or in another): dropping "
+    "it would cut that block or element in two; open and close it at the top level, or "
+    "both inside the same one"
 )
 
 
@@ -57,12 +58,14 @@ _TOP_STATE = _State()
 
 def places(lines: Sequence[str]) -> list[int | None]:
     """For each line, where MDX starts reading it: ``TOP``, the index of the line that
-    opened the fenced code block it is in, or None (inside an expression, a JSX tag or a
-    code span)."""
+    opened the fenced code block it is in, ``_IN_ELEMENT`` less the index of the line that
+    opened the JSX element it is in (``<Note>`` alone on its line), or None (inside an
+    expression, a JSX tag or a code span)."""
     out: list[int | None] = []
     fence: Fence | None = None
     opened_at, container = TOP, ""
     state = _TOP_STATE
+    elements: list[tuple[str, int]] = []  # the JSX elements open at the top level
     for index, line in enumerate(lines):
         if fence is not None and _within(container, line):
             out.append(opened_at)
@@ -72,14 +75,36 @@ def places(lines: Sequence[str]) -> list[int | None]:
         if not line.strip() and state.code:
             state = state._replace(code="")  # a code span never crosses a blank line
         top = state == _TOP_STATE
-        out.append(TOP if top else None)
+        out.append((TOP if not elements else _IN_ELEMENT - elements[-1][1]) if top else None)
         found = _CONTAINERS.match(line)
         container = found[0] if found else ""
         if top and (opened := opening(line[len(container) :])) is not None:
             fence, opened_at = opened, index
         else:
+            if top:
+                _nest(elements, line[len(container) :].strip(), index)
             state = _scan(line, state)
     return out
+
+
+#: A JSX element's opening or closing tag alone on its line (``<Note title="x">``,
+#: ``</Note>``), which opens or closes a block of MDX inside the element.
+_ELEMENT = re.compile(r"<(/?)([A-Za-z][\w.:-]*)(?:\s[^<>]*)?>")
+#: The place of a line inside the element opened on line ``i``: ``_IN_ELEMENT - i``.
+_IN_ELEMENT = -2
+
+
+def _nest(elements: list[tuple[str, int]], text: str, index: int) -> None:
+    """Follow the JSX elements open at the top level (name, line) past the line ``index``
+    (its ``text`` without containers): one alone on its line opens, its closing tag
+    closes it; a self-closing one, and an <AgentOnly> tag, neither."""
+    found = _ELEMENT.fullmatch(text)
+    if found is None or text.endswith("/>") or found[2] == "AgentOnly":
+        return
+    if not found[1]:
+        elements.append((found[2], index))
+    elif elements and elements[-1][0] == found[2]:
+        elements.pop()
 
 
 def tag_places(lines: list[str]) -> list[int | None]:

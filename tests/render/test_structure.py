@@ -41,6 +41,9 @@ def test_where_each_line_stands():
         ),
         ('<Note title="a\n<AgentOnly variant="beta">\nb">\n</AgentOnly>\n</Note>\n', 6, INSIDE),
         ('<AgentOnly variant="beta">\n```sh\nls\n</AgentOnly>\n```\n', 5, ACROSS),
+        # A variant that dropped the block kept a <Note> never closed (a hostile round).
+        ('<Note>\n<AgentOnly variant="beta">\nx\n</Note>\n</AgentOnly>\n', 6, ACROSS),
+        ('<AgentOnly variant="beta">\n<Note type="tip">\nx\n</AgentOnly>\n</Note>\n', 5, ACROSS),
     ],
 )
 def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
@@ -52,6 +55,31 @@ def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
     assert outcome.exit_code == 2
     assert f"docs/guide/page.mdx:{line}: error: {message}" in outcome.stderr.splitlines()
     assert project.snapshot() == before
+
+
+def test_where_lines_inside_a_jsx_element_stand():
+    lines = [
+        "<Note>",
+        "text",
+        "<Warning title='w'>",
+        "deep",
+        "</Warning>",
+        "</Note>",
+        "<Br />",
+        "x",
+    ]
+    inner, deeper = -2 - 0, -2 - 2
+    assert places(lines) == [TOP, inner, inner, deeper, deeper, inner, TOP, TOP]
+
+
+def test_a_block_inside_one_jsx_element_varies_it_and_every_variant_compiles(make_project, run):
+    require_mdx()
+    body = '<Note>\nShared.\n\n<AgentOnly variant="alpha">\nOnly alpha.\n</AgentOnly>\n</Note>\n'
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    assert run(project, "build").exit_code == 0
+    beta = project.read(VARIANT.replace(".alpha.", ".beta."))
+    assert "Only alpha" not in beta and "<Note>" in beta and "</Note>" in beta
+    assert compile_mdx({"beta": beta}) == {"beta": None}
 
 
 def test_tags_inside_one_code_block_vary_its_lines_and_every_variant_compiles(make_project, run):
