@@ -8,6 +8,12 @@ import pytest
 from bad_input_cases import BUILD, DIRECTIVE, Case, arg, check, param, reg
 from conftest import MINIMAL_REGISTRY
 
+AGENT_CLI = (
+    "the agent's command: letters, digits, dots, dashes and underscores, starting and ending "
+    "with a letter or digit (a page shows it in the CLI token's place, where an underscore at "
+    "an end would make emphasis)"
+)
+
 REGISTRY_TYPES = [
     Case(
         "schema-version",
@@ -147,8 +153,16 @@ REGISTRY_TYPES = [
     Case(
         "agent-cli-with-space",
         BUILD,
-        ("profiles.yaml:14:10: error: agents.[0].cli 'acme cli' is malformed",),
+        (f"profiles.yaml:14:10: error: agents.[0].cli 'acme cli' is malformed: {AGENT_CLI}",),
         reg("    cli: acme\n", "    cli: acme cli\n"),
+    ),
+    # A page shows the CLI where the token stands: `__x__` in prose is emphasis (a hostile
+    # round's finding); an underscore inside a word is not.
+    Case(
+        "agent-cli-underscores-at-its-ends",
+        BUILD,
+        (f"profiles.yaml:14:10: error: agents.[0].cli '__x__' is malformed: {AGENT_CLI}",),
+        reg("    cli: acme\n", "    cli: __x__\n"),
     ),
     Case(
         "agent-missing-title",
