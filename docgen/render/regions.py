@@ -163,6 +163,7 @@ def fill(path: str, text: str, renderer: Renderer, custom: set[str]) -> str:
     regions = find(path, lines)
     problems: list[Problem] = []
     contents = [_content(path, r, renderer, custom, problems) for r in regions]
+    problems += [_marked(path, r) for r, text in zip(regions, contents, strict=True) if _live(text)]
     if problems:
         raise PageError(problems)
     out: list[str] = []
@@ -173,6 +174,27 @@ def fill(path: str, text: str, renderer: Renderer, custom: set[str]) -> str:
         cursor = region.end
     out += lines[cursor:]
     return "\n".join(out)
+
+
+def _live(content: str) -> bool:
+    """Whether a region's rendered ``content`` names a marker that the next run, reading
+    it inside the region, would take for the region's end or refuse (inside a region, a
+    fenced block is the region's own: its end marker ends the region there too)."""
+    if not has_markers(content):
+        return False
+    found: list[Problem] = []
+    lines = ["{/* docgen:begin r */}", *content.split("\n"), "{/* docgen:end */}"]
+    read = list(_scan("", lines, found))
+    return bool(found) or [r.end for r in read] != [len(lines) - 1]
+
+
+def _marked(path: str, region: Region) -> Problem:
+    return Problem(
+        f"region '{region.name}' rendered a docgen:begin or docgen:end marker, which the "
+        "next run would read as this page's own and cut the region there (a fenced block "
+        "inside a region is the region's own): leave it out of the region's content",
+        Location(path, region.line),
+    )
 
 
 def _content(

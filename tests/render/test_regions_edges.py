@@ -3,6 +3,8 @@ form, a region whose old content is broken, and what an error suggests."""
 
 from __future__ import annotations
 
+import pytest
+
 PAGE = "docs/ref.mdx"
 MALFORMED = (
     "malformed docgen marker: write {/* docgen:begin NAME */} or {/* docgen:end */} alone on a line"
@@ -75,3 +77,38 @@ def test_an_unknown_region_is_told_the_closest_custom_one(make_project, run) -> 
         2,
         f"{PAGE}:3:18: error: unknown region 'fqa'; did you mean 'faq'?\n",
     )
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "a\n\n{/* docgen:end */}\n\nb\n",
+        "a\n\n```\n{/* docgen:end */}\n```\n",  # a fence inside a region is the region's own
+        "Write docgen:begin markers alone on their lines.\n",
+    ],
+    ids=["end-marker", "end-marker-in-a-fence", "named-in-prose"],
+)
+def test_a_region_that_renders_a_marker_is_refused_before_it_is_written(
+    make_project, run, content
+) -> None:
+    """The build wrote it, and every later run refused the page (``docgen:end without a
+    docgen:begin``), with the region's rest stranded below it (a hostile round's finding)."""
+    page = "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n"
+    project = make_project(files={PAGE: page}, templates={"_regions/my.mdx.j2": content})
+    before = project.snapshot()
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"{PAGE}:3: error: region 'my' rendered a docgen:begin or docgen:end marker, which "
+        "the next run would read as this page's own and cut the region there (a fenced block "
+        "inside a region is the region's own): leave it out of the region's content\n",
+    )
+    assert project.snapshot() == before
+
+
+def test_a_region_may_render_code_that_names_no_marker(make_project, run) -> None:
+    page = "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n"
+    content = "```mdx\n{/* a comment */}\n```\n"
+    project = make_project(files={PAGE: page}, templates={"_regions/my.mdx.j2": content})
+    assert run(project, "build").exit_code == 0
+    assert run(project, "check").exit_code == 0
