@@ -5,7 +5,8 @@ render deadline stops loops, yet no timer can interrupt one C-level operation su
 ``7 ** (7 ** 10)`` or ``'x' * 10**10``. Jinja's sandbox lets ``*``, ``**`` and ``%`` be
 intercepted, so these refuse a result past ``MAX_ITEMS`` items or ``MAX_INT_BITS`` bits
 before computing it; so do the string methods and filters that pad to a width
-(``'x'.ljust(n)``, ``'{:>n}'.format(x)``, ``|center(n)``, ``|indent(n)``, ``|format``),
+(``'x'.ljust(n)``, ``'{:>n}'.format(x)``, ``|center(n)``, ``|indent(n)``, ``|format``) or
+replace (``'x'.replace``, ``|replace``),
 and ``range`` past ``MAX_ITEMS`` items (``range(10**9)|list``).
 Nothing else of the sandbox applies: attributes, items, calls and ``range`` work as in a
 plain environment.
@@ -53,6 +54,7 @@ class BoundedEnvironment(SandboxedEnvironment):
         self.globals["range"] = bounded_range  # loops are bounded by the render deadline
         for name in ("center", "indent", "format"):
             self.filters[name] = _bounded_filter(name, self.filters[name])
+        self.filters["replace"] = _bounded_replace(self.filters["replace"])
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         return True  # templates are code
@@ -132,7 +134,9 @@ def _check_percent(text: str, values: Any) -> None:
 def _check_call(method: Any, values: Sequence[Any]) -> None:
     """Bound a string method that pads to a width, or ``str.format`` with wide fields."""
     text, name = method.__self__, getattr(method, "__name__", "")
-    if name in _PADDING:
+    if name == "replace" and len(values) >= 2:
+        _check_replace(text, *values[:3])
+    elif name in _PADDING:
         _check_widths(name, values)
     elif name in ("format", "format_map"):
         specs = [spec or "" for _text, _name, spec, _conv in string.Formatter().parse(text)]
@@ -141,6 +145,18 @@ def _check_call(method: Any, values: Sequence[Any]) -> None:
         ]
         if any(w > MAX_ITEMS for w in widths) or any("{" in s for s in specs):
             _check_widths(name, [*widths, *values])
+
+
+def _check_replace(text: str, old: Any, new: Any, count: Any = None) -> None:
+    """Refuse a replacement that would build a string past ``MAX_ITEMS`` characters."""
+    old, new = str(old), str(new)
+    if len(new) <= len(old):
+        return
+    times = text.count(old) if old else len(text) + 1
+    if _is_int(count) and count >= 0:
+        times = min(times, count)
+    if len(text) + times * (len(new) - len(old)) > MAX_ITEMS:
+        raise TemplateLimit(_too_big("replace", f"a string of more than {MAX_ITEMS:,} characters"))
 
 
 def _check_widths(name: str, values: Sequence[Any]) -> None:
@@ -156,6 +172,17 @@ def _bounded_filter(name: str, original: Callable[..., Any]) -> Callable[..., An
         else:
             _check_widths(name, (*args, *kwargs.values()))
         return original(value, *args, **kwargs)
+
+    return bounded
+
+
+def _bounded_replace(original: Callable[..., Any]) -> Callable[..., Any]:
+    """Jinja's ``replace`` filter (it takes its evaluation context first), bounded."""
+
+    @wraps(original)
+    def bounded(context: Any, value: Any, old: Any, new: Any, count: Any = None) -> Any:
+        _check_replace(str(value), old, new, count)
+        return original(context, value, old, new, count)
 
     return bounded
 

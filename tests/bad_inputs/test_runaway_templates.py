@@ -55,6 +55,17 @@ CASES = [
     runaway("range-to-list", "{{ range(10**9)|list|length }}", f"'range' would build {RANGE}"),
     runaway("range-past-a-c-size", "{{ range(10**30) }}", f"'range' would build {RANGE}"),
     runaway("indent-filter", "{{ 'x'|indent(10**10, true) }}", f"'indent' would build {STRING}"),
+    # One C-level step built 1 GB (a hostile round's finding).
+    runaway(
+        "replace-filter",
+        "{{ ('x' * 1000000) | replace('x', 'y' * 1000) | length }}",
+        f"'replace' would build {STRING}",
+    ),
+    runaway(
+        "replace-method",
+        "{{ ('x' * 1000000).replace('', 'y' * 10) | length }}",
+        f"'replace' would build {STRING}",
+    ),
 ]
 
 
@@ -71,13 +82,14 @@ def test_ordinary_arithmetic_and_padding_still_work(make_project, run):
         "{{ 'a'|center(5) }}|"
         "{{ '{:>4}'.format(1) }}|{{ 'x'.ljust(3) }}|{{ '%3d'|format(1) }}|{{ 7 % 3 }}"
         "|{{ range(10, 0, -3)|list|join(',') }}"
+        "|{{ ('x' * 9999998) | replace('x', 'yy', 2) | length }}|{{ 'a-b'.replace('-', '+') }}"
     )
     project = make_project(templates=template(f"{HEAD}{body}\n"))
     assert run(project, "build").exit_code == 0
     assert (
         project.read("docs/models.mdx")
         .rstrip()
-        .endswith("18446744073709551616 \\=== 1,1 00003   a  |   1|x  |  1|1|10,7,4,1")
+        .endswith("18446744073709551616 \\=== 1,1 00003   a  |   1|x  |  1|1|10,7,4,1|10000000|a+b")
     )
 
 
