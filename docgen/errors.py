@@ -28,9 +28,9 @@ CONTROL = re.compile(f"[\x00-\x1f{_ACTED_ON}]")
 BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 #: ``BREAKING``, or the ``*/`` that would end the comment a text is written into.
 COMMENT_BREAKING = re.compile(f"{BREAKING.pattern}|\\*/")
-#: The ``CONTROL`` characters but newline and tab: what a printed message never holds raw,
-#: whatever a message quotes (a carriage return or a bidirectional override would
-#: rewrite what the terminal shows of the line).
+#: The ``CONTROL`` characters but newline and tab: what a printed text never holds raw,
+#: whatever it quotes (a carriage return or a bidirectional override would rewrite what
+#: the terminal shows of the line); a message holds ``_UNQUOTED`` none.
 _UNPRINTED = re.compile(f"[\x00-\x08\x0b-\x1f{_ACTED_ON}]")
 #: Unicode's other format characters (category Cf, beyond the bidirectional controls):
 #: a soft hyphen, zero-width spaces and joiners, a byte-order mark, tags. Each shows as
@@ -88,6 +88,12 @@ def printable(text: str) -> str:
     (``\\u202e``): what docgen prints of an input's text or a diff (a message escapes
     the invisible format characters too, see ``Problem``)."""
     return _UNPRINTED.sub(_escaped, text)
+
+
+def printable_message(text: str) -> str:
+    """``printable``, with each invisible format character written as its escape too: a
+    message quotes input, where one shows as nothing (``got '4'`` for ``4\ufeff``)."""
+    return _UNQUOTED.sub(_escaped, text)
 
 
 def printable_json(text: str) -> str:
@@ -190,7 +196,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.location}: " if self.location else ""
-        return f"{where}{self.severity}: {_UNQUOTED.sub(_escaped, self.message)}"
+        return f"{where}{self.severity}: {printable_message(self.message)}"
 
 
 E = TypeVar("E", bound="DocgenError")

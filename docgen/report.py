@@ -25,6 +25,7 @@ from docgen.errors import (
     names_file,
     one_line,
     printable,
+    printable_message,
     shown_path,
     without_surrogates,
 )
@@ -320,9 +321,10 @@ def _diff_lines(diff: str) -> list[str]:
 def _escape_data(text: str) -> str:
     """A workflow command's message: ``%``, CR and LF escaped as GitHub reads them (a lone
     surrogate, which no UTF-8 output can carry, as its ``\\udXXX`` escape, and every other
-    control or bidirectional character as its escape, see ``printable``)."""
+    control, bidirectional or invisible format character as its escape, see
+    ``printable_message``)."""
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return printable(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+    return printable_message(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 #: Where the runner finds a workflow command in a line: ``::`` after leading whitespace

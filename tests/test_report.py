@@ -339,6 +339,13 @@ def test_a_byte_the_command_line_could_not_decode_is_told_from_a_lone_surrogate(
     assert surrogate_problem("café") is None
 
 
+def test_an_annotation_shows_an_invisible_format_character_as_its_escape():
+    """The github format (CI's) showed ``got '4'`` again (a fresh-eyes review's finding)."""
+    found = report.Report(findings=[Problem("got '4\ufeff'", Location("profiles.yaml", 3, 5))])
+    lines = [line.text for line in report.check_github(found)]
+    assert "::error file=profiles.yaml,line=3,col=5::got '4\\ufeff'" in lines
+
+
 def test_every_unicode_format_character_is_escaped_in_a_message():
     import unicodedata
 
