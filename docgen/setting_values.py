@@ -227,8 +227,8 @@ _NOT_NOTES = {
 def _notes_problem(root: Path, paths: Mapping[str, str], real: Mapping[str, str]) -> str | None:
     """Why the notes folder (``fragments``, as given in ``paths`` and resolved in ``real``)
     lies where a release would delete files that are no notes: the project's root (its
-    README and CONTRIBUTING pages), or in a folder of ``_NOT_NOTES`` that is not the root;
-    None when it has a place of its own."""
+    README and CONTRIBUTING pages), or in, or above, a folder of ``_NOT_NOTES`` that is not
+    the root; None when it has a place of its own."""
     notes, given = real.get("fragments", ""), paths.get("fragments", "")
     base = os.path.realpath(root)
     if not notes:
@@ -240,6 +240,8 @@ def _notes_problem(root: Path, paths: Mapping[str, str], real: Mapping[str, str]
             continue
         if notes == place or notes.startswith(f"{place}/"):
             where = f"{'' if notes == place else 'in '}{what} (setting '{key}')"
+        elif place.startswith(f"{notes}/"):
+            where = f"a folder that holds {what} (setting '{key}')"
     if where is None:
         return None
     return (

@@ -527,6 +527,10 @@ def test_tables_of_other_tools_are_not_taken_for_a_slip(tmp_path):
         ('fragments = "changelog"', "the changelog folder (setting 'changelog')"),
         ('fragments = "templates/notes"', "in the templates folder (setting 'templates')"),
         ('fragments = "."', "the project's root"),
+        (
+            'fragments = "site"\ndocs = "site/docs"',
+            "a folder that holds the docs folder (setting 'docs')",
+        ),
         # Through a link inside the root, as the file system resolves it.
         ('fragments = "pages/notes"', "in the docs folder (setting 'docs')"),
     ],

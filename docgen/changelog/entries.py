@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from docgen.changelog.markup import prose_lines
-from docgen.config import FOLDER_FIELDS, Project
+from docgen.config import Project
 from docgen.errors import BREAKING, ConfigError, Location
 from docgen.io.files import (
     LINK,
@@ -191,19 +191,17 @@ def _refuse_misnamed(
 
 
 def _refuse_nested_notes(project: Project, walked: Listing) -> None:
-    """Refuse a note in a folder below the notes folder, which no release would take
-    (unless the notes folder holds the project's other folders, whose pages are none)."""
+    """Refuse a note in a folder below the notes folder, or a link to a folder there that
+    may hold one (docgen follows none), which no release would take. (The settings keep
+    the project's other folders out of the notes folder.)"""
     folder = walked.folder
-    others = (project.path(getattr(project.config, k)) for k in FOLDER_FIELDS)
-    if any(o != folder and folder in (o, *o.parents) for o in (project.root, *others)):
-        return
     for linked in walked.folders:
         parts = PurePosixPath(os.path.relpath(linked.path, folder)).parts
-        if linked.kind == LINK and not any(part.startswith(".") for part in parts):
+        hidden = any(part.startswith(".") for part in parts)
+        if linked.kind == LINK and not hidden and (why := _linked_notes(project, linked.path)):
             raise ConfigError.at(
                 Location(linked.rel),
-                "a link to a folder lies in the notes folder, and docgen follows none there, "
-                "so no release would take a note it holds: move the notes into "
+                f"{why}, so no release would take a note there: move the notes into "
                 f"{_rel(project, folder)} itself, or remove the link",
             )
     for found in walked.files:
@@ -215,6 +213,21 @@ def _refuse_nested_notes(project: Project, walked: Listing) -> None:
                 "a note lies in the notes folder itself, not in a folder below it, or no "
                 f"release takes it: move it to {_rel(project, folder / name)}",
             )
+
+
+def _linked_notes(project: Project, path: str) -> str | None:
+    """Why the folder a link in the notes folder leads to may hide notes: it lies outside
+    the root, where docgen reads nothing, or holds a file named as a note; None for one
+    of other files (images a note shows)."""
+    if not within_root(project, Path(path)):
+        return "this link leads to a folder outside the project root, where docgen reads nothing"
+    try:
+        held = sorted(name for name in os.listdir(path) if _reads_as(name))
+    except OSError as exc:
+        return f"this link leads to a folder docgen cannot list ({exc.strerror or exc})"
+    if not held:
+        return None
+    return f"this link leads to a folder holding {held[0]}, and docgen follows no link here"
 
 
 def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:

@@ -182,19 +182,24 @@ def test_a_linked_folder_in_the_notes_folder_is_refused_not_passed_unseen(
     (project.root / "changelog.d/old").symlink_to(target)
     with pytest.raises(ConfigError) as raised:
         entries.fragment_files(replace(project))
+    why = (
+        "this link leads to a folder outside the project root, where docgen reads nothing"
+        if leads == "outside"
+        else "this link leads to a folder holding b.md, and docgen follows no link here"
+    )
     assert str(raised.value) == (
-        "changelog.d/old: error: a link to a folder lies in the notes folder, and docgen "
-        "follows none there, so no release would take a note it holds: move the notes into "
-        "changelog.d itself, or remove the link"
+        f"changelog.d/old: error: {why}, so no release would take a note there: move the "
+        "notes into changelog.d itself, or remove the link"
     )
 
 
-def test_a_notes_folder_that_holds_the_other_folders_looks_at_its_own_files_only(tmp_path):
-    """With the notes at the root (``fragments = "."``), the pages below are no notes."""
-    project = config.Project(tmp_path, config.Config(fragments="."))
-    put(project, "docs/index.md", "A page.\n")
-    put(project, "fix.md", "Fixed.\n")
-    assert entries.fragment_files(project) == [project.root / "fix.md"]
+def test_a_link_to_a_folder_of_images_in_the_notes_folder_is_no_note(project):
+    """A note may show images kept beside it: a linked folder holding no note is none."""
+    (project.root / "assets").mkdir()
+    (project.root / "assets/shot.png").write_bytes(b"\x89PNG")
+    put(project, "changelog.d/a.md", "A.\n")
+    (project.root / "changelog.d/img").symlink_to(project.root / "assets")
+    assert entries.fragment_files(project) == [project.root / "changelog.d/a.md"]
 
 
 def test_an_entry_with_bytes_that_are_not_utf8_is_a_located_error(project):
