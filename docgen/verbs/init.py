@@ -101,13 +101,12 @@ def _shell_word(name: str) -> str:
         return shlex.quote(name)
     escaped = []
     for char in name:
-        code = ord(char)
-        if 0xDC80 <= code <= 0xDCFF:  # a byte the command line could not decode
-            escaped.append(f"\\x{code - 0xDC00:02x}")
-        elif char in "\\'":
+        if char in "\\'":
             escaped.append(f"\\{char}")
-        elif CONTROL.match(char):
-            escaped.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}")
+        elif CONTROL.match(char) or surrogate_problem(char) is not None:
+            # The bytes the folder's name holds, which bash reads back in any locale (its
+            # \\u escapes need a UTF-8 one); a byte that is no UTF-8 is one of them.
+            escaped += [f"\\x{byte:02x}" for byte in os.fsencode(char)]
         else:
             escaped.append(char)
     return f"$'{''.join(escaped)}'"

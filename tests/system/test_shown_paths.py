@@ -151,7 +151,7 @@ def test_init_names_a_folder_with_control_characters_by_their_escapes(tmp_path, 
     [
         ("bad\nname", "$'bad\\x0aname'"),
         ("it's\tx", "$'it\\'s\\x09x'"),
-        ("back\\slash\x85", "$'back\\\\slash\\u0085'"),
+        ("back\\slash\x85", "$'back\\\\slash\\xc2\\x85'"),  # U+0085's UTF-8 bytes: any locale
         ("caf\udce9", "$'caf\\xe9'"),  # the byte 0xE9, which is no UTF-8
     ],
 )
@@ -169,10 +169,15 @@ def test_init_says_how_to_enter_a_folder_as_bash_reads_the_name_back(tmp_path, n
     )
     hint = made.stdout.decode("utf-8").splitlines()[-1]
     assert hint == f"next: cd {word} && docgen check && mkdocs serve"
-    entered = subprocess.run(
-        ["bash", "-c", f"cd {word} && pwd"], capture_output=True, cwd=tmp_path, check=True
-    )
-    assert entered.stdout == os.fsencode(tmp_path / name) + b"\n"
+    for locale in ("C", "C.UTF-8"):  # bash's \u escapes need a UTF-8 locale; bytes do not
+        entered = subprocess.run(
+            ["bash", "-c", f"cd {word} && pwd"],
+            capture_output=True,
+            cwd=tmp_path,
+            check=True,
+            env={**os.environ, "LC_ALL": locale},
+        )
+        assert entered.stdout == os.fsencode(tmp_path / name) + b"\n"
 
 
 def test_a_file_a_message_names_stays_the_roots(example, monkeypatch):
