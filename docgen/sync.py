@@ -108,10 +108,13 @@ def compare_outputs(
             report.changes.append(Change(output.path, UNCHANGED, output, None))
             report.hold(output.path, output.digest, stamps.of(info), known)
             continue
-        found = None if info is None else _read(real, output.path)
-        if found is None:  # nothing there, or no file: a FIFO, a device
+        if info is None or not stat.S_ISREG(info.st_mode):  # nothing, or a FIFO, a socket
             stands = "" if info is None else not_a_file(info.st_mode)
             report.changes.append(Change(output.path, NEW, output, None, stands=stands))
+            continue
+        found = _read(real, output.path)
+        if found is None:  # replaced meanwhile by what is no file
+            report.changes.append(Change(output.path, NEW, output, None))
             continue
         same, old = _against(found, output)
         if same and output.digest:

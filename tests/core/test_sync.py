@@ -219,20 +219,34 @@ def test_a_folder_where_an_output_goes_is_refused_by_both(
     assert everything(tmp_path) == before
 
 
-def test_a_fifo_where_an_output_goes_is_said_to_be_one_and_build_replaces_it(
-    make_project: Callable[..., Project], run: Run
+def _socket(path: Path) -> None:
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as bound:
+        bound.bind(str(path))
+
+
+@pytest.mark.parametrize(
+    ("what", "make"),
+    [("a FIFO", lambda path: os.mkfifo(path, 0o600)), ("a socket", _socket)],
+    ids=["fifo", "socket"],
+)
+def test_what_is_no_file_where_an_output_goes_is_said_and_build_replaces_it(
+    make_project: Callable[..., Project], run: Run, monkeypatch: pytest.MonkeyPatch, what, make
 ) -> None:
     """check called a FIFO there missing ("docgen would create it"), though something
-    stands there; a FIFO holds nothing to lose, so a build writes the file in its place."""
+    stands there, and a socket stopped check and build (opening it failed); neither holds
+    anything to lose, so a build writes the file in its place."""
     project = make_project()
     assert run(project, "build").exit_code == 0
     page = project.root / "docs/models.mdx"
     page.unlink()
-    os.mkfifo(page, 0o600)
+    monkeypatch.chdir(page.parent)  # a socket's path must be short: bind it by its name
+    make(Path(page.name))
     result = run(project, "check")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == (
-        "docs/models.mdx:1:1: error: a FIFO stands where docgen writes a file of its own: "
+        f"docs/models.mdx:1:1: error: {what} stands where docgen writes a file of its own: "
         "`docgen build` replaces it"
     )
     assert run(project, "build").exit_code == 0
