@@ -21,7 +21,8 @@ def test_a_second_holder_waits_then_stops_with_a_located_error(tmp_path: Path) -
         second.__enter__()  # waits, then raises: the lock is held
     assert heard == [WAITING]
     assert str(info.value) == (
-        "docgen: error: another docgen build, changelog or check kept this project locked for 0 s; try again"
+        "docgen: error: another docgen build, changelog or check kept this project locked "
+        "for 0 s; try again"
     )
     with build_lock(project, 0.2, heard.append):  # released: taken at once
         pass

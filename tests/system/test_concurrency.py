@@ -79,7 +79,8 @@ def test_a_build_gives_up_on_a_lock_held_too_long(root: Path) -> None:
         pytest.fail("the lock was taken twice")
     assert said == [WAITING]
     assert [str(p) for p in info.value.problems] == [
-        "docgen: error: another docgen build, changelog or check kept this project locked for 1 s; try again"
+        "docgen: error: another docgen build, changelog or check kept this project locked "
+        "for 1 s; try again"
     ]
 
 
