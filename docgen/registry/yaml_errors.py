@@ -177,7 +177,7 @@ _UNCLOSED = {
 }
 
 _ONE_DOCUMENT = (
-    "a second YAML document starts here: the registry is one document; remove the '---' "
+    "a second YAML document starts here: this file is one document; remove the '---' "
     "(or '...') line and what follows, or merge it into the first"
 )
 _DIRECTIVE = (
@@ -185,7 +185,7 @@ _DIRECTIVE = (
     "file needs none)"
 )
 _NOT_YAML = (
-    "this line is not YAML (a '[section]' header is TOML or INI); the registry is a YAML "
+    "this line is not YAML (a '[section]' header is TOML or INI); this file is a YAML "
     "mapping of 'key: value' lines"
 )
 

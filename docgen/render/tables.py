@@ -156,7 +156,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:
         if _CELL_BREAK.search(value) or "\n" in value:  # it would end the cell or the table
             raise ValueError(
                 "a table cell holds markup with a '|' or a line break, which ends the cell: "
-                "give the value itself (table escapes it), or mdx_code(value, true) for code"
+                "give the value itself (table escapes it), or value | mdx_code(true) for code"
             )
         return str(value)
 

@@ -154,7 +154,7 @@ REGISTRY_SYNTAX = [
         "yaml-second-document",
         BUILD,
         (
-            "profiles.yaml:51:1: error: a second YAML document starts here: the registry is one "
+            "profiles.yaml:51:1: error: a second YAML document starts here: this file is one "
             "document; remove the '---' (or '...') line and what follows, or merge it into the "
             "first",
         ),
@@ -165,7 +165,7 @@ REGISTRY_SYNTAX = [
         BUILD,
         (
             "profiles.yaml:2:1: error: this line is not YAML (a '[section]' header is TOML or "
-            "INI); the registry is a YAML mapping of 'key: value' lines",
+            "INI); this file is a YAML mapping of 'key: value' lines",
         ),
         "[tool]\nx = 1\n",
     ),  # fmt: skip

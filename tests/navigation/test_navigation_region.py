@@ -195,6 +195,19 @@ def test_a_navigation_that_is_not_yaml_stops_the_build_at_its_place(make_project
     assert project.snapshot() == before  # nothing written
 
 
+def test_a_navigation_of_two_documents_is_said_to_be_one_file_not_the_registry(make_project, run):
+    """The words were the registry's ("the registry is one document"; a hostile round)."""
+    project = make_project(files={"docs/index.yml": NAV + "---\ntabs: {}\n"})
+    result = run(project, "build")
+    line = NAV.count("\n") + 1
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"docs/index.yml:{line}:1: error: a second YAML document starts here: this file is one "
+        "document; remove the '---' (or '...') line and what follows, or merge it into the "
+        "first\n",
+    )
+
+
 @pytest.mark.parametrize("bom", ["", "\ufeff"], ids=["crlf", "crlf-and-bom"])
 def test_a_navigation_with_windows_line_ends_keeps_its_regions(make_project, run, bom):
     """A checkout with ``core.autocrlf`` holds the same navigation: its regions are still

@@ -403,9 +403,10 @@ def test_a_table_cell_of_markup_that_would_end_the_cell_is_refused(render, cell)
     """``mdx_code`` keeps a ``|`` as it is, which in a cell ends the cell (the code span
     split, and MDX failed on what spilled out); a fenced block has line breaks."""
     (problem,) = failure(render, f"{{{{ table(['A'], [[{cell[3:-3]}]]) }}}}\n")
-    assert problem.message.startswith(
-        "template failed: a table cell holds markup with a '|' or a line break, which ends the cell"
-    )
+    assert problem.message == (
+        "template failed: a table cell holds markup with a '|' or a line break, which ends the "
+        "cell: give the value itself (table escapes it), or value | mdx_code(true) for code"
+    )  # the advice as a template writes it (it said mdx_code(value, true), which fails)
     assert render("{{ table(['A'], [['a | b' | mdx_code(true)]]) }}\n") == (
         "| A |\n|---|\n| `a \\| b` |\n"
     )
