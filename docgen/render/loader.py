@@ -33,6 +33,8 @@ class ConfinedLoader(jinja2.BaseLoader):
         self, environment: jinja2.Environment, template: str
     ) -> tuple[str, str, Callable[[], bool]]:
         pieces = split_template_path(template)  # TemplateNotFound for ".." and the like
+        if not pieces:  # "" or "/": the templates folder itself, no template
+            raise jinja2.TemplateNotFound(template)
         for folder in self.folders:
             inside = files.Inside(self.root if self.root is not None else folder)
             path = os.path.join(folder, *pieces)

@@ -138,6 +138,13 @@ TEMPLATES = [
         ("templates/models.mdx.j2:5: error: template failed: division by zero",),
         templates=template("---\ntitle: x\n---\n\n{{ (profiles | length) / 0 }}\n"),
     ),
+    # An empty name named the templates folder: "templates: error: the template is a folder".
+    Case(
+        "template-includes-an-empty-name",
+        BUILD,
+        ("templates/models.mdx.j2:5: error: template not found: ''",),
+        templates=template('---\ntitle: x\n---\n\n{% include "" %}\n'),
+    ),
     # Jinja's truncate checks its length with ``assert``: the template's mistake, not an
     # internal error (exit 3, a hostile round's finding).
     Case(
