@@ -162,7 +162,15 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> Markup:
 
     lines = ["| " + " | ".join(cell(h) for h in headers) + " |"]
     lines.append("|" + "|".join("---" for _ in headers) + "|")
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    for number, given in enumerate(rows, start=1):
+        row = list(given)  # any iterable a template passes
+        if len(row) != len(headers):  # GFM drops a cell past the headers, or pads a row
+            cells, heads = len(row), len(headers)
+            raise ValueError(
+                f"table row {number} has {cells} cell{'s' * (cells != 1)}, but the table has "
+                f"{heads} header{'s' * (heads != 1)}: give each row one value per header"
+            )
+        lines.append("| " + " | ".join(cell(c) for c in row) + " |")
     return Markup("\n".join(lines))
 
 

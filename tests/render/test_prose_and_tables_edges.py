@@ -103,3 +103,19 @@ def test_gb_takes_zero_to_twenty_decimals(digits, shown):
         gb(1_000_000_000, 21)
     with pytest.raises(ValueError, match="gb takes 0 to 20 decimals, got -1"):
         gb(1_000_000_000, -1)
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        ([[1, 2]], "table row 1 has 2 cells, but the table has 1 header"),
+        ([[1], []], "table row 2 has 0 cells, but the table has 1 header"),
+    ],
+)
+def test_a_table_row_has_one_cell_per_header(rows, said):
+    """GFM drops a cell past the headers without a word, and pads a short row."""
+    from docgen.render.tables import table
+
+    with pytest.raises(ValueError, match=f"^{said}: give each row one value per header$"):
+        table(["a"], rows)
+    assert table(["a", "b"], [iter([1, 2])]) == "| a | b |\n|---|---|\n| 1 | 2 |"
