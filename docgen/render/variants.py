@@ -141,6 +141,8 @@ def _tag_problem(text: str) -> str:
         )
     if re.match(r"^<AgentOnly\s+variant='[^']*'\s*>$", alone):
         return '<AgentOnly> takes its variant in double quotes: variant="name"'
+    if re.fullmatch(r"</?AgentOnly\b[^<>]*>", alone):  # alone, but not as docgen reads it
+        return 'malformed <AgentOnly> tag: write <AgentOnly variant="a,b"> or </AgentOnly>'
     return "inline <AgentOnly> tag: put each opening and closing tag alone on its own line"
 
 

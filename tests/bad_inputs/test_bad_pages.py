@@ -65,6 +65,26 @@ PAGES = [
         ),
         files=page("<AgentOnly variant='alpha'>\nx\n</AgentOnly>\n"),
     ),
+    # Each tag alone on its line, but not as docgen reads one: said so, not "inline".
+    Case(
+        "agentonly-self-closing",
+        BUILD,
+        (
+            'docs/guide.mdx:7: error: malformed <AgentOnly> tag: write <AgentOnly variant="a,b"> '
+            "or </AgentOnly>",
+        ),
+        files=page('<AgentOnly variant="alpha" />\nx\n'),
+    ),
+    Case(
+        "agentonly-other-attribute",
+        BUILD,
+        (
+            'docs/guide.mdx:7: error: malformed <AgentOnly> tag: write <AgentOnly variant="a,b"> '
+            "or </AgentOnly>",
+            "docs/guide.mdx:9: error: stray </AgentOnly> without an opening tag",
+        ),
+        files=page('<AgentOnly variant="alpha" id="x">\nx\n</AgentOnly>\n'),
+    ),
     Case(
         "agentonly-unknown-agent",
         BUILD,
