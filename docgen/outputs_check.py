@@ -14,6 +14,7 @@ every changelog bullet links to.
 from __future__ import annotations
 
 import posixpath
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -243,14 +244,16 @@ def refuse_unmade_variants(
     if unmade:
         known = {variant_path(project, page, a): (page, a) for page in pages for a in agents}
         layouts = {id(p): s for s, p in listed}
-        problems += [
-            _unmade(nav, p, *known[p.path], layouts.get(id(p))) for p in unmade if p.path in known
-        ]
+        ours = [p for p in unmade if p.path in known]
+        alone = {page for page, n in Counter(known[p.path][0] for p in ours).items() if n == 1}
+        problems += [_unmade(nav, p, *known[p.path], layouts.get(id(p)), alone) for p in ours]
     if problems:
         raise ConfigError(problems)
 
 
-def _unmade(nav: Navigation, entry: NavPage, page: str, agent: str, layout: str | None) -> Problem:
+def _unmade(
+    nav: Navigation, entry: NavPage, page: str, agent: str, layout: str | None, alone: set[str]
+) -> Problem:
     if layout is not None and layout != agent:
         return _listed_wrong(nav, entry, f"{agent}'s variant of {page}, in the {layout} layout")
     if layout is None:  # docgen makes a variant for the agents whose layout lists it
@@ -260,10 +263,15 @@ def _unmade(nav: Navigation, entry: NavPage, page: str, agent: str, layout: str 
             f"agent's layout lists it: list it in the {agent} layout",
             entry.where,
         )
+    if page in alone:  # ``alone``: the pages whose variant only one layout lists
+        why = f"only the {agent} layout lists it and nothing in the page varies per agent"
+        instead = f"{page} itself there (or the page's variant in every agent's layout)"
+    else:
+        why = "nothing in the page varies per agent (no CLI token or <AgentOnly> block)"
+        instead = f"{page} itself in each layout"
     return Problem(
         f"{nav.path} lists {one_line(entry.path)}, {agent}'s variant of {page}, which docgen "
-        f"does not make: only the {agent} layout lists it and nothing in the page varies per "
-        f"agent, so list {page} itself there (or the page's variant in every agent's layout)",
+        f"does not make: {why}, so list {instead}",
         entry.where,
     )
 

@@ -132,7 +132,7 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
         yield problem
     yield from hidden_link_problems(entry.text, entry.path, said)
     yield from reference_problems(lines, entry.path)
-    yield from _uncommented_link_problems(entry, said)
+    yield from _uncommented_problems(entry, said)
     yield from _order_problems(entry)
 
 
@@ -147,7 +147,7 @@ def reference_problems(lines: Sequence[str], path: str) -> Iterator[Problem]:
                 break
 
 
-def _uncommented_link_problems(entry: Entry, said: set[int]) -> Iterator[Problem]:
+def _uncommented_problems(entry: Entry, said: set[int]) -> Iterator[Problem]:
     """The links and character references a release body (the entry without its MDX
     comments) would hold that the rules refuse, on lines not ``said`` already:
     ``[x]{/* c */}(javascript:...)`` is no link to MDX, and one once the comment is gone

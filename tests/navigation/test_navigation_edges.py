@@ -104,6 +104,26 @@ def test_one_layouts_variant_of_a_page_that_varies_for_nobody_says_to_list_the_p
     )
 
 
+def test_every_layouts_variant_of_a_page_that_varies_for_nobody_says_to_list_the_page(
+    make_project, run
+):
+    """Each of the errors said "only the alpha layout lists it" (or beta), though both
+    do: the page holds nothing agent-specific, so no variant of it is made (a hostile
+    round's finding)."""
+    plain = '---\ntitle: "Guide"\n---\n\nThe same for every agent.\n'
+    project = make_project(
+        files={"docs/guide.mdx": plain, "docs/index.yml": nav(["guide"], ["guide"])}
+    )
+    result = run(project, "build")
+    assert result.exit_code == 2
+    assert [line.split(": error: ")[1] for line in result.stderr.splitlines()] == [
+        f"docs/index.yml lists {BUILT}/guide.{agent}.generated.mdx, {agent}'s variant of "
+        "docs/guide.mdx, which docgen does not make: nothing in the page varies per agent (no "
+        "CLI token or <AgentOnly> block), so list docs/guide.mdx itself in each layout"
+        for agent in ("alpha", "beta")
+    ]
+
+
 def test_a_listed_variant_of_a_page_the_tree_lacks_is_left_to_ferns_check(make_project, run):
     """A tree not yet whole (NemoClaw's fixture holds some of its pages): no file, no page."""
     project = make_project(files={"docs/index.yml": nav(["missing"], [])})
