@@ -42,8 +42,8 @@ def navigation_written(
     varying: Collection[str],
     sources: tuple[Source, ...] = (),
 ) -> Navigation:
-    """List the per-profile pages ``made`` in the navigation's managed regions (not a
-    JSON or YAML file a per-profile template makes): the file joins the ``outputs`` (the
+    """List the per-profile pages ``made`` in the navigation's managed regions (not any
+    other file, JSON or YAML, a per-profile template makes): the file joins the ``outputs`` (the
     author's, like a page with regions; ``sources``: the registry entries behind it, for
     blame); return what it then publishes. ``varying``: the pages whose text holds what
     only agent variants resolve."""

@@ -265,7 +265,7 @@ def _unmade(
         )
     if page in alone:  # ``alone``: the pages whose variant only one layout lists
         why = f"only the {agent} layout lists it and nothing in the page varies per agent"
-        instead = f"{page} itself there (or the page's variant in every agent's layout)"
+        instead = f"{page} itself there"
     else:
         why = "nothing in the page varies per agent (no CLI token or <AgentOnly> block)"
         instead = f"{page} itself in each layout"

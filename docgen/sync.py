@@ -99,7 +99,7 @@ def compare_outputs(
             foreign.append(_outside(output))
             continue
         if link:  # a file of its own goes here
-            report.changes.append(_linked(output, real, inside))
+            report.changes.append(_linked(output, real, inside, info))
             continue
         if info is not None and stat.S_ISDIR(info.st_mode):  # may hold a person's files
             foreign.append(_in_the_way(output))  # not "missing": a build cannot write there
@@ -129,10 +129,11 @@ def compare_outputs(
     return report
 
 
-def _linked(output: Output, real: str, inside: files.Inside) -> Change:
-    """An output whose path holds a symbolic link (to ``real``, inside the root): drift,
-    whatever it leads to, since a build writes a file of its own in its place."""
-    found = _read(real, output.path)
+def _linked(output: Output, real: str, inside: files.Inside, info: Any) -> Change:
+    """An output whose path holds a symbolic link (to ``real``, inside the root, where
+    ``info`` stands): drift, whatever it leads to, since a build writes a file of its own
+    in its place (what is no file there, a socket say, is not opened)."""
+    found = _read(real, output.path) if info is not None and stat.S_ISREG(info.st_mode) else None
     old = None if found is None else found.decode("utf-8", errors="replace")
     return Change(output.path, CHANGED, output, old, link=files.shown(real, inside))
 

@@ -268,7 +268,8 @@ class Renderer:
             raise TemplateError(syntax_problem(exc, path, self.env.filters)) from None
         except jinja2.TemplateNotFound as exc:
             where = failed_at(exc, display, template)
-            raise TemplateError(Problem(f"template not found: {exc.name or repr(exc.name)}", where)) from None
+            missing = exc.name or "''"  # an include of "" (others are shown as written)
+            raise TemplateError(Problem(f"template not found: {missing}", where)) from None
         except (
             jinja2.UndefinedError,
             ValueError,

@@ -40,7 +40,8 @@ class TemplateLimit(ValueError):
 
 
 class BoundedEnvironment(SandboxedEnvironment):
-    """A plain Jinja environment, except that ``*``, ``**`` and ``%`` are bounded."""
+    """A plain Jinja environment, except that ``*``, ``**``, ``%``, the padding methods
+    and filters and ``replace`` are bounded (see the module)."""
 
     intercepted_binops = frozenset({"*", "**", "%"})
     # Templates are code: an attribute or an item is looked up as a plain environment
@@ -132,7 +133,8 @@ def _check_percent(text: str, values: Any) -> None:
 
 
 def _check_call(method: Any, values: Sequence[Any]) -> None:
-    """Bound a string method that pads to a width, or ``str.format`` with wide fields."""
+    """Bound a string method that pads to a width or replaces, or ``str.format`` with
+    wide fields."""
     text, name = method.__self__, getattr(method, "__name__", "")
     if name == "replace" and len(values) >= 2:
         _check_replace(text, *values[:3])

@@ -253,6 +253,28 @@ def test_what_is_no_file_where_an_output_goes_is_said_and_build_replaces_it(
     assert page.is_file() and run(project, "check").exit_code == 0
 
 
+def test_a_link_to_a_socket_where_an_output_goes_is_replaced_without_opening_it(
+    make_project: Callable[..., Project], run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Opening the socket the link led to stopped check and build ("No such device or
+    address"; a fresh-eyes review's finding); the socket itself is left alone."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    page = project.root / "docs/models.mdx"
+    page.unlink()
+    monkeypatch.chdir(page.parent)
+    _socket(Path("sock"))
+    page.symlink_to("sock")
+    result = run(project, "check")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == (
+        "docs/models.mdx:1:1: error: a symbolic link to docs/sock, where docgen writes a file "
+        "of its own: `docgen build` replaces the link"
+    )
+    assert run(project, "build").exit_code == 0
+    assert page.is_file() and not page.is_symlink() and Path("sock").is_socket()
+
+
 def test_an_output_file_linked_into_a_sibling_is_refused(
     make_project: Callable[..., Project], run: Run, tmp_path: Path, evil: Path
 ) -> None:
