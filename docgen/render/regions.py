@@ -163,7 +163,9 @@ def fill(path: str, text: str, renderer: Renderer, custom: set[str]) -> str:
     regions = find(path, lines)
     problems: list[Problem] = []
     contents = [_content(path, r, renderer, custom, problems) for r in regions]
-    problems += [_marked(path, r) for r, text in zip(regions, contents, strict=True) if _live(text)]
+    problems += [
+        p for r, text in zip(regions, contents, strict=True) if (p := _breaks(path, r, text))
+    ]
     if problems:
         raise PageError(problems)
     out: list[str] = []
@@ -188,13 +190,23 @@ def _live(content: str) -> bool:
     return bool(found) or [r.end for r in read] != [len(lines) - 1]
 
 
-def _marked(path: str, region: Region) -> Problem:
-    return Problem(
-        f"region '{region.name}' rendered a docgen:begin or docgen:end marker, which the "
-        "next run would read as this page's own and cut the region there (a fenced block "
-        "inside a region is the region's own): leave it out of the region's content",
-        Location(path, region.line),
-    )
+def _breaks(path: str, region: Region, content: str) -> Problem | None:
+    """Why a region's rendered ``content`` would break how the next run reads the page: a
+    marker in it (see ``_live``), or a code fence it leaves open, which would run on over
+    the page's later regions (their markers read as code, never filled again)."""
+    from docgen.render.syntax import PROSE, roles
+
+    if _live(content):
+        why = (
+            "a docgen:begin or docgen:end marker, which the next run would read as this "
+            "page's own and cut the region there (a fenced block inside a region is the "
+            "region's own): leave it out of the region's content"
+        )
+    elif list(roles([*content.split("\n"), ""]))[-1][0] != PROSE:
+        why = "a code fence it never closes, which would run on over the rest of the page: close it"
+    else:
+        return None
+    return Problem(f"region '{region.name}' rendered {why}", Location(path, region.line))
 
 
 def _content(

@@ -112,3 +112,23 @@ def test_a_region_may_render_code_that_names_no_marker(make_project, run) -> Non
     project = make_project(files={PAGE: page}, templates={"_regions/my.mdx.j2": content})
     assert run(project, "build").exit_code == 0
     assert run(project, "check").exit_code == 0
+
+
+def test_a_region_that_leaves_a_code_fence_open_is_refused(make_project, run) -> None:
+    """The fence ran on over the page's later regions: their markers read as code, and
+    no build refreshed them again, while check called the page in sync (a fresh-eyes
+    review's finding)."""
+    page = (
+        "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n\nBetween.\n\n"
+        "{/* docgen:begin models-table */}\n{/* docgen:end */}\n"
+    )
+    content = "```sh\necho {{ profiles | length }}\n"
+    project = make_project(files={PAGE: page}, templates={"_regions/my.mdx.j2": content})
+    before = project.snapshot()
+    result = run(project, "build")
+    assert (result.exit_code, result.stderr) == (
+        2,
+        f"{PAGE}:3: error: region 'my' rendered a code fence it never closes, which would "
+        "run on over the rest of the page: close it\n",
+    )
+    assert project.snapshot() == before
