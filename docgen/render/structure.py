@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from docgen.errors import Location, Problem
 from docgen.render.syntax import Fence, opening
 
 #: Where a line stands: the top level, or the index of the line that opens its code block.
@@ -35,15 +36,15 @@ INSIDE = (
 #: Said of a block whose closing tag stands elsewhere than its opening tag.
 ACROSS = (
     "this <AgentOnly> block opens and closes in different places (one in a fenced code "
-    "block or a JSX element such as <Note>, the other outside it or in another): dropping "
-    "it would cut that block or element in two; open and close it at the top level, or "
-    "both inside the same one"
+    "block, the other outside it or in another): dropping it would cut that code block in "
+    "two; open and close it at the top level, or both inside the same code block"
 )
 
 
 class _State(NamedTuple):
     depth: int = 0  # open braces
     tag: bool = False  # inside a JSX tag, before its '>'
+    name: str = ""  # that tag's name, after a '/' for a closing tag ("" for a fragment)
     quote: str = ""  # the quote of an attribute string in that tag
     script: str = ""  # in an expression: the open comment ("/*") or string quote
     code: str = ""  # in prose: the backtick run of a code span open since an earlier line
@@ -58,14 +59,12 @@ _TOP_STATE = _State()
 
 def places(lines: Sequence[str]) -> list[int | None]:
     """For each line, where MDX starts reading it: ``TOP``, the index of the line that
-    opened the fenced code block it is in, ``_IN_ELEMENT`` less the index of the line that
-    opened the JSX element it is in (``<Note>`` alone on its line), or None (inside an
-    expression, a JSX tag or a code span)."""
+    opened the fenced code block it is in, or None (inside an expression, a JSX tag or a
+    code span)."""
     out: list[int | None] = []
     fence: Fence | None = None
     opened_at, container = TOP, ""
     state = _TOP_STATE
-    elements: list[tuple[str, int]] = []  # the JSX elements open at the top level
     for index, line in enumerate(lines):
         if fence is not None and _within(container, line):
             out.append(opened_at)
@@ -75,36 +74,65 @@ def places(lines: Sequence[str]) -> list[int | None]:
         if not line.strip() and state.code:
             state = state._replace(code="")  # a code span never crosses a blank line
         top = state == _TOP_STATE
-        out.append((TOP if not elements else _IN_ELEMENT - elements[-1][1]) if top else None)
+        out.append(TOP if top else None)
         found = _CONTAINERS.match(line)
         container = found[0] if found else ""
         if top and (opened := opening(line[len(container) :])) is not None:
             fence, opened_at = opened, index
         else:
-            if top:
-                _nest(elements, line[len(container) :].strip(), index)
             state = _scan(line, state)
     return out
 
 
-#: A JSX element's opening or closing tag alone on its line (``<Note title="x">``,
-#: ``</Note>``), which opens or closes a block of MDX inside the element.
-_ELEMENT = re.compile(r"<(/?)([A-Za-z][\w.:-]*)(?:\s[^<>]*)?>")
-#: The place of a line inside the element opened on line ``i``: ``_IN_ELEMENT - i``.
-_IN_ELEMENT = -2
+def unbalanced(lines: Sequence[str]) -> tuple[int, str] | None:
+    """The first JSX element ``lines`` leave unbalanced, read as ``places`` reads them
+    (not in fenced code, a code span or an expression): the index of its line and its
+    tag, for a closing tag with no element of its name open, or an element never closed;
+    None when every element closes (an <AgentOnly> tag counts as none)."""
+    fence: Fence | None = None
+    container, state = "", _TOP_STATE
+    elements: list[tuple[str, int]] = []
+    for index, line in enumerate(lines):
+        if fence is not None and _within(container, line):
+            fence = None if fence.closed_by(_after(_QUOTES, line)) else fence
+            continue
+        fence = None
+        if not line.strip() and state.code:
+            state = state._replace(code="")
+        found = _CONTAINERS.match(line)
+        container = found[0] if found else ""
+        if state == _TOP_STATE and (opened := opening(line[len(container) :])) is not None:
+            fence = opened
+            continue
+        tags: list[str] = []
+        state = _scan(line, state, tags)
+        for tag in tags:
+            if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
+                continue
+            if not tag.startswith("/"):
+                elements.append((tag, index))
+            elif elements and elements[-1][0] == tag[1:]:
+                elements.pop()
+            else:
+                return index, f"<{tag}>"
+    return (elements[-1][1], f"<{elements[-1][0]}>") if elements else None
 
 
-def _nest(elements: list[tuple[str, int]], text: str, index: int) -> None:
-    """Follow the JSX elements open at the top level (name, line) past the line ``index``
-    (its ``text`` without containers): one alone on its line opens, its closing tag
-    closes it; a self-closing one, and an <AgentOnly> tag, neither."""
-    found = _ELEMENT.fullmatch(text)
-    if found is None or text.endswith("/>") or found[2] == "AgentOnly":
-        return
-    if not found[1]:
-        elements.append((found[2], index))
-    elif elements and elements[-1][0] == found[2]:
-        elements.pop()
+def unbalanced_variant(page: Any, kept: Sequence[range], agent: str) -> Problem | None:
+    """A JSX element the ``agent``'s variant of ``page`` (a ``variants.Page``), which keeps
+    the ``kept`` runs of its lines, leaves unbalanced where the page does not: a block
+    holds one of its tags but not the other, and MDX would refuse the variant."""
+    indexes = [i for run in kept for i in run]
+    if len(indexes) == len(page.lines) or unbalanced(page.lines) is not None:
+        return None
+    found = unbalanced([page.lines[i] for i in indexes])
+    if found is None:
+        return None
+    message = (
+        f"the {agent} variant would leave {found[1]} without its other tag: an <AgentOnly> "
+        "block holds one of a JSX element's tags but not both; put both in it, or neither"
+    )
+    return Problem(message, Location(page.path, page.first_line + indexes[found[0]]))
 
 
 def tag_places(lines: list[str]) -> list[int | None]:
@@ -149,12 +177,16 @@ def misplaced(
 #: span, an expression, a tag), in a JSX tag before its '>' (an attribute string, its
 #: end, an expression), and in an expression (comments, strings, braces).
 _PROSE_STOPS = re.compile(r"[\\`{<]")
+#: A JSX tag's name after its '<': ``Note``, ``/Note``, ``/`` or nothing (a fragment).
+_TAG_NAME = re.compile(r"/?(?:[A-Za-z][\w.:-]*)?")
 _TAG_STOPS = re.compile(r"[{\"'>]")
 _EXPRESSION_STOPS = re.compile(r"[{}/'\"`]")
 
 
-def _scan(line: str, state: _State) -> _State:
-    depth, tag, quote, script, code = state
+def _scan(line: str, state: _State, tags: list[str] | None = None) -> _State:
+    """The state after ``line``, read from ``state``; each JSX tag that ends on the line
+    is added to ``tags`` (see ``_ended``)."""
+    depth, tag, name, quote, script, code = state
     i = 0
     while i < len(line):
         if code or script or quote:
@@ -184,11 +216,19 @@ def _scan(line: str, state: _State) -> _State:
         elif tag and depth == 0 and char in "\"'":
             quote = char
         elif tag and depth == 0 and char == ">":
-            tag = False
+            if tags is not None:
+                tags.append(_ended(name, line[:i]))
+            tag, name = False, ""
         elif prose and char == "<" and _opens_tag(line[i + 1 : i + 2]):
-            tag = True
+            tag, name = True, _TAG_NAME.match(line, i + 1)[0]  # type: ignore[index]
         i += 1
-    return _State(depth, tag, quote, script, code)
+    return _State(depth, tag, name, quote, script, code)
+
+
+def _ended(name: str, before: str) -> str:
+    """A tag that ends after ``before`` as ``unbalanced`` reads it: its ``name`` (``/name``
+    for a closing tag), with a ``/`` after it when it closes itself (not ``</>``'s)."""
+    return name + "/" * (name != "/" and before.rstrip().endswith("/"))
 
 
 def _open_end(line: str, i: int, code: str, script: str, quote: str) -> tuple[int, str, str, str]:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from docgen.errors import Location, PageError, Problem, known_as
 from docgen.registry.model import Agent
 from docgen.render import syntax
-from docgen.render.structure import INSIDE, misplaced, tag_places
+from docgen.render.structure import INSIDE, misplaced, tag_places, unbalanced_variant
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")
@@ -325,22 +325,22 @@ def render(page: Page, agent: Agent, token: str, target: str) -> str:
 def check(page: Page, agents: Sequence[Agent], token: str) -> None:
     """Every problem that would make some variant wrong, raised at once."""
     problems = leftover_token(page, token, [a.id for a in agents])
-    seen: set[int] = set()
+    first: dict[int, str] = {}  # one problem a line, for its first component
     for match in RUNTIME_COMPONENTS.finditer(page.body_text):
-        number = page.line_of(match.start())
-        if number not in seen:  # one problem per line
-            seen.add(number)
-            problems.append(
-                Problem(
-                    f"runtime component <{match[1]}> is not resolved in "
-                    "variants: write the CLI token or literal text instead",
-                    Location(page.path, number),
-                )
-            )
+        first.setdefault(page.line_of(match.start()), match[1])
+    problems += [Problem(_UNRESOLVED.format(n), Location(page.path, at)) for at, n in first.items()]
     if page.blocks:  # without blocks every agent sees every section
         problems += empty_sections(page, [a.id for a in agents])
+        kept = {a.id: list(_kept(page, a.id)) for a in agents}
+        problems += [p for a, runs in kept.items() if (p := unbalanced_variant(page, runs, a))]
     if problems:
         raise PageError(problems)
+
+
+_UNRESOLVED = (
+    "runtime component <{}> is not resolved in variants: write the CLI token or literal text "
+    "instead"
+)
 
 
 def is_shared(text: str, token: str) -> bool:

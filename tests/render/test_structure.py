@@ -41,9 +41,6 @@ def test_where_each_line_stands():
         ),
         ('<Note title="a\n<AgentOnly variant="beta">\nb">\n</AgentOnly>\n</Note>\n', 6, INSIDE),
         ('<AgentOnly variant="beta">\n```sh\nls\n</AgentOnly>\n```\n', 5, ACROSS),
-        # A variant that dropped the block kept a <Note> never closed (a hostile round).
-        ('<Note>\n<AgentOnly variant="beta">\nx\n</Note>\n</AgentOnly>\n', 6, ACROSS),
-        ('<AgentOnly variant="beta">\n<Note type="tip">\nx\n</AgentOnly>\n</Note>\n', 5, ACROSS),
     ],
 )
 def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
@@ -57,19 +54,63 @@ def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
     assert project.snapshot() == before
 
 
-def test_where_lines_inside_a_jsx_element_stand():
-    lines = [
-        "<Note>",
-        "text",
-        "<Warning title='w'>",
-        "deep",
-        "</Warning>",
-        "</Note>",
-        "<Br />",
-        "x",
-    ]
-    inner, deeper = -2 - 0, -2 - 2
-    assert places(lines) == [TOP, inner, inner, deeper, deeper, inner, TOP, TOP]
+UNBALANCED = (
+    "the {} variant would leave {} without its other tag: an <AgentOnly> block holds one of "
+    "a JSX element's tags but not both; put both in it, or neither"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        # alpha's variant dropped the block and kept a <Note> never closed (a hostile round)
+        ('<Note>\n<AgentOnly variant="beta">\nx\n</Note>\n</AgentOnly>\n', ["5: alpha", "<Note>"]),
+        (
+            '<AgentOnly variant="beta">\n<Note type="tip">\nx\n</AgentOnly>\n</Note>\n',
+            ["9: alpha", "</Note>"],
+        ),
+        # An opening tag over lines, a '>' in an attribute, an element in an attribute, a
+        # fragment (a fresh-eyes review's shapes)
+        (
+            '<AgentOnly variant="alpha">\n<Note\n  title="x">\ny\n</AgentOnly>\n\nz\n</Note>\n',
+            ["12: beta", "</Note>"],
+        ),
+        (
+            '<AgentOnly variant="alpha">\n<Note title="a > b">\ny\n</AgentOnly>\n</Note>\n',
+            ["9: beta", "</Note>"],
+        ),
+        (
+            '<AgentOnly variant="alpha">\n<Card icon={<Icon />}>\ny\n</AgentOnly>\n</Card>\n',
+            ["9: beta", "</Card>"],
+        ),
+        ('<AgentOnly variant="alpha">\n<>\ny\n</AgentOnly>\n</>\n', ["9: beta", "</>"]),
+    ],
+)
+def test_a_block_that_holds_one_tag_of_an_element_is_a_located_error(make_project, run, body, said):
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    before = project.snapshot()
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    (line, agent), tag = said[0].split(": "), said[1]
+    expected = f"docs/guide/page.mdx:{line}: error: {UNBALANCED.format(agent, tag)}"
+    assert expected in outcome.stderr.splitlines(), outcome.stderr
+    assert project.snapshot() == before
+
+
+def test_an_element_per_agent_around_shared_text_is_no_error(make_project, run):
+    """Each variant balances its own element: it built before the rule (a review)."""
+    require_mdx()
+    body = (
+        '<AgentOnly variant="alpha">\n<Note>\n</AgentOnly>\n'
+        '<AgentOnly variant="beta">\n<Warning>\n</AgentOnly>\n'
+        "Shared body.\n"
+        '<AgentOnly variant="alpha">\n</Note>\n</AgentOnly>\n'
+        '<AgentOnly variant="beta">\n</Warning>\n</AgentOnly>\n'
+    )
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    assert run(project, "build").exit_code == 0, run(project, "build").stderr
+    texts = {a: project.read(VARIANT.replace(".alpha.", f".{a}.")) for a in ("alpha", "beta")}
+    assert compile_mdx(texts) == {"alpha": None, "beta": None}
 
 
 def test_a_block_inside_one_jsx_element_varies_it_and_every_variant_compiles(make_project, run):
@@ -77,9 +118,10 @@ def test_a_block_inside_one_jsx_element_varies_it_and_every_variant_compiles(mak
     body = '<Note>\nShared.\n\n<AgentOnly variant="alpha">\nOnly alpha.\n</AgentOnly>\n</Note>\n'
     project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
     assert run(project, "build").exit_code == 0
-    beta = project.read(VARIANT.replace(".alpha.", ".beta."))
-    assert "Only alpha" not in beta and "<Note>" in beta and "</Note>" in beta
-    assert compile_mdx({"beta": beta}) == {"beta": None}
+    texts = {a: project.read(VARIANT.replace(".alpha.", f".{a}.")) for a in ("alpha", "beta")}
+    assert "Only alpha" in texts["alpha"] and "Only alpha" not in texts["beta"]
+    assert all("<Note>" in t and "</Note>" in t for t in texts.values())
+    assert compile_mdx(texts) == {"alpha": None, "beta": None}
 
 
 def test_tags_inside_one_code_block_vary_its_lines_and_every_variant_compiles(make_project, run):
