@@ -221,10 +221,11 @@ def _linked_notes(project: Project, path: str) -> str | None:
     of other files (images a note shows)."""
     if not within_root(project, Path(path)):
         return "this link leads to a folder outside the project root, where docgen reads nothing"
-    try:
-        held = sorted(name for name in os.listdir(path) if _reads_as(name))
-    except OSError as exc:
-        return f"this link leads to a folder docgen cannot list ({exc.strerror or exc})"
+    failed: list[OSError] = []
+    walked = os.walk(path, onerror=failed.append)  # links below it not followed
+    held = sorted(name for _folder, _subs, names in walked for name in names if _reads_as(name))
+    if failed:
+        return f"this link leads to a folder docgen cannot list ({failed[0].strerror or failed[0]})"
     if not held:
         return None
     return f"this link leads to a folder holding {held[0]}, and docgen follows no link here"

@@ -88,9 +88,9 @@ NAMES = [
         BUILD,
         (
             "profiles.yaml:14:10: error: agents.[0].cli 'reboot\\n' is malformed: "
-            f"{NEWLINE}; the agent's command: letters, digits, dots, dashes and underscores, "
-            "starting and ending with a letter or digit (a page shows it in the CLI token's "
-            "place, where an underscore at an end would make emphasis)",
+            f"{NEWLINE}; an agent's command holds letters, digits, dots, dashes and "
+            "underscores, and starts and ends with a letter or digit (a page shows it in the "
+            "CLI token's place, where an underscore at an end would make emphasis)",
         ),
         reg("    cli: acme\n", '    cli: "reboot\\n"\n'),
     ),

@@ -9,9 +9,9 @@ from bad_input_cases import BUILD, DIRECTIVE, Case, arg, check, param, reg
 from conftest import MINIMAL_REGISTRY
 
 AGENT_CLI = (
-    "the agent's command: letters, digits, dots, dashes and underscores, starting and ending "
-    "with a letter or digit (a page shows it in the CLI token's place, where an underscore at "
-    "an end would make emphasis)"
+    "an agent's command holds letters, digits, dots, dashes and underscores, and starts and "
+    "ends with a letter or digit (a page shows it in the CLI token's place, where an "
+    "underscore at an end would make emphasis)"
 )
 
 REGISTRY_TYPES = [

@@ -174,8 +174,8 @@ def test_a_linked_folder_in_the_notes_folder_is_refused_not_passed_unseen(
     finding). A hidden one is an editor's or a tool's, as a hidden folder is."""
     outside = tmp_path_factory.mktemp("elsewhere")
     target = outside if leads == "outside" else project.root / "archive"
-    target.mkdir(exist_ok=True)
-    (target / "b.md").write_text("B.\n", "utf-8")
+    (target / "2025").mkdir(parents=True, exist_ok=True)
+    (target / "2025/b.md").write_text("B.\n", "utf-8")  # below it: a walk finds it too
     put(project, "changelog.d/a.md", "A.\n")
     (project.root / "changelog.d/.tool").symlink_to(target)
     assert entries.fragment_files(project) == [project.root / "changelog.d/a.md"]
