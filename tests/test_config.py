@@ -527,6 +527,8 @@ def test_tables_of_other_tools_are_not_taken_for_a_slip(tmp_path):
         ('fragments = "changelog"', "the changelog folder (setting 'changelog')"),
         ('fragments = "templates/notes"', "in the templates folder (setting 'templates')"),
         ('fragments = "."', "the project's root"),
+        # In one folder and above another: said where it lies.
+        ('fragments = "docs"\nchangelog = "docs/changelog"', "the docs folder (setting 'docs')"),
         (
             'fragments = "site"\ndocs = "site/docs"',
             "a folder that holds the docs folder (setting 'docs')",

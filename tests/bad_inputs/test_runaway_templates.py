@@ -66,6 +66,11 @@ CASES = [
         "{{ ('x' * 1000000).replace('', 'y' * 10) | length }}",
         f"'replace' would build {STRING}",
     ),
+    runaway(  # an empty text to replace stands before and after each character: 2 + 2
+        "replace-of-nothing",
+        "{{ 'a'.replace('', 'x' * 5000000) | length }}",
+        f"'replace' would build {STRING}",
+    ),
 ]
 
 
@@ -83,13 +88,16 @@ def test_ordinary_arithmetic_and_padding_still_work(make_project, run):
         "{{ '{:>4}'.format(1) }}|{{ 'x'.ljust(3) }}|{{ '%3d'|format(1) }}|{{ 7 % 3 }}"
         "|{{ range(10, 0, -3)|list|join(',') }}"
         "|{{ ('x' * 9999998) | replace('x', 'yy', 2) | length }}|{{ 'a-b'.replace('-', '+') }}"
+        "|{{ ('x' * 1000) | replace('x', 'y' * 100000, 0) | length }}"
     )
     project = make_project(templates=template(f"{HEAD}{body}\n"))
     assert run(project, "build").exit_code == 0
     assert (
         project.read("docs/models.mdx")
         .rstrip()
-        .endswith("18446744073709551616 \\=== 1,1 00003   a  |   1|x  |  1|1|10,7,4,1|10000000|a+b")
+        .endswith(
+            "18446744073709551616 \\=== 1,1 00003   a  |   1|x  |  1|1|10,7,4,1|10000000|a+b|1000"
+        )
     )
 
 

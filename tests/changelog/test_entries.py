@@ -193,6 +193,31 @@ def test_a_linked_folder_in_the_notes_folder_is_refused_not_passed_unseen(
     )
 
 
+def test_a_linked_folder_docgen_cannot_list_is_a_located_error(project, monkeypatch):
+    """Its notes would pass unseen (the tests run as root, whom no mode keeps out)."""
+    (project.root / "archive/z").mkdir(parents=True)
+    for name in ("b.md", "a.md"):
+        (project.root / "archive" / name).write_text("A.\n", "utf-8")
+    put(project, "changelog.d/a.md", "A.\n")
+    (project.root / "changelog.d/old").symlink_to(project.root / "archive")
+    with pytest.raises(ConfigError) as raised:
+        entries.fragment_files(project)
+    assert "this link leads to a folder holding a.md," in str(raised.value)  # the first name
+
+    def unlistable(top, onerror=None):  # type: ignore[no-untyped-def]
+        onerror(PermissionError(13, "Permission denied", top))
+        return iter(())
+
+    monkeypatch.setattr(entries.os, "walk", unlistable)
+    with pytest.raises(ConfigError) as raised:
+        entries.fragment_files(replace(project))
+    assert str(raised.value) == (
+        "changelog.d/old: error: this link leads to a folder docgen cannot list (Permission "
+        "denied), so no release would take a note there: move the notes into changelog.d "
+        "itself, or remove the link"
+    )
+
+
 def test_a_link_to_a_folder_of_images_in_the_notes_folder_is_no_note(project):
     """A note may show images kept beside it: a linked folder holding no note is none."""
     (project.root / "assets").mkdir()

@@ -169,6 +169,20 @@ NOTES = [
      "- See [a \\] {/* ` */} b](javascript:alert(1)) {/* ` */} now.\n", 1, "link "
      "'javascript:alert(1)' uses the scheme 'javascript:'; changelog links are root-absolute "
      "routes such as /user-guide/..., http(s):// or mailto: URLs"),
+    # The longest numbers CommonMark reads as a reference, an upper-case X, one error a
+    # line, and an escaped backtick that opens no code span (a mutation sample's gaps).
+    ("six-hex-digits", "- adds &#x00202e; things.\n", "1:8", "the reference '&#x00202e;' "
+     "stands for U+202E, a control character no page shows as text (an escape, or a "
+     "bidirectional override that reorders what a reader sees): remove it"),
+    ("seven-decimal-digits", "- adds &#0008238; things.\n", "1:8", "the reference "
+     "'&#0008238;' stands for U+202E, a control character no page shows as text (an escape, "
+     "or a bidirectional override that reorders what a reader sees): remove it"),
+    ("upper-case-x", "- adds &#X202E; and &#x202d; things.\n", "1:8", "the reference "
+     "'&#X202E;' stands for U+202E, a control character no page shows as text (an escape, or "
+     "a bidirectional override that reorders what a reader sees): remove it"),
+    ("after-an-escaped-backtick", "- adds \\`&#x202e; `x` and `y` things.\n", "1:10", "the "
+     "reference '&#x202e;' stands for U+202E, a control character no page shows as text (an "
+     "escape, or a bidirectional override that reorders what a reader sees): remove it"),
     # An escaped backslash leaves the reference a reference.
     ("escaped-backslash", "- adds \\\\&#27; things.\n", "1:10", "the reference '&#27;' stands "
      "for U+001B, a control character no page shows as text (an escape, or a bidirectional "
@@ -191,7 +205,8 @@ def test_a_reference_that_shows_as_written_is_text(project: Project, run: Run) -
     as it is not written raw, and ``&#10;`` a line end, which MDX reads as white space."""
     project.write(
         NOTE,
-        "- adds `&#x202e;`, \\&#x202e;, &zwj;, `{/* &#x202e; */}` and{/* &#x202e; */} a&#10;b."
+        "- adds `&#x202e;`, \\&#x202e;, &zwj;, `{/* &#x202e; */}` and{/* &#x202e; */} a&#10;b"
+        "&#12;c&#13;d&#x110000;e &#x1234567; f."
         "\n\n  ```text\n  &#x202e;\n  ```\n",
     )
     assert run(project, *RELEASE).exit_code == 0

@@ -71,3 +71,29 @@ def test_a_name_error_in_docgens_own_code_stays_an_internal_error(make_project):
         renderer.env.globals["broken"] = broken
         with pytest.raises(NameError):
             renderer.render("x.mdx.j2", "templates/x.mdx.j2", {})
+
+
+def test_an_assertion_in_docgens_own_code_stays_an_internal_error(make_project):
+    """Only an assertion Jinja's own code makes (``truncate(1)``) is a template's mistake;
+    one in a docgen helper is a bug (a mutation sample's gap)."""
+    from pathlib import Path
+
+    from docgen.config import load_project
+    from docgen.errors import TemplateError
+    from docgen.registry.load import loaded
+    from docgen.render.environment import Renderer
+
+    project = make_project(
+        templates={"x.mdx.j2": "{{ broken() }}\n", "y.mdx.j2": "{{ 'xxxx' | truncate(1) }}\n"}
+    )
+    with loaded(load_project(project.root)) as reg:
+        renderer = Renderer(reg, [Path(project.root / "templates")], project.root)
+
+        def broken() -> None:
+            raise AssertionError("docgen's own")
+
+        renderer.env.globals["broken"] = broken
+        with pytest.raises(AssertionError, match="docgen's own"):
+            renderer.render("x.mdx.j2", "templates/x.mdx.j2", {})
+        with pytest.raises(TemplateError, match="expected length >= 3, got 1"):
+            renderer.render("y.mdx.j2", "templates/y.mdx.j2", {})
