@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mdxc import compile_mdx, mdx_text_of, require_mdx
 
-from docgen.render.structure import ACROSS, INSIDE, TOP, places
+from docgen.render.structure import ACROSS, INSIDE, TOP, places, unbalanced
 
 HEAD = "---\ntitle: G\n---\n\n"
 VARIANT = "docs/_build/agent-variants/guide/page.alpha.generated.mdx"
@@ -52,6 +52,23 @@ def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
     assert outcome.exit_code == 2
     assert f"docs/guide/page.mdx:{line}: error: {message}" in outcome.stderr.splitlines()
     assert project.snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("lines", "found"),
+    [
+        (["<Tabs>", "<Tab", '  title="a">', "x", "</Tab>", "y", "</Tabs>"], None),
+        (["<Tabs>", "<Tab>", "</Tabs>"], (2, "</Tabs>")),
+        (["Use `a", "<Note>", "b` here.", "", "after"], None),  # in a code span: text
+        (["> <Note>", "> x", "> </Note>", "after"], None),
+        (["> <Note>", "> x", "", "after"], (0, "<Note>")),
+        (["```mdx", "<Note>", "```"], None),  # in fenced code: text
+        (["{/* <Note> */}", '<AgentOnly variant="a">'], None),
+        (["a <b>bold</b> and <br /> c"], None),
+    ],
+)
+def test_which_jsx_element_lines_leave_unbalanced(lines, found):
+    assert unbalanced(lines) == found
 
 
 UNBALANCED = (
