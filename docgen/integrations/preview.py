@@ -35,7 +35,7 @@ from docgen.integrations.preview_nav import NavItem, SitePage, home_page, site_n
 from docgen.io import files
 from docgen.plan import Plan, variant_path
 from docgen.registry.model import Agent, Registry
-from docgen.render import variants
+from docgen.render import relative
 from docgen.render.file_kinds import machine_file
 
 ASSET_SUFFIXES = frozenset(
@@ -203,7 +203,7 @@ def source_pages(project: Project, the_plan: Plan, agents: Sequence[Agent]) -> I
         own = {a.id: outputs.get(variant_path(project, path, a.id)) for a in agents}
         if any(own.values()):
             texts = {
-                agent: variants.rewrite_paths(out.text, out.path, path)
+                agent: relative.rewrite_paths(out.text, out.path, path)
                 for agent, out in own.items()
                 if out is not None
             }

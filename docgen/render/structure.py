@@ -21,9 +21,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from docgen.errors import Location, Problem
 from docgen.render.syntax import Fence, opening
 
 #: Where a line stands: the top level, or the index of the line that opens its code block.
@@ -57,10 +56,11 @@ _QUOTES = re.compile(r"(?:[ \t]*>[ \t]?)*")
 _TOP_STATE = _State()
 
 
-def places(lines: Sequence[str]) -> list[int | None]:
+def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
     """For each line, where MDX starts reading it: ``TOP``, the index of the line that
     opened the fenced code block it is in, or None (inside an expression, a JSX tag or a
-    code span)."""
+    code span); each JSX tag it reads is added to ``tags`` (its line's index, and the tag
+    as ``_ended`` gives it)."""
     out: list[int | None] = []
     fence: Fence | None = None
     opened_at, container = TOP, ""
@@ -80,66 +80,47 @@ def places(lines: Sequence[str]) -> list[int | None]:
         if top and (opened := opening(line[len(container) :])) is not None:
             fence, opened_at = opened, index
         else:
-            state = _scan(line, state)
+            ended: list[str] = []
+            state = _scan(line, state, None if tags is None else ended)
+            if tags is not None:
+                tags += [(index, tag) for tag in ended]
     return out
+
+
+#: JSX tags as ``places`` reads them: (the index of the line, the tag; see ``_ended``).
+Tags = list[tuple[int, str]]
 
 
 def unbalanced(lines: Sequence[str]) -> tuple[int, str] | None:
     """The first JSX element ``lines`` leave unbalanced, read as ``places`` reads them
-    (not in fenced code, a code span or an expression): the index of its line and its
-    tag, for a closing tag with no element of its name open, or an element never closed;
-    None when every element closes (an <AgentOnly> tag counts as none)."""
-    fence: Fence | None = None
-    container, state = "", _TOP_STATE
+    (see ``unmatched``)."""
+    tags: Tags = []
+    places(lines, tags)
+    return unmatched(tags)
+
+
+def unmatched(tags: Tags) -> tuple[int, str] | None:
+    """The first of ``tags`` that leaves its element unbalanced: a closing tag with no
+    element of its name open, else the last element never closed (its line's index and
+    its tag); None when every element closes. An <AgentOnly> tag counts as none."""
     elements: list[tuple[str, int]] = []
-    for index, line in enumerate(lines):
-        if fence is not None and _within(container, line):
-            fence = None if fence.closed_by(_after(_QUOTES, line)) else fence
+    for index, tag in tags:
+        if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
             continue
-        fence = None
-        if not line.strip() and state.code:
-            state = state._replace(code="")
-        found = _CONTAINERS.match(line)
-        container = found[0] if found else ""
-        if state == _TOP_STATE and (opened := opening(line[len(container) :])) is not None:
-            fence = opened
-            continue
-        tags: list[str] = []
-        state = _scan(line, state, tags)
-        for tag in tags:
-            if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
-                continue
-            if not tag.startswith("/"):
-                elements.append((tag, index))
-            elif elements and elements[-1][0] == tag[1:]:
-                elements.pop()
-            else:
-                return index, f"<{tag}>"
+        if not tag.startswith("/"):
+            elements.append((tag, index))
+        elif elements and elements[-1][0] == tag[1:]:
+            elements.pop()
+        else:
+            return index, f"<{tag}>"
     return (elements[-1][1], f"<{elements[-1][0]}>") if elements else None
 
 
-def unbalanced_variant(page: Any, kept: Sequence[range], agent: str) -> Problem | None:
-    """A JSX element the ``agent``'s variant of ``page`` (a ``variants.Page``), which keeps
-    the ``kept`` runs of its lines, leaves unbalanced where the page does not: a block
-    holds one of its tags but not the other, and MDX would refuse the variant."""
-    indexes = [i for run in kept for i in run]
-    if len(indexes) == len(page.lines) or unbalanced(page.lines) is not None:
-        return None
-    found = unbalanced([page.lines[i] for i in indexes])
-    if found is None:
-        return None
-    message = (
-        f"the {agent} variant would leave {found[1]} without its other tag: an <AgentOnly> "
-        "block holds one of a JSX element's tags but not both; put both in it, or neither"
-    )
-    return Problem(message, Location(page.path, page.first_line + indexes[found[0]]))
-
-
-def tag_places(lines: list[str]) -> list[int | None]:
+def tag_places(lines: list[str], tags: Tags | None = None) -> list[int | None]:
     """``places`` of the lines up to the last that names the <AgentOnly> tag: a line's
     place depends only on the lines before it, and only tag lines are asked."""
     last = next((i for i in range(len(lines) - 1, -1, -1) if "AgentOnly" in lines[i]), 0)
-    return places(lines[: last + 1])
+    return places(lines[: last + 1], tags)
 
 
 def _within(container: str, line: str) -> bool:

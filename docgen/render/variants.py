@@ -9,7 +9,6 @@ without content are located errors.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -20,16 +19,15 @@ from typing import NamedTuple
 from docgen.errors import Location, PageError, Problem, known_as
 from docgen.registry.model import Agent
 from docgen.render import syntax
-from docgen.render.structure import INSIDE, misplaced, tag_places, unbalanced_variant
+from docgen.render.relative import rewrite_paths
+from docgen.render.structure import INSIDE, Tags, misplaced, tag_places, unmatched
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")
 ANY_TAG = re.compile(r"(?<!\\)</?AgentOnly\b")
 HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
 AGENT_GUIDE_IMPORT = re.compile(r"^import\s*\{[^}]*\}\s*from\s*[\"'][^\"']*AgentGuide[\"'];?\s*$")
-IMPORT_PATH = re.compile(r"""^(import\s[^"']*from\s*["'])(\.{1,2}/[^"']+)(["'];?\s*)$""")
 BLANK_RUN = re.compile(r"\n\n\n+")  # not \n{3,}: eight times slower on long pages
-LINK_PATH = re.compile(r"""(!?\[[^\]]*\]\(|\bsrc=["'])(\.{1,2}/[^)"'\s#?]+\.[A-Za-z0-9]+)""")
 RUNTIME_COMPONENTS = re.compile(r"<(AgentCli|AgentProductName|GuideLink)\b")
 
 
@@ -57,6 +55,8 @@ class Page:
     body_text: str
     first_line: int  # the body's first line number in the file
     blocks: tuple[Block, ...]
+    #: The JSX tags inside blocks: (body line index, tag as ``structure`` reads it, block).
+    tags: tuple[tuple[int, str, int], ...] = ()
 
     @cached_property
     def lines(self) -> list[str]:
@@ -82,19 +82,26 @@ def parse(path: str, text: str, agents: Sequence[Agent]) -> Page:
         return page  # no tag at all: nothing to parse
     known = [a.id for a in agents]
     problems: list[Problem] = []
-    blocks = tuple(_blocks(path, page.lines, page.first_line, known, problems))
+    tags: Tags = []
+    blocks = tuple(_blocks(path, page.lines, page.first_line, known, problems, tags))
     if problems:
         raise PageError(problems)
-    parsed = replace(page, blocks=blocks)
+    at = {i: n for n, b in enumerate(blocks) for i in range(b.start + 1, b.end)}
+    parsed = replace(page, blocks=blocks, tags=tuple((i, t, at[i]) for i, t in tags if i in at))
     parsed.__dict__["lines"] = page.lines  # already split: keep them
     return parsed
 
 
 def _blocks(
-    path: str, lines: list[str], first_line: int, known: list[str], problems: list[Problem]
+    path: str,
+    lines: list[str],
+    first_line: int,
+    known: list[str],
+    problems: list[Problem],
+    tags: Tags,
 ) -> Iterator[Block]:
     opened: tuple[int, tuple[str, ...]] | None = None
-    place = tag_places(lines)
+    place = tag_places(lines, tags)
     for index, text in enumerate(lines):
         if "AgentOnly" not in text:
             continue  # every pattern below names the tag
@@ -109,11 +116,7 @@ def _blocks(
             continue
         if match:
             if opened is not None:
-                first = first_line + opened[0]
-                message = (
-                    f"nested <AgentOnly> block (the block opened on line {first} is still open)"
-                )
-                problems.append(Problem(message, where))
+                problems.append(Problem(_NESTED.format(first_line + opened[0]), where))
                 continue
             opened = (index, _agent_list(match[1], where, known, problems))
         elif closing:
@@ -125,10 +128,11 @@ def _blocks(
         elif ANY_TAG.search(text):
             problems.append(Problem(_tag_problem(text), where))
     if opened is not None:
-        where = Location(path, first_line + opened[0])
-        problems.append(
-            Problem("unclosed <AgentOnly> block: add </AgentOnly> on its own line", where)
-        )
+        problems.append(Problem(_UNCLOSED, Location(path, first_line + opened[0])))
+
+
+_NESTED = "nested <AgentOnly> block (the block opened on line {} is still open)"
+_UNCLOSED = "unclosed <AgentOnly> block: add </AgentOnly> on its own line"
 
 
 def _tag_problem(text: str) -> str:
@@ -267,27 +271,6 @@ def _tag_or_comment(text: str) -> bool:
     )
 
 
-def rewrite_paths(text: str, source: str, target: str) -> str:
-    """Relative import paths and file links, re-aimed from ``source``'s folder to ``target``'s."""
-    if "./" not in text:
-        return text  # nothing relative to re-aim
-    src_dir, dst_dir = posixpath.dirname(source), posixpath.dirname(target)
-
-    def move(rel: str) -> str:
-        moved = posixpath.relpath(posixpath.normpath(posixpath.join(src_dir, rel)), dst_dir)
-        return moved if moved.startswith(".") else f"./{moved}"
-
-    lines = []
-    for line in text.split("\n"):
-        match = IMPORT_PATH.match(line)
-        if match:
-            line = f"{match[1]}{move(match[2])}{match[3]}"
-        else:
-            line = LINK_PATH.sub(lambda m: f"{m[1]}{move(m[2])}", line)
-        lines.append(line)
-    return "\n".join(lines)
-
-
 def collapse_blank_runs(text: str) -> str:
     """Runs of three or more newlines become one blank line."""
     return BLANK_RUN.sub("\n\n", text) if "\n\n\n" in text else text
@@ -331,12 +314,19 @@ def check(page: Page, agents: Sequence[Agent], token: str) -> None:
     problems += [Problem(_UNRESOLVED.format(n), Location(page.path, at)) for at, n in first.items()]
     if page.blocks:  # without blocks every agent sees every section
         problems += empty_sections(page, [a.id for a in agents])
-        kept = {a.id: list(_kept(page, a.id)) for a in agents}
-        problems += [p for a, runs in kept.items() if (p := unbalanced_variant(page, runs, a))]
+        for agent in (a.id for a in agents):
+            gone = [(i, tag) for i, tag, n in page.tags if agent not in page.blocks[n].agents]
+            if (found := unmatched(gone)) is not None:
+                where = Location(page.path, page.first_line + found[0])
+                problems.append(Problem(_DROPPED.format(agent, found[1]), where))
     if problems:
         raise PageError(problems)
 
 
+_DROPPED = (
+    "the {} variant drops {} but keeps its element's other tag (MDX would refuse it): an "
+    "<AgentOnly> block holds one of a JSX element's tags but not both; put both in it, or neither"
+)
 _UNRESOLVED = (
     "runtime component <{}> is not resolved in variants: write the CLI token or literal text "
     "instead"

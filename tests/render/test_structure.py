@@ -72,35 +72,37 @@ def test_which_jsx_element_lines_leave_unbalanced(lines, found):
 
 
 UNBALANCED = (
-    "the {} variant would leave {} without its other tag: an <AgentOnly> block holds one of "
-    "a JSX element's tags but not both; put both in it, or neither"
+    "the {} variant drops {} but keeps its element's other tag (MDX would refuse it): an "
+    "<AgentOnly> block holds one of a JSX element's tags but not both; put both in it, or "
+    "neither"
 )
 
 
 @pytest.mark.parametrize(
     ("body", "said"),
     [
-        # alpha's variant dropped the block and kept a <Note> never closed (a hostile round)
-        ('<Note>\n<AgentOnly variant="beta">\nx\n</Note>\n</AgentOnly>\n', ["5: alpha", "<Note>"]),
+        # alpha's variant dropped the block and kept a <Note> never closed (a hostile
+        # round); said at the tag it drops (where the tag ends, for one over lines)
+        ('<Note>\n<AgentOnly variant="beta">\nx\n</Note>\n</AgentOnly>\n', ["8: alpha", "</Note>"]),
         (
             '<AgentOnly variant="beta">\n<Note type="tip">\nx\n</AgentOnly>\n</Note>\n',
-            ["9: alpha", "</Note>"],
+            ["6: alpha", "<Note>"],
         ),
         # An opening tag over lines, a '>' in an attribute, an element in an attribute, a
         # fragment (a fresh-eyes review's shapes)
         (
             '<AgentOnly variant="alpha">\n<Note\n  title="x">\ny\n</AgentOnly>\n\nz\n</Note>\n',
-            ["12: beta", "</Note>"],
+            ["7: beta", "<Note>"],
         ),
         (
             '<AgentOnly variant="alpha">\n<Note title="a > b">\ny\n</AgentOnly>\n</Note>\n',
-            ["9: beta", "</Note>"],
+            ["6: beta", "<Note>"],
         ),
         (
             '<AgentOnly variant="alpha">\n<Card icon={<Icon />}>\ny\n</AgentOnly>\n</Card>\n',
-            ["9: beta", "</Card>"],
+            ["6: beta", "<Card>"],
         ),
-        ('<AgentOnly variant="alpha">\n<>\ny\n</AgentOnly>\n</>\n', ["9: beta", "</>"]),
+        ('<AgentOnly variant="alpha">\n<>\ny\n</AgentOnly>\n</>\n', ["6: beta", "<>"]),
     ],
 )
 def test_a_block_that_holds_one_tag_of_an_element_is_a_located_error(make_project, run, body, said):

@@ -13,7 +13,7 @@ from mdxc import compile_mdx, require_mdx
 
 from docgen.errors import PageError
 from docgen.registry.load import load
-from docgen.render import variants
+from docgen.render import relative, variants
 from docgen.render.audience import published_for as audience_of
 
 CORPUS = REPO / "tests" / "fixtures" / "nemoclaw-docs" / "docs"
@@ -184,7 +184,7 @@ def test_a_frontmatter_of_comments_or_nothing_is_accepted_as_mdx_accepts_it(
 
 def test_relative_imports_are_rewritten_for_the_deeper_location():
     text = 'import { Thing } from "../_components/Thing";\n\n[route](other-page)\n'
-    out = variants.rewrite_paths(
+    out = relative.rewrite_paths(
         text, "docs/inference/a.mdx", f"{VARIANTS}/inference/a.hermes.generated.mdx"
     )
     assert out == 'import { Thing } from "../../../_components/Thing";\n\n[route](other-page)\n'
