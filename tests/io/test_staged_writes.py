@@ -32,6 +32,15 @@ from docgen.io.writes import OLD_SUFFIX, STAGING, TMP_SUFFIX, Write
 OWN = ".docgen-cache"
 
 
+@pytest.fixture(autouse=True)
+def python_handles_ctrl_c() -> Any:
+    """Ctrl-C as an interactive run has it: a job a shell starts in the background ignores
+    SIGINT, and these tests send it (they failed in a CI run started so)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> config.Project:
     root = tmp_path / "proj"
