@@ -208,6 +208,16 @@ def test_serve_command_shell_and_json(example, run):
     assert "--speculative-config" not in argv
 
 
+KNOWN_IDS = (
+    "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4, "
+    "vllm.dgx-station-gb300.single.deepseek-r1-distill-70b, "
+    "vllm.dgx-station-gb300.single.deepseek-v4-flash, "
+    "vllm.linux-amd64-nvidia.single.nemotron-3-nano-4b-fp8, "
+    "vllm.linux-amd64-nvidia.single.qwen3-6-27b-fp8, "
+    "vllm.n1x.single.qwen3-6-35b-a3b-nvfp4"
+)
+
+
 def test_serve_command_errors(example, run):
     cases = [
         (
@@ -221,23 +231,11 @@ def test_serve_command_errors(example, run):
         ),
         (  # no id: every id "contains" it, and three said "matching ids"
             [""],
-            "serve-command: error: unknown profile ''; known: "
-            "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4, "
-            "vllm.dgx-station-gb300.single.deepseek-r1-distill-70b, "
-            "vllm.dgx-station-gb300.single.deepseek-v4-flash, "
-            "vllm.linux-amd64-nvidia.single.nemotron-3-nano-4b-fp8, "
-            "vllm.linux-amd64-nvidia.single.qwen3-6-27b-fp8, "
-            "vllm.n1x.single.qwen3-6-35b-a3b-nvfp4",
+            f"serve-command: error: unknown profile ''; known: {KNOWN_IDS}",
         ),
         (  # nothing close: the ids there are
             ["nosuch"],
-            "serve-command: error: unknown profile 'nosuch'; known: "
-            "vllm.dgx-spark-gb10.single.qwen3-6-35b-a3b-nvfp4, "
-            "vllm.dgx-station-gb300.single.deepseek-r1-distill-70b, "
-            "vllm.dgx-station-gb300.single.deepseek-v4-flash, "
-            "vllm.linux-amd64-nvidia.single.nemotron-3-nano-4b-fp8, "
-            "vllm.linux-amd64-nvidia.single.qwen3-6-27b-fp8, "
-            "vllm.n1x.single.qwen3-6-35b-a3b-nvfp4",
+            f"serve-command: error: unknown profile 'nosuch'; known: {KNOWN_IDS}",
         ),
         (
             [SPARK, "--override", "zzz"],
