@@ -8,7 +8,8 @@ place, both at the top level or both in the same code block, leaves the structur
 around it as it found it, so a variant that drops the block, or keeps its lines without
 the tags, reads the rest of the page as the source does. A tag inside an expression or
 a JSX tag, or a block whose tags stand in different places, would cut a comment, an
-expression or a code block in two.
+expression or a code block in two. The JSX tags read on the way (``places``' ``tags``)
+tell whether a block holds one tag of an element but not the other (``unmatched``).
 
 The reading follows MDX 3's: with indented code off, a fence opens after any blanks (and
 after a blockquote's or list item's marker); an expression ends where its braces balance
