@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -130,16 +130,20 @@ def _entry_problems(entry: Entry, registry: Registry, routes: set[str]) -> Itera
     for problem in _markup_problems(entry, lines, registry):
         said.add(problem.location.line if problem.location else 0)
         yield problem
-    yield from hidden_link_problems(entry.text, entry.path, said)
-    yield from reference_problems(lines, entry.path)
-    yield from _uncommented_problems(entry, said)
+    yield from hidden_link_problems(entry.text, entry.path, said, seen)
+    referenced = list(reference_problems(seen, entry.path))
+    yield from referenced
+    yield from _uncommented_problems(
+        entry, said, {p.location.line for p in referenced if p.location}
+    )
     yield from _order_problems(entry)
 
 
-def reference_problems(lines: Sequence[str], path: str) -> Iterator[Problem]:
-    """The first character reference on each line of text (not code) that stands for a
-    character an entry may not hold raw (``&#x202e;``): MDX and GitHub decode it."""
-    for index, line in read_as_text(lines).items():
+def reference_problems(read: Mapping[int, str], path: str) -> Iterator[Problem]:
+    """The first character reference on each line of text (``read``: the lines as
+    ``comments.read_as_text`` gives them) that stands for a character an entry may not
+    hold raw (``&#x202e;``): MDX and GitHub decode it."""
+    for index, line in read.items():
         for at, reference, char in references.in_text(line):
             if UNSHOWN.match(char) and char not in _WHITESPACE:
                 message = unshown_problem(char, f"the reference '{reference}'", "stands for")
@@ -147,17 +151,15 @@ def reference_problems(lines: Sequence[str], path: str) -> Iterator[Problem]:
                 break
 
 
-def _uncommented_problems(entry: Entry, said: set[int]) -> Iterator[Problem]:
+def _uncommented_problems(entry: Entry, said: set[int], before: set[int]) -> Iterator[Problem]:
     """The links and character references a release body (the entry without its MDX
-    comments) would hold that the rules refuse, on lines not ``said`` already:
-    ``[x]{/* c */}(javascript:...)`` is no link to MDX, and one once the comment is gone
-    (``&#x2{/* c */}02e;`` the same)."""
+    comments) would hold that the rules refuse, on lines not ``said`` already (links) or
+    not refused ``before`` (references): ``[x]{/* c */}(javascript:...)`` is no link to
+    MDX, and one once the comment is gone (``&#x2{/* c */}02e;`` the same)."""
     uncommented = without_comments(entry.text, keep_lines=True)
     if uncommented == entry.text:
         return
-    lines = entry.text.split("\n")
-    before = {p.location.line for p in reference_problems(lines, entry.path) if p.location}
-    for problem in reference_problems(uncommented.split("\n"), entry.path):
+    for problem in reference_problems(read_as_text(uncommented.split("\n")), entry.path):
         if problem.location is not None and problem.location.line not in before:
             where = Location(problem.location.path, problem.location.line)  # (col: uncommented)
             yield replace(problem, message=f"{problem.message} {_ONCE_UNCOMMENTED}", location=where)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from docgen.changelog.entries import shown
 from docgen.changelog.fences import text_lines, without_code
@@ -71,16 +71,20 @@ def text_link_problems(text: str, path: str) -> list[Problem]:
     return problems + list(hidden_link_problems(text, path, said))
 
 
-def hidden_link_problems(text: str, path: str, said: set[int]) -> Iterator[Problem]:
+def hidden_link_problems(
+    text: str, path: str, said: set[int], read: Mapping[int, str] | None = None
+) -> Iterator[Problem]:
     """A script or off-site target in ``text`` (the file ``path``) that the patterns
     above cannot see (link text holding ``\\]`` or a code span, or running over lines; a
     target after a line end): outside code, every ``](``, and every ``]:`` whose ``[``
     opens a block and whose target ends its line, is where a target may begin. Lines in
-    ``said`` (already refused) are skipped, and those refused here are added."""
+    ``said`` (already refused) are skipped, and those refused here are added. ``read``:
+    the lines as ``comments.read_as_text`` gives them, when the caller has them."""
     from docgen.changelog.comments import read_as_text
 
     lines = text.split("\n")
-    read = read_as_text(lines)  # code spans and comments blanked, as MDX reads from the left
+    if read is None:  # code spans and comments blanked, as MDX reads from the left
+        read = read_as_text(lines)
     masked = "\n".join(read.get(i, " " * len(line)) for i, line in enumerate(lines))
     number, counted = 1, 0  # the line number at offset ``counted``
     for match in ANY_TARGET.finditer(masked):

@@ -18,6 +18,7 @@ import unicodedata
 
 from docgen.changelog.comments import without_comments
 from docgen.changelog.fences import LIST_ITEM
+from docgen.changelog.references import REFERENCE
 from docgen.errors import UNSHOWN, ConfigError, Location, unshown_problem
 from docgen.render.syntax import Fence, opening
 
@@ -94,7 +95,6 @@ def _seen(bullets: list[Bullet], path: str) -> list[Bullet]:
     return bullets
 
 
-_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 #: What shows nothing on a page: blanks, line and paragraph breaks, format characters
 #: (zero-width spaces and joiners), controls.
 _UNSEEN = frozenset({"Zs", "Zl", "Zp", "Cf", "Cc"})
@@ -107,7 +107,7 @@ def _shows_text(bullet: Bullet) -> bool:
     lines = [line[2:] for _number, line in bullet]  # "- " or two spaces
     text = without_comments("\n".join(lines))
     text = "\n".join(line for line in text.split("\n") if not opening(line.strip()))
-    text = _REFERENCE.sub(lambda found: html.unescape(found[0]), text)
+    text = REFERENCE.sub(lambda found: found[1] + html.unescape(found[0][len(found[1]) :]), text)
     return any(unicodedata.category(char) not in _UNSEEN for char in text)
 
 

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from docgen.changelog.comments import without_comments
+from docgen.changelog.comments import read_as_text, without_comments
 from docgen.changelog.entries import (
     VERSION,
     Entry,
@@ -95,7 +95,7 @@ def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registr
         lines = plain.split("\n")
         found = [p.message for p in text_link_problems(plain, entry.path)]
         found += [message for _index, _at, message in markup_problems(lines)]
-        found += [p.message for p in reference_problems(lines, entry.path)]
+        found += [p.message for p in reference_problems(read_as_text(lines), entry.path)]
         problems = [
             Problem(
                 f"{message} (in the release body, once its MDX comments are removed)",
