@@ -92,14 +92,6 @@ def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
 Tags = list[tuple[int, str]]
 
 
-def unbalanced(lines: Sequence[str]) -> tuple[int, str] | None:
-    """The first JSX element ``lines`` leave unbalanced, read as ``places`` reads them
-    (see ``unmatched``)."""
-    tags: Tags = []
-    places(lines, tags)
-    return unmatched(tags)
-
-
 def unmatched(tags: Tags) -> tuple[int, str] | None:
     """The first of ``tags`` that leaves its element unbalanced: a closing tag with no
     element of its name open, else the last element never closed (its line's index and
@@ -208,7 +200,7 @@ def _scan(line: str, state: _State, tags: list[str] | None = None) -> _State:
 
 
 def _ended(name: str, before: str) -> str:
-    """A tag that ends after ``before`` as ``unbalanced`` reads it: its ``name`` (``/name``
+    """A tag that ends after ``before`` as ``unmatched`` reads it: its ``name`` (``/name``
     for a closing tag), with a ``/`` after it when it closes itself (not ``</>``'s)."""
     return name + "/" * (name != "/" and before.rstrip().endswith("/"))
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mdxc import compile_mdx, mdx_text_of, require_mdx
 
-from docgen.render.structure import ACROSS, INSIDE, TOP, places, unbalanced
+from docgen.render.structure import ACROSS, INSIDE, TOP, Tags, places, unmatched
 
 HEAD = "---\ntitle: G\n---\n\n"
 VARIANT = "docs/_build/agent-variants/guide/page.alpha.generated.mdx"
@@ -68,7 +68,9 @@ def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
     ],
 )
 def test_which_jsx_element_lines_leave_unbalanced(lines, found):
-    assert unbalanced(lines) == found
+    tags: Tags = []
+    places(lines, tags)
+    assert unmatched(tags) == found
 
 
 UNBALANCED = (
