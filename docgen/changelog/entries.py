@@ -171,10 +171,24 @@ def _named_as(folder: Path, suffixes: frozenset[str]) -> list[Path]:
 
 
 def _reads_as(name: str, suffixes: frozenset[str] = _NOTE_LIKE) -> bool:
-    """Whether a file ``name`` reads as a note's (or, with ``suffixes``, an entry's): named
-    with one of them in any case, not hidden (an editor's lock or swap file), no README."""
+    """Whether a file ``name`` reads as a note's (or, with ``suffixes``, an entry's): one
+    of its suffixes is one of them in any case, white space after the name aside
+    (``n.md.j2``, ``n.md ``), and it is not hidden (an editor's lock or swap file) nor a
+    README."""
     hidden = name.startswith(".") or name[:6].upper() == "README"
-    return not hidden and PurePosixPath(name).suffix.lower() in suffixes
+    return not hidden and _split_at(name, suffixes) is not None
+
+
+def _split_at(name: str, suffixes: frozenset[str]) -> tuple[str, str, str] | None:
+    """``name`` split at its first suffix that is one of ``suffixes`` in any case: what
+    comes before it, the suffix, what follows (``("v1.2", ".MD", ".j2")`` of
+    ``v1.2.MD.j2``); None when it has none."""
+    path = PurePosixPath(name.rstrip())
+    for at, found in enumerate(path.suffixes):
+        if found.lower() in suffixes:
+            after = "".join(path.suffixes[at + 1 :]) + name[len(path.name) :]
+            return name[: len(name) - len(after) - len(found)], found, after
+    return None
 
 
 def _refuse_misnamed(
@@ -182,12 +196,18 @@ def _refuse_misnamed(
 ) -> None:
     """Refuse the first of ``paths`` not named ``*<suffix>``: docgen would never read it."""
     for path in paths:
-        if not path.name.endswith(suffix):
-            how = "in lowercase" if path.suffix.lower() == suffix else kind
-            stem = path.stem[:-3] if path.stem.lower().endswith(".md") else path.stem
-            raise ConfigError.at(
-                Location(_rel(project, path)), f"{what} is named *{suffix}, {how}: {stem}{suffix}"
-            )
+        if path.name.endswith(suffix):
+            continue
+        stem, found, after = _split_at(path.name, _NOTE_LIKE) or (path.stem, path.suffix, "")
+        if found.lower() != suffix:
+            how = kind
+        elif after:
+            how = f"with nothing after it (this name ends {after!r})"
+        else:
+            how = "in lowercase"
+        raise ConfigError.at(
+            Location(_rel(project, path)), f"{what} is named *{suffix}, {how}: {stem}{suffix}"
+        )
 
 
 def _refuse_nested_notes(project: Project, walked: Listing) -> None:

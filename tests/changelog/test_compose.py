@@ -451,18 +451,30 @@ def test_a_note_holding_a_control_character_is_refused_at_it(
     assert project.snapshot() == before
 
 
-@pytest.mark.parametrize("name", ["fix.MD", "fix.txt", "fix.markdown", "fix.mdx", "fix.md.txt"])
+@pytest.mark.parametrize(
+    ("name", "how"),
+    [
+        ("fix.MD", "in lowercase"),
+        ("fix.txt", "a Markdown file"),
+        ("fix.markdown", "a Markdown file"),
+        ("fix.mdx", "a Markdown file"),
+        ("fix.md.txt", "with nothing after it (this name ends '.txt')"),
+        ("fix.md.j2", "with nothing after it (this name ends '.j2')"),
+        ("fix.MD.j2", "with nothing after it (this name ends '.j2')"),
+        ("fix.md ", "with nothing after it (this name ends ' ')"),
+        ("fix.rst.orig", "a Markdown file"),
+    ],
+)
 def test_a_note_named_in_other_capitals_or_another_suffix_is_refused_not_left_out(
-    make_project, run, name
+    make_project, run, name, how
 ):
-    """``n.MD`` or ``n.txt`` was no note and no error: it waited for a release that never
-    took it (``docgen changelog`` said the folder holds no notes)."""
+    """``n.MD``, ``n.txt``, ``n.md.j2`` or ``n.md `` was no note and no error: it waited for
+    a release that never took it (``docgen changelog`` said the folder holds no notes)."""
     project = base_project(make_project, run)
     project.write(f"changelog.d/{name}", "Fixed the Beta installer.\n")
     before = project.snapshot()
     result = release(run, project, "v1.0.0")
     assert result.exit_code == 2
-    how = "in lowercase" if name.lower().endswith(".md") else "a Markdown file"
     assert result.stderr == f"changelog.d/{name}: error: a note is named *.md, {how}: fix.md\n"
     assert project.snapshot() == before
 

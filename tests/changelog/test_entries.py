@@ -135,6 +135,8 @@ def test_entries_are_the_dated_files_in_name_order_without_the_overview(project)
         ("2026-09-01.MDX", "in lowercase: 2026-09-01.mdx"),
         ("2026-09-01.markdown", "an MDX page: 2026-09-01.mdx"),
         ("notes.md", "an MDX page: notes.mdx"),
+        ("2026-09-01.mdx.orig", "with nothing after it (this name ends '.orig'): 2026-09-01.mdx"),
+        ("2026-09-01.mdx ", "with nothing after it (this name ends ' '): 2026-09-01.mdx"),
     ],
 )
 def test_an_entry_named_in_other_capitals_or_another_suffix_is_refused_not_left_unread(
