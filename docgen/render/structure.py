@@ -109,6 +109,27 @@ def unmatched(tags: Tags) -> tuple[int, str] | None:
     return (elements[-1][1], f"<{elements[-1][0]}>") if elements else None
 
 
+def effect(tags: Tags) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """What ``tags`` (a run of a page) do to the elements open around them: the names
+    they close that opened before them, in order, and those they leave open; None when
+    one closes an element other than the innermost open. Two runs with one effect can
+    stand in each other's place. An <AgentOnly> tag counts as none."""
+    closed: list[str] = []
+    opened: list[str] = []
+    for _index, tag in tags:
+        if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
+            continue
+        if not tag.startswith("/"):
+            opened.append(tag)
+        elif not opened:
+            closed.append(tag[1:])
+        elif opened[-1] == tag[1:]:
+            opened.pop()
+        else:
+            return None
+    return tuple(closed), tuple(opened)
+
+
 def tag_places(lines: list[str], tags: Tags | None = None) -> list[int | None]:
     """``places`` of the lines up to the last that names the <AgentOnly> tag: a line's
     place depends only on the lines before it, and only tag lines are asked."""

@@ -20,7 +20,7 @@ from docgen.errors import Location, PageError, Problem, known_as
 from docgen.registry.model import Agent
 from docgen.render import syntax
 from docgen.render.relative import rewrite_paths
-from docgen.render.structure import INSIDE, Tags, misplaced, tag_places, unmatched
+from docgen.render.structure import INSIDE, Tags, effect, misplaced, tag_places, unmatched
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")
@@ -55,7 +55,8 @@ class Page:
     body_text: str
     first_line: int  # the body's first line number in the file
     blocks: tuple[Block, ...]
-    #: The JSX tags inside blocks: (body line index, tag as ``structure`` reads it, block).
+    #: The JSX tags up to the last block: (body line index, tag as ``structure`` reads
+    #: it, the index of the block that holds it, or -1).
     tags: tuple[tuple[int, str, int], ...] = ()
 
     @cached_property
@@ -87,7 +88,7 @@ def parse(path: str, text: str, agents: Sequence[Agent]) -> Page:
     if problems:
         raise PageError(problems)
     at = {i: n for n, b in enumerate(blocks) for i in range(b.start + 1, b.end)}
-    parsed = replace(page, blocks=blocks, tags=tuple((i, t, at[i]) for i, t in tags if i in at))
+    parsed = replace(page, blocks=blocks, tags=tuple((i, t, at.get(i, -1)) for i, t in tags))
     parsed.__dict__["lines"] = page.lines  # already split: keep them
     return parsed
 
@@ -314,13 +315,28 @@ def check(page: Page, agents: Sequence[Agent], token: str) -> None:
     problems += [Problem(_UNRESOLVED.format(n), Location(page.path, at)) for at, n in first.items()]
     if page.blocks:  # without blocks every agent sees every section
         problems += empty_sections(page, [a.id for a in agents])
-        for agent in (a.id for a in agents):
-            gone = [(i, tag) for i, tag, n in page.tags if agent not in page.blocks[n].agents]
-            if (found := unmatched(gone)) is not None:
-                where = Location(page.path, page.first_line + found[0])
-                problems.append(Problem(_DROPPED.format(agent, found[1]), where))
+        problems += _dropped_tags(page, [a.id for a in agents])
     if problems:
         raise PageError(problems)
+
+
+def _dropped_tags(page: Page, agents: list[str]) -> list[Problem]:
+    """Each variant that drops one tag of a JSX element and keeps the other: the tags it
+    keeps, up to the last block, must leave the elements open around them as the
+    page's tags do (``</A>`` and ``<A>`` dropped together close one element and open
+    another like it, which the variant does not miss)."""
+    problems = []
+    whole = effect([(i, tag) for i, tag, _n in page.tags])
+    for agent in agents:
+        gone = [
+            (i, tag) for i, tag, n in page.tags if n >= 0 and agent not in page.blocks[n].agents
+        ]
+        found = unmatched(gone)
+        kept = [(i, tag) for i, tag, n in page.tags if n < 0 or agent in page.blocks[n].agents]
+        if found is not None and effect(kept) != whole:
+            where = Location(page.path, page.first_line + found[0])
+            problems.append(Problem(_DROPPED.format(agent, found[1]), where))
+    return problems
 
 
 _DROPPED = (

@@ -134,6 +134,47 @@ def test_an_element_per_agent_around_shared_text_is_no_error(make_project, run):
     assert compile_mdx(texts) == {"alpha": None, "beta": None}
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        # beta's variant drops "</Note> <Note>": one element less, and it compiles
+        '<Note>\na\n<AgentOnly variant="alpha">\n</Note>\n\n<Note>\n</AgentOnly>\nb\n</Note>\n',
+        # two blocks, the second closing what the first opened
+        '<AgentOnly variant="alpha">\n<Note>\n</AgentOnly>\nShared.\n'
+        '<AgentOnly variant="alpha">\n</Note>\n</AgentOnly>\n',
+    ],
+)
+def test_dropped_tags_that_leave_the_elements_around_them_as_they_were_are_no_error(
+    make_project, run, body
+):
+    """A block whose tags close one element and open another like it was refused, though
+    the variant that drops it compiles (a hostile round)."""
+    require_mdx()
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    outcome = run(project, "build")
+    assert outcome.exit_code == 0, outcome.stderr
+    texts = {a: project.read(VARIANT.replace(".alpha.", f".{a}.")) for a in ("alpha", "beta")}
+    assert compile_mdx(texts) == {"alpha": None, "beta": None}
+
+
+def test_dropped_tags_that_balance_alone_but_not_where_they_stood_are_an_error(make_project, run):
+    """``</A>`` and ``<A>`` dropped from two blocks with another element opened between
+    them leave ``<A> <B> </A> </B>``: the order of what stays open counts."""
+    body = (
+        "<Note>\n"
+        '<AgentOnly variant="alpha">\n</Note>\n</AgentOnly>\n'
+        "<Tip>\n"
+        '<AgentOnly variant="alpha">\n<Note>\n</AgentOnly>\n'
+        "</Note>\n</Tip>\n"
+    )
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    outcome = run(project, "build")
+    assert outcome.exit_code == 2
+    assert f"docs/guide/page.mdx:7: error: {UNBALANCED.format('beta', '</Note>')}" in (
+        outcome.stderr.splitlines()
+    ), outcome.stderr
+
+
 def test_a_block_inside_one_jsx_element_varies_it_and_every_variant_compiles(make_project, run):
     require_mdx()
     body = '<Note>\nShared.\n\n<AgentOnly variant="alpha">\nOnly alpha.\n</AgentOnly>\n</Note>\n'
