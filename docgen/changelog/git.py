@@ -249,8 +249,16 @@ def _bytes(cwd: Path, *args: str, what: str, at: Location) -> bytes:
     done = _run(cwd, *args, at=at)
     if done.returncode != 0:
         said = " ".join(_decode(done.stderr).split())  # git's lines, on the error's one
-        raise ConfigError.at(at, f"cannot read {what}: {said or 'git failed'}")
+        hint = "" if _in_a_repository(cwd) else _NO_REPOSITORY
+        raise ConfigError.at(at, f"cannot read {what}: {said or 'git failed'}{hint}")
     return done.stdout
+
+
+_NO_REPOSITORY = " (the project is in no git repository yet: `git init`, then commit the registry)"
+
+
+def _in_a_repository(cwd: Path) -> bool:
+    return _run(cwd, "rev-parse", "--git-dir").returncode == 0
 
 
 def _run(

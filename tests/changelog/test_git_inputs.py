@@ -38,6 +38,10 @@ def test_since_outside_a_git_repository(make_project, run):
     assert result.stderr.startswith(
         "--since: error: cannot read a git repository: fatal: not a git repository"
     )
+    # what to do about it (a new user's first release, before any commit)
+    assert result.stderr.endswith(
+        " (the project is in no git repository yet: `git init`, then commit the registry)\n"
+    )
 
 
 def test_since_a_revision_without_the_registry(committed, run):

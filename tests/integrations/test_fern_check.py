@@ -26,6 +26,7 @@ from docgen.config import load_project
 REPO = Path(__file__).resolve().parents[2]
 FERN = REPO / "tests" / "mdx" / "node_modules" / ".bin" / "fern"
 FIXTURE = REPO / "tests" / "fixtures" / "nemoclaw-docs"
+REAL = REPO / "tests" / "fixtures" / "nemoclaw-real"
 LOGIN_NOTICE = "Missing redirects check skipped: not authenticated"
 
 
@@ -116,17 +117,27 @@ def test_a_page_that_is_not_mdx_fails_the_gate(worked_example):
     assert all("Expected a closing tag for `<div>`" in w for w in warnings)
 
 
-def test_nemoclaws_tree_passes_fern_check_after_docgen_build(tmp_path: Path, run):
+#: The registry, templates and settings docgen adopts NemoClaw's tree with: the worked
+#: example's, and the transcription of NemoClaw's real page (the README's worked case).
+ADOPTIONS = {
+    "worked-example": (REPO, 'changelog = "docs/changelog"\n'),
+    "nemoclaw-real": (REAL, (REAL / "docgen.toml").read_text("utf-8")),
+}
+
+
+@pytest.mark.parametrize("adoption", ADOPTIONS)
+def test_nemoclaws_tree_passes_fern_check_after_docgen_build(tmp_path: Path, run, adoption):
     """NemoClaw's files unchanged; docgen generates its vLLM page and the variants. Pages
     the fixture lacks get title-only stubs, and a copy of the navigation lists the pages
     its newer pages link to, so that every link can be judged."""
+    source, settings = ADOPTIONS[adoption]
     root = tmp_path / "nemoclaw"
     shutil.copytree(FIXTURE / "docs", root / "docs")
     (root / "docs/inference/set-up-vllm.mdx").unlink()
-    shutil.copy(REPO / "profiles.yaml", root)
-    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copy(source / "profiles.yaml", root)
+    shutil.copytree(source / "templates", root / "templates")
     shutil.copytree(REPO / "fern", root / "fern")
-    (root / "docgen.toml").write_text('changelog = "docs/changelog"\n', "utf-8")
+    (root / "docgen.toml").write_text(settings, "utf-8")
     _list_missing_siblings(root)
     assert run(Project(root), "build").exit_code in (0, 1)  # 1: the changelog's findings
     nav = navigation.load(load_project(root))
@@ -155,6 +166,10 @@ MISSING = [
     (TWO, ("operate-sandboxes",), "run-sandboxes"),
     (TWO, SANDBOXES, "recover-and-rebuild-sandboxes"),
     (TWO, ("configure-agents",), "configure-memory-search"),
+    # the real vLLM page's links (NemoClaw's newer navigation lists these pages)
+    (ALL, ("inference", "local-inference"), "set-up-vllm-on-two-dgx-sparks"),
+    (ALL, ("inference", "local-inference"), "set-up-vllm-on-two-dgx-stations"),
+    (ALL, ("get-started", "additional-setup"), "dgx-station-preparation"),
 ]
 CHANNELS = [
     "manage-messaging-channels",
