@@ -160,17 +160,21 @@ def located_yaml(text: str, path: str) -> Any:
 
 def _round_trip(text: str, path: str) -> Any:
     from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import RoundTripConstructor
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from docgen.registry.depth import check_depth, too_deep
     from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
+    from docgen.registry.yaml_guard import guarded
 
     try:
         check_depth(text, path)
     except DocgenError as exc:
         raise ConfigError(exc.problems) from None
+    yaml = YAML(typ="rt")
+    yaml.Constructor = guarded(RoundTripConstructor)
     try:
-        return YAML(typ="rt").load(text)
+        return yaml.load(text)
     except MarkedYAMLError as exc:
         raise ConfigError([marked_problem(exc, path, text)]) from None
     except RecursionError:

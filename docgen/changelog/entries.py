@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from docgen.changelog.markup import prose_lines
+from docgen.changelog.names import ENTRY_LIKE, NOTE_LIKE, named_as, reads_as, refuse_misnamed
 from docgen.config import Project
 from docgen.errors import BREAKING, ConfigError, Location
 from docgen.io.files import (
@@ -132,17 +133,11 @@ def entry_files(project: Project) -> list[Path]:
     if not folder.is_dir():
         return []
     walked = listing(project, project.config.changelog)  # one it cannot list is an error
-    named = _named_as(folder, _ENTRY_LIKE)
+    named = named_as(folder, ENTRY_LIKE)
     if walked.inside:  # else an entry there is refused unread (``_inside_root``)
-        _refuse_misnamed(project, named, ".mdx", "a changelog entry", "an MDX page")
+        refuse_misnamed(project.root, named, ".mdx", "a changelog entry", "an MDX page")
     files = sorted(p for p in named if is_entry_name(p.name))
     return _inside_root(project, files, "changelog entry")
-
-
-#: Names an entry or a note could be given: all but ``.mdx`` (an entry) or ``.md`` (a
-#: note) are refused, not left unchecked or unreleased.
-_ENTRY_LIKE = frozenset({".md", ".mdx", ".markdown"})
-_NOTE_LIKE = frozenset({*_ENTRY_LIKE, ".txt", ".rst"})
 
 
 def fragment_files(project: Project) -> list[Path]:
@@ -156,58 +151,12 @@ def fragment_files(project: Project) -> list[Path]:
         return []
     walked = listing(project, project.config.fragments)  # one it cannot list is an error
     _refuse_nested_notes(project, walked)
-    files = _inside_root(project, _named_as(folder, _NOTE_LIKE), "changelog fragment")
-    _refuse_misnamed(project, files, ".md", "a note", "a Markdown file")
+    files = _inside_root(project, named_as(folder, NOTE_LIKE), "changelog fragment")
+    refuse_misnamed(project.root, files, ".md", "a note", "a Markdown file")
     for path in files:
         if not path.is_file():  # a folder or a FIFO named as a note
             read_input(path, Inside(project.root), "changelog note", display=_rel(project, path))
     return files
-
-
-def _named_as(folder: Path, suffixes: frozenset[str]) -> list[Path]:
-    """The files of ``folder`` (not below it) with one of ``suffixes`` in any case, sorted,
-    but hidden ones and READMEs."""
-    return sorted(p for p in folder.iterdir() if _reads_as(p.name, suffixes))
-
-
-def _reads_as(name: str, suffixes: frozenset[str] = _NOTE_LIKE) -> bool:
-    """Whether a file ``name`` reads as a note's (or, with ``suffixes``, an entry's): one
-    of its suffixes is one of them in any case, white space after the name aside
-    (``n.md.j2``, ``n.md ``), and it is not hidden (an editor's lock or swap file) nor a
-    README."""
-    hidden = name.startswith(".") or name[:6].upper() == "README"
-    return not hidden and _split_at(name, suffixes) is not None
-
-
-def _split_at(name: str, suffixes: frozenset[str]) -> tuple[str, str, str] | None:
-    """``name`` split at its first suffix that is one of ``suffixes`` in any case: what
-    comes before it, the suffix, what follows (``("v1.2", ".MD", ".j2")`` of
-    ``v1.2.MD.j2``); None when it has none."""
-    path = PurePosixPath(name.rstrip())
-    for at, found in enumerate(path.suffixes):
-        if found.lower() in suffixes:
-            after = "".join(path.suffixes[at + 1 :]) + name[len(path.name) :]
-            return name[: len(name) - len(after) - len(found)], found, after
-    return None
-
-
-def _refuse_misnamed(
-    project: Project, paths: list[Path], suffix: str, what: str, kind: str
-) -> None:
-    """Refuse the first of ``paths`` not named ``*<suffix>``: docgen would never read it."""
-    for path in paths:
-        if path.name.endswith(suffix):
-            continue
-        stem, found, after = _split_at(path.name, _NOTE_LIKE) or (path.stem, path.suffix, "")
-        if found.lower() != suffix:
-            how = kind
-        elif after:
-            how = f"with nothing after it (this name ends {after!r})"
-        else:
-            how = "in lowercase"
-        raise ConfigError.at(
-            Location(_rel(project, path)), f"{what} is named *{suffix}, {how}: {stem}{suffix}"
-        )
 
 
 def _refuse_nested_notes(project: Project, walked: Listing) -> None:
@@ -227,7 +176,7 @@ def _refuse_nested_notes(project: Project, walked: Listing) -> None:
     for found in walked.files:
         *below, name = PurePosixPath(os.path.relpath(found.path, folder)).parts
         hidden = any(part.startswith(".") for part in below)  # an editor's, git's
-        if below and not hidden and _reads_as(name):
+        if below and not hidden and reads_as(name):
             raise ConfigError.at(
                 Location(found.rel),
                 "a note lies in the notes folder itself, not in a folder below it, or no "
@@ -243,7 +192,7 @@ def _linked_notes(project: Project, path: str) -> str | None:
         return "this link leads to a folder outside the project root, where docgen reads nothing"
     failed: list[OSError] = []
     walked = os.walk(path, onerror=failed.append)  # links below it not followed
-    held = sorted(name for _folder, _subs, names in walked for name in names if _reads_as(name))
+    held = sorted(name for _folder, _subs, names in walked for name in names if reads_as(name))
     if failed:
         return f"this link leads to a folder docgen cannot list ({failed[0].strerror or failed[0]})"
     if not held:

@@ -72,6 +72,8 @@ def load_fast(text: str, path: str, careful_max: int = RUAMEL_MAX_BYTES) -> Docu
     syntax error, or what the fast path declines, in text longer than ``careful_max``
     (what ruamel.yaml reads in bounded time).
     """
+    if ("\t" in text or text.find("\ufeff", 1) >= 0) and len(text) <= careful_max:
+        return None  # libyaml takes a tab or a BOM where ruamel.yaml does not: its verdict
     try:
         import yaml
 

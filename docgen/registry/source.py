@@ -18,6 +18,7 @@ from typing import Any
 from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
 from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
+from docgen.registry.yaml_guard import COMPLEX_KEY, guarded
 from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
@@ -118,7 +119,7 @@ def _constructor() -> Any:
     integers longer than ``MAX_INT_DIGITS`` digits refused at their place."""
     from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
 
-    class Constructor(RoundTripConstructor):
+    class Constructor(guarded(RoundTripConstructor)):  # type: ignore[misc]
         def construct_object(self, node: Any, deep: bool = False) -> Any:
             # ruamel.yaml reads an alias to a node still being built as null (``&r {a: *r}``
             # as ``{a: null}``): a value the file does not hold.
@@ -158,11 +159,11 @@ def _timestamp_as_text(constructor: Any, node: Any) -> str:
 
 
 def _bounded_int(constructor: Any, node: Any) -> Any:
-    from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
+    from ruamel.yaml.constructor import ConstructorError
 
     problem = long_int_problem(str(node.value))
     if problem is None:
-        number = RoundTripConstructor.construct_yaml_int(constructor, node)
+        number = constructor.construct_yaml_int(node)
         problem = long_int_problem(int(number))
         if problem is None:
             return number
@@ -205,7 +206,7 @@ class _Converter:
                 where = self.positions.of_value(keypath)
                 if key in placed:
                     where = Location(where.path, placed[key][0] + 1, placed[key][1] + 1)
-                raise RegistryError.at(where, _COMPLEX_KEY)
+                raise RegistryError.at(where, COMPLEX_KEY)
             key = _scalar(key)
             child = (*keypath, key)
             if key in placed:
@@ -237,10 +238,6 @@ class _Converter:
 
 #: What a mapping key may be: a scalar, as JSON and the registry's names take it.
 _KEYS = (str, int, float, bool, type(None), _dt.date, _dt.datetime)
-_COMPLEX_KEY = (
-    "a mapping key is a list or a mapping (written with `?`); a key must be a plain value: "
-    "text, a number, true, false or null"
-)
 
 
 def _scalar(node: Any) -> Any:

@@ -17,7 +17,7 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
     if "found duplicate key" in problem or type(exc).__name__ == "DuplicateKeyError":
         problem = _duplicate_message(exc, text)
     elif "\\t" in problem or "'\\t'" in problem or "tab character" in problem:
-        problem = "tab characters are not allowed for indentation; use spaces"
+        problem = _tab_problem(mark, text)
     elif "for merging" in problem:
         problem, mark = _merge_problem(problem, exc.context_mark or mark, text)
     else:
@@ -28,8 +28,43 @@ def marked_problem(exc: Any, path: str, text: str = "") -> Problem:
         )
         if problem == _NOT_YAML and re.search(r"(?m)^%", text):
             problem = _DIRECTIVE
+    if mark is not None and (bom := _bom_near(text, mark.line)) is not None:
+        problem, mark = _BOM, bom
     where = Location(path, mark.line + 1, mark.column + 1) if mark else Location(path, 1, 1)
     return Problem(problem, where)
+
+
+_BOM = (
+    "a byte-order mark (U+FEFF) stands here, which YAML allows only at the start of the "
+    "file: remove it"
+)
+
+
+def _bom_near(text: str, line: int) -> _Mark | None:
+    """Where a byte-order mark past the file's start stands on ``line`` (0-based) of
+    ``text`` or the line before (the parser stops a line after a key it cannot end);
+    None when neither holds one."""
+    if "\ufeff" not in text[1:]:
+        return None
+    lines = text.split("\n")
+    for number in (line - 1, line):
+        if 0 <= number < len(lines):
+            column = lines[number].find("\ufeff", 1 if number == 0 else 0)
+            if column >= 0:
+                return _Mark(number, column)
+    return None
+
+
+def _tab_problem(mark: Any, text: str) -> str:
+    """What to say of a tab the YAML reader refuses: in the indentation, or after text on
+    its line (between a key and its value, before a comment, at the end)."""
+    line = text.split("\n")[mark.line] if mark is not None and text else ""
+    if line[: mark.column].strip(" \t") if mark is not None else "":
+        return (
+            "a tab character here: docgen's YAML reader takes a tab only inside quotes, "
+            "comments and block text; use spaces"
+        )
+    return "tab characters are not allowed for indentation; use spaces"
 
 
 class _Mark(NamedTuple):

@@ -232,9 +232,11 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     """Refuse the text of the YAML or TOML file ``path`` that its reader refuses (a YAML
     key twice in a mapping too, as ruamel.yaml and Go's yaml.v3 refuse it)."""
     from ruamel.yaml import YAML  # only a rendered YAML file needs it (a cache hit none)
+    from ruamel.yaml.constructor import SafeConstructor
     from ruamel.yaml.error import YAMLError
 
     from docgen.registry.yaml_errors import escape_problem
+    from docgen.registry.yaml_guard import guarded
 
     suffix = path[path.rfind(".") :].lower()
     try:
@@ -243,7 +245,9 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
             _refuse_deep(text, path, where)
             # The pure reader, installed or not the C one: the same verdict and words on
             # every machine (their scanners word an escape past U+10FFFF apart).
-            for _document in YAML(typ="safe", pure=True).load_all(text):
+            reader = YAML(typ="safe", pure=True)
+            reader.Constructor = guarded(SafeConstructor)  # a located error, not a crash
+            for _document in reader.load_all(text):
                 pass
         elif suffix == ".toml":
             _refuse_wide_integers(tomllib.loads(text, parse_float=_toml_float))

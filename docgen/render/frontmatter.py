@@ -136,7 +136,9 @@ def _constructor() -> Any:
     reads it (YAML 1.2's core schema has no timestamps): a date is never judged twice."""
     from ruamel.yaml.constructor import SafeConstructor
 
-    class Constructor(SafeConstructor):
+    from docgen.registry.yaml_guard import guarded
+
+    class Constructor(guarded(SafeConstructor)):  # type: ignore[misc]
         pass
 
     Constructor.add_constructor(

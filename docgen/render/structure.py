@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from docgen.render.syntax import Fence, opening
 
@@ -109,14 +109,26 @@ def unmatched(tags: Tags) -> tuple[int, str] | None:
     return (elements[-1][1], f"<{elements[-1][0]}>") if elements else None
 
 
-def effect(tags: Tags) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+def dropped_unbalanced(marked: Sequence[tuple[int, str, bool]]) -> tuple[int, str] | None:
+    """For a variant that keeps the tags marked True (a page's, up to its last block) and
+    drops the others: the first dropped tag whose element's other tag it keeps (as
+    ``unmatched`` gives it), or None. The tags it keeps must leave the elements open
+    around them as the page's do: ``</A>`` and ``<A>`` dropped together close one element
+    and open another like it, which the variant does not miss."""
+    found = unmatched([(i, tag) for i, tag, kept in marked if not kept])
+    if found is None or _effect([(i, t) for i, t, kept in marked if kept]) == _effect(marked):
+        return None
+    return found
+
+
+def _effect(tags: Sequence[tuple[Any, ...]]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     """What ``tags`` (a run of a page) do to the elements open around them: the names
     they close that opened before them, in order, and those they leave open; None when
     one closes an element other than the innermost open. Two runs with one effect can
     stand in each other's place. An <AgentOnly> tag counts as none."""
     closed: list[str] = []
     opened: list[str] = []
-    for _index, tag in tags:
+    for _index, tag, *_kept in tags:
         if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
             continue
         if not tag.startswith("/"):

@@ -20,7 +20,7 @@ from docgen.errors import Location, PageError, Problem, known_as
 from docgen.registry.model import Agent
 from docgen.render import syntax
 from docgen.render.relative import rewrite_paths
-from docgen.render.structure import INSIDE, Tags, effect, misplaced, tag_places, unmatched
+from docgen.render.structure import INSIDE, Tags, dropped_unbalanced, misplaced, tag_places
 
 OPEN = re.compile(r'^<AgentOnly\s+variant="([^"]*)"\s*>\s*$')
 CLOSE = re.compile(r"^</AgentOnly>\s*$")
@@ -321,19 +321,11 @@ def check(page: Page, agents: Sequence[Agent], token: str) -> None:
 
 
 def _dropped_tags(page: Page, agents: list[str]) -> list[Problem]:
-    """Each variant that drops one tag of a JSX element and keeps the other: the tags it
-    keeps, up to the last block, must leave the elements open around them as the
-    page's tags do (``</A>`` and ``<A>`` dropped together close one element and open
-    another like it, which the variant does not miss)."""
+    """Each variant that drops one tag of a JSX element and keeps the other."""
     problems = []
-    whole = effect([(i, tag) for i, tag, _n in page.tags])
     for agent in agents:
-        gone = [
-            (i, tag) for i, tag, n in page.tags if n >= 0 and agent not in page.blocks[n].agents
-        ]
-        found = unmatched(gone)
-        kept = [(i, tag) for i, tag, n in page.tags if n < 0 or agent in page.blocks[n].agents]
-        if found is not None and effect(kept) != whole:
+        marks = [(i, tag, n < 0 or agent in page.blocks[n].agents) for i, tag, n in page.tags]
+        if (found := dropped_unbalanced(marks)) is not None:
             where = Location(page.path, page.first_line + found[0])
             problems.append(Problem(_DROPPED.format(agent, found[1]), where))
     return problems

@@ -157,6 +157,25 @@ PAGES = [
         ),
         files=page("x\n", "content:\n\ttype: how_to\n"),
     ),
+    Case(  # Python's own words leaked: "invalid literal for int() with base 10: ''"
+        "frontmatter-no-number",
+        BUILD,
+        (
+            "docs/guide.mdx:3:11: error: invalid YAML frontmatter: '-_' reads as a number in "
+            'YAML 1.2, but no number can be read from it: quote it ("-_") to make it text',
+        ),
+        files=page("x\n", "subtitle: -_\n"),
+    ),
+    Case(  # TypeError: unhashable type: 'dict' (exit 3)
+        "frontmatter-unhashable-key",
+        BUILD,
+        (
+            "docs/guide.mdx:3:3: error: invalid YAML frontmatter: a mapping key is a list or a "
+            "mapping (written with `?`); a key must be a plain value: text, a number, true, "
+            "false or null",
+        ),
+        files=page("x\n", "? [{a: 1}]\n: x\n"),
+    ),
     Case(
         "frontmatter-duplicate-key",
         BUILD,

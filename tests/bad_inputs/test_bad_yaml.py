@@ -12,6 +12,10 @@ COMPLEX_KEY = (
     "a mapping key is a list or a mapping (written with `?`); a key must be a plain value: "
     "text, a number, true, false or null"
 )
+NO_NUMBER = (
+    "'{0}' reads as a number in YAML 1.2, but no number can be read from it: quote it "
+    '("{0}") to make it text'
+)
 REGISTRY_SYNTAX = [
     Case(
         "yaml-unclosed-flow-list",
@@ -240,6 +244,33 @@ REGISTRY_SYNTAX = [
             "last is U+10FFFF): write the character itself, or an escape up to \\U0010FFFF",
         ),
         reg("    label: Tiny 1B", '    label: "Tiny \\\\U00110000 \\UFFFFFFFF"'),
+    ),
+    # ruamel.yaml's YAML 1.2 resolver reads signs, dots, underscores and a base prefix as
+    # a number its constructor cannot convert (IndexError, ValueError: exit 3, a hostile
+    # round); the fast path hands each to it, so both paths say this
+    Case(
+        "yaml-sign-and-underscore-is-no-number",
+        BUILD,
+        (f"profiles.yaml:30:12: error: {NO_NUMBER.format('-_')}",),
+        reg("    label: Tiny 1B", "    label: -_"),
+    ),
+    Case(
+        "yaml-dot-and-underscores-in-a-flow-list-is-no-number",
+        BUILD,
+        (f"profiles.yaml:30:16: error: {NO_NUMBER.format('.__')}",),
+        reg("    label: Tiny 1B", "    label: [1, .__]"),
+    ),
+    Case(
+        "yaml-base-prefix-alone-is-no-number-after-an-anchor",  # ruamel reads the file
+        BUILD,
+        (f"profiles.yaml:30:16: error: {NO_NUMBER.format('0x_')}",),
+        reg("    label: Tiny 1B", "    label: &a [0x_]"),
+    ),
+    Case(  # a key ruamel.yaml cannot hash: TypeError, exit 3 (a hostile round)
+        "yaml-list-of-a-mapping-as-key",
+        BUILD,
+        (f"profiles.yaml:51:5: error: {COMPLEX_KEY}",),
+        MINIMAL_REGISTRY + "extra:\n  ? [{a: 1}]\n  : x\n",
     ),
     Case(
         "yaml-list-as-key-in-shared-args",

@@ -221,6 +221,16 @@ def test_without_a_navigation_file_there_is_none(make_project):
             'navigation:\n  - page: "A\\U00110000"\n    path: a.mdx\n',
             "docs/index.yml:2:13: error: the escape '\\U00110000' names no character",
         ),
+        (  # ruamel.yaml's constructor failed on both (IndexError, TypeError: exit 3)
+            "navigation:\n  - page: -_\n    path: a.mdx\n",
+            "docs/index.yml:2:11: error: '-_' reads as a number in YAML 1.2, but no number "
+            'can be read from it: quote it ("-_") to make it text',
+        ),
+        (
+            "navigation:\n  - page: A\n    path: a.mdx\n    ? [{a: 1}]\n    : x\n",
+            "docs/index.yml:4:7: error: a mapping key is a list or a mapping (written with "
+            "`?`); a key must be a plain value: text, a number, true, false or null",
+        ),
     ],
     ids=[
         "yaml",
@@ -238,6 +248,8 @@ def test_without_a_navigation_file_there_is_none(make_project):
         "changelog-under-a-section-beyond-ascii",
         "changelog-under-a-section-of-punctuation",
         "escape-past-the-last-character",
+        "no-number",
+        "unhashable-key",
     ],
 )
 def test_a_wrong_navigation_is_a_located_error(make_project, text, message):

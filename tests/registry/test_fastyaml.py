@@ -229,3 +229,38 @@ def test_a_character_yaml_refuses_in_a_large_registry_is_located_by_the_fast_pat
     line = filler.count("\n") + 1
     assert (problem.location.line, problem.location.col) == (line, 8)
     assert problem.message.startswith("YAML allows no character U+001B here")
+
+
+def _verdict(text: str) -> object:
+    """What the registry's reader makes of ``text``: its data, or its located error."""
+    try:
+        doc = load_fast(text, "p") or load_text(text, "p")
+    except DocgenError as exc:
+        return str(exc)
+    return json.dumps(doc.data)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a:\t4\nb: 1\n",  # a tab between a key and its value
+        "a: 4\t\nb: 1\n",  # a tab after a value
+        "a: 4\t# why\nb: 1\n",  # a tab before a comment
+        "a: x\ty\nb: 1\n",  # a tab inside a plain value
+        "a: 1\n\ufeff\nb: 1\n",  # a byte-order mark on a later line
+        "a: 1\n\ufeffb: 1\n",
+        "a: =\nb: <<\n",  # YAML 1.1's value and merge keys, as values
+        "a: -_\nb: 1\n",  # a number to ruamel.yaml's resolver that its constructor fails on
+        "a: [1, ._]\nb: 1\n",
+        "a:\n  ? [{x: 1}]\n  : 1\nb: 1\n",  # a key no mapping can hold
+        "a: 'x\ty'\nb: 1\nc: |\n  c\td\n",  # tabs where both readers take them
+    ],
+)
+def test_one_verdict_whether_or_not_an_anchor_sends_the_file_to_the_careful_path(text):
+    """An anchor added on an unrelated line turned a registry the fast path took into one
+    refused on a line nobody touched (a tab, a byte-order mark), or one refused into an
+    internal error (a hostile round)."""
+    anchored = text.replace("b: 1\n", "b: &anchor 1\n").replace("b: <<\n", "b: &anchor <<\n")
+    assert anchored != text
+    plain, careful = _verdict(text), _verdict(anchored)
+    assert plain == careful

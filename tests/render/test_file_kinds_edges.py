@@ -85,6 +85,9 @@ def test_a_json_objects_first_member_keeps_its_own_line(rendered, written):
         # any install, fails on it with Python's own errors (an OverflowError was exit 3)
         ("x.yaml.j2", 'a: "\\U00110000"\n', "not valid YAML: the escape '\\U00110000' names no"),
         ("x.yaml.j2", 'a: "\\UFFFFFFFF"\n', "not valid YAML: the escape '\\UFFFFFFFF' names no"),
+        # ruamel.yaml's constructor failed on each with an IndexError or a TypeError
+        ("x.yaml.j2", "a: -_\n", "not valid YAML: '-_' reads as a number in YAML 1.2"),
+        ("x.yaml.j2", "? [{a: 1}]\n: x\n", "not valid YAML: a mapping key is a list or a"),
     ],
 )
 def test_a_parsers_refusal_is_a_located_error(make_project: Make, run: Run, name, text, why):
