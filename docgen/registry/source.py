@@ -211,6 +211,10 @@ class _Converter:
             child = (*keypath, key)
             if key in placed:
                 kl, kc, vl, vc = placed[key]
+                if value is None and vl > kl and vc <= kc and isinstance(key, str):
+                    # left empty: ruamel.yaml places the value at the next key, where
+                    # libyaml places it after this key's ':' (a plain key's)
+                    vl, vc = kl, kc + len(key) + 1
                 self.positions.keys.setdefault(child, (kl + 1, kc + 1))
                 self.positions.values.setdefault(child, (vl + 1, vc + 1))
             out[key] = self.convert(value, child)

@@ -22,8 +22,12 @@ from docgen.registry.source import load_text
         "list:\n  - {k: 1.5}\n  - - nested\n    - ~\n",
         "text: |\n  literal\n  block\nfolded: >\n  one\n  two\n",
         "when: 2026-01-02\nplus: +1\nexp: 1e3\nword: True\n",
+        # a value left empty is placed after its key's ':', as libyaml places it
+        # (ruamel.yaml placed it at the next key: a hostile round), a null below its key
+        # where it stands
+        "a:\n  b:\n  c: 1\nd:\ne:\n  null\nf:\n",
     ],
-    ids=["flow", "block", "scalars", "core-schema"],
+    ids=["flow", "block", "scalars", "core-schema", "empty-values"],
 )
 def test_the_fast_path_reads_small_documents_as_the_careful_one_does(text):
     fast, careful = load_fast(text, "p"), load_text(text, "p")
