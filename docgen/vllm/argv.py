@@ -110,10 +110,23 @@ class _Scan:
         while self.at < len(self.tokens):
             self._step()
 
+    def _opens(self, token: str) -> bool:
+        """Whether argparse reads ``token`` as an option: also one with a space when what
+        stands before its ``=`` is an option (argparse splits there before its space
+        rule: ``--chat-template=a b``)."""
+        if _is_option(token):
+            return True
+        return (
+            len(token) > 1
+            and token[0] == "-"
+            and "=" in token
+            and (_split(token)[0] in self.options)
+        )
+
     def _step(self) -> None:
         token = self.tokens[self.at]
         self.at += 1
-        if not _is_option(token):
+        if not self._opens(token):
             self.problems.append((self.at - 1, f"unexpected argument '{token}'"))
         elif token == "-O" and self._following() in _O_LEVELS:
             self._option(self.at - 1, _OPTIMIZATION_LEVEL, "", None)
@@ -122,7 +135,7 @@ class _Scan:
 
     def _following(self) -> str | None:
         """The next token if it is a value rather than an option."""
-        if self.at < len(self.tokens) and not _is_option(self.tokens[self.at]):
+        if self.at < len(self.tokens) and not self._opens(self.tokens[self.at]):
             return self.tokens[self.at]
         return None
 

@@ -7,6 +7,7 @@ missing environment fails them.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -320,6 +321,38 @@ def test_known_bad_commands_are_rejected_with_vllm_s_own_message(real_answer, ca
 def test_a_good_command_is_accepted(real_answer):
     assert real_answer["vllm"] == "0.34.0"
     assert real_answer["results"][-1] == {"ok": True}
+
+
+#: Operator tokens at argparse's edges: whether vLLM's parser takes each, as docgen
+#: must (``--x=a b`` is an option when ``--x`` is one: argparse splits at the ``=``
+#: before its rule that a token with a space is a value; a hostile round).
+OPERATOR_EDGES = {
+    "known option, '=', a space": (["--served-model-name=a b"], True),
+    "underscores, '=', a space": (["--served_model_name=a b"], True),
+    "unknown option, '=', a space": (["--no-such=a b"], False),
+    "a space in a value after its option": (["--served-model-name", "-a b"], True),
+    "a negative number as a value": (["--served-model-name", "-5"], True),
+    "an integer option given words": (["--max-model-len=1 2"], False),
+}
+
+
+def test_docgen_and_vllm_s_parser_agree_on_operator_tokens_at_argparse_s_edges(vllm_python):
+    from docgen.errors import DocgenError
+    from docgen.registry.serve import parse_extra_args
+
+    commands = [["vllm", "serve", "org/m", *args] for args, _ in OPERATOR_EDGES.values()]
+    answer = verify.run_probe(vllm_python, {"commands": commands, "options": False})
+    catalog = Catalog.load()
+    results = zip(OPERATOR_EDGES.items(), answer["results"], strict=True)
+    for (case, (args, taken)), result in results:
+        assert result["ok"] is taken, (case, result)
+        try:
+            parse_extra_args(json.dumps(args), catalog)
+        except DocgenError:
+            ours = False
+        else:
+            ours = True
+        assert ours is taken, case
 
 
 def test_the_catalog_and_vllm_s_parser_agree_on_every_option(real_answer):

@@ -25,6 +25,10 @@ def catalog() -> Catalog:
         ('["--served-model-name", "-.5"]', ["--served-model-name", "-.5"]),  # a number
         ('["--served-model-name", "-a b"]', ["--served-model-name", "-a b"]),  # a space: text
         (f'["--max-model-len", "{HUNDRED_DIGITS}"]', ["--max-model-len", HUNDRED_DIGITS]),
+        # argparse splits at '=' before its space rule: an option, not an argument (was
+        # "unexpected argument"; tests/integrations/test_vllm_verify.py asks vLLM)
+        ('["--served-model-name=a b"]', ["--served-model-name=a b"]),
+        ('["--chat_template=a b"]', ["--chat_template=a b"]),
     ],
 )
 def test_tokens_vllms_parser_reads_as_given_are_accepted(catalog, given, tokens):
