@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from docgen.errors import Problem, one_line
+from docgen.errors import Problem, one_line, printable_message
 from docgen.registry.model import Arg, Source
 
 KINDS = (
@@ -112,8 +112,9 @@ class Change:
         values = ""
         if self.old is not None or self.new is not None:
             values = f": {shown(self.old)} -> {shown(self.new)}"
-        # Registry text is data: a newline or a terminal's escape is shown, not obeyed.
-        return one_line(f"{where}{self.kind} {self.subject}{what}{values}")
+        # Registry text is data: a newline or a terminal's escape is shown, not obeyed,
+        # and an invisible character is shown too (a change to one would read as none).
+        return printable_message(one_line(f"{where}{self.kind} {self.subject}{what}{values}"))
 
 
 def counted(changes: Sequence[Change]) -> str:

@@ -53,8 +53,12 @@ def diff_lines(make_project, run, old: str, new: str) -> list[str]:
             Change("model-changed", "tiny", "gated", False, True),
             "model-changed tiny gated: false -> true",
         ),
+        (  # a change to an invisible character read as no change (a hostile round)
+            Change("env-changed", "p", "X", "a\tb", "a\tb\u200b\u00ad"),
+            "env-changed p X: a\\tb -> a\\tb\\u200b\\xad",
+        ),
     ],
-    ids=["no-source-name-or-values", "only-new", "only-old", "booleans"],
+    ids=["no-source-name-or-values", "only-new", "only-old", "booleans", "invisible"],
 )
 def test_a_change_without_a_source_reads_kind_subject_name_and_values(change, text):
     assert str(change) == text
