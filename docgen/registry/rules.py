@@ -277,8 +277,7 @@ class Checker(LauncherRules, HostRules):
                 keypath, f"profile '{pid}' expects '--{name}', but its args do not set it"
             )
             return
-        have = self.catalog.tokens(name, args[name])
-        if have != self.catalog.tokens(name, wanted):
+        if not self.catalog.same_setting(name, args[name], wanted):
             profile = self.data["profiles"][pid]
             setter, where = (
                 ("its args set", ("profiles", pid, "args", name))

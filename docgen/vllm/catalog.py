@@ -16,7 +16,7 @@ from typing import Any
 from docgen.errors import did_you_mean
 from docgen.vllm.argv import argv_problems, flag_tokens, option_like
 from docgen.vllm.flag import TYPES, Flag, typed_flag
-from docgen.vllm.values import check
+from docgen.vllm.values import check, parse_int, scalar_text
 from docgen.vllm.versions import History, VersionIndex
 
 CATALOG_FILE = "vllm_catalog.json"
@@ -107,6 +107,19 @@ class Catalog:
     def tokens(self, name: str, value: object) -> list[str]:
         """The argv tokens that give flag ``name`` the registry value ``value``."""
         return flag_tokens(self._require(name), value)
+
+    def same_setting(self, name: str, value: object, wanted: object) -> bool:
+        """Whether flag ``name`` set to ``value`` is set to ``wanted`` as vLLM reads them:
+        the same argv tokens, or for an integer flag the same number (``256K`` is
+        262144 where vLLM reads human-readable sizes)."""
+        flag = self._require(name)
+        if flag_tokens(flag, value) == flag_tokens(flag, wanted):
+            return True
+        if flag.type != "int" or isinstance(value, bool) or isinstance(wanted, bool):
+            return False
+        read = functools.partial(parse_int, human=flag.human_readable_int, auto=flag.accepts_auto)
+        number = read(scalar_text(value))
+        return number is not None and number == read(scalar_text(wanted))
 
     def check_argv(self, tokens: Sequence[str]) -> list[tuple[int, str]]:
         """Problems in operator-supplied ``vllm serve`` argv tokens, by token index."""

@@ -516,3 +516,26 @@ def test_a_registry_setting_that_names_a_folder_is_said_at_the_setting(make_proj
     assert given.stderr == (
         "docs: error: the registry is a folder, not a file; docgen reads only regular files\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("pinned", "holds"),
+    [
+        ("32K", True),  # vLLM reads 32K as 32768
+        ("'32768'", True),
+        ("32k", False),  # 32000
+        ("32769", False),
+    ],
+)
+def test_an_expected_integer_is_compared_as_vllm_reads_it(pinned, holds):
+    """``expect: present: {max-model-len: 256K}`` was said not to hold over 262144, though
+    vLLM reads both alike (a hostile round)."""
+    text = broken(
+        "    overrides:", f"    expect:\n      present: {{max-model-len: {pinned}}}\n    overrides:"
+    )
+    if holds:
+        assert load_bytes(text.encode(), "profiles.yaml") is not None
+        return
+    with pytest.raises(RegistryError) as caught:
+        load_bytes(text.encode(), "profiles.yaml")
+    assert f"expects '--max-model-len' to be {pinned}, but its args set 32768" in str(caught.value)
