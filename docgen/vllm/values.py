@@ -53,7 +53,11 @@ def long_int_problem(number: str | int) -> str | None:
         too_long = digit_count(number) > MAX_INT_DIGITS
     else:
         too_long = abs(number) >= _INT_LIMIT
-    return f"integer longer than docgen's limit of {MAX_INT_DIGITS} digits" if too_long else None
+    return (
+        f"integer longer than docgen's limit of {MAX_INT_DIGITS} digits (written in decimal)"
+        if too_long
+        else None
+    )
 
 
 def digit_count(text: str) -> int:

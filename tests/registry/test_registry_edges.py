@@ -76,7 +76,11 @@ def test_a_profile_without_an_image_is_checked_against_its_hosts_images_vllm():
 @pytest.mark.parametrize(
     ("value", "said"),
     [
-        (f"0x{10**100:x}", "p.yaml:39:22: error: integer longer than docgen's limit of 100 digits"),
+        (
+            f"0x{10**100:x}",
+            "p.yaml:39:22: error: integer longer than docgen's limit of 100 digits (written in "
+            "decimal)",
+        ),
         ('"None"', "p.yaml:41:21: error: '--max-num-seqs' expects an integer, got 'None'"),
     ],
     ids=["a-hundred-and-one-digits-in-hex", "None-for-a-flag-without-none"],
