@@ -58,8 +58,9 @@ def _bom_near(text: str, line: int) -> _Mark | None:
 def _tab_problem(mark: Any, text: str) -> str:
     """What to say of a tab the YAML reader refuses: in the indentation, or after text on
     its line (between a key and its value, before a comment, at the end)."""
-    line = text.split("\n")[mark.line] if mark is not None and text else ""
-    if line[: mark.column].strip(" \t") if mark is not None else "":
+    lines = text.split("\n")
+    before = lines[mark.line][: mark.column] if mark and mark.line < len(lines) else ""
+    if before.strip(" \t"):
         return (
             "a tab character here: docgen's YAML reader takes a tab only inside quotes, "
             "comments and block text; use spaces"

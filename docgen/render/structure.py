@@ -21,8 +21,8 @@ what it holds.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from docgen.render.syntax import Fence, opening
 
@@ -116,19 +116,20 @@ def dropped_unbalanced(marked: Sequence[tuple[int, str, bool]]) -> tuple[int, st
     around them as the page's do: ``</A>`` and ``<A>`` dropped together close one element
     and open another like it, which the variant does not miss."""
     found = unmatched([(i, tag) for i, tag, kept in marked if not kept])
-    if found is None or _effect([(i, t) for i, t, kept in marked if kept]) == _effect(marked):
+    whole = _effect(tag for _i, tag, _kept in marked)
+    if found is None or _effect(tag for _i, tag, kept in marked if kept) == whole:
         return None
     return found
 
 
-def _effect(tags: Sequence[tuple[Any, ...]]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """What ``tags`` (a run of a page) do to the elements open around them: the names
-    they close that opened before them, in order, and those they leave open; None when
-    one closes an element other than the innermost open. Two runs with one effect can
-    stand in each other's place. An <AgentOnly> tag counts as none."""
+def _effect(tags: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """What ``tags`` (a run of a page's, in order) do to the elements open around them:
+    the names they close that opened before them, in order, and those they leave open;
+    None when one closes an element other than the innermost open. Two runs with one
+    effect can stand in each other's place. An <AgentOnly> tag counts as none."""
     closed: list[str] = []
     opened: list[str] = []
-    for _index, tag, *_kept in tags:
+    for tag in tags:
         if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
             continue
         if not tag.startswith("/"):
