@@ -204,9 +204,14 @@ def cached_plan(
 def remember(project: Project, digest: str, plan: Plan) -> None:
     """Store a plan a successful build just wrote, with what its pages read, unless this
     machine already holds it (a file under that name that fails its seal, e.g. after the
-    key was renewed, is replaced)."""
+    key was renewed, is replaced), or an input changed while the build ran: the plan may
+    hold what the edit made, and under the key of the inputs before it, an undo of the
+    edit would find it and take the edited pages for the inputs' own."""
     from docgen.heap import collector_paused
 
-    if plan.record is not None and _sealed_payload(project, digest) is None:
-        with collector_paused():  # the slim plan it pickles is all alive: nothing to collect
-            store(project, digest, plan)
+    if plan.record is None or _sealed_payload(project, digest) is not None:
+        return
+    if key(project) != digest:
+        return
+    with collector_paused():  # the slim plan it pickles is all alive: nothing to collect
+        store(project, digest, plan)

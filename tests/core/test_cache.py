@@ -596,3 +596,30 @@ def test_a_cache_write_the_file_size_limit_stops_leaves_no_cache_and_the_build_d
         check=False,
     )
     assert checked.returncode == 0
+
+
+def test_a_build_an_input_edit_overlaps_stores_no_plan_an_undo_would_find(
+    make_project, run, monkeypatch
+):
+    """A build read the registry as edited while it ran, then stored that plan under the
+    key of the registry before the edit: once the edit was undone, the key hit and
+    ``check`` passed over pages that still showed the edit (a hostile round)."""
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    project.edit("profiles.yaml", "Big Box", "Bigger Box")  # a build that renders
+    real_plan = plan_module.plan
+
+    def edited_while_planning(*args, **kwargs):
+        project.edit("profiles.yaml", "Bigger Box", "Huge Box")  # after the key, before the read
+        return real_plan(*args, **kwargs)
+
+    monkeypatch.setattr(plan_module, "plan", edited_while_planning)
+    assert run(project, "build").exit_code == 0
+    monkeypatch.setattr(plan_module, "plan", real_plan)
+    assert "Huge Box" in project.read("docs/models.mdx")
+    project.edit("profiles.yaml", "Huge Box", "Bigger Box")  # the undo
+    result = run(project, "check")
+    assert result.exit_code == 1, result.output
+    assert run(project, "build").exit_code == 0
+    assert "Bigger Box" in project.read("docs/models.mdx")
+    assert run(project, "check").exit_code == 0
