@@ -152,6 +152,13 @@ CASES: dict[str, tuple[dict[str, str], Callable[[Project], None]]] = {
         {"summary.mdx.j2": PAGE + '{{ "{0.summary}".format(profiles[0].overrides[0]) }}\n'},
         _summary,
     ),
+    # ... and more than is worth walking (the entry lies past the walk's 10,000 values)
+    # stands for the whole registry (a mutation round: nothing tested it)
+    "str-format-past-the-walk": (
+        {"profiles/[profile].mdx.j2": PAGE
+         + '{{ "{0[0].model.label}".format([profile] + (range(20000) | list)) }}\n'},
+        _label,
+    ),
 }  # fmt: skip
 
 

@@ -223,3 +223,40 @@ def test_an_edit_while_a_build_finishes_is_never_taken_for_its_text(make_project
     checked = run(project, "check")
     assert checked.exit_code == 1
     assert "docs/models.mdx" in checked.output
+
+
+def test_recording_the_stamps_removes_what_a_killed_write_left_and_nothing_else(make_project, run):
+    """A build killed while it wrote the stamps leaves ``.stamps.<x>.docgen-tmp``; the next
+    record removes such files and no other file of docgen's folder (a mutation round:
+    nothing tested which it removes)."""
+    from docgen.io.staging import TMP_SUFFIX
+
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    folder = _stamps_file(project).parent
+    left = folder / f".{stamps.NAME}.a1b2{TMP_SUFFIX}"
+    kept = folder / f".{stamps.NAME}.keep"
+    for path in (left, kept):
+        path.write_bytes(b"x")
+    assert run(project, "build").exit_code == 0  # reads every output: records the stamps
+    assert _stamps_file(project).is_file()
+    assert (left.exists(), kept.exists()) == (False, True)
+
+
+def test_a_build_that_renders_stamps_the_outputs_it_found_holding_their_text(
+    make_project, run, read
+):
+    """A rendering build finds each output on disk as it renders it (verified, never read
+    again): those are stamped too, so the next check reads none of them (a mutation
+    round: nothing tested that verified outputs are stamped)."""
+    import shutil
+
+    project = make_project()
+    assert run(project, "build").exit_code == 0
+    shutil.rmtree(project.root / ".docgen-cache")  # no plan: the next build renders
+    assert run(project, "build").exit_code == 0
+    assert _stamps_file(project).is_file()
+    _written_at(project, time.time_ns() + 10**9)
+    read.clear()
+    assert run(project, "check").exit_code == 0
+    assert read == []

@@ -338,3 +338,37 @@ def test_a_generated_file_that_is_not_utf8_on_disk_is_drift_not_a_crash(make_pro
     result = run(project, "check")
     assert result.exit_code == 1, result.output
     assert "-\ufffd\ufffd broken" in result.stdout
+
+
+def _sha(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("on_disk", "planned", "verdict"),
+    [
+        # Windows line ends on either side are no drift
+        (b"a\r\nb\r\n", {"text": "a\nb\n"}, (True, None)),
+        (b"a\nb\n", {"text": "a\r\nb\r\n"}, (True, None)),
+        # an author's CRLF page is diffed with its file as it is; a generated one with LF
+        (b"a\r\nc\r\n", {"text": "a\r\nb\r\n"}, (False, "a\r\nc\r\n")),
+        (b"a\r\nc\r\n", {"text": "a\nb\n"}, (False, "a\nc\n")),
+        # a cached plan compares digests; a staged text is written without its old one
+        (b"old\n", {"text": "", "digest": _sha("new\n")}, (False, "old\n")),
+        (b"old\n", {"text": "", "digest": _sha("new\n"), "staged": "/s"}, (False, None)),
+        (b"new\r\n", {"text": "", "digest": _sha("new\n")}, (True, None)),
+    ],
+    ids=[
+        *("crlf-disk", "crlf-plan", "author-crlf", "generated-lf"),
+        *("digest", "staged", "digest-crlf"),
+    ],
+)
+def test_a_file_is_compared_with_its_planned_text_as_the_report_shows_it(on_disk, planned, verdict):
+    """What a comparison says of a file and which old text its diff shows (a mutation
+    round left each line-end and staging case untested)."""
+    from docgen import sync
+    from docgen.outputs import Output
+
+    assert sync._against(on_disk, Output("docs/p.mdx", origin="t", **planned)) == verdict

@@ -100,3 +100,43 @@ def test_a_notice_names_its_sources_on_one_line_that_cannot_end_the_comment() ->
     assert syntax.owned(
         syntax.with_notice("---\ntitle: T\n---\nBody.\n", note, Location("p", 1), "p")
     )
+
+
+#: A frontmatter of 660 three-byte characters (1,980 bytes) before the notice: within its
+#: reach in characters, past it in bytes.
+WIDE_HEAD = "---\ntitle: " + "文" * 660 + "\n---\n\n"
+
+
+def test_a_notice_after_a_frontmatter_of_wide_characters_still_marks_a_file(
+    make_project: Callable[..., Project], run: Callable[..., Outcome]
+) -> None:
+    """A file's head is read at up to 4 bytes a character (a mutation round: reading the
+    reach in bytes left a stale page of CJK frontmatter unpruned, and called a drifted
+    one written by hand)."""
+    stale = f"{WIDE_HEAD}{NOTICE}\nOld.\n"
+    template = WIDE_HEAD + "Body.\n"
+    project = make_project(templates={"a.mdx.j2": template}, files={"docs/old.mdx": stale})
+    build = run(project, "build")
+    assert build.exit_code == 0, build.output
+    assert "delete docs/old.mdx" in build.stdout  # a stale page of docgen's
+    project.edit("docs/a.mdx", "Body.", "Edited body.")
+    check = run(project, "check")
+    assert check.exit_code == 1, check.output  # drift, not a page written by hand
+    assert run(project, "build").exit_code == 0
+    assert "Edited" not in project.read("docs/a.mdx")
+
+
+def test_a_link_to_a_generated_page_is_no_stale_page_of_docgens(
+    make_project: Callable[..., Project], run: Callable[..., Outcome]
+) -> None:
+    """A person's symbolic link to a generated page carries the notice it leads to; it is
+    theirs, never pruned (a mutation round: nothing tested that links are passed over)."""
+    project = make_project(templates={"a.mdx.j2": "---\ntitle: A\n---\n\nBody.\n"})
+    assert run(project, "build").exit_code == 0
+    (project.root / "docs/alias.mdx").symlink_to("a.mdx")
+    build = run(project, "build")
+    assert build.exit_code == 0, build.output
+    assert "alias" not in build.stdout
+    assert (project.root / "docs/alias.mdx").is_symlink()
+    check = run(project, "check")
+    assert check.exit_code == 0, check.output
