@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from docgen import navigation
@@ -346,6 +346,8 @@ def test_the_fast_path_reads_every_page_route_and_line_as_the_round_trip_does(te
 
 
 @given(st.text(st.sampled_from("aZ0 9-_.'’éÜ😀vLLMGBnx\t"), max_size=24))
+@example("VMs Guide")  # two capitals then a lowercase letter (a mutation round)
+@example("GBn")
 def test_a_slug_from_a_title_is_lodashs_however_it_is_worked_out(title):
     """The plain-ASCII shortcut (no pydash import) gives what lodash's kebabCase, through
     pydash, gives (the real fern check judges the routes: tests/integrations)."""

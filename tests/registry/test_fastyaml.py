@@ -132,6 +132,39 @@ def test_in_large_text_what_the_fast_path_cannot_read_is_a_located_error(tail, m
     assert str(info.value).endswith(f": error: {message}")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",  # what the fast path declines
+        "a: [1\n",  # a syntax error ruamel.yaml words
+        "a: \x07\n",  # a character YAML refuses
+        "a:\t1\n",  # a tab ruamel.yaml judges
+        '"<<": {a: 1}\n',  # a quoted "<<" is a key, no merge
+    ],
+    ids=["declined", "syntax", "character", "tab", "quoted-merge-key"],
+)
+def test_text_of_exactly_the_careful_readers_limit_is_still_its_to_read(text):
+    """At the limit ruamel.yaml still reads what the fast path declines; one character
+    more and the fast path answers alone (a mutation round: the bound was untested)."""
+    at_limit = load_fast(text, "p", careful_max=len(text))
+    if text.startswith('"<<"'):  # the fast path reads it: a plain key
+        assert at_limit is not None and at_limit.data == {"<<": {"a": 1}}
+        return
+    assert at_limit is None
+    if "\t" in text:
+        return  # past the limit libyaml reads the tab: no refusal to see
+    with pytest.raises(DocgenError):
+        load_fast(text, "p", careful_max=len(text) - 1)
+
+
+def test_a_tag_directive_in_large_text_is_refused():
+    """``%TAG`` without ``%YAML``: a directive the fast path does not read (a mutation
+    round: only ``%YAML`` was tested)."""
+    with pytest.raises(DocgenError) as info:
+        load_fast("%TAG !e! tag:example.com,2000:\n---\n" + PLAIN, "p.yaml")
+    assert str(info.value).endswith(f": error: a YAML directive (%YAML, %TAG): {BEYOND}")
+
+
 @pytest.mark.parametrize("value", ["05d9e1c3a0b7f2e8d4c6a1b3e5f7091a2b3c4d5e", "01-ai/Yi-1.5"])
 def test_in_large_text_a_string_that_starts_like_a_number_is_a_string(value):
     """A commit SHA or a model name that starts with ``0`` and a digit is no number."""

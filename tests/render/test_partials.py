@@ -95,6 +95,32 @@ def test_a_partial_that_sees_a_list_is_rendered_each_time(pages):
     assert renderer.partials.kept() == {}
 
 
+def test_a_tuple_holding_a_list_is_no_value_to_remember_a_partial_by(pages):
+    """A tuple is keyed by its items; one holding a list, which can change, by none (a
+    mutation round: keyed alike, the second include replayed the first's text)."""
+    page = (
+        '{% set t = (1, [2]) %}{% include "_t.j2" %}'
+        '{% set t = (1, [3]) %}{% include "_t.j2" %}'
+        '{% set t = (1, (2,)) %}{% include "_t.j2" %}{% include "_t.j2" %}'
+    )
+    texts, renderer = pages({"a.j2": page, "_t.j2": "{{ t[1][0] }};"}, "a.j2")
+    assert texts == ["2;3;2;2;"]
+    assert len(renderer.partials.kept()) == 1  # the tuple of values alone
+
+
+def test_two_pages_that_extend_one_base_each_show_their_own_blocks(pages):
+    """A template a page extends goes through the include memo too: the child's own
+    context is passed on, never a remembered text (a mutation round: with one child
+    only, remembering the base went unseen)."""
+    templates = {
+        "base.j2": "<{% block body %}base{% endblock %}>",
+        "one.j2": '{% extends "base.j2" %}{% block body %}one{% endblock %}',
+        "two.j2": '{% extends "base.j2" %}{% block body %}two{% endblock %}',
+    }
+    texts, _ = pages(templates, "one.j2", "two.j2")
+    assert texts == ["<one>", "<two>"]
+
+
 def test_a_partial_that_includes_another_is_rendered_each_time(pages):
     """The inner partial sees ``x``, which the outer one's free names do not list."""
     page = '{% set x = 1 %}{% include "_outer.j2" %}{% set x = 2 %}{% include "_outer.j2" %}'
@@ -298,3 +324,28 @@ def test_any_sequence_of_includes_renders_as_without_the_memo(registry, tmp_path
     memo = Renderer(registry, [folder]).render("a.j2", "a.j2", {"calls": calls})
     plain = Renderer(registry, [folder], recording=False).render("a.j2", "a.j2", {"calls": calls})
     assert memo == plain
+
+
+def test_replayed_reads_keep_a_derived_reads_digest_and_leave_an_entrys_to_the_plan():
+    """A remembered partial's reads, replayed into a page: a derived read (the models
+    table) with the digest it had, an entry's to be looked up (a mutation round: a
+    derived read replayed without its digest never held again)."""
+    from docgen.registry.parts import DERIVED
+    from docgen.render.reads import note, replay
+
+    with recording() as reads:
+        note(("hosts", "box"))
+        replay([((DERIVED, "models_table"), "d1"), (("hosts", "box"), "x"), (("models",), "y")])
+    assert reads == {("hosts", "box"): "", (DERIVED, "models_table"): "d1", ("models",): ""}
+
+
+def test_a_section_the_registry_is_asked_for_is_read_as_that_section(registry):
+    """``registry.hosts`` reads the hosts, not the whole registry (a mutation round: read
+    as everything, any edit rendered the page again)."""
+    from docgen.registry.parts import EVERYTHING
+    from docgen.render.reads import note_object
+
+    with recording() as reads:
+        note_object(registry, "hosts")
+        note_object(registry, "no_such_section")
+    assert reads == {("hosts",): "", EVERYTHING: ""}
