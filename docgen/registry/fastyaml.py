@@ -19,6 +19,7 @@ from docgen.errors import Location, Problem, RegistryError
 from docgen.registry.depth import MAX_DEPTH, libyaml_depth_refusal, too_deep
 from docgen.registry.source import Document, KeyPath, Positions
 from docgen.registry.yaml_errors import marked_problem, unmarked_problem
+from docgen.registry.yaml_guard import NUMBER_12
 from docgen.vllm.values import long_int_problem
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -27,14 +28,6 @@ _INT = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")
 _FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$")
 _UNSURE = re.compile(
     r"^[-+]?(?:0[0-9]|0[oxbOXB]|\.(?:inf|Inf|INF|nan|NaN|NAN)$)|^[-+.0-9][-+.0-9_eE:]*_"
-)
-#: What ruamel.yaml's YAML 1.2 resolver reads as an integer or a float, whole: an
-#: ``_UNSURE`` scalar that is not one (``05d9e1c``, ``01-ai/Yi``) is a string.
-_NUMBER_12 = re.compile(
-    r"""^(?:[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+
-    |[-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+
-    |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$""",
-    re.X,
 )
 _NUMBER_START = frozenset("0123456789+-.")
 _WORD_START = frozenset("~nNtTfF")
@@ -254,11 +247,11 @@ def _resolve(event: Any, path: str) -> Any:
         return None
     first = value[0]
     if first in _NUMBER_START:
-        if _UNSURE.search(value) and _NUMBER_12.match(value):
+        if _UNSURE.search(value) and NUMBER_12.match(value):
             raise _Fallback(event, f"the number '{value}'")
         if _INT.match(value):
             return _integer(value, event, path)
-        if _FLOAT.match(value) and _NUMBER_12.match(value):  # ``.5e3`` is text to ruamel
+        if _FLOAT.match(value) and NUMBER_12.match(value):  # ``.5e3`` is text to ruamel
             return float(value)
     elif first in _WORD_START:
         if _NULL.match(value):

@@ -18,7 +18,7 @@ from typing import Any
 from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
 from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
-from docgen.registry.yaml_guard import COMPLEX_KEY, guarded
+from docgen.registry.yaml_guard import COMPLEX_KEY, guarded, text_of
 from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
@@ -128,9 +128,8 @@ def _constructor() -> Any:
             return super().construct_object(node, deep)
 
     Constructor.add_constructor(None, _refused_tag)  # a tag no constructor knows
-    Constructor.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_as_text)
     Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_int)
-    Constructor.add_constructor("tag:yaml.org,2002:str", _text)  # ``!!str 5`` too
+    Constructor.add_constructor("tag:yaml.org,2002:str", text_of)  # ``!!str 5`` too
     for kind in ("set", "omap", "pairs", "binary"):  # no JSON value: nothing reads them
         Constructor.add_constructor(f"tag:yaml.org,2002:{kind}", _refused_tag)
     return Constructor
@@ -147,15 +146,6 @@ def _refused_tag(constructor: Any, node: Any) -> Any:
         "a string, a number, a boolean, null, a list or a mapping)"
     )
     raise ConstructorError(None, None, problem, node.start_mark)
-
-
-def _text(constructor: Any, node: Any) -> str:
-    """A string, tagged ``!!str`` or not (ruamel.yaml keeps a tagged one as an object)."""
-    return str(constructor.construct_scalar(node))
-
-
-def _timestamp_as_text(constructor: Any, node: Any) -> str:
-    return str(node.value)
 
 
 def _bounded_int(constructor: Any, node: Any) -> Any:

@@ -138,13 +138,7 @@ def _constructor() -> Any:
 
     from docgen.registry.yaml_guard import guarded
 
-    class Constructor(guarded(SafeConstructor)):  # type: ignore[misc]
-        pass
-
-    Constructor.add_constructor(
-        "tag:yaml.org,2002:timestamp", lambda self, node: self.construct_scalar(node)
-    )
-    return Constructor
+    return guarded(SafeConstructor)
 
 
 #: The YAML readers' words for a file, said of a frontmatter.

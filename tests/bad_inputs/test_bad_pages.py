@@ -213,8 +213,11 @@ PAGES = [
         "frontmatter-long-number-behind-an-anchor",
         BUILD,
         (
-            "docs/guide.mdx:2: error: invalid YAML frontmatter: it holds a number too long to "
-            "read (over 4300 digits)",
+            "docs/guide.mdx:3:4: error: invalid YAML frontmatter: '"
+            + "1" * 40
+            + "..."
+            + "1" * 10
+            + "' holds a number too long to read (over 4,300 digits)",
         ),
         files=page("x\n", "x: &a 1" + "1" * 5000 + "\ny: *a\n"),
     ),
