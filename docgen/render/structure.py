@@ -111,15 +111,42 @@ def unmatched(tags: Tags) -> tuple[int, str] | None:
 
 def dropped_unbalanced(marked: Sequence[tuple[int, str, bool]]) -> tuple[int, str] | None:
     """For a variant that keeps the tags marked True (a page's, up to its last block) and
-    drops the others: the first dropped tag whose element's other tag it keeps (as
-    ``unmatched`` gives it), or None. The tags it keeps must leave the elements open
-    around them as the page's do: ``</A>`` and ``<A>`` dropped together close one element
-    and open another like it, which the variant does not miss."""
-    found = unmatched([(i, tag) for i, tag, kept in marked if not kept])
+    drops the others: a dropped tag whose element's other tag it keeps (its line's index
+    and the tag), or None when the tags it keeps leave the elements open around them as
+    the page's do (``</A>`` and ``<A>`` dropped together close one element and open
+    another like it, which the variant does not miss)."""
     whole = _effect(tag for _i, tag, _kept in marked)
-    if found is None or _effect(tag for _i, tag, kept in marked if kept) == whole:
-        return None
-    return found
+    if whole is None or _effect(tag for _i, tag, kept in marked if kept) == whole:
+        return None  # a page whose own tags cross is no variant's doing
+    partner = _partners(marked)
+    dropped = [n for n, (_i, _tag, kept) in enumerate(marked) if not kept and n in partner]
+    at = next((n for n in dropped if _keeps_other(marked, partner.get(n))), dropped[0])
+    return marked[at][0], f"<{marked[at][1]}>"
+
+
+def _keeps_other(marked: Sequence[tuple[int, str, bool]], other: int | None) -> bool:
+    """Whether the variant keeps a tag's other tag (``other``: its index; None for one
+    outside the tags read, which no block holds)."""
+    return other is None or marked[other][2]
+
+
+def _partners(marked: Sequence[tuple[int, str, bool]]) -> dict[int, int | None]:
+    """Each element tag's other tag as the page pairs them (by index in ``marked``; None
+    for one whose other tag lies outside it)."""
+    partner: dict[int, int | None] = {}
+    opened: list[int] = []
+    for n, (_i, tag, _kept) in enumerate(marked):
+        if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
+            continue
+        if not tag.startswith("/"):
+            opened.append(n)
+            partner[n] = None
+        elif opened:
+            partner[n], partner[opened[-1]] = opened[-1], n
+            opened.pop()
+        else:
+            partner[n] = None
+    return partner
 
 
 def _effect(tags: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
