@@ -4,7 +4,8 @@ docgen would otherwise leave unread or unreleased."""
 
 from __future__ import annotations
 
-from pathlib import Path, PurePosixPath
+import re
+from pathlib import Path
 
 from docgen.errors import ConfigError, Location
 
@@ -21,24 +22,29 @@ def named_as(folder: Path, suffixes: frozenset[str]) -> list[Path]:
 
 
 def reads_as(name: str, suffixes: frozenset[str] = NOTE_LIKE) -> bool:
-    """Whether a file ``name`` reads as a note's (or, with ``suffixes``, an entry's): one
-    of its suffixes is one of them in any case, white space after the name aside
-    (``n.md.j2``, ``n.md ``), and it is not hidden (an editor's lock or swap file) nor a
-    README."""
-    hidden = name.startswith(".") or name[:6].upper() == "README"
+    """Whether a file ``name`` reads as a note's (or, with ``suffixes``, an entry's): it
+    holds one of them in any case, as its suffix or followed by more (``n.md.j2``,
+    ``n.md.orig``, ``n.md~``, ``n.md copy``, ``n.md ``), and it is not hidden (an editor's
+    lock or swap file) nor a README (``README.md``, ``readme.txt``; ``readme-links.md``
+    is a note)."""
+    hidden = name.startswith(".") or name.split(".", 1)[0].upper() == "README"
     return not hidden and _split_at(name, suffixes) is not None
 
 
 def _split_at(name: str, suffixes: frozenset[str]) -> tuple[str, str, str] | None:
-    """``name`` split at its first suffix that is one of ``suffixes`` in any case: what
-    comes before it, the suffix, what follows (``("v1.2", ".MD", ".j2")`` of
-    ``v1.2.MD.j2``); None when it has none."""
-    path = PurePosixPath(name.rstrip())
-    for at, found in enumerate(path.suffixes):
-        if found.lower() in suffixes:
-            after = "".join(path.suffixes[at + 1 :]) + name[len(path.name) :]
-            return name[: len(name) - len(after) - len(found)], found, after
+    """``name`` split at the first of ``suffixes`` it holds in any case, as a suffix or
+    followed by what no longer word can go on with (a dot, a space, ``~``): what comes
+    before it, the suffix, what follows (``("v1.2", ".MD", ".j2")`` of ``v1.2.MD.j2``);
+    None when it holds none."""
+    for found in _SUFFIX.finditer(name):
+        if found[0].lower() in suffixes:
+            return name[: found.start()], found[0], name[found.end() :]
     return None
+
+
+#: A suffix a note or an entry could be named with, not the start of a longer word
+#: (``.mdx`` is no ``.md``; ``.markdown`` is one suffix).
+_SUFFIX = re.compile(r"\.(?:markdown|mdx|md|txt|rst)(?![A-Za-z0-9_-])", re.IGNORECASE)
 
 
 def refuse_misnamed(root: Path, paths: list[Path], suffix: str, what: str, kind: str) -> None:

@@ -462,6 +462,9 @@ def test_a_note_holding_a_control_character_is_refused_at_it(
         ("fix.md.j2", "with nothing after it (this name ends '.j2')"),
         ("fix.MD.j2", "with nothing after it (this name ends '.j2')"),
         ("fix.md ", "with nothing after it (this name ends ' ')"),
+        ("fix.md~", "with nothing after it (this name ends '~')"),
+        ("fix.md copy", "with nothing after it (this name ends ' copy')"),
+        ("fix.md\u200b", "with nothing after it (this name ends '\\u200b')"),
         ("fix.rst.orig", "a Markdown file"),
     ],
 )

@@ -151,6 +151,15 @@ def test_an_entry_named_in_other_capitals_or_another_suffix_is_refused_not_left_
     assert str(raised.value) == f"changelog/{name}: error: a changelog entry is named *.mdx, {how}"
 
 
+def test_a_note_whose_name_starts_with_readme_is_a_note(project):
+    """Only a README itself is no note: ``readme-links.md`` was left out of every release
+    without a word (a fresh-eyes review)."""
+    put(project, "changelog.d/README.md", "About the notes.\n")
+    put(project, "changelog.d/readme.txt", "About the notes.\n")
+    put(project, "changelog.d/readme-links.md", "Fixed the README's links.\n")
+    assert entries.fragment_files(project) == [project.root / "changelog.d/readme-links.md"]
+
+
 def test_a_note_in_a_folder_below_the_notes_folder_is_refused_not_left_out(project):
     """``changelog.d/sub/a.md`` was left out: ``docgen changelog`` said the folder holds no
     notes. A hidden folder's files and a README are no notes."""
