@@ -41,16 +41,18 @@ _BOM = (
 
 
 def _bom_near(text: str, line: int) -> _Mark | None:
-    """Where a byte-order mark past the file's start stands on ``line`` (0-based) of
-    ``text`` or the line before (the parser stops a line after a key it cannot end);
-    None when neither holds one."""
+    """Where a byte-order mark past the file's start opens what ``line`` (0-based) of
+    ``text`` or the line before holds, after its indentation (the parser stops a line
+    after a key it cannot end); None when neither line starts so (one inside a quoted
+    value is text, and no cause)."""
     if "\ufeff" not in text[1:]:
         return None
     lines = text.split("\n")
     for number in (line - 1, line):
         if 0 <= number < len(lines):
-            column = lines[number].find("\ufeff", 1 if number == 0 else 0)
-            if column >= 0:
+            content = lines[number].lstrip(" ")
+            column = len(lines[number]) - len(content)
+            if content.startswith("\ufeff") and (number, column) != (0, 0):
                 return _Mark(number, column)
     return None
 

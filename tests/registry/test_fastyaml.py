@@ -301,3 +301,19 @@ def test_one_verdict_whether_or_not_an_anchor_sends_the_file_to_the_careful_path
     assert anchored != text
     plain, careful = _verdict(text), _verdict(anchored)
     assert plain == careful
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("a: 1\n\ufeff\nb: 1\n", "p:2:1: error: a byte-order mark (U+FEFF) stands here"),
+        ("a: 1\n  \ufeffb: [\n", "p:2:3: error: a byte-order mark (U+FEFF) stands here"),
+        # inside a quoted value a mark is text: the unclosed list is the error
+        ('a: "x\ufeff"\nb: [\n', "p:2:4: error: this '[' list is never closed"),
+    ],
+)
+def test_a_byte_order_mark_is_named_where_it_opens_a_line_not_inside_a_value(text, said):
+    """The mark's message took over an unrelated error on its line (a fresh-eyes review)."""
+    with pytest.raises(DocgenError) as caught:
+        load_text(text, "p")
+    assert str(caught.value).startswith(said)
