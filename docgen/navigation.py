@@ -166,6 +166,7 @@ def _round_trip(text: str, path: str) -> Any:
     from docgen.registry.depth import check_depth, too_deep
     from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
     from docgen.registry.yaml_guard import guarded
+    from docgen.registry.yaml_tabs import for_ruamel
 
     try:
         check_depth(text, path)
@@ -174,7 +175,7 @@ def _round_trip(text: str, path: str) -> Any:
     yaml = YAML(typ="rt")
     yaml.Constructor = guarded(RoundTripConstructor)
     try:
-        return yaml.load(text)
+        return yaml.load(for_ruamel(text))
     except MarkedYAMLError as exc:
         raise ConfigError([marked_problem(exc, path, text)]) from None
     except RecursionError:

@@ -20,6 +20,7 @@ from docgen.registry.depth import MAX_DEPTH, libyaml_depth_refusal, too_deep
 from docgen.registry.source import Document, KeyPath, Positions
 from docgen.registry.yaml_errors import marked_problem, unmarked_problem
 from docgen.registry.yaml_guard import NUMBER_12
+from docgen.registry.yaml_tabs import unquoted_tab
 from docgen.vllm.values import long_int_problem
 
 _NULL = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -65,8 +66,10 @@ def load_fast(text: str, path: str, careful_max: int = RUAMEL_MAX_BYTES) -> Docu
     syntax error, or what the fast path declines, in text longer than ``careful_max``
     (what ruamel.yaml reads in bounded time).
     """
-    if ("\t" in text or text.find("\ufeff", 1) >= 0) and len(text) <= careful_max:
-        return None  # libyaml takes a tab or a BOM where ruamel.yaml does not: its verdict
+    if (tab := unquoted_tab(text, path)) is not None:
+        raise RegistryError(tab)  # text to libyaml, an error to ruamel.yaml: to both
+    if text.find("\ufeff", 1) >= 0 and len(text) <= careful_max:
+        return None  # libyaml passes over a later byte-order mark: ruamel.yaml's verdict
     try:
         import yaml
 

@@ -19,6 +19,7 @@ from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
 from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
 from docgen.registry.yaml_guard import COMPLEX_KEY, guarded, text_of
+from docgen.registry.yaml_tabs import for_ruamel
 from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
@@ -79,7 +80,7 @@ def load_text(text: str, path: str) -> Document:
     yaml.Constructor = _constructor()
     yaml.allow_duplicate_keys = False
     try:
-        root = yaml.load(text)
+        root = yaml.load(for_ruamel(text))
     except MarkedYAMLError as exc:
         raise RegistryError(marked_problem(exc, path, text)) from None
     except RecursionError:

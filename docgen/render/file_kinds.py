@@ -237,6 +237,7 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
 
     from docgen.registry.yaml_errors import escape_problem
     from docgen.registry.yaml_guard import guarded
+    from docgen.registry.yaml_tabs import for_ruamel
 
     suffix = path[path.rfind(".") :].lower()
     try:
@@ -247,7 +248,7 @@ def _refuse_unparsed(path: str, text: str, where: Location) -> None:
             # every machine (their scanners word an escape past U+10FFFF apart).
             reader = YAML(typ="safe", pure=True)
             reader.Constructor = guarded(SafeConstructor)  # a located error, not a crash
-            for _document in reader.load_all(text):
+            for _document in reader.load_all(for_ruamel(text)):
                 pass
         elif suffix == ".toml":
             _refuse_wide_integers(tomllib.loads(text, parse_float=_toml_float))

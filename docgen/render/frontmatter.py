@@ -106,11 +106,12 @@ def _careful(text: str, path: str) -> Any:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
+    from docgen.registry.yaml_tabs import for_ruamel
 
     yaml = YAML(typ="safe", pure=True)
     yaml.Constructor = _constructor()
     try:
-        return yaml.load(text)
+        return yaml.load(for_ruamel(text))
     except RecursionError:
         raise PageError.at(
             Location(path, FIRST_LINE), "invalid YAML frontmatter: nested too deeply"
