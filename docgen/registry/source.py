@@ -17,6 +17,7 @@ from typing import Any
 
 from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
+from docgen.registry.empty_values import empty_value_place
 from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
 from docgen.registry.yaml_guard import COMPLEX_KEY, guarded, text_of
 from docgen.registry.yaml_tabs import for_ruamel
@@ -93,7 +94,7 @@ def load_text(text: str, path: str) -> Document:
         raise RegistryError(problem) from None
     if root is None:
         raise RegistryError.at(Location(path, 1, 1), "the file is empty; expected a mapping")
-    return _convert(root, path)
+    return _convert(root, path, text)
 
 
 def _refuse_other_version(text: str, path: str) -> None:
@@ -164,8 +165,9 @@ def _bounded_int(constructor: Any, node: Any) -> Any:
 class _Converter:
     """Walks a ruamel tree once, copying data and recording positions."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, text: str) -> None:
         self.positions = Positions(path)
+        self.lines = text.split("\n")
         self.nodes = 0
         self.stack: list[int] = []
 
@@ -202,10 +204,8 @@ class _Converter:
             child = (*keypath, key)
             if key in placed:
                 kl, kc, vl, vc = placed[key]
-                if value is None and vl > kl and vc <= kc and isinstance(key, str):
-                    # left empty: ruamel.yaml places the value at the next key, where
-                    # libyaml places it after this key's ':' (a plain key's)
-                    vl, vc = kl, kc + len(key) + 1
+                if value is None and vl > kl:  # ruamel.yaml's place may be the next key's
+                    vl, vc = empty_value_place(self.lines, (kl, kc), key, (vl, vc))
                 self.positions.keys.setdefault(child, (kl + 1, kc + 1))
                 self.positions.values.setdefault(child, (vl + 1, vc + 1))
             out[key] = self.convert(value, child)
@@ -299,9 +299,9 @@ def _culprit(root: Any, path: str, guilty: Any) -> Location:
     return Location(path, 1, 1)
 
 
-def _convert(root: Any, path: str) -> Document:
+def _convert(root: Any, path: str, text: str) -> Document:
     _guard_size(root, path)
-    converter = _Converter(path)
+    converter = _Converter(path, text)
     lc = getattr(root, "lc", None)
     if lc is not None:
         converter.positions.values[()] = (lc.line + 1, lc.col + 1)

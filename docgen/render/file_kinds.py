@@ -228,28 +228,35 @@ def _refuse_wide_integers(data: object) -> None:
             raise ValueError(f"the integer {_shown(item)} is beyond 64 bits")
 
 
+def _read_every_document(text: str) -> None:
+    """Read each YAML document of ``text`` with ruamel.yaml's pure reader, installed or
+    not the C one: the same verdict and words on every machine (their scanners word an
+    escape past U+10FFFF apart), its failures placed at their node (``yaml_guard``)."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import SafeConstructor
+
+    from docgen.registry.yaml_guard import guarded
+    from docgen.registry.yaml_tabs import for_ruamel
+
+    reader = YAML(typ="safe", pure=True)
+    reader.Constructor = guarded(SafeConstructor)
+    for _document in reader.load_all(for_ruamel(text)):
+        pass
+
+
 def _refuse_unparsed(path: str, text: str, where: Location) -> None:
     """Refuse the text of the YAML or TOML file ``path`` that its reader refuses (a YAML
     key twice in a mapping too, as ruamel.yaml and Go's yaml.v3 refuse it)."""
-    from ruamel.yaml import YAML  # only a rendered YAML file needs it (a cache hit none)
-    from ruamel.yaml.constructor import SafeConstructor
-    from ruamel.yaml.error import YAMLError
+    from ruamel.yaml.error import YAMLError  # only a rendered YAML file needs it
 
     from docgen.registry.yaml_errors import escape_problem
-    from docgen.registry.yaml_guard import guarded
-    from docgen.registry.yaml_tabs import for_ruamel
 
     suffix = path[path.rfind(".") :].lower()
     try:
         if suffix in (".yaml", ".yml"):
             # A C composer may overflow the stack before Python knows: refused first.
             _refuse_deep(text, path, where)
-            # The pure reader, installed or not the C one: the same verdict and words on
-            # every machine (their scanners word an escape past U+10FFFF apart).
-            reader = YAML(typ="safe", pure=True)
-            reader.Constructor = guarded(SafeConstructor)  # a located error, not a crash
-            for _document in reader.load_all(for_ruamel(text)):
-                pass
+            _read_every_document(text)
         elif suffix == ".toml":
             _refuse_wide_integers(tomllib.loads(text, parse_float=_toml_float))
     except YAMLError as exc:

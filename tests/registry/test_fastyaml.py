@@ -26,8 +26,10 @@ from docgen.registry.source import load_text
         # (ruamel.yaml placed it at the next key: a hostile round), a null below its key
         # where it stands
         "a:\n  b:\n  c: 1\nd:\ne:\n  null\nf:\n",
+        # ... after a quoted key's closing quote, a space or an explicit key (a review)
+        '"ab":\n"a\\"b:":\n\'a\'\'b\':\ncd :\n? ef\n:\ng: 1\n',
     ],
-    ids=["flow", "block", "scalars", "core-schema", "empty-values"],
+    ids=["flow", "block", "scalars", "core-schema", "empty-values", "empty-after-odd-keys"],
 )
 def test_the_fast_path_reads_small_documents_as_the_careful_one_does(text):
     fast, careful = load_fast(text, "p"), load_text(text, "p")
