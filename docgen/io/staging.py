@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
+import re
 import stat
 from collections.abc import Collection, Iterable
 from contextlib import suppress
@@ -73,8 +74,13 @@ def sweep_temporaries(project: Project, paths: Iterable[str], keep: Collection[s
 
 def leftover(name: str) -> bool:
     """Whether a file ``name`` is what an interrupted write left beside its target: a
-    temporary or a kept old file (hidden, with docgen's suffix)."""
-    return name.startswith(".") and name.endswith((TMP_SUFFIX, OLD_SUFFIX))
+    temporary or a kept old file, named as ``beside`` names them (``.NAME.PID`` and
+    docgen's suffix; ``.draft.docgen-tmp``, a person's, is theirs)."""
+    return _LEFTOVER.fullmatch(name) is not None
+
+
+#: The names ``beside`` gives (a process id, or one with a number, as older docgens did).
+_LEFTOVER = re.compile(r"\..+\.[0-9]+(?:-[0-9]+)?(?:\.docgen-tmp|\.docgen-old)", re.DOTALL)
 
 
 def _plain_folder(path: str) -> bool:

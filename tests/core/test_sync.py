@@ -516,8 +516,14 @@ def test_a_build_sweeps_what_a_killed_write_left_beside_pages_no_output_has_now(
     for path in left:
         project.write(path, "half a page\n")
     project.write("docs/gone/.keep.mdx.docgen-tmp.txt", "not docgen's\n")
+    # a person's, committed, named like a temporary but not as docgen names one (a
+    # hostile round: a build deleted it, even one that exited 2)
+    project.write("docs/gone/.draft.docgen-tmp", "mine\n")
+    project.write("docs/.todo.docgen-old", "mine\n")
     checked = run(project, "check")
     assert checked.exit_code == 0 and all((project.root / p).exists() for p in left)
     assert run(project, "build").exit_code == 0
     assert not any((project.root / p).exists() for p in left)
     assert (project.root / "docs/gone/.keep.mdx.docgen-tmp.txt").exists()
+    assert (project.root / "docs/gone/.draft.docgen-tmp").exists()
+    assert (project.root / "docs/.todo.docgen-old").exists()
