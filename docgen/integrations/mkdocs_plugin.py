@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import stat
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -183,21 +184,51 @@ def _allowed_attributes() -> dict[str, set[str]]:
 
 def _refuse_outside(files: Files, docs_dir: str, root: Path) -> None:
     """Leave out a file of MkDocs' docs folder that a link leads out of the project to
-    (``leak.png`` -> ``/etc/passwd``), or into its ``.git`` folder, with a warning: nothing
-    outside the root is read.
-    The theme's own files (outside the project, where the theme is installed) stay."""
+    (``leak.png`` -> ``/etc/passwd``), or into its ``.git`` folder, and one that is no
+    regular file (a FIFO, a device such as ``/dev/zero``, which MkDocs would copy until
+    the disk is full), each with one warning (for a linked folder, at the link: the
+    names below it are not shown). The theme's own files (outside the project, where the
+    theme is installed) stay."""
     folder, inside = os.path.realpath(docs_dir), Inside(root)
+    said: set[str] = set()
     for file in list(files):
         source = file.abs_src_path
         if not source or os.path.realpath(file.src_dir or "") != folder:
             continue
         if not inside.contains(source):
-            files.remove(file)
-            where = Location(os.path.join(os.path.relpath(file.src_dir or "."), file.src_uri))
             why = (
                 "a link that leads out of the project (or into .git): the preview does not copy it"
             )
+        elif not _regular(source):
+            why = "not a regular file (a FIFO, a device): the preview does not copy it"
+        else:
+            continue
+        files.remove(file)
+        shown = _link_above(docs_dir, file.src_uri) or file.src_uri
+        if shown not in said:
+            said.add(shown)
+            where = Location(os.path.join(os.path.relpath(file.src_dir or "."), shown))
             log.warning("%s", Problem(why, where, severity="warning"))
+
+
+_LEADS_OUT = "a link that leads out of the project (or into .git): the preview does not copy it"
+
+
+def _regular(path: str) -> bool:
+    """Whether ``path`` leads to a regular file."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _link_above(docs_dir: str, uri: str) -> str | None:
+    """The first folder of ``uri`` (below ``docs_dir``) that is a symbolic link, or None."""
+    parts = uri.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        if os.path.islink(os.path.join(docs_dir, *parts[:depth])):
+            return "/".join(parts[:depth])
+    return None
 
 
 def _add(files: Files, made: File, served: dict[str, File]) -> None:

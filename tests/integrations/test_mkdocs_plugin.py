@@ -638,6 +638,30 @@ def test_mkdocs_own_pages_are_sanitized_and_links_out_of_the_project_not_copied(
     assert "Text." in html and 'alert("x")' not in html
 
 
+def test_what_is_no_regular_file_in_mkdocs_own_folder_is_not_copied(site_project, tmp_path):
+    """A FIFO there stopped ``mkdocs build`` with a traceback, and a device copied
+    ``/dev/zero`` into the site until the disk was full (a hostile round); a linked
+    folder leading out of the project is one warning, at the link, not one per name
+    below it."""
+    import os
+
+    extra = site_project.root / "site_extra"
+    os.mkfifo(extra / "fifo.txt")
+    (extra / "zero.bin").symlink_to("/dev/zero")  # a device, as mknod would make one
+    outside = tmp_path / "outside"
+    (outside / "deep").mkdir(parents=True)
+    for name in ("secret-a.md", "deep/secret-b.md"):
+        (outside / name).write_text("# Secret\n", "utf-8")
+    (extra / "away").symlink_to(outside)
+    site = tmp_path / "site"
+    result = mkdocs(site_project.root, "build", "--site-dir", str(site))
+    assert result.returncode == 0, result.stderr
+    assert not (site / "fifo.txt").exists() and not (site / "zero.bin").exists()
+    assert "site_extra/fifo.txt: warning: not a regular file" in result.stderr
+    assert "site_extra/away: warning: a link that leads out of the project" in result.stderr
+    assert "secret" not in result.stderr and not (site / "away").exists()
+
+
 @pytest.mark.parametrize(
     ("folder", "title"),
     [("set_up-guides", "Set up guides"), ("inference", "Inference"), ("a<b>_c", "A&lt;b&gt; c")],
