@@ -165,7 +165,7 @@ def _round_trip(text: str, path: str) -> Any:
 
     from docgen.registry.depth import check_depth, too_deep
     from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
-    from docgen.registry.yaml_guard import guarded
+    from docgen.registry.yaml_guard import json_only
     from docgen.registry.yaml_tabs import for_ruamel
 
     try:
@@ -173,7 +173,7 @@ def _round_trip(text: str, path: str) -> Any:
     except DocgenError as exc:
         raise ConfigError(exc.problems) from None
     yaml = YAML(typ="rt")
-    yaml.Constructor = guarded(RoundTripConstructor)
+    yaml.Constructor = json_only(RoundTripConstructor, "the navigation")
     try:
         return yaml.load(for_ruamel(text))
     except MarkedYAMLError as exc:

@@ -19,7 +19,7 @@ from docgen.errors import Location, RegistryError, one_line
 from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
 from docgen.registry.empty_values import empty_value_place
 from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
-from docgen.registry.yaml_guard import COMPLEX_KEY, guarded, text_of
+from docgen.registry.yaml_guard import COMPLEX_KEY, json_only, text_of
 from docgen.registry.yaml_tabs import for_ruamel
 from docgen.vllm.values import long_int_problem
 
@@ -121,7 +121,7 @@ def _constructor() -> Any:
     integers longer than ``MAX_INT_DIGITS`` digits refused at their place."""
     from ruamel.yaml.constructor import ConstructorError, RoundTripConstructor
 
-    class Constructor(guarded(RoundTripConstructor)):  # type: ignore[misc]
+    class Constructor(json_only(RoundTripConstructor, "the registry")):  # type: ignore[misc]
         def construct_object(self, node: Any, deep: bool = False) -> Any:
             # ruamel.yaml reads an alias to a node still being built as null (``&r {a: *r}``
             # as ``{a: null}``): a value the file does not hold.
@@ -129,25 +129,9 @@ def _constructor() -> Any:
                 raise ConstructorError(None, None, _RECURSIVE, node.start_mark)
             return super().construct_object(node, deep)
 
-    Constructor.add_constructor(None, _refused_tag)  # a tag no constructor knows
     Constructor.add_constructor("tag:yaml.org,2002:int", _bounded_int)
     Constructor.add_constructor("tag:yaml.org,2002:str", text_of)  # ``!!str 5`` too
-    for kind in ("set", "omap", "pairs", "binary"):  # no JSON value: nothing reads them
-        Constructor.add_constructor(f"tag:yaml.org,2002:{kind}", _refused_tag)
     return Constructor
-
-
-def _refused_tag(constructor: Any, node: Any) -> Any:
-    """A tag the registry's format has no value for (``!foo``, ``!!set``,
-    ``!!python/object``): a located error, not a value quietly read otherwise."""
-    from ruamel.yaml.constructor import ConstructorError
-
-    tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
-    problem = (
-        f"the YAML tag '{one_line(tag)}' has no meaning in the registry; remove it (a value is "
-        "a string, a number, a boolean, null, a list or a mapping)"
-    )
-    raise ConstructorError(None, None, problem, node.start_mark)
 
 
 def _bounded_int(constructor: Any, node: Any) -> Any:

@@ -49,6 +49,35 @@ def no_number(text: str) -> str:
     )
 
 
+#: What ruamel.yaml's constructors raise on a value they cannot make (an ``!!omap`` with
+#: a key twice asserts).
+_FAILURES = (AssertionError, AttributeError, IndexError, KeyError, TypeError, ValueError)
+
+
+@cache
+def json_only(base: type, what: str) -> type:
+    """``guarded(base)``, refusing at its node a tag whose value no JSON holds (``!!set``,
+    ``!!omap``, ``!!pairs``, ``!!binary``) or that names no type YAML knows (``!foo``):
+    ``what`` (``the registry``) has no meaning for one."""
+    from ruamel.yaml.constructor import ConstructorError
+
+    def refused(constructor: Any, node: Any) -> Any:
+        tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+        problem = (
+            f"the YAML tag '{one_line(tag)}' has no meaning in {what}; remove it (a value is "
+            "a string, a number, a boolean, null, a list or a mapping)"
+        )
+        raise ConstructorError(None, None, problem, node.start_mark)
+
+    class JsonOnly(guarded(base)):  # type: ignore[misc]
+        pass
+
+    JsonOnly.add_constructor(None, refused)
+    for kind in ("set", "omap", "pairs", "binary"):
+        JsonOnly.add_constructor(f"tag:yaml.org,2002:{kind}", refused)
+    return JsonOnly
+
+
 @cache
 def guarded(base: type) -> type:
     """A subclass of the constructor class ``base`` that refuses, at its node, a value it
@@ -59,7 +88,7 @@ def guarded(base: type) -> type:
         def construct_object(self, node: Any, deep: bool = False) -> Any:
             try:
                 return super().construct_object(node, deep)
-            except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+            except _FAILURES as exc:
                 raise ConstructorError(None, None, _unmade(node, exc), node.start_mark) from None
 
         def construct_non_recursive_object(self, node: Any, tag: Any = None) -> Any:
@@ -89,7 +118,7 @@ def _placed(generator: Iterator[Any], node: Any) -> Iterator[Any]:
 
     try:
         yield from generator
-    except (AttributeError, IndexError, KeyError, TypeError, ValueError) as exc:
+    except _FAILURES as exc:
         raise ConstructorError(None, None, _unmade(node, exc), node.start_mark) from None
 
 
