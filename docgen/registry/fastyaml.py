@@ -66,8 +66,6 @@ def load_fast(text: str, path: str, careful_max: int = RUAMEL_MAX_BYTES) -> Docu
     syntax error, or what the fast path declines, in text longer than ``careful_max``
     (what ruamel.yaml reads in bounded time).
     """
-    if (tab := unquoted_tab(text, path)) is not None:
-        raise RegistryError(tab)  # text to libyaml, an error to ruamel.yaml: to both
     if text.find("\ufeff", 1) >= 0 and len(text) <= careful_max:
         return None  # libyaml passes over a later byte-order mark: ruamel.yaml's verdict
     try:
@@ -77,7 +75,7 @@ def load_fast(text: str, path: str, careful_max: int = RUAMEL_MAX_BYTES) -> Docu
     except (ImportError, AttributeError):
         return None
     try:
-        return _Composer(path).document(parser.get_event)
+        doc = _Composer(path).document(parser.get_event)
     except _Fallback as declined:
         if len(text) > careful_max:
             raise RegistryError(declined.problem(path, careful_max)) from None
@@ -95,6 +93,9 @@ def load_fast(text: str, path: str, careful_max: int = RUAMEL_MAX_BYTES) -> Docu
         return None
     finally:
         parser.dispose()
+    if (tab := unquoted_tab(text, path)) is not None:
+        raise RegistryError(tab)  # text to libyaml, an error to ruamel.yaml: to both
+    return doc
 
 
 def load_located(text: str, path: str) -> Any:

@@ -16,35 +16,30 @@ from docgen.errors import Location, Problem
 
 
 def for_ruamel(text: str) -> str:
-    """``text`` with each tab libyaml reads as white space between tokens (or in a
-    comment) written as a space, which ruamel.yaml reads alike; ``text`` itself when it
-    holds no tab or libyaml cannot scan it (then ruamel.yaml words what is wrong)."""
+    """``text`` with each tab libyaml reads as white space (between tokens, in a comment,
+    in a block scalar's header, where an unquoted value folds at a line's end or goes on
+    after its indentation) written as a space, which ruamel.yaml reads alike; ``text``
+    itself when it holds no tab or libyaml cannot scan it (then ruamel.yaml words what is
+    wrong)."""
     if "\t" not in text:
         return text
-    scanned = _scalar_spans(text)
-    if scanned is None:
+    kept = _text_tabs(text)
+    if kept is None:
         return text
-    inside = bytearray(len(text))
-    for start, end, _plain in scanned:
-        inside[start:end] = b"\1" * (end - start)
-    chars = list(text)
-    for at, char in enumerate(text):
-        if char == "\t" and not inside[at]:
-            chars[at] = " "
-    return "".join(chars)
+    return "".join(" " if char == "\t" and at not in kept else char for at, char in enumerate(text))
 
 
 def unquoted_tab(text: str, path: str) -> Problem | None:
-    """A tab inside an unquoted value (``x<TAB>y``), which ruamel.yaml cannot read: a
-    located problem; None when there is none (or libyaml cannot scan the text)."""
+    """A tab inside an unquoted value, between two of its characters on one line
+    (``x<TAB>y``), which ruamel.yaml cannot read: a located problem; None when there is
+    none (or libyaml cannot scan the text)."""
     if "\t" not in text:
         return None
-    for start, end, plain in _scalar_spans(text) or ():
-        at = text.find("\t", start, end)
-        if plain and at >= 0:
-            line = text.count("\n", 0, at) + 1
-            return Problem(UNQUOTED_TAB, Location(path, line, at - text.rfind("\n", 0, at)))
-    return None
+    at = min((at for at, plain in (_text_tabs(text) or {}).items() if plain), default=None)
+    if at is None:
+        return None
+    line = text.count("\n", 0, at) + 1
+    return Problem(UNQUOTED_TAB, Location(path, line, at - text.rfind("\n", 0, at)))
 
 
 #: Said of a tab inside an unquoted value.
@@ -54,21 +49,50 @@ UNQUOTED_TAB = (
 )
 
 
-def _scalar_spans(text: str) -> list[tuple[int, int, bool]] | None:
-    """Where each scalar token of ``text`` stands (start and end index) and whether it is
-    unquoted, as libyaml scans it; None when it cannot."""
+def _text_tabs(text: str) -> dict[int, bool] | None:
+    """Where ``text`` holds a tab that is part of a value, as libyaml scans it: each
+    index, with whether the value is unquoted; None when libyaml cannot scan it."""
+    spans = _scalar_spans(text)
+    if spans is None:
+        return None
+    kept: dict[int, bool] = {}
+    for start, end, style in spans:
+        if style in ("|", ">"):  # the header line is no part of the value
+            start = text.find("\n", start, end) + 1 or end
+        at = text.find("\t", start, end)
+        while at >= 0:
+            if style or _between_characters(text, at, start, end):
+                kept[at] = not style
+            at = text.find("\t", at + 1, end)
+    return kept
+
+
+def _between_characters(text: str, at: int, start: int, end: int) -> bool:
+    """Whether the tab at ``at`` of the unquoted value between ``start`` and ``end`` has
+    a character of it on each side on its line (else it is white space that folds)."""
+    line_start = max(start, text.rfind("\n", 0, at) + 1)
+    line_end = text.find("\n", at, end)
+    line_end = end if line_end < 0 else line_end
+    return bool(text[line_start:at].strip(" \t")) and bool(text[at + 1 : line_end].strip(" \t"))
+
+
+def _scalar_spans(text: str) -> list[tuple[int, int, str]] | None:
+    """Where each scalar token of ``text`` stands (start and end index, in ``text``'s
+    characters) and its style ("" unquoted, a quote, ``|`` or ``>``), as libyaml scans
+    it; None when it cannot."""
     try:
         import yaml
 
         loader: Any = yaml.CBaseLoader(text)
     except (ImportError, AttributeError):
         return None
+    shift = 1 if text.startswith("\ufeff") else 0  # libyaml counts no leading mark
     spans = []
     try:
         while (token := loader.get_token()) is not None:
             if type(token).__name__ == "ScalarToken":
-                plain = not token.style
-                spans.append((token.start_mark.index, token.end_mark.index, plain))
+                start, end = token.start_mark.index + shift, token.end_mark.index + shift
+                spans.append((start, end, token.style or ""))
     except yaml.YAMLError:
         return None
     finally:

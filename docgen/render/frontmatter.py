@@ -106,8 +106,10 @@ def _careful(text: str, path: str) -> Any:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
-    from docgen.registry.yaml_tabs import for_ruamel
+    from docgen.registry.yaml_tabs import for_ruamel, unquoted_tab
 
+    if (tab := unquoted_tab(text, path)) is not None:
+        raise PageError(_in_page(tab))  # said as the fast path says it
     yaml = YAML(typ="safe", pure=True)
     yaml.Constructor = _constructor()
     try:

@@ -19,6 +19,13 @@ SEPARATING = [
     "a: 4\t# why\t\n",
     "a: [1,\t2]\t\n",
     "# a\tcomment\na: 1\n",
+    # a block scalar's header, and an unquoted value's folding white space (a review:
+    # each was read by libyaml and refused by ruamel.yaml)
+    "a: |\t\n  x\n",
+    "a: >-\t# folded\n  x\n",
+    "a: b\t\n  c\n",
+    "a: b\n  \tc\n",
+    "\ufeffa:\tb\n",  # libyaml counts no leading byte-order mark
 ]
 
 
@@ -35,7 +42,15 @@ def test_tabs_inside_quotes_and_block_text_stay_text():
     assert load_text(text, "p").data == {"a": "x\ty", "b": "c\td\n"}
 
 
-@pytest.mark.parametrize(("text", "at"), [("a: x\ty\n", "1:5"), ("a: 1\nb: [x\ty]\n", "2:6")])
+@pytest.mark.parametrize(
+    ("text", "at"),
+    [
+        ("a: x\ty\n", "1:5"),
+        ("a: 1\nb: [x\ty]\n", "2:6"),
+        ("a: x \ty\n", "1:6"),
+        ("a: 1\n---\nc: x\ty\n", "3:5"),  # said alike where the fast path declines too
+    ],
+)
 def test_a_tab_inside_an_unquoted_value_is_refused_on_both_paths(text, at):
     for anchored in (text, text + "c: &n 1\n"):  # the fast path, then the careful one
         with pytest.raises(DocgenError) as caught:
