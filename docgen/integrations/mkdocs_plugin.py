@@ -190,7 +190,7 @@ def _refuse_outside(files: Files, docs_dir: str, root: Path) -> None:
     names below it are not shown). The theme's own files (outside the project, where the
     theme is installed) stay."""
     folder, inside = os.path.realpath(docs_dir), Inside(root)
-    said: set[str] = set()
+    said: set[tuple[str, str]] = set()
     for file in list(files):
         source = file.abs_src_path
         if not source or os.path.realpath(file.src_dir or "") != folder:
@@ -204,9 +204,11 @@ def _refuse_outside(files: Files, docs_dir: str, root: Path) -> None:
         else:
             continue
         files.remove(file)
-        shown = _link_above(docs_dir, file.src_uri) or file.src_uri
-        if shown not in said:
-            said.add(shown)
+        shown = file.src_uri
+        if why == _LEADS_OUT:  # below a linked folder that leads out: said at the link
+            shown = _link_out_above(docs_dir, file.src_uri, inside) or shown
+        if (shown, why) not in said:
+            said.add((shown, why))
             where = Location(os.path.join(os.path.relpath(file.src_dir or "."), shown))
             log.warning("%s", Problem(why, where, severity="warning"))
 
@@ -222,11 +224,13 @@ def _regular(path: str) -> bool:
         return False
 
 
-def _link_above(docs_dir: str, uri: str) -> str | None:
-    """The first folder of ``uri`` (below ``docs_dir``) that is a symbolic link, or None."""
+def _link_out_above(docs_dir: str, uri: str, inside: Inside) -> str | None:
+    """The first folder of ``uri`` (below ``docs_dir``) that is a symbolic link leading
+    out of the project, or None."""
     parts = uri.split("/")[:-1]
     for depth in range(1, len(parts) + 1):
-        if os.path.islink(os.path.join(docs_dir, *parts[:depth])):
+        folder = os.path.join(docs_dir, *parts[:depth])
+        if os.path.islink(folder) and not inside.contains(folder):
             return "/".join(parts[:depth])
     return None
 

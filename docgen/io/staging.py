@@ -79,8 +79,12 @@ def leftover(name: str) -> bool:
     return _LEFTOVER.fullmatch(name) is not None
 
 
-#: The names ``beside`` gives (a process id, or one with a number, as older docgens did).
-_LEFTOVER = re.compile(r"\..+\.[0-9]+(?:-[0-9]+)?(?:\.docgen-tmp|\.docgen-old)", re.DOTALL)
+#: The names ``beside`` gives (a process id, or one with a number, as older docgens did)
+#: to a file docgen writes: a name with a suffix, or the digest standing in for a long one
+#: (``.notes.2024.docgen-old`` is a person's).
+_LEFTOVER = re.compile(
+    r"\.(?:.+\.[A-Za-z0-9]+|[0-9a-f]{64})\.[0-9]+(?:-[0-9]+)?\.docgen-(?:tmp|old)", re.DOTALL
+)
 
 
 def _plain_folder(path: str) -> bool:

@@ -520,6 +520,7 @@ def test_a_build_sweeps_what_a_killed_write_left_beside_pages_no_output_has_now(
     # hostile round: a build deleted it, even one that exited 2)
     project.write("docs/gone/.draft.docgen-tmp", "mine\n")
     project.write("docs/.todo.docgen-old", "mine\n")
+    project.write("docs/.notes.2024.docgen-old", "mine\n")
     checked = run(project, "check")
     assert checked.exit_code == 0 and all((project.root / p).exists() for p in left)
     assert run(project, "build").exit_code == 0
@@ -527,3 +528,4 @@ def test_a_build_sweeps_what_a_killed_write_left_beside_pages_no_output_has_now(
     assert (project.root / "docs/gone/.keep.mdx.docgen-tmp.txt").exists()
     assert (project.root / "docs/gone/.draft.docgen-tmp").exists()
     assert (project.root / "docs/.todo.docgen-old").exists()
+    assert (project.root / "docs/.notes.2024.docgen-old").exists()

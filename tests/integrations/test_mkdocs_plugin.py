@@ -662,6 +662,23 @@ def test_what_is_no_regular_file_in_mkdocs_own_folder_is_not_copied(site_project
     assert "secret" not in result.stderr and not (site / "away").exists()
 
 
+def test_a_linked_folder_inside_the_project_names_each_file_it_leaves_out(site_project, tmp_path):
+    """A folder link that stays inside the project was said to lead out, and a FIFO below
+    it went unnamed (a review): each left-out file is said with its own reason."""
+    import os
+
+    shared = site_project.root / "shared"
+    shared.mkdir()
+    (shared / "leak.png").symlink_to("/etc/hostname")
+    os.mkfifo(shared / "pipe.png")
+    (site_project.root / "site_extra/assets").symlink_to("../shared")
+    result = mkdocs(site_project.root, "build", "--site-dir", str(tmp_path / "site"))
+    assert result.returncode == 0, result.stderr
+    assert "site_extra/assets/leak.png: warning: a link that leads out" in result.stderr
+    assert "site_extra/assets/pipe.png: warning: not a regular file" in result.stderr
+    assert "site_extra/assets: warning" not in result.stderr
+
+
 @pytest.mark.parametrize(
     ("folder", "title"),
     [("set_up-guides", "Set up guides"), ("inference", "Inference"), ("a<b>_c", "A&lt;b&gt; c")],
