@@ -191,7 +191,7 @@ class _Converter:
             if key in placed:
                 kl, kc, vl, vc = placed[key]
                 if value is None and vl > kl:  # ruamel.yaml's place may be the next key's
-                    vl, vc = empty_value_place(self.lines, (kl, kc), key, (vl, vc))
+                    vl, vc = empty_value_place(self.lines, (kl, kc), (vl, vc))
                 self.positions.keys.setdefault(child, (kl + 1, kc + 1))
                 self.positions.values.setdefault(child, (vl + 1, vc + 1))
             out[key] = self.convert(value, child)

@@ -28,8 +28,14 @@ from docgen.registry.source import load_text
         "a:\n  b:\n  c: 1\nd:\ne:\n  null\nf:\n",
         # ... after a quoted key's closing quote, a space or an explicit key (a review)
         '"ab":\n"a\\"b:":\n\'a\'\'b\':\ncd :\n? ef\n:\ng: 1\n',
+        # ... a key written unlike its value (~, 1e3, .5, -0) and one whose ':' follows
+        # a blank or a comment line
+        "~:\n1e3:\n.5:\n-0:\na:b:\n? h\n\n# c\n:\ni: 1\n",
     ],
-    ids=["flow", "block", "scalars", "core-schema", "empty-values", "empty-after-odd-keys"],
+    ids=[
+        *("flow", "block", "scalars", "core-schema"),
+        *("empty-values", "empty-after-odd-keys", "empty-after-keys-written-otherwise"),
+    ],
 )
 def test_the_fast_path_reads_small_documents_as_the_careful_one_does(text):
     fast, careful = load_fast(text, "p"), load_text(text, "p")
