@@ -20,7 +20,6 @@ unpickled. Without a usable key there is no cache.
 from __future__ import annotations
 
 import copyreg
-import hashlib
 import os
 import pickle
 import types
@@ -132,7 +131,7 @@ def slim(plan: Plan) -> Plan:
             o,
             text="",
             sources=(),
-            digest=o.digest or _digest(o.text),
+            digest=o.text_digest,
             verified=False,
             staged="",
             stat=(),
@@ -144,10 +143,6 @@ def slim(plan: Plan) -> Plan:
         registry, outputs, plan.pages, complete=False, navigation=plan.navigation,
         record=record,
     )  # fmt: skip
-
-
-def _digest(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def previous_record(project: Project) -> Record | None:

@@ -50,13 +50,18 @@ class Output:
         """Whether docgen owns the whole file (a region page is the author's)."""
         return self.kind != "region"
 
+    @property
+    def text_digest(self) -> str:
+        """The SHA-256 of its text: ``digest`` in a cached plan, else worked out."""
+        return self.digest or hashlib.sha256(self.text.encode()).hexdigest()
+
     def digest_only(self, verified: bool = False, stat: tuple[int, ...] = ()) -> Output:
         """This output as the SHA-256 of its text, with its frontmatter and no sources
         (``verified``: its file on disk, of ``stat``, holds that text), staged nowhere."""
         if self.digest:
             fits = self.verified == verified and not self.staged and self.stat == stat
             return self if fits else replace(self, verified=verified, staged="", stat=stat)
-        digest = hashlib.sha256(self.text.encode()).hexdigest()
+        digest = self.text_digest
         head = _frontmatter(self.text)
         return replace(
             self, text="", sources=(), digest=digest, head=head, verified=verified, stat=stat

@@ -118,8 +118,7 @@ def compare_outputs(
             continue
         same, old = _against(found, output)
         if same:  # a text the write stages (the export) is stamped by its digest too
-            digest = output.digest or hashlib.sha256(output.text.encode()).hexdigest()
-            report.hold(output.path, digest, stamps.of(info), known)
+            report.hold(output.path, output.text_digest, stamps.of(info), known)
         # A file holding exactly its planned text holds the notice that text carries.
         if output.owned and not same and not _notice_on(files.as_lf(found), output.path):
             unowned.append(output)
