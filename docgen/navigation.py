@@ -166,18 +166,19 @@ def _round_trip(text: str, path: str) -> Any:
     from docgen.registry.depth import check_depth, too_deep
     from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
     from docgen.registry.yaml_guard import json_only
-    from docgen.registry.yaml_tabs import for_ruamel, unquoted_tab
+    from docgen.registry.yaml_tabs import for_ruamel
 
     try:
         check_depth(text, path)
     except DocgenError as exc:
         raise ConfigError(exc.problems) from None
-    if (tab := unquoted_tab(text, path)) is not None:
+    spaced, tab = for_ruamel(text, path)
+    if tab is not None:
         raise ConfigError([tab])  # said as the fast path says it
     yaml = YAML(typ="rt")
     yaml.Constructor = json_only(RoundTripConstructor, "the navigation")
     try:
-        return yaml.load(for_ruamel(text))
+        return yaml.load(spaced)
     except MarkedYAMLError as exc:
         raise ConfigError([marked_problem(exc, path, text)]) from None
     except RecursionError:

@@ -20,7 +20,7 @@ from docgen.registry.depth import MAX_DEPTH, check_depth, too_deep
 from docgen.registry.empty_values import empty_value_place
 from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
 from docgen.registry.yaml_guard import COMPLEX_KEY, json_only, text_of
-from docgen.registry.yaml_tabs import for_ruamel, unquoted_tab
+from docgen.registry.yaml_tabs import for_ruamel
 from docgen.vllm.values import long_int_problem
 
 KeyPath = tuple[Any, ...]
@@ -80,10 +80,11 @@ def load_text(text: str, path: str) -> Document:
     yaml = YAML(typ="rt")
     yaml.Constructor = _constructor()
     yaml.allow_duplicate_keys = False
-    if (tab := unquoted_tab(text, path)) is not None:
+    spaced, tab = for_ruamel(text, path)
+    if tab is not None:
         raise RegistryError(tab)  # said as the fast path says it
     try:
-        root = yaml.load(for_ruamel(text))
+        root = yaml.load(spaced)
     except MarkedYAMLError as exc:
         raise RegistryError(marked_problem(exc, path, text)) from None
     except RecursionError:

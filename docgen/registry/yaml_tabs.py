@@ -12,21 +12,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from docgen.errors import Location, Problem
+from docgen.errors import Problem, text_location
 
 
-def for_ruamel(text: str) -> str:
+def for_ruamel(text: str, path: str) -> tuple[str, Problem | None]:
     """``text`` with each tab libyaml reads as white space (between tokens, in a comment,
     in a block scalar's header, where an unquoted value folds at a line's end or goes on
-    after its indentation) written as a space, which ruamel.yaml reads alike; ``text``
-    itself when it holds no tab or libyaml cannot scan it (then ruamel.yaml words what is
+    after its indentation) written as a space, which ruamel.yaml reads alike, and the
+    first tab inside an unquoted value (``unquoted_tab``), from one scan. ``text`` itself
+    when it holds no tab or libyaml cannot scan it (then ruamel.yaml words what is
     wrong)."""
     if "\t" not in text:
-        return text
+        return text, None
     kept = _text_tabs(text)
     if kept is None:
-        return text
-    return "".join(" " if char == "\t" and at not in kept else char for at, char in enumerate(text))
+        return text, None
+    spaced = "".join(
+        " " if char == "\t" and at not in kept else char for at, char in enumerate(text)
+    )
+    return spaced, _unquoted(text, path, kept)
 
 
 def unquoted_tab(text: str, path: str) -> Problem | None:
@@ -35,11 +39,13 @@ def unquoted_tab(text: str, path: str) -> Problem | None:
     none (or libyaml cannot scan the text)."""
     if "\t" not in text:
         return None
-    at = min((at for at, plain in (_text_tabs(text) or {}).items() if plain), default=None)
-    if at is None:
-        return None
-    line = text.count("\n", 0, at) + 1
-    return Problem(UNQUOTED_TAB, Location(path, line, at - text.rfind("\n", 0, at)))
+    return _unquoted(text, path, _text_tabs(text) or {})
+
+
+def _unquoted(text: str, path: str, kept: dict[int, bool]) -> Problem | None:
+    """The problem of the first of the tabs ``kept`` that stands in an unquoted value."""
+    at = min((at for at, plain in kept.items() if plain), default=None)
+    return None if at is None else Problem(UNQUOTED_TAB, text_location(path, text, at))
 
 
 #: Said of a tab inside an unquoted value.

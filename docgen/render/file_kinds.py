@@ -240,7 +240,8 @@ def _read_every_document(text: str) -> None:
 
     reader = YAML(typ="safe", pure=True)
     reader.Constructor = guarded(SafeConstructor)
-    for _document in reader.load_all(for_ruamel(text)):
+    spaced, _tab = for_ruamel(text, "")  # a tab in an unquoted value: ruamel.yaml refuses
+    for _document in reader.load_all(spaced):
         pass
 
 

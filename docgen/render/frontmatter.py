@@ -106,14 +106,15 @@ def _careful(text: str, path: str) -> Any:
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
     from docgen.registry.yaml_errors import escape_problem, marked_problem, unmarked_problem
-    from docgen.registry.yaml_tabs import for_ruamel, unquoted_tab
+    from docgen.registry.yaml_tabs import for_ruamel
 
-    if (tab := unquoted_tab(text, path)) is not None:
+    spaced, tab = for_ruamel(text, path)
+    if tab is not None:
         raise PageError(_in_page(tab))  # said as the fast path says it
     yaml = YAML(typ="safe", pure=True)
     yaml.Constructor = _constructor()
     try:
-        return yaml.load(for_ruamel(text))
+        return yaml.load(spaced)
     except RecursionError:
         raise PageError.at(
             Location(path, FIRST_LINE), "invalid YAML frontmatter: nested too deeply"
@@ -126,8 +127,6 @@ def _careful(text: str, path: str) -> Any:
         if not isinstance(exc, YAMLError) and (escape := escape_problem(path, text)):
             raise PageError(_in_page(escape)) from None  # ``chr()`` of an escape past U+10FFFF
         said = str(exc).strip().splitlines() or [type(exc).__name__]
-        if "digits" in said[0]:  # Python reads no integer of more than 4,300 digits
-            said = ["it holds a number too long to read (over 4300 digits)"]
         raise PageError.at(
             Location(path, FIRST_LINE), f"invalid YAML frontmatter: {one_line(said[0])}"
         ) from None

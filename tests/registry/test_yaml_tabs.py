@@ -38,7 +38,7 @@ def test_a_tab_between_tokens_is_a_space_to_both_readers(text):
 
 def test_tabs_inside_quotes_and_block_text_stay_text():
     text = 'a: "x\ty"\nb: |\n  c\td\n'
-    assert for_ruamel(text) == text
+    assert for_ruamel(text, "p") == (text, None)
     assert load_text(text, "p").data == {"a": "x\ty", "b": "c\td\n"}
 
 
