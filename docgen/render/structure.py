@@ -9,7 +9,8 @@ around it as it found it, so a variant that drops the block, or keeps its lines 
 the tags, reads the rest of the page as the source does. A tag inside an expression or
 a JSX tag, or a block whose tags stand in different places, would cut a comment, an
 expression or a code block in two. The JSX tags read on the way (``places``' ``tags``)
-tell whether a block holds one tag of an element but not the other (``unmatched``).
+tell whether a variant keeps one tag of an element but not the other
+(``dropped_unbalanced``).
 
 The reading follows MDX 3's: with indented code off, a fence opens after any blanks (and
 after a blockquote's or list item's marker); an expression ends where its braces balance
@@ -92,23 +93,6 @@ def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
 Tags = list[tuple[int, str]]
 
 
-def unmatched(tags: Tags) -> tuple[int, str] | None:
-    """The first of ``tags`` that leaves its element unbalanced: a closing tag with no
-    element of its name open, else the last element never closed (its line's index and
-    its tag); None when every element closes. An <AgentOnly> tag counts as none."""
-    elements: list[tuple[str, int]] = []
-    for index, tag in tags:
-        if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
-            continue
-        if not tag.startswith("/"):
-            elements.append((tag, index))
-        elif elements and elements[-1][0] == tag[1:]:
-            elements.pop()
-        else:
-            return index, f"<{tag}>"
-    return (elements[-1][1], f"<{elements[-1][0]}>") if elements else None
-
-
 def dropped_unbalanced(marked: Sequence[tuple[int, str, bool]]) -> tuple[int, str] | None:
     """For a variant that keeps the tags marked True (a page's, up to its last block) and
     drops the others: a dropped tag whose element's other tag it keeps (its line's index
@@ -136,7 +120,7 @@ def _partners(marked: Sequence[tuple[int, str, bool]]) -> dict[int, int | None]:
     partner: dict[int, int | None] = {}
     opened: list[int] = []
     for n, (_i, tag, _kept) in enumerate(marked):
-        if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
+        if not _element_tag(tag):
             continue
         if not tag.startswith("/"):
             opened.append(n)
@@ -157,7 +141,7 @@ def _effect(tags: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | No
     closed: list[str] = []
     opened: list[str] = []
     for tag in tags:
-        if (tag.endswith("/") and tag != "/") or tag.lstrip("/") == "AgentOnly":
+        if not _element_tag(tag):
             continue
         if not tag.startswith("/"):
             opened.append(tag)
@@ -168,6 +152,12 @@ def _effect(tags: Iterable[str]) -> tuple[tuple[str, ...], tuple[str, ...]] | No
         else:
             return None
     return tuple(closed), tuple(opened)
+
+
+def _element_tag(tag: str) -> bool:
+    """Whether ``tag`` opens or closes an element (not one that closes itself, nor an
+    <AgentOnly> tag, which docgen reads and no variant holds)."""
+    return not (tag.endswith("/") and tag != "/") and tag.lstrip("/") != "AgentOnly"
 
 
 def tag_places(lines: list[str], tags: Tags | None = None) -> list[int | None]:
@@ -261,8 +251,9 @@ def _scan(line: str, state: _State, tags: list[str] | None = None) -> _State:
 
 
 def _ended(name: str, before: str) -> str:
-    """A tag that ends after ``before`` as ``unmatched`` reads it: its ``name`` (``/name``
-    for a closing tag), with a ``/`` after it when it closes itself (not ``</>``'s)."""
+    """A tag that ends after ``before`` as the balance checks read it: its ``name``
+    (``/name`` for a closing tag), with a ``/`` after it when it closes itself (not
+    ``</>``'s)."""
     return name + "/" * (name != "/" and before.rstrip().endswith("/"))
 
 

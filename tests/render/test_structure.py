@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from mdxc import compile_mdx, mdx_text_of, require_mdx
 
-from docgen.render.structure import ACROSS, INSIDE, TOP, Tags, places, unmatched
+from docgen.render.structure import ACROSS, INSIDE, TOP, Tags, places
 
 HEAD = "---\ntitle: G\n---\n\n"
 VARIANT = "docs/_build/agent-variants/guide/page.alpha.generated.mdx"
@@ -55,22 +55,30 @@ def test_a_tag_that_would_cut_what_holds_it_is_a_located_error(
 
 
 @pytest.mark.parametrize(
-    ("lines", "found"),
+    ("lines", "read"),
     [
-        (["<Tabs>", "<Tab", '  title="a">', "x", "</Tab>", "y", "</Tabs>"], None),
-        (["<Tabs>", "<Tab>", "</Tabs>"], (2, "</Tabs>")),
-        (["Use `a", "<Note>", "b` here.", "", "after"], None),  # in a code span: text
-        (["> <Note>", "> x", "> </Note>", "after"], None),
-        (["> <Note>", "> x", "", "after"], (0, "<Note>")),
-        (["```mdx", "<Note>", "```"], None),  # in fenced code: text
-        (["{/* <Note> */}", '<AgentOnly variant="a">'], None),
-        (["a <b>bold</b> and <br /> c"], None),
+        (
+            ["<Tabs>", "<Tab", '  title="a">', "x", "</Tab>", "y", "</Tabs>"],
+            [(0, "Tabs"), (2, "Tab"), (4, "/Tab"), (6, "/Tabs")],  # a tag ends at its '>'
+        ),
+        (["<Tabs>", "<Tab>", "</Tabs>"], [(0, "Tabs"), (1, "Tab"), (2, "/Tabs")]),
+        (["Use `a", "<Note>", "b` here.", "", "after"], []),  # in a code span: text
+        (["> <Note>", "> x", "> </Note>", "after"], [(0, "Note"), (2, "/Note")]),
+        (["> <Note>", "> x", "", "after"], [(0, "Note")]),
+        (["```mdx", "<Note>", "```"], []),  # in fenced code: text
+        (["{/* <Note> */}", '<AgentOnly variant="a">'], [(1, "AgentOnly")]),
+        (
+            ["a <b>bold</b> and <br /> c", "<>", "</>"],
+            [(0, "b"), (0, "/b"), (0, "br/"), (1, ""), (2, "/")],
+        ),
     ],
 )
-def test_which_jsx_element_lines_leave_unbalanced(lines, found):
+def test_which_jsx_tags_a_page_reads_and_where(lines, read):
+    """The tags the balance of each variant is judged by: where MDX reads one as a tag
+    (not in a code span, fenced code or a comment), at the line where it ends."""
     tags: Tags = []
     places(lines, tags)
-    assert unmatched(tags) == found
+    assert tags == read
 
 
 UNBALANCED = (
@@ -142,6 +150,8 @@ def test_an_element_per_agent_around_shared_text_is_no_error(make_project, run):
         # two blocks, the second closing what the first opened
         '<AgentOnly variant="alpha">\n<Note>\n</AgentOnly>\nShared.\n'
         '<AgentOnly variant="alpha">\n</Note>\n</AgentOnly>\n',
+        # an element that closes itself is both its tags: dropping it drops neither alone
+        '<Note>\n<AgentOnly variant="alpha">\n<Icon name="x" />\n</AgentOnly>\nb\n</Note>\n',
     ],
 )
 def test_dropped_tags_that_leave_the_elements_around_them_as_they_were_are_no_error(
