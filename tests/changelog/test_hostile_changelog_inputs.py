@@ -18,6 +18,15 @@ RELEASE = ["changelog", "--version", "v1.0.0", "--since-file", "old.yaml", "--da
 NOTE = "changelog.d/note.md"
 
 
+def control_reference(reference: str, code: str) -> str:
+    """What is said of a character ``reference`` to U+``code``, a control character."""
+    return (
+        f"the reference '{reference}' stands for U+{code}, a control character no page "
+        "shows as text (an escape, or a bidirectional override that reorders what a reader "
+        "sees): remove it"
+    )
+
+
 @pytest.fixture
 def project(make_project: Callable[..., Project], run: Run) -> Project:
     """A built project whose registry changed since ``old.yaml``."""
@@ -64,9 +73,7 @@ SUMMARIES = [
     ("backslash-then-blank", "ends with \\ ", "the summary ends in a backslash, which would "
      "escape the full stop that ends its sentence: end it with a word or a punctuation mark"),
     # A character reference MDX and GitHub decode to a bidirectional override.
-    ("bidi-reference", "adds &#8238; things.", "the reference '&#8238;' stands for U+202E, a "
-     "control character no page shows as text (an escape, or a bidirectional override that "
-     "reorders what a reader sees): remove it"),
+    ("bidi-reference", "adds &#8238; things.", control_reference("&#8238;", "202E")),
     # How Python passes on a command-line byte that is not UTF-8 (it was blamed on the entry).
     ("not-utf8", "caf\udce9 things.", "the summary is no text to write: it holds the byte "
      "0xE9, which is not UTF-8"),
@@ -145,22 +152,15 @@ NOTES = [
      "indented: '## v0.0.1'"),
     ("setext-underline", "- adds things.\n---\n", 2, "'---' under a line of text makes that "
      "line a heading; headings in changelog entries are '## vX.Y.Z' alone"),
-    ("bidi-reference", "- adds &#x202E; things.\n", "1:8", "the reference '&#x202E;' stands "
-     "for U+202E, a control character no page shows as text (an escape, or a bidirectional "
-     "override that reorders what a reader sees): remove it"),
-    ("named-reference", "- adds `&rlm;` and &rlm; things.\n", "1:20", "the reference '&rlm;' "
-     "stands for U+200F, a control character no page shows as text (an escape, or a "
-     "bidirectional override that reorders what a reader sees): remove it"),
-    ("reference-once-uncommented", "- adds &#x2{/* c */}02e; things.\n", 1, "the reference "
-     "'&#x202e;' stands for U+202E, a control character no page shows as text (an escape, or "
-     "a bidirectional override that reorders what a reader sees): remove it (once its MDX "
-     "comments are removed, as in a release body)"),
+    ("bidi-reference", "- adds &#x202E; things.\n", "1:8", control_reference("&#x202E;", "202E")),
+    ("named-reference", "- adds `&rlm;` and &rlm; things.\n", "1:20",
+     control_reference("&rlm;", "200F")),
+    ("reference-once-uncommented", "- adds &#x2{/* c */}02e; things.\n", 1, control_reference(
+        "&#x202e;", "202E") + " (once its MDX comments are removed, as in a release body)"),
     # MDX reads from the left: the comment opens first and holds the backtick, so no code
     # span hides what follows it (a fresh-eyes review's finding).
     ("reference-after-a-backtick-in-a-comment", "- Adds {/* ` */} &#x202e;txet `b` things.\n",
-     "1:18", "the reference '&#x202e;' stands for U+202E, a control character no page shows "
-     "as text (an escape, or a bidirectional override that reorders what a reader sees): "
-     "remove it"),
+     "1:18", control_reference("&#x202e;", "202E")),
     ("link-between-backticks-in-comments",
      "- Adds {/* `x */} [y](javascript:alert(1)) {/* ` */} things.\n", "1:23", "link "
      "'javascript:alert(1)' uses the scheme 'javascript:'; changelog links are root-absolute "
@@ -171,22 +171,16 @@ NOTES = [
      "routes such as /user-guide/..., http(s):// or mailto: URLs"),
     # The longest numbers CommonMark reads as a reference, an upper-case X, one error a
     # line, and an escaped backtick that opens no code span (a mutation sample's gaps).
-    ("six-hex-digits", "- adds &#x00202e; things.\n", "1:8", "the reference '&#x00202e;' "
-     "stands for U+202E, a control character no page shows as text (an escape, or a "
-     "bidirectional override that reorders what a reader sees): remove it"),
-    ("seven-decimal-digits", "- adds &#0008238; things.\n", "1:8", "the reference "
-     "'&#0008238;' stands for U+202E, a control character no page shows as text (an escape, "
-     "or a bidirectional override that reorders what a reader sees): remove it"),
-    ("upper-case-x", "- adds &#X202E; and &#x202d; things.\n", "1:8", "the reference "
-     "'&#X202E;' stands for U+202E, a control character no page shows as text (an escape, or "
-     "a bidirectional override that reorders what a reader sees): remove it"),
-    ("after-an-escaped-backtick", "- adds \\`&#x202e; `x` and `y` things.\n", "1:10", "the "
-     "reference '&#x202e;' stands for U+202E, a control character no page shows as text (an "
-     "escape, or a bidirectional override that reorders what a reader sees): remove it"),
+    ("six-hex-digits", "- adds &#x00202e; things.\n", "1:8",
+     control_reference("&#x00202e;", "202E")),
+    ("seven-decimal-digits", "- adds &#0008238; things.\n", "1:8",
+     control_reference("&#0008238;", "202E")),
+    ("upper-case-x", "- adds &#X202E; and &#x202d; things.\n", "1:8",
+     control_reference("&#X202E;", "202E")),
+    ("after-an-escaped-backtick", "- adds \\`&#x202e; `x` and `y` things.\n", "1:10",
+     control_reference("&#x202e;", "202E")),
     # An escaped backslash leaves the reference a reference.
-    ("escaped-backslash", "- adds \\\\&#27; things.\n", "1:10", "the reference '&#27;' stands "
-     "for U+001B, a control character no page shows as text (an escape, or a bidirectional "
-     "override that reorders what a reader sees): remove it"),
+    ("escaped-backslash", "- adds \\\\&#27; things.\n", "1:10", control_reference("&#27;", "001B")),
 ]  # fmt: skip
 
 
