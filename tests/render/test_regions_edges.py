@@ -79,29 +79,43 @@ def test_an_unknown_region_is_told_the_closest_custom_one(make_project, run) -> 
     )
 
 
-@pytest.mark.parametrize(
-    "content",
-    [
-        "a\n\n{/* docgen:end */}\n\nb\n",
-        "a\n\n```\n{/* docgen:end */}\n```\n",  # a fence inside a region is the region's own
-        "Write docgen:begin markers alone on their lines.\n",
-    ],
-    ids=["end-marker", "end-marker-in-a-fence", "named-in-prose"],
+MARKED = (
+    "a docgen:begin or docgen:end marker, which the next run would read as this page's own "
+    "and cut the region there (a fenced block inside a region is the region's own): leave "
+    "it out of the region's content"
 )
-def test_a_region_that_renders_a_marker_is_refused_before_it_is_written(
-    make_project, run, content
+ONE_REGION = "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n"
+
+
+@pytest.mark.parametrize(
+    ("page", "content", "why"),
+    [
+        (ONE_REGION, "a\n\n{/* docgen:end */}\n\nb\n", MARKED),
+        # a fence inside a region is the region's own
+        (ONE_REGION, "a\n\n```\n{/* docgen:end */}\n```\n", MARKED),
+        (ONE_REGION, "Write docgen:begin markers alone on their lines.\n", MARKED),
+        # the fence ran on over the page's later regions: their markers read as code, and
+        # no build refreshed them again, while check called the page in sync (a fresh-eyes
+        # review's finding)
+        (
+            ONE_REGION + "\nBetween.\n\n{/* docgen:begin models-table */}\n{/* docgen:end */}\n",
+            "```sh\necho {{ profiles | length }}\n",
+            "a code fence it never closes, which would run on over the rest of the page: close it",
+        ),
+    ],
+    ids=["end-marker", "end-marker-in-a-fence", "named-in-prose", "open-fence"],
+)
+def test_a_region_that_would_break_the_next_read_is_refused_before_it_is_written(
+    make_project, run, page, content, why
 ) -> None:
     """The build wrote it, and every later run refused the page (``docgen:end without a
     docgen:begin``), with the region's rest stranded below it (a hostile round's finding)."""
-    page = "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n"
     project = make_project(files={PAGE: page}, templates={"_regions/my.mdx.j2": content})
     before = project.snapshot()
     result = run(project, "build")
     assert (result.exit_code, result.stderr) == (
         2,
-        f"{PAGE}:3: error: region 'my' rendered a docgen:begin or docgen:end marker, which "
-        "the next run would read as this page's own and cut the region there (a fenced block "
-        "inside a region is the region's own): leave it out of the region's content\n",
+        f"{PAGE}:3: error: region 'my' rendered {why}\n",
     )
     assert project.snapshot() == before
 
@@ -112,23 +126,3 @@ def test_a_region_may_render_code_that_names_no_marker(make_project, run) -> Non
     project = make_project(files={PAGE: page}, templates={"_regions/my.mdx.j2": content})
     assert run(project, "build").exit_code == 0
     assert run(project, "check").exit_code == 0
-
-
-def test_a_region_that_leaves_a_code_fence_open_is_refused(make_project, run) -> None:
-    """The fence ran on over the page's later regions: their markers read as code, and
-    no build refreshed them again, while check called the page in sync (a fresh-eyes
-    review's finding)."""
-    page = (
-        "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n\nBetween.\n\n"
-        "{/* docgen:begin models-table */}\n{/* docgen:end */}\n"
-    )
-    content = "```sh\necho {{ profiles | length }}\n"
-    project = make_project(files={PAGE: page}, templates={"_regions/my.mdx.j2": content})
-    before = project.snapshot()
-    result = run(project, "build")
-    assert (result.exit_code, result.stderr) == (
-        2,
-        f"{PAGE}:3: error: region 'my' rendered a code fence it never closes, which would "
-        "run on over the rest of the page: close it\n",
-    )
-    assert project.snapshot() == before
