@@ -1,22 +1,22 @@
 """Where each line of a page stands in MDX's structure: at the top level, inside one
-fenced code block, or inside an expression ``{...}`` (a comment ``{/* */}`` too) or a JSX
-tag's attributes.
+fenced code block, or inside an expression ``{...}`` (a comment ``{/* */}`` too), a JSX
+tag's attributes or an ``import``/``export`` statement.
 
 docgen cuts a page at ``<AgentOnly>`` tags, line by line, also inside fenced code (a
 shell command whose lines differ per agent). A block whose two tags stand in the same
 place, both at the top level or both in the same code block, leaves the structure
 around it as it found it, so a variant that drops the block, or keeps its lines without
-the tags, reads the rest of the page as the source does. A tag inside an expression or
-a JSX tag, or a block whose tags stand in different places, would cut a comment, an
-expression or a code block in two. The JSX tags read on the way (``places``' ``tags``)
-tell whether a variant keeps one tag of an element but not the other
-(``dropped_unbalanced``).
+the tags, reads the rest of the page as the source does. A tag inside an expression, a
+JSX tag or a statement, or a block whose tags stand in different places, would cut a
+comment, an expression, a statement or a code block in two. The JSX tags read on the way
+(``places``' ``tags``) tell whether a variant keeps one tag of an element but not the
+other (``dropped_unbalanced``).
 
 The reading follows MDX 3's: with indented code off, a fence opens after any blanks (and
 after a blockquote's or list item's marker); an expression ends where its braces balance
 outside JavaScript's comments and strings; in prose a backslash escapes the next
 character and a code span, on its line or over the next ones of its paragraph, hides
-what it holds.
+what it holds; an ``import`` or ``export`` statement is JavaScript (see ``statements``).
 """
 
 from __future__ import annotations
@@ -25,14 +25,16 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from docgen.render.statements import Statement, starts_statement
 from docgen.render.syntax import Fence, opening
 
 #: Where a line stands: the top level, or the index of the line that opens its code block.
 TOP = -1
 #: Said of an <AgentOnly> tag inside an expression, a comment or a JSX tag.
 INSIDE = (
-    "this <AgentOnly> tag stands inside an MDX expression or comment, or inside a JSX tag: "
-    "cutting the page there would break what holds it; move the tag out"
+    "this <AgentOnly> tag stands inside an MDX expression or comment, an import or export "
+    "statement, or a JSX tag: cutting the page there would break what holds it; move the "
+    "tag out"
 )
 #: Said of a block whose closing tag stands elsewhere than its opening tag.
 ACROSS = (
@@ -60,14 +62,23 @@ _TOP_STATE = _State()
 
 def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
     """For each line, where MDX starts reading it: ``TOP``, the index of the line that
-    opened the fenced code block it is in, or None (inside an expression, a JSX tag or a
-    code span); each JSX tag it reads is added to ``tags`` (its line's index, and the tag
-    as ``_ended`` gives it)."""
+    opened the fenced code block it is in, or None (inside an expression, a JSX tag, a
+    code span or an import or export statement); each JSX tag it reads is added to
+    ``tags`` (its line's index, and the tag as ``_ended`` gives it)."""
     out: list[int | None] = []
     fence: Fence | None = None
     opened_at, container = TOP, ""
     state = _TOP_STATE
+    statement: Statement | None = None  # an import or export statement MDX is reading
     for index, line in enumerate(lines):
+        if statement is not None and statement.reads_on(line):
+            out.append(None)
+            continue
+        statement = None
+        if state == _TOP_STATE and fence is None and starts_statement(lines, index):
+            out.append(None)
+            statement = Statement(line)
+            continue
         if fence is not None and _within(container, line):
             out.append(opened_at)
             fence = None if fence.closed_by(_after(_QUOTES, line)) else fence

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mdxc import compile_mdx, mdx_text_of, require_mdx
+from mdxc import compile_mdx, mdx_text_of, mdx_trees, require_mdx
 
 from docgen.render.structure import ACROSS, INSIDE, TOP, Tags, places
 
@@ -253,7 +253,27 @@ def test_a_comment_after_a_list_items_code_block_is_read_as_one(make_project, ru
 
 
 _PIECES = st.sampled_from(
-    ["a", " ", "\t", "{", "}", "<", ">", "/", "*", "'", '"', "`", "\\", "```", "~~~", "- ", "> "]
+    [
+        "a",
+        " ",
+        "\t",
+        "{",
+        "}",
+        "<",
+        ">",
+        "/",
+        "*",
+        "'",
+        '"',
+        "`",
+        "\\",
+        "```",
+        "~~~",
+        "- ",
+        "> ",
+        "export ",
+        "=",
+    ]
 )
 
 
@@ -289,3 +309,60 @@ def test_a_tag_after_what_closes_at_a_paragraphs_end_stands_at_the_top(lines):
     require_mdx()
     assert "x" in (mdx_text_of({"page": "\n".join(lines) + "\n"})["page"] or "")
     assert places(lines)[-3:] == [TOP, TOP, TOP]
+
+
+_BLOCK = '<AgentOnly variant="a">\n\nA.\n\n</AgentOnly>\n'
+
+
+@pytest.mark.parametrize(
+    ("statement", "top"),
+    [
+        ("import {A} from './a'", True),
+        ("export const a = 1", True),
+        ("export const a =", False),  # acorn reads on past the blank line, into the block
+        ("export const f = () =>", False),
+        ("export const a = {\n  b: 1,", False),  # MDX refuses the page: no variant's doing
+        ("export const t = `a\n\nb`", True),  # a template literal over a blank line
+        ("export const Note = () => <p>Don't</p>", True),  # an apostrophe in JSX text
+        ("export default function A() {\n\n  return 1\n}", True),
+        ("export const a = 1 // a comment (", True),
+        ("export const a = 1 /* a\n\ncomment */", True),
+        ("export const B = <Note>\n  x\n</Note>", True),
+        ("Intro.\nexport const a =", True),  # goes on a paragraph: text, not a statement
+        ("export\tconst a =", True),  # the word and a tab: text
+        (" export const a =", True),  # indented: text
+    ],
+)
+def test_a_block_after_an_import_or_export_stands_where_mdx_reads_it(statement, top):
+    """MDX reads a statement as JavaScript up to a blank line where it is complete (a
+    hostile round: a block cut out of ``export const a =`` left variants MDX refuses).
+    docgen takes the block's tag for the top level exactly where the compiler reads the
+    block as a top-level element."""
+    page = f"{statement}\n\n{_BLOCK}"
+    tree = mdx_trees({"page": page})["page"]
+    read_at_top = not isinstance(tree, str) and any(
+        node["type"] == "mdxJsxFlowElement" and node.get("name") == "AgentOnly"
+        for node in tree["children"]
+    )
+    lines = page.split("\n")
+    assert read_at_top is top
+    assert (places(lines)[lines.index('<AgentOnly variant="a">')] == TOP) is top
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'Intro.\n\nexport const a =\n<AgentOnly variant="beta">\n1\n</AgentOnly>\n\nText.\n',
+        'export const a =\n\n<AgentOnly variant="beta">\n1\n</AgentOnly>\n\nText.\n',
+        'export const a = 1\n<AgentOnly variant="beta">\nb\n</AgentOnly>\n',
+    ],
+)
+def test_a_block_inside_an_import_or_export_is_a_located_error(make_project, run, body):
+    """The hostile round's page compiled, and two of its three variants did not."""
+    project = make_project(templates={}, files={"docs/guide/page.mdx": HEAD + body})
+    before = project.snapshot()
+    outcome = run(project, "build")
+    line = 5 + body.split("\n").index('<AgentOnly variant="beta">')
+    assert outcome.exit_code == 2
+    assert f"docs/guide/page.mdx:{line}: error: {INSIDE}" in outcome.stderr.splitlines()
+    assert project.snapshot() == before

@@ -101,7 +101,8 @@ def test_a_closing_tag_inside_a_comment_is_one_problem_and_the_block_stays_open(
     body = '<AgentOnly variant="alpha">\n{/*\n</AgentOnly>\n*/}\nalpha\n</AgentOnly>\n'
     assert parse_problems(body) == [
         f"{SOURCE}:7: error: this <AgentOnly> tag stands inside an MDX expression or comment, "
-        "or inside a JSX tag: cutting the page there would break what holds it; move the tag out"
+        "an import or export statement, or a JSX tag: cutting the page there would break what "
+        "holds it; move the tag out"
     ]
 
 
