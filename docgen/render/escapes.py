@@ -24,6 +24,15 @@ inside it:
 - the `:` of `https://` or the `.` of `www.` when a URL literal would show an escape raw
   or take a `>` into its address, and the `@` of an address that a `_` before the text
   would start.
+
+Before the text's first space or tab, a `<`, `{`, `[` or `` ` `` is escaped as a character
+reference (`&#60;`), not with a backslash: a URL literal that ends just before the text
+(another value's, in `{{ a }}{{ b }}` or a `join` without a separator) runs on into it up
+to a blank or a `<`, and would take the backslash into its address and leave the
+character live, to open JSX, an expression, a link or a code span. A reference it takes
+shows as written, inside the link; anywhere else it is the character. (Other escapes
+left bare there change no more than emphasis, and the block syntax escaped at the
+text's start cannot start after a URL.)
 """
 
 from __future__ import annotations
@@ -63,6 +72,9 @@ _BLOCK_LINE = re.compile(r"#+|([-*_])(?:[ \t]*\1){2,}|=+|-+")
 _DELIMITER_CELL = re.compile(r":?-+:?")
 _ESM = re.compile(r"(?:import|export)(?: |$)")
 _URL_HINT = re.compile(r"://|www\.", re.IGNORECASE)
+_BLANK = re.compile(r"[ \t]")
+#: What starts markup once its backslash is gone: JSX, an expression, a link, a code span.
+_OPENS_MARKUP = frozenset("<{[`")
 
 
 def _always(text: str, cell: bool) -> set[int]:
@@ -155,8 +167,13 @@ def _write(text: str, marks: set[int], esm: bool) -> tuple[str, list[int], set[i
     offsets: list[int] = []
     consumed: set[int] = set()
     at = 0
+    first_word = _BLANK.search(text)
+    reach = len(text) if first_word is None else first_word.start()
     for i, char in enumerate(text):
-        piece = f"&#{ord(char)};" if esm and i == 0 else f"\\{char}" if i in marks else char
+        if (esm and i == 0) or (i in marks and i < reach and char in _OPENS_MARKUP):
+            piece = f"&#{ord(char)};"
+        else:
+            piece = f"\\{char}" if i in marks else char
         if len(piece) > 1:
             consumed.update(range(at + 1, at + len(piece)))
         offsets.append(at)

@@ -226,7 +226,7 @@ def test_a_partial_prints_as_the_file_that_includes_it(make_project: Make, run: 
         },
     )
     assert json.loads(project.read("docs/b.json"))["v"] == "a<b"
-    assert project.read("docs/a.mdx").endswith("a\\<b")
+    assert project.read("docs/a.mdx").endswith("a&#60;b")
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,11 @@ around them, a code span later on the line, a `.` after them ...). Then:
     word's text replaced by the input: the text reads literally and leaves the
     template's markup alone (GFM's literal autolinks aside: a link whose text is its own
     address reads as that text);
-(b) undoing any one escape the filter wrote (a backslash, or the character reference
-    that keeps `import `/`export ` from starting ESM) changes the tree of some context:
-    no escape is needless.
+(b) undoing any one escape the filter wrote (a backslash, or a character reference: the
+    one that keeps `import `/`export ` from starting ESM, or one in the text's first
+    word) changes the tree of some context: no escape is needless;
+(c) after a URL literal that runs on into it (another value's, written just before it),
+    the text still opens no markup: no JSX, expression, link or code span.
 
 The texts are trimmed of whitespace at their edges: Markdown drops it at a line's edges,
 and beside a template's emphasis no escape can keep it (test_mdx.py covers those texts).
@@ -88,16 +90,21 @@ def cell_page(escaped: str) -> str:
 FILTERS = [("prose", escape_prose, prose_page), ("cell", escape_cell, cell_page)]
 
 
+#: A character reference the filter wrote (the text's own `&` is always escaped).
+REFERENCE = re.compile(r"&#([0-9]+);")
+
+
 def undo_each(text: str, escaped: str) -> list[str]:
-    """The escaped text with one escape undone, for each escape (one per backslash run:
-    undoing any backslash of a run gives the same text)."""
+    """The escaped text with one escape undone, for each escape: a character reference
+    the filter wrote, or a backslash (one per backslash run: undoing any backslash of a
+    run gives the same text)."""
     undone, i, j = [], 0, 0
-    reference = re.match(r"&#([0-9]+);", escaped)
-    if reference and not text.startswith(reference.group()):
-        undone.append(chr(int(reference.group(1))) + escaped[reference.end() :])
-        i, j = 1, reference.end()
     while j < len(escaped):
-        if text[i] == "\\":
+        reference = REFERENCE.match(escaped, j)
+        if reference and not text.startswith(reference[0], i):
+            undone.append(escaped[:j] + chr(int(reference[1])) + escaped[reference.end() :])
+            i, j = i + 1, reference.end()
+        elif text[i] == "\\":
             run = len(text[i:]) - len(text[i:].lstrip("\\"))
             written = len(escaped[j:]) - len(escaped[j:].lstrip("\\"))
             if written > run:
@@ -355,3 +362,58 @@ def test_a_url_in_registry_text_links_without_a_closing_angle_bracket(text, urls
     for kind, tree in mdx_trees(pages).items():
         assert tree is not None, kind
         assert _link_urls(tree) == urls, kind
+
+
+#: What ends just before a value when a template writes another value there: a URL literal
+#: that runs on into the value up to a blank or a `<`.
+BEFORE = ["http://x.co", "www.x.co", "https://x.co/", "a@b.co", "<a>http://x.co}"]
+#: What a value opens once an escape of it is lost: markup, not text.
+MARKUP = {
+    "mdxJsxTextElement",
+    "mdxJsxFlowElement",
+    "mdxTextExpression",
+    "mdxFlowExpression",
+    "inlineCode",
+    "image",
+    "linkReference",
+    "imageReference",
+}
+
+
+def opened(node: Any) -> list[str]:
+    """The markup nodes of a tree, and every link but a literal autolink (its text its own
+    address)."""
+    found = [node["type"]] if node.get("type") in MARKUP else []
+    if node.get("type") == "link":
+        kids = node.get("children", [])
+        value = kids[0].get("value") if len(kids) == 1 else None
+        if node["url"] not in (value, f"http://{value}", f"mailto:{value}"):
+            found.append(f"link {node['url']}")
+    for child in node.get("children", []):
+        found += opened(child)
+    return found
+
+
+@settings(max_examples=3, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
+@given(st.lists(texts, min_size=60, max_size=60))
+def adjacent_property(batch: list[str]) -> None:
+    cases = {}
+    for n, text in enumerate([*EXAMPLES, *batch]):
+        for m, before in enumerate(BEFORE):
+            cases[f"prose{n}-{m}"] = f"{escape_prose(before)}{escape_prose(text)}\n"
+            cases[f"cell{n}-{m}"] = (
+                f"| h |\n| --- |\n| {escape_cell(before)}{escape_cell(text)} |\n"
+            )
+    trees = mdx_trees(cases)
+    for key, tree in trees.items():
+        assert not isinstance(tree, str), (key, cases[key], tree)
+        assert opened(tree) == [], (key, cases[key])
+
+
+def test_a_value_after_a_url_literal_opens_no_markup() -> None:
+    """Two values side by side (``{{ a }}{{ b }}``, a ``join`` without a separator): a URL
+    literal at the end of the first ran on into the second and took the backslash of its
+    `\\<`, and the second's ``<a>`` became a live JSX tag MDX refused (a hostile round).
+    Escapes of what opens markup in a text's first word are character references."""
+    require_mdx()
+    adjacent_property()

@@ -58,12 +58,12 @@ def test_speculative_method_is_escaped_prose_on_every_page(example, run):
     pages = build(example, run)
     assert lines_with(pages[SETUP], "props.x") == [
         "For the managed single-node DGX Station `deepseek-ai/DeepSeek-V4-Flash` profile, "
-        r"NemoClaw enables \{props.x} \<b> speculative decoding.",
-        r"NemoClaw enables \{props.x} \<b> speculative decoding.",
+        r"NemoClaw enables &#123;props.x} \<b> speculative decoding.",
+        r"NemoClaw enables &#123;props.x} \<b> speculative decoding.",
         """  --speculative-config '{"method":"{props.x} <b>","num_speculative_tokens":3}' \\""",
     ]
     assert lines_with(pages[STATION], "speculative decoding.") == [
-        r"NemoClaw enables \{props.x} \<b> speculative decoding."
+        r"NemoClaw enables &#123;props.x} \<b> speculative decoding."
     ]
     texts = read_back(pages)
     assert (
@@ -81,7 +81,7 @@ def test_a_count_that_is_not_a_number_word_is_escaped_prose(example, run):
     pages = build(example, run)
     retains = (
         "The profile uses a `262144`-token context window, `--gpu-memory-utilization 0.4`, "
-        r"an `fp8` KV cache, \{props.y} \<i> concurrent sequences, an `8192`-token batch "
+        r"an `fp8` KV cache, &#123;props.y} \<i> concurrent sequences, an `8192`-token batch "
         "limit, chunked prefill, prefix caching, and its registered parsers and acceleration "
         "backends."
     )
@@ -165,7 +165,7 @@ def test_code_spans_with_backticks_read_back_literally() -> None:
         (1, "one concurrent sequence"),
         ("1", "one concurrent sequence"),
         (16, "16 concurrent sequences"),
-        ("{x} <b>", r"\{x} \<b> concurrent sequences"),
+        ("{x} <b>", r"&#123;x} \<b> concurrent sequences"),
         ("-2", "-2 concurrent sequences"),
         ("*many*", r"\*many\* concurrent sequences"),
     ],
@@ -183,7 +183,7 @@ def test_count_exact(number: object, phrase: str) -> None:
         ),
         ({"method": "deepseek_mtp"}, "multi-token prediction (MTP) speculative decoding"),
         ({"method": "eagle3"}, "eagle3 speculative decoding"),
-        ({"method": "{props.x} <b>"}, r"\{props.x} \<b> speculative decoding"),
+        ({"method": "{props.x} <b>"}, r"&#123;props.x} \<b> speculative decoding"),
         ({"method": " ngram_gpu "}, "ngram_gpu speculative decoding"),
         ({"method": ""}, "speculative decoding"),
         ({}, "speculative decoding"),
@@ -214,7 +214,9 @@ def test_a_feature_phrase_in_a_template_is_escaped_exactly_once(make_project, ru
     )
     result = run(project, "build")
     assert result.exit_code == 0, result.output
-    assert project.read("docs/spec.mdx").splitlines()[-1] == r"\{x} \<b> a_b speculative decoding"
+    assert project.read("docs/spec.mdx").splitlines()[-1] == (
+        r"&#123;x} \<b> a_b speculative decoding"
+    )
 
 
 def test_lists_mixing_markup_and_text_escape_the_text_once(make_project, run):
@@ -227,9 +229,9 @@ def test_lists_mixing_markup_and_text_escape_the_text_once(make_project, run):
     result = run(project, "build")
     assert result.exit_code == 0, result.output
     assert project.read("docs/lists.mdx").splitlines()[-3:] == [
-        r"`a<b`, c\<d, and e\<f",
-        r"`a<b` / c\<d",
-        r"c\<d, e\<f",
+        r"`a<b`, c&#60;d, and e&#60;f",
+        r"`a<b` / c&#60;d",
+        r"c&#60;d, e\<f",  # one text: only its first word's escape is a reference
     ]
 
 
