@@ -52,6 +52,9 @@ CASES = [
     ),
     runaway("ljust", "{{ 'x'.ljust(10**10) }}", f"'ljust' would build {STRING}"),
     runaway("center-filter", "{{ 'x'|center(10**10) }}", f"'center' would build {STRING}"),
+    runaway("rjust", "{{ 'x'.rjust(10**10) }}", f"'rjust' would build {STRING}"),
+    runaway("zfill", "{{ '1'.zfill(10**10) }}", f"'zfill' would build {STRING}"),
+    runaway("expandtabs", "{{ 'a\\tb'.expandtabs(10**10) }}", f"'expandtabs' would build {STRING}"),
     runaway("range-to-list", "{{ range(10**9)|list|length }}", f"'range' would build {RANGE}"),
     runaway("range-past-a-c-size", "{{ range(10**30) }}", f"'range' would build {RANGE}"),
     runaway("indent-filter", "{{ 'x'|indent(10**10, true) }}", f"'indent' would build {STRING}"),
@@ -99,6 +102,16 @@ def test_ordinary_arithmetic_and_padding_still_work(make_project, run):
             "18446744073709551616 \\=== 1,1 00003   a  |   1|x  |  1|1|10,7,4,1|10000000|a+b|1000"
         )
     )
+
+
+def test_powers_of_one_and_zero_stay_small_whatever_the_exponent(make_project, run):
+    """Only a base past 1 grows with its exponent (a mutation sample: a bound at 1 itself
+    refused ``1 ** 1000000``)."""
+    body = "{{ 1 ** 1000000 }}|{{ (-1) ** 1000001 }}|{{ 0 ** 1000000 }}|{{ 2 ** 100000 % 7 }}"
+    project = make_project(templates=template(f"{HEAD}{body}\n"))
+    result = run(project, "build")
+    assert result.exit_code == 0, result.stderr
+    assert project.read("docs/models.mdx").rstrip().endswith(f"1|-1|0|{2**100000 % 7}")
 
 
 def test_running_out_of_memory_is_a_template_error(make_project, run, monkeypatch):

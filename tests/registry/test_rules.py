@@ -155,3 +155,10 @@ def test_a_wrong_site_url_is_quoted_whole_up_to_sixty_characters(url, shown):
 )
 def test_a_site_url_with_a_port_and_escapes_is_accepted(url):
     assert rules.site_url_problem(url) is None
+
+
+@pytest.mark.parametrize("url", ["https://docs.example.com:0", "https://docs.example.com:65536"])
+def test_a_site_url_with_a_port_no_server_listens_on_is_refused(url):
+    """Ports run from 1 to 65535 (a mutation sample found neither end pinned)."""
+    problem = rules.site_url_problem(url)
+    assert problem is not None and problem.endswith(f"got '{url}'")

@@ -11,7 +11,7 @@ from markupsafe import Markup
 from docgen.registry.builder import _history_tokens
 from docgen.registry.load import load_bytes
 from docgen.render.prose import article, count, enabled_features, feature
-from docgen.render.tables import join, models_table
+from docgen.render.tables import join, long_date, models_table
 
 
 @pytest.mark.parametrize("number", range(1, 10))
@@ -119,3 +119,15 @@ def test_a_table_row_has_one_cell_per_header(rows, said):
     with pytest.raises(ValueError, match=f"^{said}: give each row one value per header$"):
         table(["a"], rows)
     assert table(["a", "b"], [iter([1, 2])]) == "| a | b |\n|---|---|\n| 1 | 2 |"
+
+
+@pytest.mark.parametrize(
+    ("iso", "said"),
+    [
+        ("2026-08-04", "August 4, 2026"),
+        ("2026-08-14", "August 14, 2026"),
+        ("2027-12-31", "December 31, 2027"),
+    ],
+)
+def test_a_long_date_names_the_month_and_the_day_without_a_leading_zero(iso, said):
+    assert long_date(iso) == said

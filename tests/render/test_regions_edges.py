@@ -94,6 +94,8 @@ ONE_REGION = "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n"
         # a fence inside a region is the region's own
         (ONE_REGION, "a\n\n```\n{/* docgen:end */}\n```\n", MARKED),
         (ONE_REGION, "Write docgen:begin markers alone on their lines.\n", MARKED),
+        # an end and a begin the next run would read as two whole regions (a mutation sample)
+        (ONE_REGION, "a\n{/* docgen:end */}\n{/* docgen:begin other */}\nb\n", MARKED),
         # the fence ran on over the page's later regions: their markers read as code, and
         # no build refreshed them again, while check called the page in sync (a fresh-eyes
         # review's finding)
@@ -103,7 +105,7 @@ ONE_REGION = "# Ref\n\n{/* docgen:begin my */}\n{/* docgen:end */}\n"
             "a code fence it never closes, which would run on over the rest of the page: close it",
         ),
     ],
-    ids=["end-marker", "end-marker-in-a-fence", "named-in-prose", "open-fence"],
+    ids=["end-marker", "end-marker-in-a-fence", "named-in-prose", "end-then-begin", "open-fence"],
 )
 def test_a_region_that_would_break_the_next_read_is_refused_before_it_is_written(
     make_project, run, page, content, why
