@@ -131,7 +131,19 @@ class _Scan:
         elif token == "-O" and self._following() in _O_LEVELS:
             self._option(self.at - 1, _OPTIMIZATION_LEVEL, "", None)
         else:
-            self._option(self.at - 1, *_split(token))
+            self._option(self.at - 1, *self._split(token))
+
+    def _split(self, token: str) -> tuple[str, str, str | None]:
+        """``_split``, and as argparse reads a single-dash token that is no option but
+        opens with a one-letter option that takes a value: that option with the rest
+        attached as its value (``-qawq`` is ``-q awq``; ``-tp4`` stays unknown)."""
+        name, keys, inline = _split(token)
+        if name in self.options or token.startswith("--") or len(token) <= 2:
+            return name, keys, inline
+        short = self.options.get(token[:2])
+        if short is None or short.type == "bool":
+            return name, keys, inline
+        return token[:2], "", token[2:]
 
     def _following(self) -> str | None:
         """The next token if it is a value rather than an option."""

@@ -333,6 +333,10 @@ OPERATOR_EDGES = {
     "a space in a value after its option": (["--served-model-name", "-a b"], True),
     "a negative number as a value": (["--served-model-name", "-5"], True),
     "an integer option given words": (["--max-model-len=1 2"], False),
+    # a one-letter option's value attached, as argparse reads it
+    "a one-letter option, its value attached": (["-qawq", "-n2", "-r0"], True),
+    "a one-letter option, a value it refuses attached": (["-nx"], False),
+    "a longer alias, a value attached": (["-tp4"], False),
 }
 
 

@@ -29,6 +29,9 @@ def catalog() -> Catalog:
         # "unexpected argument"; tests/integrations/test_vllm_verify.py asks vLLM)
         ('["--served-model-name=a b"]', ["--served-model-name=a b"]),
         ('["--chat_template=a b"]', ["--chat_template=a b"]),
+        # a one-letter option with its value attached, as argparse reads it (was "unknown
+        # option '-qawq'")
+        ('["-qawq", "-n2", "-q=awq"]', ["-qawq", "-n2", "-q=awq"]),
     ],
 )
 def test_tokens_vllms_parser_reads_as_given_are_accepted(catalog, given, tokens):
@@ -56,6 +59,10 @@ def test_tokens_vllms_parser_reads_as_given_are_accepted(catalog, given, tokens)
             "expected one of: aiter, auto, cooperative, deep_select, flashinfer, per_row, "
             "persistent, torch",
         ),
+        # the attached value is judged as the option's own; only one-letter options take one
+        ('["-nx"]', "token 1 ('-nx'): '--nnodes' expects an integer, got 'x'"),
+        ('["-qfoo"]', "token 1 ('-qfoo'): invalid value 'foo' for '--quantization'"),
+        ('["-tp4"]', "token 1 ('-tp4'): unknown option '-tp4'; did you mean '-tp'?"),
     ],
 )
 def test_tokens_vllms_parser_refuses_are_one_located_error(catalog, given, said):
