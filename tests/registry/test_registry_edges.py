@@ -150,3 +150,14 @@ def test_every_tradeoff_of_an_override_is_a_source_blame_can_name():
         ("tradeoffs", 1),
     ]
     assert [s.text for s in override.texts[1:]] == ["It lowers throughput.", "It costs latency."]
+
+
+def test_an_empty_arg_value_is_said_once():
+    """``max-num-seqs:`` left empty was said twice at one place: by the rules, and again as
+    the schema's list of the types a value may have."""
+    text = edited(("      max-num-seqs: 2\n", "      max-num-seqs:\n"))
+    with pytest.raises(RegistryError) as info:
+        load_bytes(text.encode(), "p.yaml")
+    assert [p.message for p in info.value.problems] == [
+        "'--max-num-seqs' cannot be null; remove the flag"
+    ]
