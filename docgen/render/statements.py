@@ -1,11 +1,15 @@
 """Where MDX reads an ``import`` or ``export`` statement: from a line that opens with the
-word and a space, up to a blank line where its JavaScript is complete.
+word and a space where no paragraph is open, up to a blank line where its JavaScript is
+complete.
 
 MDX 3 hands the lines to acorn at each blank line and reads on when acorn's error lies at
-the end of the text (more could complete it). ``Statement`` tells that roughly, line by
-line in one pass: a bracket, template literal or block comment left open, or an
-operator, an arrow or a keyword at the end, reads on. A line it wrongly reads on into is
-only refused as a place to cut a page, never taken for the top level.
+the end of the text (more could complete it). ``Statement`` tells that roughly, in one
+pass over each line: a bracket, template literal or block comment left open, or an end
+that cannot end a statement (``=``, ``=>``, an open bracket, a comma, a binary operator
+spelled once, a keyword such as ``from``), reads on. What it cannot tell without a
+JavaScript parser (a regular expression holding a bracket, a bracket in JSX text, a
+template literal inside a template's ``${}``) it may misread either way. Lines are a
+page's as docgen reads it: line ends are LF only.
 """
 
 from __future__ import annotations
@@ -13,28 +17,39 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-#: What a statement's JavaScript may end with when more must follow: an operator, an
-#: open bracket, an arrow, or a keyword that cannot end one (not a '>', which ends JSX).
+#: An end of a statement's code that leaves it unfinished: an arrow, any operator ending
+#: in ``=``, an open bracket, a comma, a binary operator (``a +``, not ``a++``; not ``>``
+#: or ``/``, which end JSX), or a keyword that cannot end a statement (not after a ``.``:
+#: ``m.default`` is a name).
 _GOES_ON = re.compile(
-    r"(?:=>|[-=+*/%&|^!~?:,.(\[{]|\b(?:import|export|from|as|default|const|let|var"
-    r"|function|class|extends|new|typeof|void|delete|await|yield|in|of|instanceof|return"
-    r"|async))\Z"
+    r"(?:=>?|[(\[{,<*%&|^?]|(?<!\+)\+|(?<!-)-"
+    r"|(?<![.\w$])(?:import|export|from|as|default|const|let|var|function|class|extends"
+    r"|new|typeof|void|delete|await|yield|in|of|instanceof|return|async))\Z"
 )
-#: On a line of code: a string (a quote that ends none on its line, such as an apostrophe
-#: in JSX text, is text), the start of a template literal or comment, or a bracket.
-_CODE = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`|//|/\*|[()\[\]{}]")
-#: Where an open template literal ends (an escaped backtick does not end it).
-_TEMPLATE_END = re.compile(r"(?:[^`\\]|\\.)*`")
+#: What matters on a line of code: quotes, comment starts, brackets.
+_STOPS = re.compile(r"['\"`/()\[\]{}]")
 _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+#: A heading, a thematic break, or a line of JSX tags alone or of one expression: each
+#: ends what it follows, so a statement may start on the next line (after a paragraph's
+#: line it may not).
+_NO_PARAGRAPH = re.compile(
+    r"#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}$|(?:<[^<>]*>[ \t]*)+$|\{[^{}]*\}$"
+)
+_QUOTE_MARKERS = re.compile(r"(?:[ \t]*>[ \t]?)*")
 
 
-def starts_statement(lines: Sequence[str], index: int) -> bool:
+def starts_statement(lines: Sequence[str], index: int, before: int | None) -> bool:
     """Whether line ``index`` (at the top level) opens a statement: the word and a space at
-    its very start (not in a list item or blockquote), where it does not go on a paragraph
-    (after a blank line, or first)."""
-    return lines[index].startswith(("import ", "export ")) and (
-        index == 0 or not lines[index - 1].strip(" \t")
-    )
+    its very start (not in a list item or blockquote) where no paragraph is open (first,
+    or after a blank line, a code block, a heading, a thematic break, a line of JSX tags
+    or an expression; ``before`` is where the line before stands, see ``places``)."""
+    if not lines[index].startswith(("import ", "export ")):
+        return False
+    if index == 0 or before != -1:  # first, or after a code block, expression or tag
+        return True
+    previous = lines[index - 1]
+    inner = previous[_QUOTE_MARKERS.match(previous).end() :]  # type: ignore[union-attr]
+    return not inner.strip(" \t") or _NO_PARAGRAPH.match(previous.strip(" \t")) is not None
 
 
 class Statement:
@@ -43,7 +58,7 @@ class Statement:
     def __init__(self, first: str) -> None:
         self.depth = 0  # open brackets
         self.open = ""  # a template literal ("`") or block comment ("/*") left open
-        self.tail = ""  # the last line's code that was not all strings and comments
+        self.tail = ""  # the end of the last code that was not all strings and comments
         self._read(first)
 
     def reads_on(self, line: str) -> bool:
@@ -55,25 +70,40 @@ class Statement:
         return True
 
     def _read(self, line: str) -> None:
+        """Brackets, open literals and comments, and the end of the code, after ``line``:
+        one pass (a quote that ends no string on its line, an apostrophe in JSX text, is
+        text, and so is every later quote of its kind on the line)."""
         code: list[str] = []
+        unclosed: set[str] = set()
         at = 0
         while at < len(line):
             if self.open:
                 at = self._close(line, at)
                 continue
-            found = _CODE.search(line, at)
+            found = _STOPS.search(line, at)
             if found is None:
                 code.append(line[at:])
                 break
             code.append(line[at : found.start()])
-            token, at = found[0], found.end()
-            if token == "//":
-                break  # the rest of the line is a comment
-            if token in ("`", "/*"):
-                self.open = token
-            elif token in _BRACKETS:
-                self.depth += _BRACKETS[token]
-            code.append(token if token in _BRACKETS else '""')
+            char, at = found[0], found.end()
+            if char == "/" and line.startswith("/", at):
+                break  # a line comment: the rest of the line
+            if char == "/" and line.startswith("*", at):
+                self.open, at = "/*", at + 1  # a comment: no code
+            elif char == "`":
+                self.open = "`"
+                code.append('""')
+            elif char in "'\"":
+                end = -1 if char in unclosed else _string_end(line, at, char)
+                if end < 0:
+                    unclosed.add(char)
+                    code.append(char)
+                else:
+                    code.append('""')
+                    at = end
+            else:
+                self.depth += _BRACKETS.get(char, 0)
+                code.append(char)
         if (text := "".join(code).rstrip()).strip():
             self.tail = text
 
@@ -84,9 +114,22 @@ class Statement:
             end = line.find("*/", at)
             found_at = -1 if end < 0 else end + 2
         else:
-            found = _TEMPLATE_END.match(line, at)
-            found_at = -1 if found is None else found.end()
+            found_at = _string_end(line, at, "`")
         if found_at < 0:
             return len(line)
         self.open = ""
         return found_at
+
+
+def _string_end(line: str, at: int, quote: str) -> int:
+    """Past the ``quote`` that closes a string whose text starts at ``at`` (a backslash
+    escapes the next character), or -1 when the line ends first."""
+    while at < len(line):
+        char = line[at]
+        if char == "\\":
+            at += 2
+        elif char == quote:
+            return at + 1
+        else:
+            at += 1
+    return -1

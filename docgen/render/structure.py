@@ -30,7 +30,7 @@ from docgen.render.syntax import Fence, opening
 
 #: Where a line stands: the top level, or the index of the line that opens its code block.
 TOP = -1
-#: Said of an <AgentOnly> tag inside an expression, a comment or a JSX tag.
+#: Said of an <AgentOnly> tag inside an expression, a comment, a statement or a JSX tag.
 INSIDE = (
     "this <AgentOnly> tag stands inside an MDX expression or comment, an import or export "
     "statement, or a JSX tag: cutting the page there would break what holds it; move the "
@@ -75,7 +75,8 @@ def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
             out.append(None)
             continue
         statement = None
-        if state == _TOP_STATE and fence is None and starts_statement(lines, index):
+        before = out[index - 1] if index else None
+        if state == _TOP_STATE and fence is None and starts_statement(lines, index, before):
             out.append(None)
             statement = Statement(line)
             continue

@@ -5,7 +5,7 @@ comment or a JSX tag, whose text a variant would cut in two."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from mdxc import compile_mdx, mdx_text_of, mdx_trees, require_mdx
 
@@ -314,39 +314,99 @@ def test_a_tag_after_what_closes_at_a_paragraphs_end_stands_at_the_top(lines):
 _BLOCK = '<AgentOnly variant="a">\n\nA.\n\n</AgentOnly>\n'
 
 
-@pytest.mark.parametrize(
-    ("statement", "top"),
-    [
-        ("import {A} from './a'", True),
-        ("export const a = 1", True),
-        ("export const a =", False),  # acorn reads on past the blank line, into the block
-        ("export const f = () =>", False),
-        ("export const a = {\n  b: 1,", False),  # MDX refuses the page: no variant's doing
-        ("export const t = `a\n\nb`", True),  # a template literal over a blank line
-        ("export const Note = () => <p>Don't</p>", True),  # an apostrophe in JSX text
-        ("export default function A() {\n\n  return 1\n}", True),
-        ("export const a = 1 // a comment (", True),
-        ("export const a = 1 /* a\n\ncomment */", True),
-        ("export const B = <Note>\n  x\n</Note>", True),
-        ("Intro.\nexport const a =", True),  # goes on a paragraph: text, not a statement
-        ("export\tconst a =", True),  # the word and a tab: text
-        (" export const a =", True),  # indented: text
-    ],
-)
-def test_a_block_after_an_import_or_export_stands_where_mdx_reads_it(statement, top):
+#: Prose that ends in what could go on a statement: once a statement was misread as
+#: going on, it ran on through such paragraphs and every later tag was refused.
+_PROSE = "Versions look like v1.\n\nRun the installer, then:\n\n"
+#: Text before a block and whether MDX reads the block at the top level (the statement
+#: complete, or never one); the block follows after a blank line.
+STATEMENTS = [
+    ("import {A} from './a'", True),
+    ("export const a = 1", True),
+    ("export const a =", False),  # acorn reads on past the blank line, into the block
+    ("export const f = () =>", False),
+    ("export const a = {\n  b: 1,", False),  # MDX refuses the page: no variant's doing
+    ("export const t = `a\n\nb`", True),  # a template literal over a blank line
+    ("export const Note = () => <p>Don't</p>", True),  # an apostrophe in JSX text
+    ("export default function A() {\n\n  return 1\n}", True),
+    ("export const a = 1 // a comment (", True),
+    ("export const a = 1 /* a\n\ncomment */", True),
+    ("export const a = 1 + /* c */", False),  # a comment is no operand (a review)
+    ("export const a = /* value */", False),
+    ("export const a = 1 <", False),
+    ("export const B = <Note>\n  x\n</Note>", True),
+    ("Intro.\nexport const a =", True),  # goes on a paragraph: text, not a statement
+    ("- item\nexport const a =", True),  # goes on the list item's paragraph
+    ("export\tconst a =", True),  # the word and a tab: text
+    (" export const a =", True),  # indented: text
+    # no paragraph is open after these: the statement starts (a review)
+    ('<AgentOnly variant="b">\n\nB.\n\n</AgentOnly>\nexport const a =', False),
+    ("# Title\nexport const a =", False),
+    ("***\nexport const a =", False),
+    ("```\nx\n```\nexport const a =", False),
+    ("{/* c */}\nexport const a =", False),
+    ("<Note>x</Note>\nexport const a =", True),  # text beside a tag: a paragraph
+    # complete statements whose end looks like more to come (a review: each refused every
+    # later tag, prose and all)
+    ("export const semver = /^v[0-9]+/", True),
+    ("export const next = count++", True),
+    ("export const X = m.default", True),
+    ("export const a = [1", False),  # MDX refuses the page, and docgen the tag
+    (f"export const semver = /^v[0-9]+/\n\n{_PROSE}", True),
+    (f"export const next = count++\n\n{_PROSE}", True),
+    (f"export const X = m.default\n\n{_PROSE}", True),
+    (f'export const Home = () => <a href="/">https://nvidia.com</a>\n\n{_PROSE}', True),
+]
+
+
+def test_a_block_after_an_import_or_export_stands_where_mdx_reads_it():
     """MDX reads a statement as JavaScript up to a blank line where it is complete (a
     hostile round: a block cut out of ``export const a =`` left variants MDX refuses).
-    docgen takes the block's tag for the top level exactly where the compiler reads the
-    block as a top-level element."""
-    page = f"{statement}\n\n{_BLOCK}"
-    tree = mdx_trees({"page": page})["page"]
-    read_at_top = not isinstance(tree, str) and any(
-        node["type"] == "mdxJsxFlowElement" and node.get("name") == "AgentOnly"
-        for node in tree["children"]
-    )
-    lines = page.split("\n")
-    assert read_at_top is top
-    assert (places(lines)[lines.index('<AgentOnly variant="a">')] == TOP) is top
+    docgen takes the block's tag for the top level where the compiler reads the block as
+    a top-level element, and only there."""
+    pages = {str(n): f"{text}\n\n{_BLOCK}" for n, (text, _top) in enumerate(STATEMENTS)}
+    trees = mdx_trees(pages)
+    wrong = []
+    for n, (text, top) in enumerate(STATEMENTS):
+        tree, lines = trees[str(n)], pages[str(n)].split("\n")
+        read_at_top = not isinstance(tree, str) and any(
+            node["type"] == "mdxJsxFlowElement" and node.get("attributes")[0]["value"] == "a"
+            for node in tree["children"]
+        )
+        tag = len(lines) - 1 - lines[::-1].index('<AgentOnly variant="a">')
+        if read_at_top is not top or (places(lines)[tag] == TOP) is not top:
+            wrong.append((text, top, read_at_top, places(lines)[tag]))
+    assert wrong == []
+
+
+_JS = st.sampled_from(
+    ["export const a = ", "a", "1", "=", "=>", "(", ")", "{", "}", "[", "]", ",", "+", "++",
+     "-", "<", ">", "/", "*", ".x", "'s'", "'", '"', "`", "${", "/* c */", "/*", "*/",
+     "// c", "<b>", "</b>", " ", "\n", "\n\n", "return", "from", "m.default"]
+)  # fmt: skip
+
+
+@settings(max_examples=4, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
+@given(st.lists(st.lists(_JS, min_size=1, max_size=10).map("".join), min_size=40, max_size=40))
+def _statements_property(texts: list[str]) -> None:
+    pages = {str(n): f"export const a = {t}\n\n{_BLOCK}" for n, t in enumerate(texts)}
+    trees = mdx_trees(pages)
+    for key, page in pages.items():
+        lines = page.split("\n")
+        tag = len(lines) - 1 - lines[::-1].index('<AgentOnly variant="a">')
+        tree = trees[key]
+        if places(lines)[tag] != TOP or isinstance(tree, str):
+            continue  # refused (a misread refuses, never accepts), or no valid page
+        assert any(
+            node["type"] == "mdxJsxFlowElement" and node.get("name") == "AgentOnly"
+            for node in tree["children"]
+        ), page
+
+
+def test_a_block_docgen_takes_for_the_top_level_after_a_statement_is_there():
+    """Generated statements: where docgen takes the tag for the top level and the page
+    compiles, MDX reads the block there too, so no variant cuts a statement."""
+    require_mdx()
+    _statements_property()
 
 
 @pytest.mark.parametrize(
