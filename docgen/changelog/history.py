@@ -59,6 +59,8 @@ LOOSE_HEADING = re.compile(r"^## (v[0-9]+\.[0-9]+\.[0-9]+)$")
 HEADING_RULE = "changelog-heading"
 #: The rule id of a character reference to a control character (``&#x202e;``).
 REFERENCE_RULE = "changelog-control-reference"
+#: An HTML comment in an entry's text: a release body would hide what it holds.
+COMMENT_RULE = "changelog-no-html-comment"
 #: The control characters a reference may name: MDX and GitHub read them as white space.
 _WHITESPACE = "\n\r\f"
 
@@ -223,7 +225,7 @@ def _line_problems(line: str, where: Location, token: str, routes: set[str]) -> 
             Problem(
                 "HTML comments are not allowed in changelog entries; use {/* ... */}",
                 where,
-                rule="changelog-no-html-comment",
+                rule=COMMENT_RULE,
             )
         )
     if token in line:

@@ -21,6 +21,7 @@ from docgen.changelog.entries import (
 )
 from docgen.changelog.fences import text_lines, without_code
 from docgen.changelog.history import (
+    COMMENT_RULE,
     NAME_RULE,
     REFERENCE_RULE,
     check_entry,
@@ -77,7 +78,8 @@ def release_notes(project: Project, registry: Registry, version: str, site_url: 
 
 def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registry) -> None:
     """Refuse to print a release of an entry whose file name is no date, or whose text
-    holds raw markup or a link the changelog rules refuse (what ``check`` reports), or
+    holds raw markup, an HTML comment (a body hides what it holds) or a link the changelog
+    rules refuse (what ``check`` reports; an unshown character is printed as its escape), or
     whose plain Markdown does once its MDX comments are gone (``[x]{/**/}(javascript:...)``
     becomes a link)."""
     end = section.line + len(section.lines)
@@ -86,7 +88,7 @@ def _refuse_unsafe(entry: Entry, section: Section, plain: str, registry: Registr
         for p in check_entry(entry, registry, set())
         if p.rule == NAME_RULE
         or (
-            p.rule in (MARKUP_RULE, LINK_RULE, REFERENCE_RULE)
+            p.rule in (MARKUP_RULE, LINK_RULE, REFERENCE_RULE, COMMENT_RULE)
             and p.location is not None
             and section.line <= p.location.line <= end
         )

@@ -292,3 +292,18 @@ def test_the_known_versions_are_listed_in_release_order(make_project, run):
         2,
         "release-notes: error: no release v9.9.9 in changelog/ (known: v0.0.40, v0.0.101)\n",
     )
+
+
+@pytest.mark.parametrize(
+    "note", ["<!--\n- hidden [x](https://evil.example)\n-->\n- shown", "- a <!-- c --> b"]
+)
+def test_a_release_holding_an_html_comment_is_not_printed(make_project, run, note):
+    """A release body hides an HTML comment (a hostile round's entry printed one):
+    ``check`` refuses it, and so does ``release-notes`` now."""
+    text = ENTRY.replace("adds a profile.\n", f"adds a profile.\n\n{note}\n", 1)
+    project = make_project(files={"changelog/2026-02-01.mdx": text})
+    said = "changelog/2026-02-01.mdx:10: error: HTML comments are not allowed in changelog entries"
+    assert said in run(project, "check").output
+    result = run(project, "release-notes", "v0.2.0", "--site-url", "https://docs.example.com")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert said in result.stderr, result.stderr
