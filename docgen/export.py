@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from docgen.errors import BEYOND_C0
 from docgen.outputs import Output
 from docgen.provenance import registry_sources
 from docgen.registry.model import Model, Profile, Registry
@@ -69,8 +70,12 @@ def _export_profile(p: Profile) -> dict[str, Any]:
 
 
 def export_text(reg: Registry) -> str:
-    """The export's text, as docgen writes it."""
-    return json.dumps(export_data(reg), indent=2, ensure_ascii=False) + "\n"
+    """The export's text, as docgen writes it: UTF-8, with every control character a
+    terminal or an editor acts on (DEL, C1, the line separators, the bidirectional
+    controls) written as its JSON escape, as JSON itself writes C0, so no registry text
+    reorders or hides what a reviewer reads in the committed file."""
+    text = json.dumps(export_data(reg), indent=2, ensure_ascii=False)
+    return BEYOND_C0.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
 
 
 def export_output(project: Project, reg: Registry, text: str | None = None) -> Output:

@@ -198,6 +198,19 @@ def test_the_export_writes_text_as_it_is_not_as_ascii_escapes(make_project, run)
     assert '"product": "Acmé"' in raw and "\\u00e9" not in raw
 
 
+def test_the_export_writes_a_control_character_as_its_escape(make_project, run):
+    """A bidirectional override in registry text reached the committed export raw, where
+    it reorders what a reviewer reads (a hostile round); the value read back is the same."""
+    name = 'name: "Ac\\u202eme\\x85\\u2028\\x7f\\x1b"\n'
+    project = make_project(registry=MINIMAL_REGISTRY.replace("name: Acme\n", name))
+    assert run(project, "build").exit_code == 0
+    raw = project.read("docs/_build/registry.json")
+    assert '"product": "Ac\\u202eme\\u0085\\u2028\\u007f\\u001b"' in raw
+    assert not set("\u202e\x85\u2028\x7f\x1b") & set(raw)
+    assert json.loads(raw)["product"] == "Ac\u202eme\x85\u2028\x7f\x1b"
+    assert run(project, "check").exit_code == 0
+
+
 def test_init_scaffolds_a_project_that_is_in_sync(tmp_path, run):
     target = tmp_path / "new"
     result = run(Project(tmp_path), "init", str(target))
