@@ -132,6 +132,7 @@ def entry_files(project: Project) -> list[Path]:
     folder = project.path(project.config.changelog)
     if not folder.is_dir():
         return []
+    _refuse_outside(project, project.config.changelog, "changelog folder")
     walked = listing(project, project.config.changelog)  # one it cannot list is an error
     named = named_as(folder, ENTRY_LIKE)
     if walked.inside:  # else an entry there is refused unread (``_inside_root``)
@@ -149,6 +150,7 @@ def fragment_files(project: Project) -> list[Path]:
     folder = project.path(project.config.fragments)
     if not folder.is_dir():
         return []
+    _refuse_outside(project, project.config.fragments, "notes folder")
     walked = listing(project, project.config.fragments)  # one it cannot list is an error
     _refuse_nested_notes(project, walked)
     files = _inside_root(project, named_as(folder, NOTE_LIKE), "changelog fragment")
@@ -198,6 +200,17 @@ def _linked_notes(project: Project, path: str) -> str | None:
     if not held:
         return None
     return f"this link leads to a folder holding {held[0]}, and docgen follows no link here"
+
+
+def _refuse_outside(project: Project, setting: str, what: str) -> None:
+    """Refuse a folder that is (or lies in) a symbolic link leaving the project root, before
+    a name in it is listed: docgen neither reads nor shows what lies outside."""
+    if not within_root(project, project.path(setting)):
+        raise ConfigError.at(
+            Location(setting.rstrip("/")),
+            f"the {what} is a symbolic link that leaves the project root; docgen reads "
+            "only files inside it",
+        )
 
 
 def _inside_root(project: Project, files: list[Path], what: str) -> list[Path]:

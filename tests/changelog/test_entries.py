@@ -295,6 +295,36 @@ def test_a_fragment_linked_outside_the_root_is_refused_unread(make_project, run,
     assert secret.read_text("utf-8") == "hunter2\n"
 
 
+@pytest.mark.parametrize(
+    ("folder", "said", "command"),
+    [
+        ("changelog", "the changelog folder", "check"),
+        ("changelog.d", "the notes folder", "changelog"),
+    ],
+)
+def test_a_changelog_folder_linked_outside_the_root_is_refused_before_it_is_listed(
+    make_project, run, tmp_path, folder, said, command
+):
+    """Linked outside, the folder was listed: an empty one counted as none, and the name
+    of a file there was shown in the error (a hostile round)."""
+    project = make_project(files={"old.yaml": MINIMAL_REGISTRY})
+    assert run(project, "build").exit_code == 0
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret-name.mdx").write_text("x\n", "utf-8")
+    (project.root / folder).symlink_to(outside)
+    before = project.snapshot()
+    args = ["--version", "v1.0.0", "--since-file", "old.yaml", "--date", "2026-01-02"]
+    result = run(project, command, *(args if command == "changelog" else []))
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"{folder}: error: {said} is a symbolic link that leaves the project root; docgen "
+        "reads only files inside it\n"
+    )
+    assert "secret-name" not in result.output
+    assert project.snapshot() == before
+
+
 def test_an_entry_linked_from_outside_the_root_is_refused_unread(make_project, run, tmp_path):
     outside = tmp_path / "outside.mdx"
     outside.write_text(VALID.replace("Acme v1.0.0", "secret"), "utf-8")
