@@ -69,3 +69,8 @@ def test_a_script_on_the_line_after_its_definition_is_refused_at_that_line():
     [problem] = text_link_problems(text, ENTRY)
     assert problem.location.line == 4
     assert "uses the scheme 'javascript:'" in problem.message
+
+
+def test_a_target_after_a_closing_bracket_with_no_opening_one_is_no_definition():
+    """Without a ``[`` before it, ``]: javascript:...`` is text, not a definition."""
+    assert text_link_problems("## v1.0.0\n\n- Fixed ]: javascript:alert(1)\n\n", ENTRY) == []

@@ -191,6 +191,8 @@ def test_lines_a_region_adds_to_a_mixed_file_end_as_its_begin_marker():
     )
     assert files.form_of("a\r\nb\r\n", False).written("a\nx\nb\n") == "a\r\nx\r\nb\r\n"
     assert files.form_of("a\nb\n", False).written("a\nx\nb\n") == "a\nx\nb\n"
+    # no region, as many CRLF ends as LF ends: LF, the default, wins the tie
+    assert files.form_of("a\r\nb\nc", False).written("x\ny\nz\nw") == "x\ny\nz\nw"
 
 
 def test_lines_outside_the_regions_keep_their_ends_where_their_text_repeats():

@@ -594,3 +594,17 @@ def _catches(status: Path, number: int) -> bool:
         if line.startswith("SigCgt:"):
             return bool(int(line.split()[1], 16) & (1 << (number - 1)))
     return False
+
+
+@pytest.mark.parametrize(
+    ("name", "swept"),
+    [
+        (".page.mdx.1234.docgen-tmp", True),
+        (".page.mdx.1234-5.docgen-tmp", True),  # an older docgen's name: a pid and a number
+        (f".{'a' * 64}.77.docgen-old", True),  # a long name's digest
+        (".notes.2024.docgen-old", False),  # a person's: no suffix before the number
+        (".page.mdx.x1.docgen-tmp", False),
+    ],
+)
+def test_which_names_the_sweep_takes_for_docgens_leftovers(name, swept):
+    assert staging.leftover(name) is swept

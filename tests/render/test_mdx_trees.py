@@ -284,6 +284,7 @@ EXAMPLES = [
     "see https://example.com/a_b www.x.io/[a] https://x.co/{y}",
     "a@b.co, c@d.co",
     "@b.co: x",
+    "_www.a@b.c[",  # a reference after a broken address: its text, not the reference
 ]
 
 
