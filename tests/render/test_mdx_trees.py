@@ -22,6 +22,7 @@ and beside a template's emphasis no escape can keep it (test_mdx.py covers those
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -230,6 +231,14 @@ texts = (
 )
 
 
+def three_batches(property_: Callable[[list[str]], None]) -> Callable[[], None]:
+    """``property_`` run on three batches of 60 texts, each judged in one compiler run (a
+    failure lists its texts: no slow shrinking)."""
+    batches = given(st.lists(texts, min_size=60, max_size=60))(property_)
+    phases = [Phase.explicit, Phase.generate]
+    return settings(max_examples=3, deadline=None, derandomize=True, phases=phases)(batches)
+
+
 @settings(
     max_examples=3,
     deadline=None,
@@ -315,8 +324,7 @@ def attribute_values(tree: Any) -> list[Any]:
     return found
 
 
-@settings(max_examples=3, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
-@given(st.lists(texts, min_size=60, max_size=60))
+@three_batches
 def attributes_property(batch: list[str]) -> None:
     pages = {
         str(n): f'<Warning title="{attribute_string(t)} Preview">\nx\n</Warning>\n\n'
@@ -395,8 +403,7 @@ def opened(node: Any) -> list[str]:
     return found
 
 
-@settings(max_examples=3, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate])
-@given(st.lists(texts, min_size=60, max_size=60))
+@three_batches
 def adjacent_property(batch: list[str]) -> None:
     cases = {}
     for n, text in enumerate([*EXAMPLES, *batch]):
