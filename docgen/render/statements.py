@@ -38,14 +38,14 @@ _NO_PARAGRAPH = re.compile(
 _QUOTE_MARKERS = re.compile(r"(?:[ \t]*>[ \t]?)*")
 
 
-def starts_statement(lines: Sequence[str], index: int, before: int | None) -> bool:
+def starts_statement(lines: Sequence[str], index: int, previous_at_top: bool) -> bool:
     """Whether line ``index`` (at the top level) opens a statement: the word and a space at
-    its very start (not in a list item or blockquote) where no paragraph is open (first,
-    or after a blank line, a code block, a heading, a thematic break, a line of JSX tags
-    or an expression; ``before`` is where the line before stands, see ``places``)."""
+    its very start (not in a list item or blockquote) where no paragraph is open: first,
+    after a line not at the top level (in a code block, an expression or a tag), or after
+    a blank line, a heading, a thematic break, a line of JSX tags or an expression."""
     if not lines[index].startswith(("import ", "export ")):
         return False
-    if index == 0 or before != -1:  # first, or after a code block, expression or tag
+    if index == 0 or not previous_at_top:
         return True
     previous = lines[index - 1]
     inner = previous[_QUOTE_MARKERS.match(previous).end() :]  # type: ignore[union-attr]

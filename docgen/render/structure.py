@@ -75,8 +75,8 @@ def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
             out.append(None)
             continue
         statement = None
-        before = out[index - 1] if index else None
-        if state == _TOP_STATE and fence is None and starts_statement(lines, index, before):
+        after_top = index > 0 and out[index - 1] == TOP
+        if state == _TOP_STATE and fence is None and starts_statement(lines, index, after_top):
             out.append(None)
             statement = Statement(line)
             continue
