@@ -7,8 +7,8 @@ the end of the text (more could complete it). ``Statement`` tells that roughly, 
 pass over each line: a bracket, template literal or block comment left open, or an end
 that cannot end a statement (``=``, ``=>``, an open bracket, a comma, a binary operator
 spelled once, a keyword such as ``from``), reads on. What it cannot tell without a
-JavaScript parser (a regular expression holding a bracket, a bracket in JSX text, a
-template literal inside a template's ``${}``) it may misread either way. Lines are a
+JavaScript parser (a regular expression, JSX: an element left open or a bracket in its
+text, a template literal inside a template's ``${}``) it may misread either way. Lines are a
 page's as docgen reads it: line ends are LF only.
 """
 
