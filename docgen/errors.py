@@ -23,8 +23,6 @@ _ACTED_ON = "\x7f-\x9f\u2028-\u202e\u200e\u200f\u2066-\u2069\u061c"
 #: holds one (its schema's ``plain`` class is this one), and a message shows an echoed
 #: input's as escapes.
 CONTROL = re.compile(f"[\x00-\x1f{_ACTED_ON}]")
-#: ``CONTROL`` beyond C0: what JSON writes raw that a terminal or an editor acts on.
-BEYOND_C0 = re.compile(f"[{_ACTED_ON}]")
 #: A line break or another control character that one line of text may not hold: C0,
 #: DEL, C1, U+2028 and U+2029 (a bidirectional control keeps a line one line).
 BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from docgen.errors import BEYOND_C0
+from docgen.errors import printable_json
 from docgen.outputs import Output
 from docgen.provenance import registry_sources
 from docgen.registry.model import Model, Profile, Registry
@@ -74,8 +74,7 @@ def export_text(reg: Registry) -> str:
     terminal or an editor acts on (DEL, C1, the line separators, the bidirectional
     controls) written as its JSON escape, as JSON itself writes C0, so no registry text
     reorders or hides what a reviewer reads in the committed file."""
-    text = json.dumps(export_data(reg), indent=2, ensure_ascii=False)
-    return BEYOND_C0.sub(lambda m: f"\\u{ord(m[0]):04x}", text) + "\n"
+    return printable_json(json.dumps(export_data(reg), indent=2, ensure_ascii=False)) + "\n"
 
 
 def export_output(project: Project, reg: Registry, text: str | None = None) -> Output:

@@ -10,7 +10,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 
-from docgen.errors import CONTROL, did_you_mean
+from docgen.errors import did_you_mean, printable_json
 from docgen.vllm.flag import Flag
 from docgen.vllm.values import check_token, no_negation, scalar_text, unknown_key
 
@@ -27,7 +27,7 @@ def flag_tokens(flag: Flag, value: object) -> list[str]:
         return [flag.option, "None"]
     if flag.type == "json" and isinstance(value, (dict, list)):
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-        return [flag.option, CONTROL.sub(lambda m: f"\\u{ord(m[0]):04x}", text)]  # as JSON escapes
+        return [flag.option, printable_json(text)]
     if flag.type == "list" and isinstance(value, list):
         return _list_tokens(flag, [scalar_text(item) for item in value])
     return [flag.option, scalar_text(value)]
