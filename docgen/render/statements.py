@@ -15,7 +15,6 @@ page's as docgen reads it: line ends are LF only.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 #: An end of a statement's code that leaves it unfinished: an arrow, any operator ending
 #: in ``=``, an open bracket, a comma, a binary operator (``a +``, not ``a++``; not ``>``
@@ -35,21 +34,21 @@ _BRACKETS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 _NO_PARAGRAPH = re.compile(
     r"#{1,6}(?:[ \t]|$)|([-*_])(?:[ \t]*\1){2,}$|(?:<[^<>]*>[ \t]*)+$|\{[^{}]*\}$"
 )
-_QUOTE_MARKERS = re.compile(r"(?:[ \t]*>[ \t]?)*")
+
+#: What opens a statement at a line's very start (a tab after the word does not).
+WORDS = ("import ", "export ")
 
 
-def starts_statement(lines: Sequence[str], index: int, previous_at_top: bool) -> bool:
-    """Whether line ``index`` (at the top level) opens a statement: the word and a space at
-    its very start (not in a list item or blockquote) where no paragraph is open: first,
-    after a line not at the top level (in a code block, an expression or a tag), or after
-    a blank line, a heading, a thematic break, a line of JSX tags or an expression."""
-    if not lines[index].startswith(("import ", "export ")):
-        return False
-    if index == 0 or not previous_at_top:
+def no_paragraph_open(previous: str | None, previous_at_top: bool) -> bool:
+    """Whether a line after ``previous`` (the line before; None for the first) stands
+    where no paragraph is open, so a statement may open there: first, after a line not
+    at the top level (in a code block, an expression or a tag), or after a blank line (a
+    blockquote's markers alone too), a heading, a thematic break, a line of JSX tags or
+    an expression."""
+    if previous is None or not previous_at_top:
         return True
-    previous = lines[index - 1]
-    inner = previous[_QUOTE_MARKERS.match(previous).end() :]  # type: ignore[union-attr]
-    return not inner.strip(" \t") or _NO_PARAGRAPH.match(previous.strip(" \t")) is not None
+    blank = not previous.lstrip(" \t>")
+    return blank or _NO_PARAGRAPH.match(previous.strip(" \t")) is not None
 
 
 class Statement:

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from docgen.render.statements import Statement, starts_statement
+from docgen.render.statements import WORDS, Statement, no_paragraph_open
 from docgen.render.syntax import Fence, opening
 
 #: Where a line stands: the top level, or the index of the line that opens its code block.
@@ -75,8 +75,7 @@ def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
             out.append(None)
             continue
         statement = None
-        after_top = index > 0 and out[index - 1] == TOP
-        if state == _TOP_STATE and fence is None and starts_statement(lines, index, after_top):
+        if state == _TOP_STATE and fence is None and _opens_statement(lines, index, out):
             out.append(None)
             statement = Statement(line)
             continue
@@ -99,6 +98,16 @@ def places(lines: Sequence[str], tags: Tags | None = None) -> list[int | None]:
             if tags is not None:
                 tags += [(index, tag) for tag in ended]
     return out
+
+
+def _opens_statement(lines: Sequence[str], index: int, out: list[int | None]) -> bool:
+    """Whether line ``index`` (at the top level) opens an import or export statement:
+    the word and a space at its very start (not in a list item or blockquote) where no
+    paragraph is open (``out``: the places of the lines before it)."""
+    if not lines[index].startswith(WORDS):
+        return False
+    previous = lines[index - 1] if index else None
+    return no_paragraph_open(previous, index > 0 and out[index - 1] == TOP)
 
 
 #: JSX tags as ``places`` reads them: (the index of the line, the tag; see ``_ended``).
