@@ -196,9 +196,7 @@ def _refuse_outside(files: Files, docs_dir: str, root: Path) -> None:
         if not source or os.path.realpath(file.src_dir or "") != folder:
             continue
         if not inside.contains(source):
-            why = (
-                "a link that leads out of the project (or into .git): the preview does not copy it"
-            )
+            why = _LEADS_OUT
         elif not _regular(source):
             why = "not a regular file (a FIFO, a device): the preview does not copy it"
         else:
