@@ -132,11 +132,10 @@ def entry_files(project: Project) -> list[Path]:
     folder = project.path(project.config.changelog)
     if not folder.is_dir():
         return []
-    _refuse_outside(project, project.config.changelog, "changelog folder")
     walked = listing(project, project.config.changelog)  # one it cannot list is an error
+    _refuse_outside(walked, project.config.changelog, "changelog folder")
     named = named_as(folder, ENTRY_LIKE)
-    if walked.inside:  # else an entry there is refused unread (``_inside_root``)
-        refuse_misnamed(project.root, named, ".mdx", "a changelog entry", "an MDX page")
+    refuse_misnamed(project.root, named, ".mdx", "a changelog entry", "an MDX page")
     files = sorted(p for p in named if is_entry_name(p.name))
     return _inside_root(project, files, "changelog entry")
 
@@ -150,8 +149,8 @@ def fragment_files(project: Project) -> list[Path]:
     folder = project.path(project.config.fragments)
     if not folder.is_dir():
         return []
-    _refuse_outside(project, project.config.fragments, "notes folder")
     walked = listing(project, project.config.fragments)  # one it cannot list is an error
+    _refuse_outside(walked, project.config.fragments, "notes folder")
     _refuse_nested_notes(project, walked)
     files = _inside_root(project, named_as(folder, NOTE_LIKE), "changelog fragment")
     refuse_misnamed(project.root, files, ".md", "a note", "a Markdown file")
@@ -202,10 +201,11 @@ def _linked_notes(project: Project, path: str) -> str | None:
     return f"this link leads to a folder holding {held[0]}, and docgen follows no link here"
 
 
-def _refuse_outside(project: Project, setting: str, what: str) -> None:
-    """Refuse a folder that is (or lies in) a symbolic link leaving the project root, before
-    a name in it is listed: docgen neither reads nor shows what lies outside."""
-    if not within_root(project, project.path(setting)):
+def _refuse_outside(walked: Listing, setting: str, what: str) -> None:
+    """Refuse a folder that is (or lies in) a symbolic link leaving the project root (its
+    ``listing`` walked nothing there), before a name in it is read: docgen neither reads
+    nor shows what lies outside."""
+    if not walked.inside:
         raise ConfigError.at(
             Location(setting.rstrip("/")),
             f"the {what} is a symbolic link that leaves the project root; docgen reads "
