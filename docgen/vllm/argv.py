@@ -131,9 +131,9 @@ class _Scan:
         elif token == "-O" and self._following() in _O_LEVELS:
             self._option(self.at - 1, _OPTIMIZATION_LEVEL, "", None)
         else:
-            self._option(self.at - 1, *self._split(token))
+            self._option(self.at - 1, *self._split_attached(token))
 
-    def _split(self, token: str) -> tuple[str, str, str | None]:
+    def _split_attached(self, token: str) -> tuple[str, str, str | None]:
         """``_split``, and as argparse reads a single-dash token that is no option but
         opens with a one-letter option that takes a value: that option with the rest
         attached as its value (``-qawq`` is ``-q awq``; ``-tp4`` stays unknown)."""
